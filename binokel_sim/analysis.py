@@ -1,0 +1,93 @@
+"""Hand analysis and meld tables: the documented Python API behind ``analyze`` and ``meld-odds``.
+
+Everything returns plain dicts or polars DataFrames; nothing prints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from binokel_sim import __version__
+from binokel_sim.cards import SUITS, counts_to_planes, format_counts
+from binokel_sim.exact import exact_meld_distribution
+from binokel_sim.kernels.melds import meld_hand
+from binokel_sim.simulate import Progress, run_meld_counts
+from binokel_sim.stats import wilson_interval
+from binokel_sim.tables import allowed_trumps, compile_tables
+from binokel_sim.variants import Rules
+
+TOTAL_ROW = "total_meld"
+ODDS_SCHEMA = {"meld": pl.String, "count": pl.Int64, "hands": pl.Int64,
+               "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+
+
+def analyze_hand(rules: Rules, counts: np.ndarray) -> dict:
+    """Melds of one hand with each suit as trump.
+
+    Returns ``{"variant", "hand", "by_trump": {suit letter: {"total", "allowed", "melds": [{"name",
+    "count", "points"}]}}, "best_trump"}``. ``allowed`` says whether the variant lets this hand
+    name the suit; ``best_trump`` is the allowed suit with the highest total (ties: the first in
+    S H D C order), or None when the hand may name no suit.
+    """
+    tables = compile_tables(rules)
+    planes = counts_to_planes(counts)
+    allowed = allowed_trumps(rules, counts)
+    by_trump = {}
+    for t, suit in enumerate(SUITS):
+        meld_counts = np.empty(tables.n_melds, dtype=np.int64)
+        meld_points = np.empty(tables.n_melds, dtype=np.int64)
+        total = meld_hand(planes, t, tables.meld_table, meld_counts, meld_points)
+        melds = [{"name": m.name, "count": int(c), "points": int(p)}
+                 for m, c, p in zip(rules.melds, meld_counts, meld_points)]
+        by_trump[suit] = {"total": int(total), "allowed": allowed[t], "melds": melds}
+    candidates = [s for s in SUITS if by_trump[s]["allowed"]]
+    best = max(candidates, key=lambda s: by_trump[s]["total"], default=None)
+    return {"variant": rules.name, "hand": format_counts(counts), "by_trump": by_trump,
+            "best_trump": best}
+
+
+def provenance(rules: Rules, **fields) -> dict:
+    """The record every result file carries: variant, version and the run's parameters."""
+    return {"variant": rules.name, "version": __version__, **fields}
+
+
+def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int | None = None,
+              progress: Progress | None = None) -> pl.DataFrame:
+    """Monte Carlo meld table of a random hand of the variant.
+
+    One row per meld and exact multiplicity (``count`` 0 up to the largest seen) with ``trump``
+    fixed, then rows ``meld == "total_meld"`` giving the distribution of the best total (best over
+    the suits the hand may name; a hand that may name none has no trump-dependent meld, so its
+    total is the same for every suit). ``probability`` is hands / deals with a Wilson 95% interval.
+    """
+    result = run_meld_counts(rules, deals, seed, trump, threads, progress)
+    names, counts, hands = [], [], []
+    for m, meld in enumerate(rules.melds):
+        seen = np.flatnonzero(result.count_hist[m])
+        for c in range(int(seen.max()) + 1):
+            names.append(meld.name)
+            counts.append(c)
+            hands.append(int(result.count_hist[m, c]))
+    for value in np.flatnonzero(result.total_hist):
+        names.append(TOTAL_ROW)
+        counts.append(int(value))
+        hands.append(int(result.total_hist[value]))
+    hands_arr = np.array(hands, dtype=np.int64)
+    low, high = wilson_interval(hands_arr, deals)
+    return pl.DataFrame({"meld": names, "count": counts, "hands": hands_arr,
+                         "probability": hands_arr / deals, "ci_low": low, "ci_high": high},
+                        schema=ODDS_SCHEMA)
+
+
+def exact_meld_odds(rules: Rules, trump: int = 0) -> pl.DataFrame:
+    """The meld rows of :func:`meld_odds` computed exactly (no ``total_meld`` rows; ``hands`` is
+    null and the interval collapses to the probability)."""
+    rows = []
+    for meld in rules.melds:
+        dist = exact_meld_distribution(rules, meld.name, trump)
+        for c in range(max(dist) + 1):
+            p = float(dist.get(c, 0))
+            rows.append({"meld": meld.name, "count": c, "hands": None, "probability": p,
+                         "ci_low": p, "ci_high": p})
+    return pl.DataFrame(rows, schema=ODDS_SCHEMA)

@@ -1,0 +1,279 @@
+"""The ``binokel-sim`` command: thin typer commands over the library, nothing else.
+
+Domain errors (bad cards, rules, output paths, run parameters) are caught here and printed as one
+line on stderr with exit code 1; typer itself answers usage errors with exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from binokel_sim import __version__
+from binokel_sim.cards import SUITS, CardError, parse_suit
+from binokel_sim.io import OutputError, check_output, write_table
+from binokel_sim.simulate import SimulationError
+from binokel_sim.variants import Rules, RulesError, all_variants, find_variant, load_rules
+
+app = typer.Typer(
+    help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+DOMAIN_ERRORS = (CardError, RulesError, OutputError, SimulationError)
+PROGRESS_FROM = 2_000_000  # runs at least this long get a progress bar
+
+
+class TableFormat(str, Enum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+
+
+class OddsFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@contextmanager
+def domain_errors() -> Iterator[None]:
+    """Turn a domain error into one line on stderr and exit code 1."""
+    try:
+        yield
+    except DOMAIN_ERRORS as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"binokel-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[Optional[bool], typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print the version and exit.")] = None,
+) -> None:
+    """Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle."""
+
+
+VariantOpt = Annotated[str, typer.Option(
+    "--variant", "-v", help="Built-in variant name or alias (see `binokel-sim variants`).")]
+RulesOpt = Annotated[Optional[Path], typer.Option(
+    "--rules", help="A rules file (TOML, the format of the built-in variants) to use instead of "
+                    "--variant, for house rules.")]
+
+
+def resolve_rules(variant: str, rules_file: Optional[Path]) -> Rules:
+    return load_rules(rules_file) if rules_file is not None else find_variant(variant)
+
+
+def parse_trump(text: str) -> int:
+    try:
+        return parse_suit(text)
+    except CardError:
+        raise CardError(f"unknown trump suit {text!r} (use S, H, D or C)") from None
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Optional[Callable[[int, int], None]]]:
+    """A rich progress bar on stderr for long runs; yields the callback the drivers call."""
+    if total < PROGRESS_FROM:
+        yield None
+        return
+    columns = (TextColumn(label), BarColumn(), TaskProgressColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+@app.command()
+def variants(
+    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json.")] =
+    OddsFormat.table,
+) -> None:
+    """List the built-in variants: players, deck, hand size, widow/talon and meld table.
+
+    Example: binokel-sim variants --format json
+    """
+    rows = [r.summary() for r in all_variants()]
+    if fmt is OddsFormat.json:
+        print(json.dumps(rows, indent=2))
+        return
+    table = Table(title="Built-in variants")
+    for key in rows[0]:
+        table.add_column(key)
+    for row in rows:
+        table.add_row(*(str(v) for v in row.values()))
+    out.print(table)
+
+
+def _read_hands_file(path: Path) -> list[tuple[str, str]]:
+    """``(where, hand text)`` per hand: a text file (one hand a line, # comments) or a CSV or
+    Parquet file with a ``hand`` column."""
+    import polars as pl
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix in (".csv", ".parquet"):
+            df = pl.read_csv(path) if suffix == ".csv" else pl.read_parquet(path)
+            if "hand" not in df.columns:
+                raise CardError(f"{path.name}: no column named 'hand' (columns: "
+                                f"{', '.join(df.columns)})")
+            return [(f"{path.name} row {i + 1}", str(h)) for i, h in enumerate(df["hand"])]
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CardError(f"cannot read hands file {str(path)!r}: {exc.strerror or exc}") from None
+    except pl.exceptions.PolarsError as exc:
+        raise CardError(f"cannot read hands file {str(path)!r}: {exc}") from None
+    return [(f"{path.name} line {i + 1}", line) for i, line in enumerate(lines)
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _print_analysis(result: dict) -> None:
+    by_trump = result["by_trump"]
+    table = Table(title=f"{result['variant']}: {' '.join(result['hand'])}", title_justify="left")
+    table.add_column("meld")
+    for suit in SUITS:
+        table.add_column(f"trump {suit}", justify="right")
+    for i, meld in enumerate(by_trump["S"]["melds"]):
+        cells = []
+        for suit in SUITS:
+            m = by_trump[suit]["melds"][i]
+            cells.append(f"{m['count']}x = {m['points']}" if m["count"] else "-")
+        table.add_row(meld["name"], *cells)
+    table.add_row("total", *(str(by_trump[s]["total"]) for s in SUITS), style="bold")
+    table.add_row("may name", *("yes" if by_trump[s]["allowed"] else "no" for s in SUITS))
+    out.print(table)
+    best = result["best_trump"]
+    if best is None:
+        out.print("best trump: none (this hand may not name any suit)")
+    else:
+        out.print(f"best trump: {best} ({by_trump[best]['total']} meld)")
+
+
+@app.command()
+def analyze(
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", help="The hand, cards separated by spaces or commas (AS TS KS QS ...). Without "
+                       "--hand or --hands-file the variant's built-in example hand is used.")] = None,
+    hands_file: Annotated[Optional[Path], typer.Option(
+        "--hands-file", help="Many hands: a text file with one hand a line, or a CSV/Parquet "
+                             "file with a 'hand' column.")] = None,
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    fmt: Annotated[TableFormat, typer.Option(
+        "--format", "-f", help="table, json (one object, or an array for --hands-file) or "
+                               "jsonl (one object a line).")] = TableFormat.table,
+) -> None:
+    """The melds of a hand with each suit as trump, the total per trump, which suits the hand may
+    name and the best one.
+
+    Example: binokel-sim analyze --variant four-hand-80 --hand "AS AS TS KS KS QS QS JS AH TH KH
+    QH AD KD QD JD JD AC TC KC" --format json
+    """
+    from binokel_sim.analysis import analyze_hand
+    from binokel_sim.hands import parse_hand
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        if hand is not None and hands_file is not None:
+            raise CardError("give --hand or --hands-file, not both")
+        if hands_file is not None:
+            sources = _read_hands_file(hands_file)
+        else:
+            sources = [("--hand", hand if hand is not None else rules.example_hand)]
+        results = []
+        for where, text in sources:
+            try:
+                results.append(analyze_hand(rules, parse_hand(text, rules)))
+            except CardError as exc:
+                raise CardError(f"{where}: {exc}" if hands_file is not None else str(exc)) from None
+    if fmt is TableFormat.jsonl:
+        for result in results:
+            print(json.dumps(result, ensure_ascii=False))
+    elif fmt is TableFormat.json:
+        print(json.dumps(results if hands_file is not None else results[0], ensure_ascii=False,
+                         indent=2))
+    else:
+        for result in results:
+            _print_analysis(result)
+
+
+@app.command("meld-odds")
+def meld_odds_cmd(
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Hands to deal.")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
+                                                            "same table on any thread count.")] = 1,
+    trump: Annotated[str, typer.Option(
+        "--trump", "-t", help="Trump suit for the meld rows (S H D C). By symmetry every suit gives "
+                              "the same rows; the total_meld rows use each hand's best trump.")]
+    = "S",
+    threads: Annotated[Optional[int], typer.Option(
+        "--threads", help="Worker threads (default: all cores).")] = None,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Compute the meld rows exactly by combinatorics instead of sampling.")]
+    = False,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write the table to a .parquet, .csv, .json or .jsonl file, with the "
+                            "seed, variant, deals and version in it.")] = None,
+    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json on stdout.")]
+    = OddsFormat.table,
+) -> None:
+    """How often a random hand holds each meld 0, 1, 2... times, and the distribution of its best
+    total meld, with Wilson 95% intervals (or exact probabilities with --exact).
+
+    Example: binokel-sim meld-odds --variant four-hand-80 --deals 1000000 --seed 1 --out x.parquet
+    """
+    from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        trump_index = parse_trump(trump)
+        if out_file is not None:
+            check_output(out_file)
+        if exact:
+            df = exact_meld_odds(rules, trump_index)
+            record = provenance(rules, method="exact", trump=SUITS[trump_index])
+        else:
+            with progress_bar(deals, "dealing") as progress:
+                df = meld_odds(rules, deals, seed, trump_index, threads, progress)
+            record = provenance(rules, method="monte_carlo", seed=seed, deals=deals,
+                                trump=SUITS[trump_index])
+        if out_file is not None:
+            write_table(df, out_file, record)
+    if fmt is OddsFormat.json:
+        print(json.dumps({"provenance": record, "rows": df.to_dicts()}, indent=2))
+        return
+    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
+    for column in df.columns:
+        table.add_column(column, justify="left" if column == "meld" else "right")
+    for row in df.iter_rows():
+        table.add_row(*("" if v is None else f"{v:.7g}" if isinstance(v, float) else str(v)
+                        for v in row))
+    out.print(table)
+    if out_file is not None:
+        err.print(f"wrote {out_file}")
+
+
+def run() -> None:  # pragma: no cover - console entry point alias
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

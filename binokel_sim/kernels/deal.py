@@ -1,0 +1,90 @@
+"""Dealing kernels: partial Fisher-Yates shuffles straight into bit planes.
+
+Deal ``d`` of a run reads the random stream of block ``d // block_size`` (see
+:mod:`binokel_sim.kernels.random`), and a block shuffles its own copy of the deck, carrying the
+permutation from one deal to the next (a uniform permutation of any arrangement is uniform).
+A hand in flight is four uint32 scalars ``p0..p3`` (the bit planes), kept in registers.
+"""
+
+import numpy as np
+from numba import prange
+
+from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.random import MASK32, seed_stream, xoshiro_step
+
+
+@njit(inline="always")
+def add_card(p0, p1, p2, p3, t):
+    """Planes with one more copy of card type ``t``. Branch-free: plane k gains the bit exactly
+    when plane k-1 already had it (update the top plane first)."""
+    bit = np.uint32(1) << np.uint32(t)
+    p3 |= p2 & bit
+    p2 |= p1 & bit
+    p1 |= p0 & bit
+    p0 |= bit
+    return p0, p1, p2, p3
+
+
+@njit
+def deal_planes(work, start, size, state):
+    """Draw ``size`` cards from ``work[start:]`` (shuffled into ``work[start:start+size]``) and
+    return their planes ``(p0, p1, p2, p3)``.
+
+    Reads ``state`` (uint64[4], written back at the end): each 64-bit output serves two cards
+    (high half, then low half) through Lemire's multiply-shift; a rejected draw (probability
+    below 2**-25) takes fresh bits, so the shuffle is exactly uniform.
+    """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    p0 = p1 = p2 = p3 = np.uint32(0)
+    n = work.shape[0]
+    r = np.uint64(0)
+    spare = False
+    for i in range(start, start + size):
+        if spare:
+            x = r & MASK32
+            spare = False
+        else:
+            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            x = r >> np.uint64(32)
+            spare = True
+        bound = np.uint64(n - i)
+        m = x * bound
+        low = m & MASK32
+        if low < bound:
+            threshold = (np.uint64(0x100000000) - bound) % bound
+            while low < threshold:
+                fresh, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                m = (fresh >> np.uint64(32)) * bound
+                low = m & MASK32
+        j = i + np.int64(m >> np.uint64(32))
+        t = work[j]
+        work[j] = work[i]
+        work[i] = t
+        p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return p0, p1, p2, p3
+
+
+@njit_parallel
+def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out):
+    """Deal ``out.shape[0]`` deals of ``len(hand_sizes)`` hands from ``deck`` (int64 card types).
+
+    Writes ``out`` (uint32, shape (n_deals, n_hands, 4)): the bit planes of every hand. Deal ``d``
+    reads the stream of block ``first_block + d // block_size``.
+    """
+    n_deals = out.shape[0]
+    n_blocks = (n_deals + block_size - 1) // block_size
+    for b in prange(n_blocks):
+        state = np.empty(4, dtype=np.uint64)
+        seed_stream(state, seed, first_block + b)
+        work = deck.copy()
+        stop = min(n_deals, (b + 1) * block_size)
+        for d in range(b * block_size, stop):
+            start = 0
+            for h in range(hand_sizes.shape[0]):
+                p0, p1, p2, p3 = deal_planes(work, start, hand_sizes[h], state)
+                out[d, h, 0] = p0
+                out[d, h, 1] = p1
+                out[d, h, 2] = p2
+                out[d, h, 3] = p3
+                start += hand_sizes[h]

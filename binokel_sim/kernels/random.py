@@ -1,0 +1,78 @@
+"""Random streams for the kernels: splitmix64 seeding and the xoshiro256++ generator.
+
+Every block of deals owns one stream, seeded from ``(seed, block index)``; no stream is shared
+between threads, so the numbers a block sees never depend on the thread count (see docs/
+architecture.md, "Reproducibility"). The state is a uint64 array of shape (4,).
+"""
+
+import numpy as np
+
+from binokel_sim.kernels.options import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit
+def splitmix64(x):
+    """One splitmix64 output for the 64-bit input ``x`` (a bijective integer hash)."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def seed_stream(state, seed, block):
+    """Fill ``state`` (uint64[4]) with the stream of block ``block`` under ``seed``."""
+    x = splitmix64(np.uint64(seed)) ^ splitmix64(np.uint64(block) + _MIX2)
+    for i in range(4):
+        x = splitmix64(x + np.uint64(i))
+        state[i] = x
+    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+        state[0] = _GOLDEN  # the all-zero state is the one xoshiro cannot leave
+
+
+@njit(inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(inline="always")
+def xoshiro_step(s0, s1, s2, s3):
+    """xoshiro256++ on a state held in four scalars: ``(64 random bits, s0, s1, s2, s3)``.
+    Hot loops keep the state in registers this way (an array might alias the deck)."""
+    result = _rotl(s0 + s3, 23) + s0
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit
+def next_u64(state):
+    """xoshiro256++: advance ``state`` (uint64[4]) and return 64 random bits."""
+    result, state[0], state[1], state[2], state[3] = xoshiro_step(state[0], state[1], state[2],
+                                                                  state[3])
+    return result
+
+
+@njit
+def below(state, n):
+    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's multiply-shift with
+    rejection: no bias)."""
+    bound = np.uint64(n)
+    m = (next_u64(state) >> np.uint64(32)) * bound
+    low = m & MASK32
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            m = (next_u64(state) >> np.uint64(32)) * bound
+            low = m & MASK32
+    return np.int64(m >> np.uint64(32))

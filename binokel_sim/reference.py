@@ -1,0 +1,183 @@
+"""Slow, obvious pure-Python twins of the kernels, for tests and baseline benchmarks.
+
+Nothing here uses bit tricks or numba: hands are counts per card type (lists of 24 ints) and the
+meld rules are read straight from :class:`binokel_sim.variants.Rules`. The random generator is a
+plain port of the kernels' splitmix64 / xoshiro256++ / Lemire draw, so a reference deal with the
+same seed and block must give the same hands as the kernel.
+"""
+
+from __future__ import annotations
+
+from binokel_sim.cards import N_SUITS, N_TYPES, card_type
+from binokel_sim.variants import MeldSpec, Rules
+
+M64 = (1 << 64) - 1
+
+
+# --- random streams ---------------------------------------------------------------------------
+
+def splitmix64(x: int) -> int:
+    z = (x + 0x9E3779B97F4A7C15) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+class Stream:
+    """xoshiro256++ seeded like ``kernels.random.seed_stream(state, seed, block)``."""
+
+    def __init__(self, seed: int, block: int):
+        x = splitmix64(seed & M64) ^ splitmix64((block + 0x94D049BB133111EB) & M64)
+        self.s = []
+        for i in range(4):
+            x = splitmix64((x + i) & M64)
+            self.s.append(x)
+        if not any(self.s):
+            self.s[0] = 0x9E3779B97F4A7C15
+
+    def next_u64(self) -> int:
+        s0, s1, s2, s3 = self.s
+
+        def rotl(x: int, k: int) -> int:
+            return ((x << k) | (x >> (64 - k))) & M64
+
+        result = (rotl((s0 + s3) & M64, 23) + s0) & M64
+        t = (s1 << 17) & M64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = rotl(s3, 45)
+        self.s = [s0, s1, s2, s3]
+        return result
+
+    def bounded(self, x32: int, n: int) -> int:
+        """Uniform in [0, n) from 32 bits, rejecting (and drawing afresh) like the kernel."""
+        m = x32 * n
+        if (m & 0xFFFFFFFF) < n:
+            threshold = (2**32 - n) % n
+            while (m & 0xFFFFFFFF) < threshold:
+                m = (self.next_u64() >> 32) * n
+        return m >> 32
+
+
+def deal_hand(work: list[int], start: int, size: int, stream: Stream) -> list[int]:
+    """Partial Fisher-Yates: shuffle ``size`` cards into ``work[start:start+size]`` and return the
+    hand as counts per card type. Two draws per 64-bit output (high half first), like the kernel."""
+    spare = None
+    for i in range(start, start + size):
+        if spare is None:
+            r = stream.next_u64()
+            x, spare = r >> 32, r & 0xFFFFFFFF
+        else:
+            x, spare = spare, None
+        j = i + stream.bounded(x, len(work) - i)
+        work[i], work[j] = work[j], work[i]
+    counts = [0] * N_TYPES
+    for t in work[start:start + size]:
+        counts[t] += 1
+    return counts
+
+
+def deal_deals(deck: list[int], hand_sizes: list[int], n_deals: int, seed: int,
+               block_size: int, first_block: int = 0) -> list[list[list[int]]]:
+    """Deals as counts per hand, stream per block, the deck permutation carried within a block."""
+    deals = []
+    for d in range(n_deals):
+        if d % block_size == 0:
+            stream = Stream(seed, first_block + d // block_size)
+            work = list(deck)
+        hands, start = [], 0
+        for size in hand_sizes:
+            hands.append(deal_hand(work, start, size, stream))
+            start += size
+        deals.append(hands)
+    return deals
+
+
+# --- melds --------------------------------------------------------------------------------------
+
+def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
+    """Card types of one set of a meld (a suit meld: in ``suit``)."""
+    if meld.scope in ("around", "cards"):
+        return [t for t in range(N_TYPES) if meld.type_mask >> t & 1]
+    return [card_type(r, suit) for r in meld.ranks]
+
+
+def fixed_sets(rules: Rules, counts: list[int]) -> dict[str, int]:
+    """Sets of every fixed meld (scope around/cards): the smallest count over its cards."""
+    return {m.name: min(counts[t] for t in _meld_types(m, 0))
+            for m in rules.melds if m.scope in ("around", "cards")}
+
+
+def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, int]) -> dict[str, int]:
+    """Sets of every suit meld in one suit, given ``rank_count(rank)`` for that suit, whether the
+    suit is trump, and the sets each fixed meld counts (what a meld inside it loses).
+
+    A meld outside its scope (a trump meld in a plain suit, a non-trump meld in trump) has 0 sets;
+    a meld inside another loses the sets the other counts, never going below 0.
+    """
+    kept = dict(fixed_kept)
+    sets_of: dict[str, int] = {}
+    for meld in rules.melds:
+        if meld.scope in ("around", "cards"):
+            continue
+        in_scope = (meld.scope == "per_suit" or (meld.scope == "trump") == is_trump)
+        sets = min(rank_count(r) for r in meld.ranks) if in_scope else 0
+        if in_scope:
+            sets = max(0, sets - sum(kept[parent] for parent in meld.inside))
+        sets_of[meld.name] = sets
+        kept[meld.name] = min(sets, meld.counted_sets)
+    return sets_of
+
+
+def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, int, int]]:
+    """``(name, count, points)`` of every meld in table order, read straight from the contract:
+
+    a meld's sets are the smallest count over its cards; a suit meld is counted in each suit of its
+    scope and added up; a meld inside another loses, in each suit, the sets the other counts; the
+    points table is read at the number of sets (the last entry past the table's end).
+    """
+    fixed = fixed_sets(rules, counts)
+    fixed_kept = {m.name: min(fixed[m.name], m.counted_sets) for m in rules.melds if m.name in fixed}
+    per_suit = [suit_sets(rules, lambda r, s=s: counts[card_type(r, s)], s == trump, fixed_kept)
+                for s in range(N_SUITS)]
+    rows = []
+    for meld in rules.melds:
+        if meld.name in fixed:
+            sets = fixed[meld.name]
+            rows.append((meld.name, sets, meld.points[sets]))
+        else:
+            sets_by_suit = [per_suit[s][meld.name] for s in range(N_SUITS)]
+            rows.append((meld.name, sum(sets_by_suit),
+                         sum(meld.points[k] for k in sets_by_suit)))
+    return rows
+
+
+def meld_total(rules: Rules, counts: list[int], trump: int) -> int:
+    return sum(points for _, _, points in meld_table(rules, counts, trump))
+
+
+def may_name(rules: Rules, counts: list[int], suit: int) -> bool:
+    return all(counts[card_type(r, suit)] > 0 for r in rules.trump_requires)
+
+
+def best_total(rules: Rules, counts: list[int]) -> int:
+    """Best meld total over the suits the hand may name (all four if it may name none)."""
+    totals = [meld_total(rules, counts, t) for t in range(N_SUITS)]
+    allowed = [totals[t] for t in range(N_SUITS) if may_name(rules, counts, t)]
+    return max(allowed) if allowed else max(totals)
+
+
+def meld_odds_counts(rules: Rules, n_deals: int, seed: int, trump: int, block_size: int):
+    """The reference for ``kernels.meld_odds``: per-meld count histograms and best totals."""
+    deck = [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
+    count_hist = {m.name: {} for m in rules.melds}
+    total_hist: dict[int, int] = {}
+    for (hand,) in deal_deals(deck, [rules.hand_size], n_deals, seed, block_size):
+        for name, count, _ in meld_table(rules, hand, trump):
+            count_hist[name][count] = count_hist[name].get(count, 0) + 1
+        best = best_total(rules, hand)
+        total_hist[best] = total_hist.get(best, 0) + 1
+    return count_hist, total_hist

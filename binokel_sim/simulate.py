@@ -1,0 +1,122 @@
+"""Public drivers of the kernels: validation, allocation, chunking, threads and progress.
+
+Work is cut into blocks of ``BLOCK_SIZE`` deals; block ``i`` always reads random stream ``(seed,
+i)``, so a run gives the same numbers on 1 or N threads and in any chunking. Chunks of blocks go
+to the parallel kernels one after another; between chunks the optional ``progress(done, total)``
+callback is called (the CLI draws its progress bar from it; the library draws nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from binokel_sim.cards import N_PLANES, N_TYPES
+from binokel_sim.kernels.deal import deal_blocks
+from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import Rules
+
+BLOCK_SIZE = 16384
+MAX_COUNT = 16  # a meld summed over four suits of four copies
+Progress = Callable[[int, int], None]
+
+
+class SimulationError(ValueError):
+    """Arguments a simulation cannot run with (deal count, seed, threads)."""
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` worker threads (None: all); returns the number in use."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        threads = limit
+    if not 1 <= threads <= limit:
+        raise SimulationError(f"--threads must be between 1 and {limit}, got {threads}")
+    numba.set_num_threads(threads)
+    return threads
+
+
+def check_run(deals: int, seed: int) -> None:
+    if deals < 1:
+        raise SimulationError(f"--deals must be at least 1, got {deals}")
+    if not 0 <= seed < 2**63:
+        raise SimulationError(f"--seed must be between 0 and 2**63 - 1, got {seed}")
+
+
+def chunks(deals: int, threads: int, block_size: int = BLOCK_SIZE):
+    """``(first_block, first_deal, n_deals)`` of each chunk: whole blocks, a few per thread."""
+    per_chunk = block_size * 4 * threads
+    start = 0
+    while start < deals:
+        n = min(per_chunk, deals - start)
+        yield start // block_size, start, n
+        start += n
+
+
+def unseen_deck(rules: Rules, known: np.ndarray | None = None) -> np.ndarray:
+    """The card types (int64) of every card not in ``known`` (counts per type)."""
+    counts = rules.deck_counts()
+    if known is not None:
+        counts = counts - known
+        if (counts < 0).any():
+            raise SimulationError("the known cards hold more copies than the deck")
+    return np.repeat(np.arange(N_TYPES, dtype=np.int64), counts)
+
+
+def deal(rules: Rules, deals: int, seed: int, hand_sizes: list[int] | None = None,
+         known: np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
+    """Deal ``deals`` deals of hands from the deck, or from its unseen rest around ``known``.
+
+    ``hand_sizes`` defaults to every seat's hand (the widow/talon stays undealt). Returns the bit
+    planes, uint32 (deals, len(hand_sizes), 4).
+    """
+    check_run(deals, seed)
+    set_threads(threads)
+    deck = unseen_deck(rules, known)
+    sizes = np.array(hand_sizes or [rules.hand_size] * rules.players, dtype=np.int64)
+    if sizes.sum() > deck.shape[0]:
+        raise SimulationError(f"hands of {sizes.sum()} cards in all but only {deck.shape[0]} "
+                              f"cards to deal")
+    out = np.empty((deals, sizes.shape[0], N_PLANES), dtype=np.uint32)
+    deal_blocks(deck, sizes, seed, 0, BLOCK_SIZE, out)
+    return out
+
+
+@dataclass(frozen=True)
+class MeldCounts:
+    """Histograms of a meld-odds run.
+
+    count_hist  int64 (n_melds, MAX_COUNT + 1): hands holding each meld exactly c times
+    total_hist  int64 (max_total + 1,): hands by best meld total
+    """
+
+    deals: int
+    count_hist: np.ndarray
+    total_hist: np.ndarray
+
+
+def run_meld_counts(rules: Rules, deals: int, seed: int, trump: int = 0,
+                    threads: int | None = None, progress: Progress | None = None) -> MeldCounts:
+    """Deal ``deals`` single hands and histogram every meld (with ``trump``) and the best total."""
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tables = compile_tables(rules)
+    count_hist = np.zeros((tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
+    total_hist = np.zeros(tables.max_total + 1, dtype=np.int64)
+    done = 0
+    for first_block, _, n in chunks(deals, n_threads):
+        n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
+        ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
+        th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
+        meld_odds_blocks(tables.deck, rules.hand_size, tables.meld_table, tables.trump_need, trump,
+                         seed, first_block, BLOCK_SIZE, n, ch, th)
+        count_hist += ch.sum(axis=0)  # serial reduction, in block order
+        total_hist += th.sum(axis=0)
+        done += n
+        if progress is not None:
+            progress(done, deals)
+    return MeldCounts(deals, count_hist, total_hist)

@@ -1,0 +1,80 @@
+"""A variant compiled into numpy arrays, handed to the kernels as arguments.
+
+Tables are never module globals: numba would freeze them into its on-disk cache, and a user's
+``--rules`` file must reach the same compiled kernel as a built-in variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
+from binokel_sim.variants import Rules
+
+# meld scope codes used by the kernels
+SCOPE_FIXED, SCOPE_TRUMP, SCOPE_NON_TRUMP, SCOPE_PER_SUIT = 0, 1, 2, 3
+SCOPE_CODES = {"around": SCOPE_FIXED, "cards": SCOPE_FIXED, "trump": SCOPE_TRUMP,
+               "non_trump": SCOPE_NON_TRUMP, "per_suit": SCOPE_PER_SUIT}
+
+MAX_PARENTS = 4
+# columns of the meld table (int64, one row a meld)
+COL_SCOPE = 0
+COL_MASK = 1  # fixed: card types of one set; suit melds: the ranks' bits in suit 0 (shift 6*suit)
+COL_COUNTED = 2  # how many sets the points table counts (the absorption limit for child melds)
+COL_POINTS = 3  # MAX_COPIES + 1 columns: points for multiplicity 0..4
+COL_PARENTS = COL_POINTS + MAX_COPIES + 1  # MAX_PARENTS columns of parent meld indices, -1 = none
+N_COLS = COL_PARENTS + MAX_PARENTS
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Arrays a kernel needs for one variant.
+
+    meld_table   int64 (n_melds, N_COLS), columns as the COL_* constants
+    trump_need   int64 scalar: rank bits (suit 0) the hand must hold to name a suit; 0 = any suit
+    deck         int64 (deck_size,): the card type of every physical card
+    deck_counts  int64 (24,): copies of each card type
+    card_points  int64 (24,): trick points of each card type
+    max_total    int64: an upper bound on one hand's meld total (histogram width)
+    """
+
+    meld_table: np.ndarray
+    trump_need: int
+    deck: np.ndarray
+    deck_counts: np.ndarray
+    card_points: np.ndarray
+    max_total: int
+
+    @property
+    def n_melds(self) -> int:
+        return self.meld_table.shape[0]
+
+
+def compile_tables(rules: Rules) -> Tables:
+    names = [m.name for m in rules.melds]
+    table = np.full((len(rules.melds), N_COLS), -1, dtype=np.int64)
+    max_total = 0
+    for i, meld in enumerate(rules.melds):
+        if len(meld.inside) > MAX_PARENTS:
+            raise ValueError(f"meld {meld.name}: at most {MAX_PARENTS} melds may contain it")
+        table[i, COL_SCOPE] = SCOPE_CODES[meld.scope]
+        table[i, COL_MASK] = meld.type_mask
+        table[i, COL_COUNTED] = meld.counted_sets
+        points = list(meld.points) + [meld.points[-1]] * (MAX_COPIES + 1 - len(meld.points))
+        table[i, COL_POINTS:COL_POINTS + MAX_COPIES + 1] = points
+        for j, parent in enumerate(meld.inside):
+            table[i, COL_PARENTS + j] = names.index(parent)
+        n_suits = 1 if table[i, COL_SCOPE] in (SCOPE_FIXED, SCOPE_TRUMP) else N_SUITS
+        max_total += n_suits * max(points)
+    counts = rules.deck_counts()
+    deck = np.repeat(np.arange(N_TYPES, dtype=np.int64), counts)
+    card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)], dtype=np.int64)
+    need = sum(1 << card_type(r, 0) for r in rules.trump_requires)
+    return Tables(table, need, deck, counts, card_points, max_total)
+
+
+def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:
+    """Whether a hand (counts per type) may name each suit as trump under ``rules``."""
+    return [all(counts[card_type(r, s)] > 0 for r in rules.trump_requires) for s in range(N_SUITS)]

@@ -1,0 +1,413 @@
+"""Rule sets as data: the built-in variants (TOML files beside this module) and their loader.
+
+``find_variant(name)`` returns the immutable :class:`Rules` of a built-in variant (or alias);
+``load_rules(path)`` reads a user's own file in the same format (house rules). Every key is
+checked; a bad key or value raises :class:`RulesError` naming it.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from binokel_sim.cards import (
+    N_RANKS,
+    N_TYPES,
+    RANKS,
+    CardError,
+    card_type,
+    parse_card,
+    parse_rank,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SCOPES = ("around", "cards", "trump", "non_trump", "per_suit")
+TRUMP_CHOOSERS = ("bid_winner", "turned_card")
+STRICT_MODES = ("always", "after_talon")
+LEADERS = ("bid_winner", "non_dealer")
+
+
+class RulesError(ValueError):
+    """A rules file or variant name that cannot be used; the message names the bad key or value."""
+
+
+@dataclass(frozen=True)
+class MeldSpec:
+    """One meld of a variant's table.
+
+    ``scope``: ``around`` (one card of each rank in ``ranks`` in every suit), ``cards`` (the fixed
+    ``cards``), ``trump`` (``ranks`` in the trump suit), ``non_trump`` (``ranks`` in one non-trump
+    suit, counted in each and added up) or ``per_suit`` (``ranks`` in any one suit, counted in each
+    suit and added up). ``points[k]`` is the score for multiplicity ``k`` (``points[0] == 0``; the
+    list has ``copies + 1`` entries: a multiplicity past the table scores as the last entry).
+    ``counted_sets`` is how many sets the table counts (past it, more sets add nothing); a meld
+    named in ``inside`` absorbs that many sets of this one (a royal marriage inside a run).
+    """
+
+    name: str
+    scope: str
+    type_mask: int  # around/cards: the card types of one set; trump/non_trump/per_suit: ranks in suit 0
+    ranks: tuple[int, ...]
+    points: tuple[int, ...]
+    counted_sets: int
+    inside: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One variant, validated. Built only by :func:`rules_from_dict`."""
+
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    source: str
+    ranks: tuple[int, ...]
+    copies: int
+    players: int
+    partnerships: tuple[tuple[int, ...], ...]
+    hand_size: int
+    widow: int
+    talon: int
+    trump_chosen_by: str
+    trump_requires: tuple[int, ...]
+    rank_points: tuple[int, ...]
+    last_trick: int
+    strict: str
+    first_leader: str
+    bid_ladder: tuple[tuple[int, int], ...]
+    min_meld: int
+    min_play: int
+    game_target: int
+    melds: tuple[MeldSpec, ...]
+    example_hand: str
+
+    @property
+    def deck_size(self) -> int:
+        return 4 * len(self.ranks) * self.copies
+
+    def deck_counts(self) -> np.ndarray:
+        """Copies of each of the 24 card types in this deck, int64 shape (24,)."""
+        counts = np.zeros(N_TYPES, dtype=np.int64)
+        for suit in range(4):
+            for rank in self.ranks:
+                counts[card_type(rank, suit)] = self.copies
+        return counts
+
+    @property
+    def meld_names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.melds)
+
+    @property
+    def total_card_points(self) -> int:
+        return 4 * self.copies * sum(self.rank_points[r] for r in self.ranks) + self.last_trick
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "variant": self.name,
+            "players": self.players,
+            "deck": self.deck_size,
+            "copies": self.copies,
+            "hand": self.hand_size,
+            "widow": self.widow,
+            "talon": self.talon,
+            "trump": self.trump_chosen_by,
+            "melds": ", ".join(self.meld_names),
+        }
+
+
+# --- validation helpers: each names the key it rejects ---------------------------------------
+
+_KNOWN_KEYS = {
+    "": {"name", "aliases", "description", "source", "example_hand", "deck", "deal", "trump", "points", "play",
+         "bidding", "game", "melds"},
+    "deck": {"ranks", "copies"},
+    "deal": {"players", "partnerships", "hand_size", "widow", "talon"},
+    "trump": {"chosen_by", "requires"},
+    "points": {"ranks", "last_trick"},
+    "play": {"strict", "first_leader", "strict_phase1"},
+    "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
+    "game": {"target"},
+    "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
+}
+
+
+def _check_keys(table: dict, section: str, where: str) -> None:
+    for key in table:
+        if key not in _KNOWN_KEYS[section]:
+            raise RulesError(f"{where}: unknown key {key!r}")
+
+
+def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = ...) -> Any:
+    if key not in table:
+        if default is ...:
+            raise RulesError(f"{where}.{key}: missing")
+        return default
+    value = table[key]
+    if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+        raise RulesError(f"{where}.{key}: expected {_kind_name(kind)}, got {value!r}")
+    return value
+
+
+def _kind_name(kind: type | tuple) -> str:
+    names = {int: "an integer", str: "a string", list: "a list", dict: "a table", bool: "true/false"}
+    if isinstance(kind, tuple):
+        return " or ".join(names[k] for k in kind)
+    return names[kind]
+
+
+def _int_at_least(table: dict, key: str, where: str, low: int, default: Any = ...) -> int:
+    value = _get(table, key, int, where, default)
+    if value < low:
+        raise RulesError(f"{where}.{key}: must be at least {low}, got {value}")
+    return value
+
+
+def _choice(table: dict, key: str, choices: tuple[str, ...], where: str, default: Any = ...) -> str:
+    value = _get(table, key, str, where, default)
+    if value not in choices:
+        raise RulesError(f"{where}.{key}: {value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def _rank_list(values: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise RulesError(f"{where}: expected a list of rank letters, got {values!r}")
+    try:
+        ranks = tuple(parse_rank(v) for v in values)
+    except CardError as exc:
+        raise RulesError(f"{where}: {exc}") from None
+    if len(set(ranks)) != len(ranks):
+        raise RulesError(f"{where}: a rank is listed twice")
+    return ranks
+
+
+def _section(data: dict, key: str, required: bool = True) -> dict:
+    if key not in data:
+        if required:
+            raise RulesError(f"[{key}]: missing section")
+        return {}
+    value = data[key]
+    if not isinstance(value, dict):
+        raise RulesError(f"[{key}]: expected a table, got {value!r}")
+    _check_keys(value, key, key)
+    return value
+
+
+def _meld(entry: Any, index: int, deck_ranks: tuple[int, ...], copies: int) -> MeldSpec:
+    where = f"melds[{index}]"
+    if not isinstance(entry, dict):
+        raise RulesError(f"{where}: expected a table")
+    _check_keys(entry, "melds", where)
+    name = _get(entry, "name", str, where)
+    where = f"melds[{index}] ({name})"
+    scope = _choice(entry, "scope", SCOPES, where)
+    if scope == "cards":
+        if "ranks" in entry:
+            raise RulesError(f"{where}.ranks: a meld of scope 'cards' lists 'cards', not 'ranks'")
+        cards = _get(entry, "cards", list, where)
+        try:
+            types = [parse_card(str(c)) for c in cards]
+        except CardError as exc:
+            raise RulesError(f"{where}.cards: {exc}") from None
+        if not types or len(set(types)) != len(types):
+            raise RulesError(f"{where}.cards: needs distinct cards")
+        ranks = tuple(sorted({t % N_RANKS for t in types}))
+        mask = sum(1 << t for t in types)
+    else:
+        if "cards" in entry:
+            raise RulesError(f"{where}.cards: only a meld of scope 'cards' lists cards")
+        ranks = _rank_list(entry.get("ranks"), f"{where}.ranks")
+        if not ranks:
+            raise RulesError(f"{where}.ranks: empty")
+        suits = range(4) if scope == "around" else range(1)
+        mask = sum(1 << card_type(r, s) for r in ranks for s in suits)
+    missing = [RANKS[r] for r in ranks if r not in deck_ranks]
+    if missing:
+        raise RulesError(f"{where}: rank {missing[0]} is not in the deck")
+
+    has_points, has_per_set = "points" in entry, "per_set" in entry
+    if has_points == has_per_set:
+        raise RulesError(f"{where}: give exactly one of 'points' (a table) or 'per_set'")
+    if has_points:
+        table = _get(entry, "points", list, where)
+        if not table or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0
+                                for p in table):
+            raise RulesError(f"{where}.points: expected a list of non-negative integers")
+        if len(table) > copies:
+            raise RulesError(f"{where}.points: {len(table)} entries but the deck has only "
+                             f"{copies} copies of each card")
+        counted = len(table)
+        points = (0,) + tuple(table[min(k, counted) - 1] for k in range(1, copies + 1))
+    else:
+        per_set = _int_at_least(entry, "per_set", where, 0)
+        counted = copies
+        points = tuple(per_set * k for k in range(copies + 1))
+    inside = _get(entry, "inside", list, where, [])
+    if not all(isinstance(n, str) for n in inside):
+        raise RulesError(f"{where}.inside: expected a list of meld names")
+    return MeldSpec(name, scope, mask, ranks, points, counted, tuple(inside))
+
+
+def _check_inside(melds: list[MeldSpec]) -> None:
+    """A meld may sit inside an earlier meld of the table only (kernels evaluate in order)."""
+    seen: dict[str, MeldSpec] = {}
+    for m in melds:
+        if m.name in seen:
+            raise RulesError(f"melds: the name {m.name!r} is used twice")
+        for parent_name in m.inside:
+            parent = seen.get(parent_name)
+            if parent is None:
+                raise RulesError(f"melds ({m.name}).inside: {parent_name!r} is not a meld listed "
+                                 f"before it")
+            if m.scope in ("around", "cards"):
+                raise RulesError(f"melds ({m.name}).inside: only a suit meld (trump, non_trump, "
+                                 f"per_suit) can sit inside another")
+            if parent.scope == "cards":
+                raise RulesError(f"melds ({m.name}).inside: {parent_name!r} has scope 'cards'")
+            if parent.scope == "trump" and m.scope != "trump":
+                raise RulesError(f"melds ({m.name}).inside: a {m.scope} meld cannot sit inside "
+                                 f"the trump meld {parent_name!r}")
+        seen[m.name] = m
+
+
+def rules_from_dict(data: dict, origin: str = "rules") -> Rules:
+    """Validate a parsed rules document into :class:`Rules`; errors name the key."""
+    try:
+        return _rules_from_dict(data)
+    except RulesError as exc:
+        raise RulesError(f"{origin}: {exc}") from None
+
+
+def _rules_from_dict(data: dict) -> Rules:
+    _check_keys(data, "", "top level")
+    name = _get(data, "name", str, "top level")
+    aliases = _get(data, "aliases", list, "top level", [])
+    deck = _section(data, "deck")
+    ranks = _rank_list(deck.get("ranks"), "deck.ranks")
+    if not ranks:
+        raise RulesError("deck.ranks: empty")
+    ranks = tuple(sorted(ranks))
+    copies = _int_at_least(deck, "copies", "deck", 1)
+    if copies > 4:
+        raise RulesError(f"deck.copies: at most 4 copies of a card are supported, got {copies}")
+    deck_size = 4 * len(ranks) * copies
+
+    deal = _section(data, "deal")
+    players = _int_at_least(deal, "players", "deal", 2)
+    hand_size = _int_at_least(deal, "hand_size", "deal", 1)
+    widow = _int_at_least(deal, "widow", "deal", 0, 0)
+    talon = _int_at_least(deal, "talon", "deal", 0, 0)
+    if players * hand_size + widow + talon != deck_size:
+        raise RulesError(f"deal: {players} hands of {hand_size} + widow {widow} + talon {talon} "
+                         f"do not make the {deck_size}-card deck")
+    partners = _get(deal, "partnerships", list, "deal", [])
+    seats = sorted(s for team in partners for s in (team if isinstance(team, list) else [None]))
+    if partners and seats != list(range(players)):
+        raise RulesError("deal.partnerships: every seat must be in exactly one partnership")
+
+    trump = _section(data, "trump")
+    chosen_by = _choice(trump, "chosen_by", TRUMP_CHOOSERS, "trump")
+    requires = _rank_list(trump.get("requires", []), "trump.requires")
+
+    points = _section(data, "points")
+    rank_table = _get(points, "ranks", dict, "points")
+    rank_points = [0] * N_RANKS
+    for key, value in rank_table.items():
+        try:
+            r = parse_rank(key)
+        except CardError as exc:
+            raise RulesError(f"points.ranks: {exc}") from None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"points.ranks.{key}: expected a non-negative integer, got {value!r}")
+        rank_points[r] = value
+    last_trick = _int_at_least(points, "last_trick", "points", 0, 0)
+
+    play = _section(data, "play")
+    strict = _choice(play, "strict", STRICT_MODES, "play", "always")
+    if _get(play, "strict_phase1", bool, "play", False):
+        strict = "always"
+    first_leader = _choice(play, "first_leader", LEADERS, "play", "bid_winner")
+
+    bidding = _section(data, "bidding", required=False)
+    ladder_raw = _get(bidding, "ladder", list, "bidding", [])
+    ladder = []
+    for i, step in enumerate(ladder_raw):
+        if (not isinstance(step, list) or len(step) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in step)):
+            raise RulesError(f"bidding.ladder[{i}]: expected [from, step] with positive integers")
+        if ladder and step[0] <= ladder[-1][0]:
+            raise RulesError(f"bidding.ladder[{i}]: must start above the previous rung")
+        ladder.append((step[0], step[1]))
+    min_meld = _int_at_least(bidding, "min_meld", "bidding", 0, 0)
+    min_play = _int_at_least(bidding, "min_play", "bidding", 0, 0)
+    game = _section(data, "game", required=False)
+    target = _int_at_least(game, "target", "game", 1, 1000)
+
+    melds_raw = _get(data, "melds", list, "top level")
+    if not melds_raw:
+        raise RulesError("melds: the table is empty")
+    melds = [_meld(entry, i, ranks, copies) for i, entry in enumerate(melds_raw)]
+    _check_inside(melds)
+
+    return Rules(
+        name=name, aliases=tuple(str(a) for a in aliases),
+        description=_get(data, "description", str, "top level", ""),
+        source=_get(data, "source", str, "top level", ""),
+        ranks=ranks, copies=copies, players=players,
+        partnerships=tuple(tuple(team) for team in partners), hand_size=hand_size,
+        widow=widow, talon=talon, trump_chosen_by=chosen_by, trump_requires=requires,
+        rank_points=tuple(rank_points), last_trick=last_trick, strict=strict,
+        first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
+        min_play=min_play, game_target=target, melds=tuple(melds),
+        example_hand=_get(data, "example_hand", str, "top level", ""),
+    )
+
+
+def load_rules(path: str | Path) -> Rules:
+    """Read and validate a rules file (TOML, the format of the built-in variants)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {str(p)!r}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{p.name}: not valid TOML: {exc}") from None
+    return rules_from_dict(data, origin=p.name)
+
+
+def builtin_names() -> list[str]:
+    files = resources.files(__name__)
+    return sorted(f.name[: -len(".toml")] for f in files.iterdir() if f.name.endswith(".toml"))
+
+
+_CACHE: dict[str, Rules] = {}
+
+
+def find_variant(name: str) -> Rules:
+    """A built-in variant by name or alias; an unknown name raises RulesError listing the names."""
+    key = name.strip().lower()
+    if not _CACHE:
+        for vname in builtin_names():
+            text = resources.files(__name__).joinpath(f"{vname}.toml").read_text(encoding="utf-8")
+            _CACHE[vname] = rules_from_dict(tomllib.loads(text), origin=f"{vname}.toml")
+    if key in _CACHE:
+        return _CACHE[key]
+    for rules in _CACHE.values():
+        if key in rules.aliases:
+            return rules
+    raise RulesError(f"unknown variant {name!r}; known: {', '.join(sorted(_CACHE))}")
+
+
+def all_variants() -> list[Rules]:
+    return [find_variant(n) for n in builtin_names()]
