@@ -37,7 +37,7 @@ def analyze_hand(rules: Rules, counts: np.ndarray) -> dict:
     for t, suit in enumerate(SUITS):
         meld_counts = np.empty(tables.n_melds, dtype=np.int64)
         meld_points = np.empty(tables.n_melds, dtype=np.int64)
-        total = meld_hand(planes, t, tables.meld_table, meld_counts, meld_points)
+        total = meld_hand(planes, t, tables.kt, meld_counts, meld_points)
         melds = [{"name": m.name, "count": int(c), "points": int(p)}
                  for m, c, p in zip(rules.melds, meld_counts, meld_points)]
         by_trump[suit] = {"total": int(total), "allowed": allowed[t], "melds": melds}

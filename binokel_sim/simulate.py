@@ -112,7 +112,7 @@ def run_meld_counts(rules: Rules, deals: int, seed: int, trump: int = 0,
         n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
         ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
         th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-        meld_odds_blocks(tables.deck, rules.hand_size, tables.meld_table, tables.trump_need, trump,
+        meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, trump,
                          seed, first_block, BLOCK_SIZE, n, ch, th)
         count_hist += ch.sum(axis=0)  # serial reduction, in block order
         total_hist += th.sum(axis=0)

@@ -6,11 +6,13 @@ Tables are never module globals: numba would freeze them into its on-disk cache,
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
+from binokel_sim.kernels.melds import build_suit_tables
 from binokel_sim.variants import Rules
 
 # meld scope codes used by the kernels
@@ -38,6 +40,16 @@ class Tables:
     deck_counts  int64 (24,): copies of each card type
     card_points  int64 (24,): trick points of each card type
     max_total    int64: an upper bound on one hand's meld total (histogram width)
+    kt           the tuple the meld kernels take (kernels/melds.py):
+      meld_table        as above
+      pattern_value     int64 (64,): a suit's 6-bit block -> its share of the pattern index
+                        (sum over ranks r in the block of base**r, base = copies + 1)
+      fixed_parents     int64 (k,): fixed melds that some suit meld sits inside
+      fixed_radix       int64 (k,): their place values in the fixed state index
+      suit_points       int64 (patterns, 2, states): suit melds' points in one suit, case 1 =
+                        trump suit, per fixed state
+      suit_counts       int64 (patterns, 2, states, n_melds): per meld counts in one suit
+      suit_meld_points  int64 (patterns, 2, states, n_melds): per meld points in one suit
     """
 
     meld_table: np.ndarray
@@ -46,13 +58,39 @@ class Tables:
     deck_counts: np.ndarray
     card_points: np.ndarray
     max_total: int
+    kt: tuple
 
     @property
     def n_melds(self) -> int:
         return self.meld_table.shape[0]
 
 
+def _suit_tables(table: np.ndarray, copies: int) -> tuple:
+    base = copies + 1
+    pattern_value = np.array([sum(base**r for r in range(N_RANKS) if block >> r & 1)
+                              for block in range(64)], dtype=np.int64)
+    parents = sorted({int(p) for m in range(table.shape[0])
+                      for p in table[m, COL_PARENTS:COL_PARENTS + MAX_PARENTS]
+                      if p >= 0 and table[p, COL_SCOPE] == SCOPE_FIXED})
+    radix, n_states = [], 1
+    for p in parents:
+        radix.append(n_states)
+        n_states *= int(table[p, COL_COUNTED]) + 1
+    fixed_parents = np.array(parents, dtype=np.int64)
+    fixed_radix = np.array(radix, dtype=np.int64)
+    n_patterns = base**N_RANKS
+    suit_points = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
+    suit_counts = np.zeros((n_patterns, 2, n_states, table.shape[0]), dtype=np.int64)
+    suit_meld_points = np.zeros_like(suit_counts)
+    build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit_counts,
+                      suit_meld_points)
+    return (table, pattern_value, fixed_parents, fixed_radix, suit_points, suit_counts,
+            suit_meld_points)
+
+
+@functools.lru_cache(maxsize=32)
 def compile_tables(rules: Rules) -> Tables:
+    """Compile ``rules`` (cached per rules object: building the suit tables takes a moment)."""
     names = [m.name for m in rules.melds]
     table = np.full((len(rules.melds), N_COLS), -1, dtype=np.int64)
     max_total = 0
@@ -72,7 +110,8 @@ def compile_tables(rules: Rules) -> Tables:
     deck = np.repeat(np.arange(N_TYPES, dtype=np.int64), counts)
     card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)], dtype=np.int64)
     need = sum(1 << card_type(r, 0) for r in rules.trump_requires)
-    return Tables(table, need, deck, counts, card_points, max_total)
+    return Tables(table, need, deck, counts, card_points, max_total,
+                  _suit_tables(table, rules.copies))
 
 
 def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:

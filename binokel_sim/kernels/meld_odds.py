@@ -4,13 +4,13 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.deal import deal_planes
-from binokel_sim.kernels.melds import count_for_trump, may_name, meld_scores
+from binokel_sim.kernels.melds import may_name, meld_count, score_hand
 from binokel_sim.kernels.options import njit_parallel
 from binokel_sim.kernels.random import seed_stream
 
 
 @njit_parallel
-def meld_odds_blocks(deck, hand_size, table, trump_need, fixed_trump, seed, first_block,
+def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_block,
                      block_size, n_deals, count_hist, total_hist):
     """Deal ``n_deals`` hands of ``hand_size`` from ``deck`` and histogram their melds.
 
@@ -20,21 +20,19 @@ def meld_odds_blocks(deck, hand_size, table, trump_need, fixed_trump, seed, firs
     max_total + 1)) counts hands whose best meld total is ``v``, best over the suits the hand may
     name (over all four suits when it may name none). Every hand is scored for all four trumps.
     """
-    n_melds = table.shape[0]
+    n_melds = kt[0].shape[0]
     n_blocks = count_hist.shape[0]
     for b in prange(n_blocks):
         state = np.empty(4, dtype=np.uint64)
         seed_stream(state, seed, first_block + b)
         work = deck.copy()
-        counts = np.empty((n_melds, 4, 2), dtype=np.int64)
-        points = np.empty((n_melds, 4, 2), dtype=np.int64)
         totals = np.empty(4, dtype=np.int64)
         stop = min(n_deals, (b + 1) * block_size)
         for _ in range(b * block_size, stop):
             p0, p1, p2, p3 = deal_planes(work, 0, hand_size, state)
-            meld_scores(p0, p1, p2, p3, table, counts, points, totals)
+            key = score_hand(p0, p1, p2, p3, kt, totals)
             for m in range(n_melds):
-                count_hist[b, m, count_for_trump(counts, m, fixed_trump)] += 1
+                count_hist[b, m, meld_count(p0, p1, p2, p3, kt, key, m, fixed_trump)] += 1
             best_allowed = -1
             best_any = -1
             for t in range(4):

@@ -1,10 +1,15 @@
-"""Meld counting on bit planes, driven by a variant's meld table (:mod:`binokel_sim.tables`).
+"""Meld counting on bit planes, driven by a variant's compiled tables (:mod:`binokel_sim.tables`).
 
-A suit meld's count in suit ``s`` depends only on the cards of ``s``, on the fixed melds and on
-whether ``s`` is trump (its parents are fixed melds or melds of the same suit; the loader checks
-this). So one pass scores every suit meld twice per suit, as trump (case 1) and as non-trump
-(case 0), and the totals for all four trumps follow by addition. Contract: SPEC.md, meld tables
-and "Counting".
+A suit meld's count in suit ``s`` depends only on the counts of the six ranks in ``s``, on whether
+``s`` is trump, and on the sets counted by the fixed melds it may sit inside (the loader checks
+this). So :func:`build_suit_tables` evaluates every suit meld once for every possible suit
+*pattern* (the six rank counts) when the tables are compiled, and a hand is scored by looking up
+its four suit patterns: the pattern index of a suit is the sum of four 64-entry lookups, one per
+bit plane. Fixed melds (around, cards) are counted directly on the planes. Contract: SPEC.md,
+meld tables and "Counting".
+
+The tables travel as one tuple ``kt = (meld_table, pattern_value, fixed_parents, fixed_radix,
+suit_points, suit_counts, suit_meld_points)``; see :class:`binokel_sim.tables.Tables`.
 """
 
 import numpy as np
@@ -17,9 +22,10 @@ COL_SCOPE, COL_MASK, COL_COUNTED, COL_POINTS = 0, 1, 2, 3
 MAX_COPIES = 4
 COL_PARENTS = COL_POINTS + MAX_COPIES + 1
 MAX_PARENTS = 4
+N_RANKS = 6
 
 
-@njit
+@njit(inline="always")
 def multiplicity(p0, p1, p2, p3, mask):
     """Complete sets of the card types in ``mask``. Planes are nested, so this is the number of
     planes holding the whole mask; four compares, no branches."""
@@ -28,69 +34,117 @@ def multiplicity(p0, p1, p2, p3, mask):
 
 
 @njit
-def meld_scores(p0, p1, p2, p3, table, counts, points, totals):
-    """Score one hand (planes ``p0..p3``) against the meld table for every trump.
+def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit_counts,
+                      suit_meld_points):
+    """Score the suit melds of every suit pattern, as trump and as non-trump suit.
 
-    Writes ``counts`` and ``points`` (int64 (n_melds, 4, 2)): for a suit meld, ``[m, s, 1]`` is
-    its count (points) in suit ``s`` when ``s`` is trump and ``[m, s, 0]`` when it is not; a fixed
-    meld writes its count to ``[m, 0, 0]`` and ``[m, 0, 1]``, zeros elsewhere. Writes ``totals``
-    (int64 (4,)): the meld total with each suit as trump. Use :func:`count_for_trump` to read one
-    meld's count under one trump.
+    Pattern ``i`` holds ``(i // base**r) % base`` copies of rank ``r``; fixed state ``f`` gives
+    each fixed parent ``fixed_parents[j]`` the counted sets ``(f // fixed_radix[j]) % (counted + 1)``.
+    Writes ``suit_points[i, case, f]`` (int64): the suit melds' points in that suit (case 1 =
+    trump), ``suit_counts[i, case, f, m]`` and ``suit_meld_points[i, case, f, m]`` (int64) per
+    meld (zero for fixed melds).
     """
-    for t in range(4):
-        totals[t] = 0
-    for m in range(table.shape[0]):
-        scope = table[m, COL_SCOPE]
-        mask = table[m, COL_MASK]
-        if scope == SCOPE_FIXED:
-            c = multiplicity(p0, p1, p2, p3, mask)
-            v = table[m, COL_POINTS + c]
-            counts[m, :, :] = 0
-            points[m, :, :] = 0
-            counts[m, 0, 0] = c
-            counts[m, 0, 1] = c
-            points[m, 0, 0] = v
-            points[m, 0, 1] = v
-            for t in range(4):
-                totals[t] += v
-            continue
-        for s in range(4):
-            raw = multiplicity(p0, p1, p2, p3, mask << (6 * s))
+    n_melds = table.shape[0]
+    n_patterns, _, n_states = suit_points.shape
+    rank_count = np.empty(N_RANKS, dtype=np.int64)
+    kept = np.zeros(n_melds, dtype=np.int64)
+    for i in range(n_patterns):
+        for r in range(N_RANKS):
+            rank_count[r] = (i // base ** r) % base
+        for f in range(n_states):
+            for j in range(fixed_parents.shape[0]):
+                p = fixed_parents[j]
+                kept[p] = (f // fixed_radix[j]) % (table[p, COL_COUNTED] + 1)
             for case in range(2):
-                if scope == SCOPE_TRUMP and case == 0 or scope == SCOPE_NON_TRUMP and case == 1:
-                    counts[m, s, case] = 0
-                    points[m, s, case] = 0
-                    continue
-                c = raw
-                for j in range(MAX_PARENTS):
-                    parent = table[m, COL_PARENTS + j]
-                    if parent < 0:
-                        break
-                    if table[parent, COL_SCOPE] == SCOPE_FIXED:
-                        held = counts[parent, 0, 0]
-                    else:
-                        held = counts[parent, s, case]
-                    c -= min(held, table[parent, COL_COUNTED])
-                if c < 0:
-                    c = 0
-                v = table[m, COL_POINTS + c]
-                counts[m, s, case] = c
-                points[m, s, case] = v
-                if case == 1:
-                    totals[s] += v
-                else:
-                    for t in range(4):
-                        if t != s:
-                            totals[t] += v
+                total = 0
+                for m in range(n_melds):
+                    scope = table[m, COL_SCOPE]
+                    suit_counts[i, case, f, m] = 0
+                    suit_meld_points[i, case, f, m] = 0
+                    if scope == SCOPE_FIXED:
+                        continue
+                    if scope == SCOPE_TRUMP and case == 0 or scope == SCOPE_NON_TRUMP and case == 1:
+                        kept[m] = 0
+                        continue
+                    c = MAX_COPIES
+                    for r in range(N_RANKS):
+                        if table[m, COL_MASK] >> r & 1:
+                            c = min(c, rank_count[r])
+                    for j in range(MAX_PARENTS):
+                        p = table[m, COL_PARENTS + j]
+                        if p < 0:
+                            break
+                        c -= kept[p]
+                    c = max(c, 0)
+                    suit_counts[i, case, f, m] = c
+                    suit_meld_points[i, case, f, m] = table[m, COL_POINTS + c]
+                    total += table[m, COL_POINTS + c]
+                    kept[m] = min(c, table[m, COL_COUNTED])
+                suit_points[i, case, f] = total
 
 
-@njit
-def count_for_trump(values, m, trump):
-    """One meld's count (or points) with ``trump`` as trump, from ``meld_scores``' arrays."""
-    total = 0
-    for s in range(4):
-        total += values[m, s, 1 if s == trump else 0]
-    return total
+@njit(inline="always")
+def suit_pattern(p0, p1, p2, p3, suit, pattern_value):
+    """Pattern index of one suit: the sum over planes of the value of that suit's 6-bit block."""
+    shift = np.uint32(6 * suit)
+    return (pattern_value[(p0 >> shift) & 63] + pattern_value[(p1 >> shift) & 63]
+            + pattern_value[(p2 >> shift) & 63] + pattern_value[(p3 >> shift) & 63])
+
+
+@njit(inline="always")
+def score_hand(p0, p1, p2, p3, kt, totals):
+    """Score one hand for every trump.
+
+    Writes ``totals`` (int64 (4,)): the meld total with each suit as trump. Returns ``(fixed_state,
+    pattern of S, H, D, C)`` for :func:`meld_count` and :func:`meld_points`.
+    """
+    table, pattern_value, fixed_parents, fixed_radix, suit_points = kt[0], kt[1], kt[2], kt[3], kt[4]
+    fixed_total = 0
+    for m in range(table.shape[0]):
+        if table[m, COL_SCOPE] == SCOPE_FIXED:
+            fixed_total += table[m, COL_POINTS + multiplicity(p0, p1, p2, p3, table[m, COL_MASK])]
+    state = 0
+    for j in range(fixed_parents.shape[0]):
+        p = fixed_parents[j]
+        sets = multiplicity(p0, p1, p2, p3, table[p, COL_MASK])
+        state += min(sets, table[p, COL_COUNTED]) * fixed_radix[j]
+    i0 = suit_pattern(p0, p1, p2, p3, 0, pattern_value)
+    i1 = suit_pattern(p0, p1, p2, p3, 1, pattern_value)
+    i2 = suit_pattern(p0, p1, p2, p3, 2, pattern_value)
+    i3 = suit_pattern(p0, p1, p2, p3, 3, pattern_value)
+    plain = (suit_points[i0, 0, state] + suit_points[i1, 0, state] + suit_points[i2, 0, state]
+             + suit_points[i3, 0, state])
+    totals[0] = fixed_total + plain - suit_points[i0, 0, state] + suit_points[i0, 1, state]
+    totals[1] = fixed_total + plain - suit_points[i1, 0, state] + suit_points[i1, 1, state]
+    totals[2] = fixed_total + plain - suit_points[i2, 0, state] + suit_points[i2, 1, state]
+    totals[3] = fixed_total + plain - suit_points[i3, 0, state] + suit_points[i3, 1, state]
+    return state, i0, i1, i2, i3
+
+
+@njit(inline="always")
+def _per_suit(values, m, trump, key):
+    state, i0, i1, i2, i3 = key
+    return (values[i0, 1 if trump == 0 else 0, state, m] + values[i1, 1 if trump == 1 else 0, state, m]
+            + values[i2, 1 if trump == 2 else 0, state, m]
+            + values[i3, 1 if trump == 3 else 0, state, m])
+
+
+@njit(inline="always")
+def meld_count(p0, p1, p2, p3, kt, key, m, trump):
+    """Count of meld ``m`` with ``trump`` as trump; ``key`` is what :func:`score_hand` returned."""
+    table = kt[0]
+    if table[m, COL_SCOPE] == SCOPE_FIXED:
+        return multiplicity(p0, p1, p2, p3, table[m, COL_MASK])
+    return _per_suit(kt[5], m, trump, key)
+
+
+@njit(inline="always")
+def meld_points(p0, p1, p2, p3, kt, key, m, trump):
+    """Points of meld ``m`` with ``trump`` as trump; ``key`` as for :func:`meld_count`."""
+    table = kt[0]
+    if table[m, COL_SCOPE] == SCOPE_FIXED:
+        return table[m, COL_POINTS + multiplicity(p0, p1, p2, p3, table[m, COL_MASK])]
+    return _per_suit(kt[6], m, trump, key)
 
 
 @njit
@@ -101,15 +155,13 @@ def may_name(p0, suit, trump_need):
 
 
 @njit
-def meld_hand(planes, trump, table, counts_out, points_out):
+def meld_hand(planes, trump, kt, counts_out, points_out):
     """Counts and points of every meld (int64 (n_melds,) each) of one hand (uint32[4] planes)
     with ``trump`` as trump; returns the total. Allocates: not for hot loops."""
-    n = table.shape[0]
-    counts = np.empty((n, 4, 2), dtype=np.int64)
-    points = np.empty((n, 4, 2), dtype=np.int64)
+    p0, p1, p2, p3 = planes[0], planes[1], planes[2], planes[3]
     totals = np.empty(4, dtype=np.int64)
-    meld_scores(planes[0], planes[1], planes[2], planes[3], table, counts, points, totals)
-    for m in range(n):
-        counts_out[m] = count_for_trump(counts, m, trump)
-        points_out[m] = count_for_trump(points, m, trump)
+    key = score_hand(p0, p1, p2, p3, kt, totals)
+    for m in range(kt[0].shape[0]):
+        counts_out[m] = meld_count(p0, p1, p2, p3, kt, key, m, trump)
+        points_out[m] = meld_points(p0, p1, p2, p3, kt, key, m, trump)
     return totals[trump]
