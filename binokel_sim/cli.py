@@ -26,7 +26,9 @@ from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import Rules, RulesError, all_variants, find_variant, load_rules
 
 app = typer.Typer(
-    help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.",
+    help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
+         "Example: binokel-sim analyze --hand \"AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD "
+         "JD AC TC KC\"",
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
 )
 out = Console()
@@ -91,7 +93,7 @@ def parse_trump(text: str) -> int:
 @contextmanager
 def progress_bar(total: int, label: str) -> Iterator[Optional[Callable[[int, int], None]]]:
     """A rich progress bar on stderr for long runs; yields the callback the drivers call."""
-    if total < PROGRESS_FROM:
+    if total < PROGRESS_FROM or not err.is_terminal:
         yield None
         return
     columns = (TextColumn(label), BarColumn(), TaskProgressColumn(), TimeRemainingColumn())
@@ -137,8 +139,11 @@ def _read_hands_file(path: Path) -> list[tuple[str, str]]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise CardError(f"cannot read hands file {str(path)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CardError(f"cannot read hands file {str(path)!r}: not UTF-8 text") from None
     except pl.exceptions.PolarsError as exc:
-        raise CardError(f"cannot read hands file {str(path)!r}: {exc}") from None
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CardError(f"cannot read hands file {str(path)!r}: {first_line}") from None
     return [(f"{path.name} line {i + 1}", line) for i, line in enumerate(lines)
             if line.strip() and not line.lstrip().startswith("#")]
 
@@ -271,8 +276,42 @@ def meld_odds_cmd(
         err.print(f"wrote {out_file}")
 
 
-def run() -> None:  # pragma: no cover - console entry point alias
-    app()
+@app.command()
+def bench(
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Hands per timed run.")] = 4_000_000,
+    threads: Annotated[Optional[int], typer.Option(
+        "--threads", help="Worker threads (default: all cores).")] = None,
+    reference: Annotated[bool, typer.Option(
+        "--reference/--no-reference", help="Also time the pure-Python reference (20,000 hands).")]
+    = True,
+) -> None:
+    """Measure dealing and meld-counting speed on this machine (the full benchmarks, which also
+    write results/benchmarks.json, are in benchmarks/).
+
+    Example: binokel-sim bench --variant four-hand-80 --deals 4000000 --threads 2
+    """
+    from binokel_sim.bench import deal_rate, meld_rate, reference_meld_rate
+    from binokel_sim.simulate import check_run, set_threads
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        check_run(deals, 0)
+        n = set_threads(threads)
+        rows = [("hands dealt / s", deal_rate(rules, deals, n)),
+                ("hands dealt + all melds, all trumps / s", meld_rate(rules, deals, n))]
+        if reference:
+            ref = reference_meld_rate(rules, 20_000)
+            rows.append(("pure-Python reference, same work / s (1 thread)", ref))
+            rows.append(("speed-up over the reference", rows[1][1] / ref))
+    table = Table(title=f"{rules.name}, {n} thread(s), {deals:,} hands per run",
+                  title_justify="left")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for name, value in rows:
+        table.add_row(name, f"{value:,.0f}")
+    out.print(table)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -78,6 +78,8 @@ def deal(rules: Rules, deals: int, seed: int, hand_sizes: list[int] | None = Non
     set_threads(threads)
     deck = unseen_deck(rules, known)
     sizes = np.array(hand_sizes or [rules.hand_size] * rules.players, dtype=np.int64)
+    if (sizes < 1).any():
+        raise SimulationError(f"hand sizes must be at least 1, got {sizes.tolist()}")
     if sizes.sum() > deck.shape[0]:
         raise SimulationError(f"hands of {sizes.sum()} cards in all but only {deck.shape[0]} "
                               f"cards to deal")

@@ -13,14 +13,14 @@ import numpy as np
 
 from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
 from binokel_sim.kernels.melds import build_suit_tables
-from binokel_sim.variants import Rules
+from binokel_sim.variants import MAX_INSIDE, Rules
 
 # meld scope codes used by the kernels
 SCOPE_FIXED, SCOPE_TRUMP, SCOPE_NON_TRUMP, SCOPE_PER_SUIT = 0, 1, 2, 3
 SCOPE_CODES = {"around": SCOPE_FIXED, "cards": SCOPE_FIXED, "trump": SCOPE_TRUMP,
                "non_trump": SCOPE_NON_TRUMP, "per_suit": SCOPE_PER_SUIT}
 
-MAX_PARENTS = 4
+MAX_PARENTS = MAX_INSIDE  # the loader allows no more
 # columns of the meld table (int64, one row a meld)
 COL_SCOPE = 0
 COL_MASK = 1  # fixed: card types of one set; suit melds: the ranks' bits in suit 0 (shift 6*suit)
@@ -95,8 +95,6 @@ def compile_tables(rules: Rules) -> Tables:
     table = np.full((len(rules.melds), N_COLS), -1, dtype=np.int64)
     max_total = 0
     for i, meld in enumerate(rules.melds):
-        if len(meld.inside) > MAX_PARENTS:
-            raise ValueError(f"meld {meld.name}: at most {MAX_PARENTS} melds may contain it")
         table[i, COL_SCOPE] = SCOPE_CODES[meld.scope]
         table[i, COL_MASK] = meld.type_mask
         table[i, COL_COUNTED] = meld.counted_sets

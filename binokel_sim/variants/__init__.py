@@ -34,6 +34,7 @@ SCOPES = ("around", "cards", "trump", "non_trump", "per_suit")
 TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "non_dealer")
+MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 
 
 class RulesError(ValueError):
@@ -254,6 +255,8 @@ def _meld(entry: Any, index: int, deck_ranks: tuple[int, ...], copies: int) -> M
     inside = _get(entry, "inside", list, where, [])
     if not all(isinstance(n, str) for n in inside):
         raise RulesError(f"{where}.inside: expected a list of meld names")
+    if len(inside) > MAX_INSIDE:
+        raise RulesError(f"{where}.inside: a meld can sit inside at most {MAX_INSIDE} others")
     return MeldSpec(name, scope, mask, ranks, points, counted, tuple(inside))
 
 
@@ -310,13 +313,20 @@ def _rules_from_dict(data: dict) -> Rules:
         raise RulesError(f"deal: {players} hands of {hand_size} + widow {widow} + talon {talon} "
                          f"do not make the {deck_size}-card deck")
     partners = _get(deal, "partnerships", list, "deal", [])
-    seats = sorted(s for team in partners for s in (team if isinstance(team, list) else [None]))
+    if not all(isinstance(team, list) and all(isinstance(s, int) and not isinstance(s, bool)
+                                              for s in team) for team in partners):
+        raise RulesError(f"deal.partnerships: expected a list of seat lists such as [[0, 2], "
+                         f"[1, 3]], got {partners!r}")
+    seats = sorted(s for team in partners for s in team)
     if partners and seats != list(range(players)):
         raise RulesError("deal.partnerships: every seat must be in exactly one partnership")
 
     trump = _section(data, "trump")
     chosen_by = _choice(trump, "chosen_by", TRUMP_CHOOSERS, "trump")
     requires = _rank_list(trump.get("requires", []), "trump.requires")
+    for r in requires:
+        if r not in ranks:
+            raise RulesError(f"trump.requires: rank {RANKS[r]} is not in the deck")
 
     points = _section(data, "points")
     rank_table = _get(points, "ranks", dict, "points")
@@ -379,6 +389,8 @@ def load_rules(path: str | Path) -> Rules:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesError(f"cannot read rules file {str(p)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{p.name}: not a UTF-8 text file") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

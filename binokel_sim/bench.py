@@ -1,0 +1,65 @@
+"""Throughput measurements shared by ``binokel-sim bench`` and the scripts in ``benchmarks/``.
+
+Each function warms up (compiling or loading numba's cache) before it times, and reports the best
+of a few runs in items per second.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from binokel_sim import reference
+from binokel_sim.kernels.deal import deal_blocks
+from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT, set_threads
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import Rules
+
+
+def best_seconds(work: Callable[[], object], repeats: int = 3) -> float:
+    work()  # warm-up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def deal_rate(rules: Rules, deals: int, threads: int, hands: int = 1) -> float:
+    """Deals per second of ``hands`` hands each."""
+    set_threads(threads)
+    tables = compile_tables(rules)
+    sizes = np.full(hands, rules.hand_size, dtype=np.int64)
+    out = np.empty((deals, hands, 4), dtype=np.uint32)
+    return deals / best_seconds(lambda: deal_blocks(tables.deck, sizes, 1, 0, BLOCK_SIZE, out))
+
+
+def meld_rate(rules: Rules, deals: int, threads: int) -> float:
+    """Hands per second dealt and scored for every meld and all four trumps (the meld-odds kernel)."""
+    set_threads(threads)
+    tables = compile_tables(rules)
+    n_blocks = (deals + BLOCK_SIZE - 1) // BLOCK_SIZE
+
+    def work():
+        ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
+        th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
+        meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, 0, 1, 0,
+                         BLOCK_SIZE, deals, ch, th)
+
+    return deals / best_seconds(work)
+
+
+def reference_meld_rate(rules: Rules, deals: int) -> float:
+    """The same work in the pure-Python reference, one thread."""
+    start = time.perf_counter()
+    reference.meld_odds_counts(rules, deals, 1, 0, BLOCK_SIZE)
+    return deals / (time.perf_counter() - start)
+
+
+def all_threads() -> int:
+    return numba.config.NUMBA_NUM_THREADS

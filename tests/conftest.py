@@ -1,0 +1,65 @@
+"""Shared test setup: the hypothesis profile, the built-in variant names and small helpers.
+
+The suite must stay fast (a few minutes on two cores): kernels are compiled once (numba
+``cache=True``), pure-Python references run on small inputs, and only the statistical tests deal
+a million hands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+from binokel_sim import variants
+from binokel_sim.hands import parse_hand
+
+DATA = Path(__file__).parent / "data"
+# Tiny made-up variants (tests/data/*.toml) small enough to enumerate every hand.
+TINY_RULES_FILES = [DATA / "tiny-2.toml", DATA / "tiny-3.toml"]
+
+settings.register_profile(
+    "ci", max_examples=100, deadline=None, derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("ci")
+
+# The six built-in variants of the rules contract (SPEC.md), written out here rather than read
+# from the package, so a variant that silently disappears fails the tests.
+VARIANT_NAMES = ["four-hand-72", "four-hand-80", "four-hand-widow-48", "three-hand-72",
+                 "three-hand-auction-48", "two-hand-48"]
+
+
+@pytest.fixture(params=VARIANT_NAMES)
+def rules(request):
+    """Every built-in variant, one test each."""
+    return variants.find_variant(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _restore_numba_threads():
+    """Tests that pin the thread count must not leak it into the next test."""
+    yield
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+@pytest.fixture
+def two_threads():
+    """Skip where numba cannot run two worker threads."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has fewer than 2 threads here")
+    return 2
+
+
+def counts(rules_or_name, text: str) -> np.ndarray:
+    """A hand (any size) of a variant as counts per card type."""
+    r = variants.find_variant(rules_or_name) if isinstance(rules_or_name, str) else rules_or_name
+    return parse_hand(text, r, size=-1)
+
+
+def kernel_tables(tables):
+    """The argument the meld kernels take: the compiled ``kt`` tuple."""
+    return tables.kt

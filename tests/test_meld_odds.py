@@ -1,0 +1,211 @@
+"""Meld odds: the batch kernel equals the reference histogram for histogram, results do not depend
+on the thread count, the table has its documented shape, and the Monte Carlo rows agree with the
+exact probabilities within a few standard errors."""
+
+from __future__ import annotations
+
+from math import comb, sqrt
+
+import numba
+import numpy as np
+import polars as pl
+import pytest
+
+from binokel_sim import reference, simulate
+from binokel_sim.analysis import exact_meld_odds, meld_odds
+from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.simulate import MAX_COUNT, SimulationError, run_meld_counts
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import find_variant
+
+from conftest import VARIANT_NAMES, kernel_tables
+
+
+def kernel_counts(rules, n: int, seed: int, trump: int, block_size: int, first_block: int = 0):
+    tables = compile_tables(rules)
+    n_blocks = (n + block_size - 1) // block_size
+    ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
+    th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
+    meld_odds_blocks(tables.deck, rules.hand_size, kernel_tables(tables), tables.trump_need, trump,
+                     seed, first_block, block_size, n, ch, th)
+    return ch.sum(axis=0), th.sum(axis=0)
+
+
+def reference_arrays(rules, n: int, seed: int, trump: int, block_size: int, shape_c, shape_t):
+    count_hist, total_hist = reference.meld_odds_counts(rules, n, seed, trump, block_size)
+    ch = np.zeros(shape_c, dtype=np.int64)
+    th = np.zeros(shape_t, dtype=np.int64)
+    for m, meld in enumerate(rules.melds):
+        for c, k in count_hist[meld.name].items():
+            ch[m, c] = k
+    for v, k in total_hist.items():
+        th[v] = k
+    return ch, th
+
+
+# --- kernel == reference ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_kernel_equals_reference_small_blocks(name):
+    # 1500 deals in blocks of 400 (the last one partial); trump hearts
+    r = find_variant(name)
+    ch, th = kernel_counts(r, 1500, seed=11, trump=1, block_size=400)
+    ref_ch, ref_th = reference_arrays(r, 1500, 11, 1, 400, ch.shape, th.shape)
+    assert np.array_equal(ch, ref_ch)
+    assert np.array_equal(th, ref_th)
+    assert (ch.sum(axis=1) == 1500).all() and th.sum() == 1500
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_public_run_equals_reference(name):
+    # simulate.run_meld_counts with its own BLOCK_SIZE (the first 1000 deals of block 0)
+    r = find_variant(name)
+    result = run_meld_counts(r, 1000, seed=3, trump=0)
+    assert result.deals == 1000
+    ref_ch, ref_th = reference_arrays(r, 1000, 3, 0, simulate.BLOCK_SIZE,
+                                      result.count_hist.shape, result.total_hist.shape)
+    assert np.array_equal(result.count_hist, ref_ch)
+    assert np.array_equal(result.total_hist, ref_th)
+
+
+def test_one_thread_equals_two_threads_kernel(two_threads):
+    r = find_variant("four-hand-80")
+    numba.set_num_threads(1)
+    one = kernel_counts(r, 20011, seed=9, trump=2, block_size=97)
+    numba.set_num_threads(two_threads)
+    two = kernel_counts(r, 20011, seed=9, trump=2, block_size=97)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+
+
+def test_one_thread_equals_two_threads_public(two_threads):
+    # more than four blocks: one thread cuts the run into two chunks, two threads into one
+    r = find_variant("two-hand-48")
+    n = 4 * simulate.BLOCK_SIZE + 105
+    one = run_meld_counts(r, n, seed=21, threads=1)
+    two = run_meld_counts(r, n, seed=21, threads=two_threads)
+    assert np.array_equal(one.count_hist, two.count_hist)
+    assert np.array_equal(one.total_hist, two.total_hist)
+    # and both equal one unchunked kernel call with the same block size
+    ch, th = kernel_counts(r, n, seed=21, trump=0, block_size=simulate.BLOCK_SIZE)
+    assert np.array_equal(one.count_hist, ch) and np.array_equal(one.total_hist, th)
+
+
+def test_progress_callback_reaches_the_total():
+    r = find_variant("two-hand-48")
+    calls = []
+    run_meld_counts(r, 5000, seed=1, progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (5000, 5000)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+@pytest.mark.parametrize("deals,seed,threads", [(0, 1, None), (10, -1, None), (10, 1, 0)])
+def test_bad_arguments(deals, seed, threads):
+    with pytest.raises(SimulationError):
+        run_meld_counts(find_variant("two-hand-48"), deals, seed, threads=threads)
+
+
+# --- the table ----------------------------------------------------------------------------------------
+
+def test_meld_odds_table_shape():
+    r = find_variant("four-hand-80")
+    n = 4000
+    df = meld_odds(r, n, seed=1)
+    assert df.columns == ["meld", "count", "hands", "probability", "ci_low", "ci_high"]
+    assert df.schema == {"meld": pl.String, "count": pl.Int64, "hands": pl.Int64,
+                         "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+    assert df["meld"].unique(maintain_order=True).to_list() == list(r.meld_names) + ["total_meld"]
+    for name in r.meld_names:
+        rows = df.filter(pl.col("meld") == name)
+        assert rows["count"].to_list() == list(range(rows.height))  # 0 .. largest seen
+        assert rows["hands"].sum() == n
+        assert rows["hands"][-1] > 0
+    total = df.filter(pl.col("meld") == "total_meld")
+    assert total["hands"].sum() == n and (total["hands"] > 0).all()
+    assert total["count"].is_sorted()
+    assert ((df["probability"] - df["hands"] / n).abs() < 1e-15).all()
+    assert (df["ci_low"] <= df["probability"]).all() and (df["probability"] <= df["ci_high"]).all()
+    assert (df["ci_low"] >= 0).all() and (df["ci_high"] <= 1).all()
+
+
+def test_meld_odds_same_seed_same_table():
+    r = find_variant("three-hand-72")
+    assert meld_odds(r, 3000, seed=4).equals(meld_odds(r, 3000, seed=4))
+    assert not meld_odds(r, 3000, seed=4).equals(meld_odds(r, 3000, seed=5))
+
+
+def test_total_meld_rows_match_reference_best_total():
+    # total_meld rows: best total over the suits the hand may name (all four if none)
+    r = find_variant("four-hand-80")
+    df = meld_odds(r, 800, seed=17).filter(pl.col("meld") == "total_meld")
+    _, total_hist = reference.meld_odds_counts(r, 800, 17, 0, simulate.BLOCK_SIZE)
+    assert dict(zip(df["count"].to_list(), df["hands"].to_list())) == total_hist
+
+
+# --- statistics against the exact values --------------------------------------------------------------
+
+_MILLION: dict[tuple[str, int], pl.DataFrame] = {}
+
+
+def million(name: str, trump: int = 0) -> pl.DataFrame:
+    """The Monte Carlo table of 1,000,000 deals, seed 1 (computed once per module)."""
+    if (name, trump) not in _MILLION:
+        _MILLION[name, trump] = meld_odds(find_variant(name), 1_000_000, seed=1, trump=trump)
+    return _MILLION[name, trump]
+
+
+def p_at_least_one(df: pl.DataFrame, meld: str) -> float:
+    return 1.0 - df.filter((pl.col("meld") == meld) & (pl.col("count") == 0))["probability"][0]
+
+
+def test_four_hand_80_aces_around_and_binokel_within_4_se():
+    n = 1_000_000
+    C = comb(80, 20)
+    # aces around >= 1: an ace in every suit; inclusion-exclusion over the suits missing all aces
+    p_aces = sum((-1) ** j * comb(4, j) * comb(80 - 4 * j, 20) for j in range(5)) / C
+    # binokel >= 1: 1 - P(no QS) - P(no JD) + P(neither)
+    p_bin = 1 - 2 * comb(76, 20) / C + comb(72, 20) / C
+    assert round(p_aces, 7) == 0.2089527 and round(p_bin, 7) == 0.4716234
+    df = million("four-hand-80")
+    for meld, p in [("aces_around", p_aces), ("binokel", p_bin)]:
+        se = sqrt(p * (1 - p) / n)
+        assert abs(p_at_least_one(df, meld) - p) < 4 * se, meld
+
+
+@pytest.mark.parametrize("name,trump", [("four-hand-80", 0), ("two-hand-48", 0),
+                                        ("three-hand-auction-48", 1), ("four-hand-widow-48", 0),
+                                        ("three-hand-72", 2), ("four-hand-72", 3)])
+def test_monte_carlo_matches_exact_every_row(name, trump):
+    mc = million(name, trump)
+    exact = exact_meld_odds(find_variant(name), trump)
+    n = 1_000_000
+    joined = exact.join(mc.select("meld", "count", pl.col("probability").alias("mc")),
+                        on=["meld", "count"], how="left").with_columns(pl.col("mc").fill_null(0.0))
+    # every Monte Carlo meld row has an exact twin (nothing seen that cannot happen)
+    mc_rows = mc.filter(pl.col("meld") != "total_meld").select("meld", "count")
+    assert mc_rows.join(exact, on=["meld", "count"], how="anti").height == 0
+    bad = []
+    for meld, count, p, got in joined.select("meld", "count", "probability", "mc").iter_rows():
+        tol = max(4.5 * sqrt(p * (1 - p) / n), 3 / n)
+        if abs(got - p) > tol:
+            bad.append((meld, count, p, got, tol))
+    assert not bad
+
+
+# --- Wilson intervals (stats.wilson_interval) ---------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 7, 20, 99, 1000, 123457, 10**6])
+def test_wilson_interval_matches_scipy(n):
+    from scipy.stats import binomtest
+
+    from binokel_sim.stats import wilson_interval
+
+    ks = sorted({k for k in (0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n) if 0 <= k <= n})
+    low, high = wilson_interval(np.array(ks), n)
+    for k, lo, hi in zip(ks, low, high):
+        ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        assert lo == pytest.approx(ci.low, abs=1e-12), (k, n)
+        assert hi == pytest.approx(ci.high, abs=1e-12), (k, n)
+    # scalars work too
+    lo, hi = wilson_interval(ks[-1], n)
+    assert float(hi) == pytest.approx(binomtest(ks[-1], n).proportion_ci(method="wilson").high,
+                                      abs=1e-12)

@@ -1,0 +1,331 @@
+"""Variants as data: the six built-in rule sets of SPEC.md, aliases, and rules files checked key by
+key (a bad file raises RulesError naming the bad key)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from binokel_sim import variants
+from binokel_sim.analysis import analyze_hand
+from binokel_sim.cards import card_type, parse_card
+from binokel_sim.hands import parse_hand
+from binokel_sim.variants import RulesError, find_variant, load_rules, rules_from_dict
+
+from conftest import VARIANT_NAMES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# name -> (players, deck, copies, hand, widow, talon), from the SPEC.md variant sections
+CONTRACT = {
+    "four-hand-80": (4, 80, 4, 20, 0, 0),  # 4 copies of J Q K 10 A; 20 cards each
+    "two-hand-48": (2, 48, 2, 12, 0, 24),  # 12 each, 24-card talon (ends with the turned card)
+    "three-hand-auction-48": (3, 48, 2, 15, 3, 0),  # 15 each, widow of 3
+    "four-hand-widow-48": (4, 48, 2, 11, 4, 0),  # 11 each, widow of 4
+    "three-hand-72": (3, 72, 3, 12, 0, 36),  # 12 each; the 37th card is turned and ends the talon
+    "four-hand-72": (4, 72, 3, 12, 0, 24),  # 12 each; the 49th card is turned and ends the talon
+}
+
+
+def builtin_text(name: str) -> str:
+    return resources.files("binokel_sim.variants").joinpath(f"{name}.toml").read_text("utf-8")
+
+
+def builtin_dict(name: str) -> dict:
+    return tomllib.loads(builtin_text(name))
+
+
+# --- the built-in variants ----------------------------------------------------------------------
+
+def test_six_builtin_variants():
+    assert variants.builtin_names() == sorted(VARIANT_NAMES)
+    assert [r.name for r in variants.all_variants()] == sorted(VARIANT_NAMES)
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_variant_shape_matches_the_contract(name):
+    r = find_variant(name)
+    players, deck, copies, hand, widow, talon = CONTRACT[name]
+    assert r.name == name
+    assert (r.players, r.deck_size, r.copies, r.hand_size, r.widow, r.talon) == \
+        (players, deck, copies, hand, widow, talon)
+    assert r.players * r.hand_size + r.widow + r.talon == r.deck_size
+    assert int(r.deck_counts().sum()) == r.deck_size
+    # every card type of the deck's ranks has `copies` copies, others none
+    for t in range(24):
+        assert r.deck_counts()[t] in (0, copies)
+    has_nine = r.deck_counts()[parse_card("9S")] > 0
+    assert has_nine == (deck != 80)  # the 80-card deck has no 9
+
+
+@pytest.mark.parametrize("name,total", [
+    ("four-hand-80", 50),  # 4 suits x 4 copies x (K 1 + 10 1 + A 1) = 48, + 2 last trick
+    ("two-hand-48", 250),  # 4 x 2 x (A 11 + 10 10 + K 4 + Q 3 + J 2 + 9 0 = 30) = 240, + 10
+    ("three-hand-auction-48", 250),
+    ("four-hand-widow-48", 250),
+    ("three-hand-72", 370),  # 4 x 3 x 30 = 360, + 10 (card points as in two-hand-48)
+    ("four-hand-72", 370),
+])
+def test_total_card_points(name, total):
+    assert find_variant(name).total_card_points == total
+
+
+def test_partnerships():
+    for name in ["four-hand-80", "four-hand-widow-48", "four-hand-72"]:
+        assert find_variant(name).partnerships == ((0, 2), (1, 3))
+    assert find_variant("two-hand-48").partnerships == ()
+
+
+@pytest.mark.parametrize("alias,name", [
+    ("binokel-80", "four-hand-80"), ("double-deck-pinochle", "four-hand-80"),
+    ("binokel-2", "two-hand-48"), ("binokel", "two-hand-48"),
+    ("binokel-3", "three-hand-auction-48"), ("binokel-4-widow", "four-hand-widow-48"),
+    ("binokel-3-72", "three-hand-72"), ("binokel-4-72", "four-hand-72"),
+    ("  Four-Hand-80 ", "four-hand-80"), ("BINOKEL-80", "four-hand-80"),
+])
+def test_aliases_and_case(alias, name):
+    assert find_variant(alias).name == name
+
+
+def test_unknown_variant_lists_the_names():
+    with pytest.raises(RulesError) as info:
+        find_variant("five-hand-100")
+    msg = str(info.value)
+    assert "five-hand-100" in msg
+    for name in VARIANT_NAMES:
+        assert name in msg
+
+
+def test_builtin_meld_tables_follow_the_contract():
+    r80 = find_variant("four-hand-80")
+    assert r80.meld_names == ("aces_around", "kings_around", "queens_around", "jacks_around", "run",
+                              "royal_marriage", "common_marriage", "binokel")
+    by = {m.name: m for m in r80.melds}
+    assert by["aces_around"].points == (0, 10, 100, 150, 200)
+    assert by["run"].points == (0, 15, 150, 225, 300)
+    assert by["royal_marriage"].points == (0, 4, 8, 12, 16)
+    assert by["common_marriage"].points == (0, 2, 4, 6, 8)
+    assert by["binokel"].points == (0, 4, 30, 60, 90)
+    assert by["binokel"].type_mask == (1 << parse_card("QS")) | (1 << parse_card("JD"))
+    r48 = find_variant("two-hand-48")
+    by = {m.name: m for m in r48.melds}
+    assert by["binokel"].points == (0, 40, 500)
+    assert by["aces_around"].points == (0, 100, 1000)
+    assert by["quint"].points == (0, 250, 250)  # counted once per suit
+    r72 = find_variant("three-hand-72")
+    by = {m.name: m for m in r72.melds}
+    assert by["binokel"].points == (0, 40, 500, 1500)  # triple binokel 1500
+    assert by["aces_around"].points == (0, 100, 1000, 1000)  # a triple scores as its double
+
+
+def test_rules_are_immutable():
+    r = find_variant("two-hand-48")
+    with pytest.raises(AttributeError):
+        r.hand_size = 13  # type: ignore[misc]
+
+
+# --- rules files --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_builtin_file_loads_with_load_rules(tmp_path, name):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(builtin_text(name), encoding="utf-8")
+    assert load_rules(path) == find_variant(name)
+
+
+def _expect_error(data: dict, *needles: str):
+    with pytest.raises(RulesError) as info:
+        rules_from_dict(data, origin="house.toml")
+    msg = str(info.value)
+    assert msg.startswith("house.toml")
+    for needle in needles:
+        assert needle in msg, msg
+    return msg
+
+
+def test_toml_syntax_error(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text(builtin_text("two-hand-48").replace("copies = 2", "copies = = 2"), "utf-8")
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    assert "broken.toml" in str(info.value) and "TOML" in str(info.value)
+
+
+def test_missing_rules_file(tmp_path):
+    with pytest.raises(RulesError, match="nothere.toml"):
+        load_rules(tmp_path / "nothere.toml")
+
+
+def test_unknown_top_level_key():
+    data = builtin_dict("two-hand-48")
+    data["trumps"] = "S"
+    _expect_error(data, "trumps")
+
+
+def test_unknown_section_key():
+    data = builtin_dict("two-hand-48")
+    data["deck"]["colour"] = "red"
+    _expect_error(data, "deck", "colour")
+
+
+def test_unknown_meld_key():
+    data = builtin_dict("two-hand-48")
+    data["melds"][0]["bonus"] = 5
+    _expect_error(data, "bonus")
+
+
+@pytest.mark.parametrize("section,key,value", [
+    ("deck", "copies", "2"), ("deal", "hand_size", 12.0), ("deal", "players", True),
+    ("game", "target", "1000"), ("points", "last_trick", [10]),
+])
+def test_wrong_type(section, key, value):
+    data = builtin_dict("two-hand-48")
+    data[section][key] = value
+    _expect_error(data, f"{section}.{key}")
+
+
+def test_wrong_type_in_a_meld():
+    data = builtin_dict("two-hand-48")
+    data["melds"][3]["per_set"] = "10"  # dix
+    _expect_error(data, "dix", "per_set")
+
+
+def test_unknown_meld_scope():
+    data = builtin_dict("four-hand-80")
+    data["melds"][0]["scope"] = "everywhere"
+    _expect_error(data, "aces_around", "scope", "everywhere")
+
+
+def test_points_list_longer_than_copies():
+    data = builtin_dict("two-hand-48")
+    data["melds"][-1]["points"] = [40, 500, 1500]  # binokel, but the 48-card deck has 2 copies
+    _expect_error(data, "binokel", "points")
+
+
+def test_inside_names_an_unknown_meld():
+    data = builtin_dict("four-hand-80")
+    royal = next(m for m in data["melds"] if m["name"] == "royal_marriage")
+    royal["inside"] = ["runn"]
+    _expect_error(data, "royal_marriage", "inside", "runn")
+
+
+def test_inside_names_a_later_meld():
+    data = builtin_dict("two-hand-48")
+    # the marriage (listed 2nd) claims to sit inside kings_around (listed 7th)
+    data["melds"][1]["inside"] = ["quint", "kings_around"]
+    _expect_error(data, "marriage", "inside", "kings_around")
+
+
+def test_deal_does_not_make_the_deck():
+    data = builtin_dict("two-hand-48")
+    data["deal"]["talon"] = 23
+    _expect_error(data, "deal")
+
+
+def test_meld_rank_not_in_the_deck():
+    data = builtin_dict("four-hand-80")
+    data["melds"].append({"name": "nines_around", "scope": "around", "ranks": ["9"],
+                          "points": [1]})
+    _expect_error(data, "nines_around", "9")
+
+
+def test_unknown_rank_in_deck():
+    data = builtin_dict("four-hand-80")
+    data["deck"]["ranks"] = ["J", "Q", "K", "T", "X"]
+    _expect_error(data, "deck.ranks", "'X'")
+
+
+# --- house rules --------------------------------------------------------------------------------
+
+def test_house_rules_file_changes_the_meld_value(tmp_path):
+    text = builtin_text("two-hand-48")
+    old = 'cards = ["QS", "JD"]\npoints = [40, 500]'
+    assert text.count(old) == 1
+    path = tmp_path / "house.toml"
+    path.write_text(text.replace(old, 'cards = ["QS", "JD"]\npoints = [40, 300]'), "utf-8")
+    house = load_rules(path)
+    base = find_variant("two-hand-48")
+    assert house.meld_names == base.meld_names
+
+    # 2xQS 2xJD plus cards that make no other meld (no K, no 9, no full rank around)
+    hand = "QS QS JD JD TH TH TC TC AH AH AC AC"
+    for r, double in [(base, 500), (house, 300)]:
+        result = analyze_hand(r, parse_hand(hand, r))
+        for suit in "SHDC":
+            entry = result["by_trump"][suit]
+            binokel = next(m for m in entry["melds"] if m["name"] == "binokel")
+            assert (binokel["count"], binokel["points"]) == (2, double)
+            assert entry["total"] == double
+
+
+def test_rules_from_dict_does_not_mutate_its_input():
+    data = builtin_dict("four-hand-80")
+    before = copy.deepcopy(data)
+    rules_from_dict(data)
+    assert data == before
+
+
+def test_deck_counts_of_a_custom_deck():
+    data = builtin_dict("two-hand-48")
+    data["deck"]["ranks"] = ["Q", "K", "T", "A"]  # 32 cards
+    data["deal"]["talon"] = 8
+    data["melds"] = [m for m in data["melds"] if m["name"] in ("marriage", "trump_marriage")]
+    for m in data["melds"]:
+        m.pop("inside", None)
+    r = rules_from_dict(data)
+    assert r.deck_size == 32
+    expected = np.zeros(24, dtype=np.int64)
+    for s in range(4):
+        for rank in (2, 3, 4, 5):
+            expected[card_type(rank, s)] = 2
+    assert r.deck_counts().tolist() == expected.tolist()
+
+
+# --- malformed values that must still be RulesError (not a crash deeper down) -------------------
+
+@pytest.mark.parametrize("partners", [[0, 2], [[0, "b"], [1, 3]], [[0, 2], 1, 3]])
+def test_partnerships_malformed(partners):
+    # a flat list or a non-integer seat is a bad value like any other: RulesError naming the key
+    data = builtin_dict("four-hand-80")
+    data["deal"]["partnerships"] = partners
+    _expect_error(data, "deal.partnerships")
+
+
+def test_partnerships_not_covering_every_seat():
+    data = builtin_dict("four-hand-80")
+    data["deal"]["partnerships"] = [[0, 1], [2, 2]]
+    _expect_error(data, "deal.partnerships")
+
+
+def test_too_many_parents_is_a_rules_error():
+    # The kernels' tables hold at most tables.MAX_PARENTS (4) parents per meld; a rules file
+    # with more must be refused by the loader (RulesError naming the meld and 'inside'), not
+    # with a bare ValueError later, when the tables are compiled.
+    from binokel_sim.tables import MAX_PARENTS, compile_tables
+
+    data = builtin_dict("four-hand-80")
+    parents = ["aces_around", "kings_around", "queens_around", "jacks_around", "run"]
+    assert len(parents) > MAX_PARENTS
+    data["melds"].append({"name": "crowded", "scope": "trump", "ranks": ["K"], "per_set": 1,
+                          "inside": parents})
+    try:
+        rules = rules_from_dict(data, origin="house.toml")
+    except RulesError as exc:
+        assert "crowded" in str(exc) and "inside" in str(exc)
+        return
+    with pytest.raises(RulesError):
+        compile_tables(rules)
+
+
+def test_trump_requires_a_rank_not_in_the_deck():
+    # four-hand-80 has no 9s: a trump that needs the 9 could never be named
+    data = builtin_dict("four-hand-80")
+    data["trump"]["requires"] = ["9"]
+    _expect_error(data, "trump.requires", "9")
