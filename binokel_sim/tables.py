@@ -48,7 +48,8 @@ class Tables:
       fixed_radix       int64 (k,): their place values in the fixed state index
       suit_points       int64 (patterns, 2, states): suit melds' points in one suit, case 1 =
                         trump suit, per fixed state
-      suit_counts       int64 (patterns, 2, states, n_melds): per meld counts in one suit
+      suit_counts       int64 (patterns, 2, states): every meld's count in one suit, packed
+                        5 bits a meld (kernels/melds.py, COUNT_BITS)
       suit_meld_points  int64 (patterns, 2, states, n_melds): per meld points in one suit
     """
 
@@ -80,8 +81,8 @@ def _suit_tables(table: np.ndarray, copies: int) -> tuple:
     fixed_radix = np.array(radix, dtype=np.int64)
     n_patterns = base**N_RANKS
     suit_points = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
-    suit_counts = np.zeros((n_patterns, 2, n_states, table.shape[0]), dtype=np.int64)
-    suit_meld_points = np.zeros_like(suit_counts)
+    suit_counts = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
+    suit_meld_points = np.zeros((n_patterns, 2, n_states, table.shape[0]), dtype=np.int64)
     build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit_counts,
                       suit_meld_points)
     return (table, pattern_value, fixed_parents, fixed_radix, suit_points, suit_counts,

@@ -25,42 +25,47 @@ def add_card(p0, p1, p2, p3, t):
     return p0, p1, p2, p3
 
 
+@njit(inline="always")
+def _draw(x32, i, n, s0, s1, s2, s3):
+    """``i + `` a uniform integer in ``[0, n - i)`` from 32 random bits (Lemire's multiply-shift;
+    a rejected draw, probability below 2**-25, takes fresh bits from the stream, so no bias)."""
+    bound = np.uint64(n - i)
+    m = x32 * bound
+    low = m & MASK32
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            fresh, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            m = (fresh >> np.uint64(32)) * bound
+            low = m & MASK32
+    return i + np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
 @njit
 def deal_planes(work, start, size, state):
     """Draw ``size`` cards from ``work[start:]`` (shuffled into ``work[start:start+size]``) and
     return their planes ``(p0, p1, p2, p3)``.
 
-    Reads ``state`` (uint64[4], written back at the end): each 64-bit output serves two cards
-    (high half, then low half) through Lemire's multiply-shift; a rejected draw (probability
-    below 2**-25) takes fresh bits, so the shuffle is exactly uniform.
+    Reads ``state`` (uint64[4], written back at the end): each 64-bit output serves two cards, the
+    high half the first, the low half the second (an odd last card leaves the low half unused).
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     p0 = p1 = p2 = p3 = np.uint32(0)
     n = work.shape[0]
-    r = np.uint64(0)
-    spare = False
-    for i in range(start, start + size):
-        if spare:
-            x = r & MASK32
-            spare = False
-        else:
-            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            x = r >> np.uint64(32)
-            spare = True
-        bound = np.uint64(n - i)
-        m = x * bound
-        low = m & MASK32
-        if low < bound:
-            threshold = (np.uint64(0x100000000) - bound) % bound
-            while low < threshold:
-                fresh, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                m = (fresh >> np.uint64(32)) * bound
-                low = m & MASK32
-        j = i + np.int64(m >> np.uint64(32))
+    end = start + size
+    for i in range(start, end, 2):
+        r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = _draw(r >> np.uint64(32), i, n, s0, s1, s2, s3)
         t = work[j]
         work[j] = work[i]
         work[i] = t
         p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+        if i + 1 < end:
+            j, s0, s1, s2, s3 = _draw(r & MASK32, i + 1, n, s0, s1, s2, s3)
+            t = work[j]
+            work[j] = work[i + 1]
+            work[i + 1] = t
+            p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return p0, p1, p2, p3
 

@@ -4,7 +4,7 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.deal import deal_planes
-from binokel_sim.kernels.melds import may_name, meld_count, score_hand
+from binokel_sim.kernels.melds import may_name, meld_count, packed_counts, score_hand
 from binokel_sim.kernels.options import njit_parallel
 from binokel_sim.kernels.random import seed_stream
 
@@ -31,8 +31,9 @@ def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_b
         for _ in range(b * block_size, stop):
             p0, p1, p2, p3 = deal_planes(work, 0, hand_size, state)
             key = score_hand(p0, p1, p2, p3, kt, totals)
+            packed = packed_counts(kt, key, fixed_trump)
             for m in range(n_melds):
-                count_hist[b, m, meld_count(p0, p1, p2, p3, kt, key, m, fixed_trump)] += 1
+                count_hist[b, m, meld_count(p0, p1, p2, p3, kt, packed, m)] += 1
             best_allowed = -1
             best_any = -1
             for t in range(4):

@@ -10,6 +10,8 @@ meld tables and "Counting".
 
 The tables travel as one tuple ``kt = (meld_table, pattern_value, fixed_parents, fixed_radix,
 suit_points, suit_counts, suit_meld_points)``; see :class:`binokel_sim.tables.Tables`.
+``suit_counts`` packs the count of every meld into one int64, ``COUNT_BITS`` bits a meld: the
+counts of the four suits then add up field by field in one addition (a field never exceeds 16).
 """
 
 import numpy as np
@@ -23,6 +25,8 @@ MAX_COPIES = 4
 COL_PARENTS = COL_POINTS + MAX_COPIES + 1
 MAX_PARENTS = 4
 N_RANKS = 6
+COUNT_BITS = 5
+COUNT_FIELD = (1 << COUNT_BITS) - 1
 
 
 @njit(inline="always")
@@ -41,8 +45,9 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
     Pattern ``i`` holds ``(i // base**r) % base`` copies of rank ``r``; fixed state ``f`` gives
     each fixed parent ``fixed_parents[j]`` the counted sets ``(f // fixed_radix[j]) % (counted + 1)``.
     Writes ``suit_points[i, case, f]`` (int64): the suit melds' points in that suit (case 1 =
-    trump), ``suit_counts[i, case, f, m]`` and ``suit_meld_points[i, case, f, m]`` (int64) per
-    meld (zero for fixed melds).
+    trump), ``suit_counts[i, case, f]`` (int64): every meld's count packed ``COUNT_BITS`` bits a
+    meld (meld ``m`` at bit ``COUNT_BITS * m``), and ``suit_meld_points[i, case, f, m]`` (int64):
+    points per meld (zero for fixed melds).
     """
     n_melds = table.shape[0]
     n_patterns, _, n_states = suit_points.shape
@@ -57,9 +62,9 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
                 kept[p] = (f // fixed_radix[j]) % (table[p, COL_COUNTED] + 1)
             for case in range(2):
                 total = 0
+                packed = 0
                 for m in range(n_melds):
                     scope = table[m, COL_SCOPE]
-                    suit_counts[i, case, f, m] = 0
                     suit_meld_points[i, case, f, m] = 0
                     if scope == SCOPE_FIXED:
                         continue
@@ -76,11 +81,12 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
                             break
                         c -= kept[p]
                     c = max(c, 0)
-                    suit_counts[i, case, f, m] = c
+                    packed += c << (COUNT_BITS * m)
                     suit_meld_points[i, case, f, m] = table[m, COL_POINTS + c]
                     total += table[m, COL_POINTS + c]
                     kept[m] = min(c, table[m, COL_COUNTED])
                 suit_points[i, case, f] = total
+                suit_counts[i, case, f] = packed
 
 
 @njit(inline="always")
@@ -95,8 +101,8 @@ def suit_pattern(p0, p1, p2, p3, suit, pattern_value):
 def score_hand(p0, p1, p2, p3, kt, totals):
     """Score one hand for every trump.
 
-    Writes ``totals`` (int64 (4,)): the meld total with each suit as trump. Returns ``(fixed_state,
-    pattern of S, H, D, C)`` for :func:`meld_count` and :func:`meld_points`.
+    Writes ``totals`` (int64 (4,)): the meld total with each suit as trump. Returns the key
+    ``(fixed_state, pattern of S, H, D, C)`` for :func:`packed_counts` and :func:`meld_points`.
     """
     table, pattern_value, fixed_parents, fixed_radix, suit_points = kt[0], kt[1], kt[2], kt[3], kt[4]
     fixed_total = 0
@@ -122,29 +128,39 @@ def score_hand(p0, p1, p2, p3, kt, totals):
 
 
 @njit(inline="always")
-def _per_suit(values, m, trump, key):
+def _per_suit(values, trump, key):
+    """Sum over the four suits of ``values[pattern, case, state, ...]``, case 1 for the trump."""
     state, i0, i1, i2, i3 = key
-    return (values[i0, 1 if trump == 0 else 0, state, m] + values[i1, 1 if trump == 1 else 0, state, m]
-            + values[i2, 1 if trump == 2 else 0, state, m]
-            + values[i3, 1 if trump == 3 else 0, state, m])
+    return (values[i0, 1 if trump == 0 else 0, state] + values[i1, 1 if trump == 1 else 0, state]
+            + values[i2, 1 if trump == 2 else 0, state] + values[i3, 1 if trump == 3 else 0, state])
 
 
 @njit(inline="always")
-def meld_count(p0, p1, p2, p3, kt, key, m, trump):
-    """Count of meld ``m`` with ``trump`` as trump; ``key`` is what :func:`score_hand` returned."""
+def packed_counts(kt, key, trump):
+    """Every suit meld's count with ``trump`` as trump, packed (read with :func:`meld_count`)."""
+    return _per_suit(kt[5], trump, key)
+
+
+@njit(inline="always")
+def meld_count(p0, p1, p2, p3, kt, packed, m):
+    """Count of meld ``m``: a fixed meld's from the planes, a suit meld's from ``packed``."""
     table = kt[0]
     if table[m, COL_SCOPE] == SCOPE_FIXED:
         return multiplicity(p0, p1, p2, p3, table[m, COL_MASK])
-    return _per_suit(kt[5], m, trump, key)
+    return (packed >> (COUNT_BITS * m)) & COUNT_FIELD
 
 
 @njit(inline="always")
 def meld_points(p0, p1, p2, p3, kt, key, m, trump):
-    """Points of meld ``m`` with ``trump`` as trump; ``key`` as for :func:`meld_count`."""
+    """Points of meld ``m`` with ``trump`` as trump; ``key`` is what :func:`score_hand` returned."""
     table = kt[0]
     if table[m, COL_SCOPE] == SCOPE_FIXED:
         return table[m, COL_POINTS + multiplicity(p0, p1, p2, p3, table[m, COL_MASK])]
-    return _per_suit(kt[6], m, trump, key)
+    state, i0, i1, i2, i3 = key
+    points = kt[6]
+    return (points[i0, 1 if trump == 0 else 0, state, m] + points[i1, 1 if trump == 1 else 0, state, m]
+            + points[i2, 1 if trump == 2 else 0, state, m]
+            + points[i3, 1 if trump == 3 else 0, state, m])
 
 
 @njit
@@ -161,7 +177,8 @@ def meld_hand(planes, trump, kt, counts_out, points_out):
     p0, p1, p2, p3 = planes[0], planes[1], planes[2], planes[3]
     totals = np.empty(4, dtype=np.int64)
     key = score_hand(p0, p1, p2, p3, kt, totals)
+    packed = packed_counts(kt, key, trump)
     for m in range(kt[0].shape[0]):
-        counts_out[m] = meld_count(p0, p1, p2, p3, kt, key, m, trump)
+        counts_out[m] = meld_count(p0, p1, p2, p3, kt, packed, m)
         points_out[m] = meld_points(p0, p1, p2, p3, kt, key, m, trump)
     return totals[trump]

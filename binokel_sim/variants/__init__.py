@@ -35,6 +35,7 @@ TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "non_dealer")
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
+MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
 
 
 class RulesError(ValueError):
@@ -365,6 +366,8 @@ def _rules_from_dict(data: dict) -> Rules:
     melds_raw = _get(data, "melds", list, "top level")
     if not melds_raw:
         raise RulesError("melds: the table is empty")
+    if len(melds_raw) > MAX_MELDS:
+        raise RulesError(f"melds: at most {MAX_MELDS} melds are supported, got {len(melds_raw)}")
     melds = [_meld(entry, i, ranks, copies) for i, entry in enumerate(melds_raw)]
     _check_inside(melds)
 
