@@ -5,92 +5,45 @@ Run: python benchmarks/bench_melds.py   (writes the "melds" section of results/b
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
-import time
+from pathlib import Path
 
-import numba
-import numpy as np
-
-from binokel_sim import reference
-from binokel_sim.kernels.deal import deal_blocks
-from binokel_sim.kernels.meld_odds import meld_odds_blocks
-from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT
-from binokel_sim.tables import compile_tables
+from binokel_sim.bench import all_threads, best_seconds, deal_rate, meld_rate, reference_meld_rate
 from binokel_sim.variants import find_variant
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent))
 from results_file import record  # noqa: E402
 
 VARIANT = "four-hand-80"
+DEALS = 8_000_000
 
 
-def best_of(fn, repeats: int = 3) -> float:
-    fn()  # warm-up (compiles or loads the numba cache)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def deals_per_second(tables, sizes, n: int, threads: int) -> float:
-    numba.set_num_threads(threads)
-    out = np.empty((n, len(sizes), 4), dtype=np.uint32)
-    size_arr = np.array(sizes, dtype=np.int64)
-    return n / best_of(lambda: deal_blocks(tables.deck, size_arr, 1, 0, BLOCK_SIZE, out))
-
-
-def melds_per_second(rules, tables, n: int, threads: int) -> float:
-    numba.set_num_threads(threads)
-    n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
-
-    def work():
-        ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
-        th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-        meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, 0, 1,
-                         0, BLOCK_SIZE, n, ch, th)
-
-    return n / best_of(work)
-
-
-def reference_per_second(rules, n: int) -> float:
-    start = time.perf_counter()
-    reference.meld_odds_counts(rules, n, 1, 0, BLOCK_SIZE)
-    return n / (time.perf_counter() - start)
-
-
-def cli_seconds() -> float:
-    cmd = [sys.executable, "-m", "binokel_sim.cli", "analyze"]
-    subprocess.run(cmd, check=True, capture_output=True)  # warm numba's cache
-    return best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), repeats=3)
+def cli_seconds(*args: str) -> float:
+    cmd = [sys.executable, "-m", "binokel_sim.cli", *args]
+    return best_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True))
 
 
 def main() -> None:
     rules = find_variant(VARIANT)
-    tables = compile_tables(rules)
-    threads = numba.config.NUMBA_NUM_THREADS
-    n = 8_000_000
-    ref = reference_per_second(rules, 20_000)
+    n = all_threads()
+    ref = reference_meld_rate(rules, 20_000)
     figures = {
         "variant": VARIANT,
-        "one_hand_deals_per_s": {"1_thread": deals_per_second(tables, [20], n, 1),
-                                 f"{threads}_threads": deals_per_second(tables, [20], n, threads)},
-        "four_hand_deals_per_s": {"1_thread": deals_per_second(tables, [20] * 4, n // 4, 1),
-                                  f"{threads}_threads": deals_per_second(tables, [20] * 4, n // 4,
-                                                                         threads)},
-        "deal_and_meld_count_all_trumps_hands_per_s": {
-            "1_thread": melds_per_second(rules, tables, n, 1),
-            f"{threads}_threads": melds_per_second(rules, tables, n, threads),
-        },
+        "one_hand_deals_per_s": {"1_thread": deal_rate(rules, DEALS, 1),
+                                 f"{n}_threads": deal_rate(rules, DEALS, n)},
+        "four_hand_deals_per_s": {"1_thread": deal_rate(rules, DEALS // 4, 1, hands=4),
+                                  f"{n}_threads": deal_rate(rules, DEALS // 4, n, hands=4)},
+        "deal_and_meld_count_all_trumps_hands_per_s": {"1_thread": meld_rate(rules, DEALS, 1),
+                                                       f"{n}_threads": meld_rate(rules, DEALS, n)},
         "reference_python_hands_per_s_1_thread": ref,
-        "cli_analyze_warm_seconds": cli_seconds(),
+        "cli_warm_seconds": {"analyze": cli_seconds("analyze"),
+                             "meld_odds_100k": cli_seconds("meld-odds", "--deals", "100000")},
     }
-    figures["meld_odds_speedup_all_threads_vs_reference"] = (
-        figures["deal_and_meld_count_all_trumps_hands_per_s"][f"{threads}_threads"] / ref)
+    figures["meld_odds_speedup_all_threads_vs_reference_1_thread"] = (
+        figures["deal_and_meld_count_all_trumps_hands_per_s"][f"{n}_threads"] / ref)
     record("melds", figures)
-    import json
     print(json.dumps(figures, indent=2))
 
 

@@ -276,6 +276,164 @@ def meld_odds_cmd(
         err.print(f"wrote {out_file}")
 
 
+class PlayFormat(str, Enum):
+    jsonl = "jsonl"
+    json = "json"
+
+
+PolicyOpt = Annotated[str, typer.Option(
+    "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player) or "
+                     "random (uniform over the legal cards).")]
+SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
+                                                            "same numbers on any thread count.")]
+ThreadsOpt = Annotated[Optional[int], typer.Option(
+    "--threads", help="Worker threads (default: all cores).")]
+
+
+@app.command("bid-odds")
+def bid_odds_cmd(
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", help="The bid winner's 20 cards. Without --hand the variant's built-in example "
+                       "hand is used.")] = None,
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 200_000,
+    seed: SeedOpt = 1,
+    policy: PolicyOpt = "heuristic",
+    trump: Annotated[str, typer.Option(
+        "--trump", "-t", help="auto (every suit with a marriage) or one suit S H D C.")] = "auto",
+    threads: ThreadsOpt = None,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write the bid rows to a .parquet, .csv, .json or .jsonl file, with "
+                            "the seed, policy, deals and version in it.")] = None,
+    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json on stdout.")]
+    = OddsFormat.table,
+) -> None:
+    """For every trump the hand may name and every bid on the ladder: how likely the bid is made
+    and what bidding it is worth, from simulated play-outs (the other 60 cards dealt at random,
+    the bid winner leading, the same deals for every trump).
+
+    Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC
+    KC" --deals 1000000 --seed 7 --policy heuristic
+    """
+    from binokel_sim.analysis import provenance
+    from binokel_sim.bid_odds import bid_odds
+    from binokel_sim.hands import parse_hand
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
+        trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
+        if out_file is not None:
+            check_output(out_file)
+        with progress_bar(deals, "playing") as progress:
+            result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress)
+        record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy)
+        if out_file is not None:
+            write_table(result["rows"], out_file, record)
+    summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
+                                      "max_bid_positive_ev")}
+    if fmt is OddsFormat.json:
+        print(json.dumps({"provenance": record, **summary, "by_trump": result["by_trump"],
+                          "rows": result["rows"].to_dicts()}, indent=2))
+        return
+    out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
+    if not result["has_marriage"]:
+        out.print("This hand holds no marriage: it may not name trump, and every bid is lost.")
+    for suit, info in result["by_trump"].items():
+        out.print(f"trump {suit}: pair meld >= {rules.min_meld} in {info['p_meld_20']:.1%}, mean "
+                  f"pair meld {info['mean_pair_meld']:.1f}, mean pair play "
+                  f"{info['mean_pair_play']:.1f}", highlight=False)
+    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
+    for column in result["rows"].columns:
+        table.add_column(column, justify="left" if column == "trump" else "right")
+    for row in result["rows"].iter_rows():
+        table.add_row(*(f"{v:.4f}" if isinstance(v, float) else str(v) for v in row))
+    out.print(table)
+    if result["recommended_trump"] is not None:
+        top = result["max_bid_positive_ev"]
+        out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "
+                  f"expected score: {top if top is not None else 'none'}")
+
+
+@app.command()
+def duel(
+    a: Annotated[str, typer.Option("--a", help="Policy of side A (heuristic or random).")] =
+    "heuristic",
+    b: Annotated[str, typer.Option("--b", help="Policy of side B.")] = "random",
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 100_000,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json.")] =
+    OddsFormat.table,
+) -> None:
+    """Play the same deals twice with the partnerships' policies swapped and report A's mean score
+    minus B's per deal, with a 95% interval.
+
+    Example: binokel-sim duel --variant four-hand-80 --a heuristic --b random --deals 100000 --seed 1
+    """
+    from binokel_sim.analysis import provenance
+    from binokel_sim.games import run_duel
+    from binokel_sim.stats import mean_interval
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        with progress_bar(deals, "dueling") as progress:
+            diff = run_duel(rules, a, b, deals, seed, threads, progress)
+    mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), deals)
+    result = {**provenance(rules, seed=seed, a=a, b=b), "deals": deals, "mean_diff": mean,
+              "ci_low": low, "ci_high": high}
+    if fmt is OddsFormat.json:
+        print(json.dumps(result, indent=2))
+        return
+    out.print(f"{rules.name}, {deals:,} deals, seed {seed}: {a} minus {b} = {mean:+.2f} points "
+              f"per deal (95% interval {low:+.2f} to {high:+.2f})", highlight=False)
+
+
+@app.command()
+def play(
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 10,
+    seed: SeedOpt = 1,
+    policy: PolicyOpt = "heuristic",
+    threads: ThreadsOpt = None,
+    fmt: Annotated[PlayFormat, typer.Option(
+        "--format", "-f", help="jsonl (one deal a line) or json (an array).")] = PlayFormat.jsonl,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write the records to this file instead of stdout.")] = None,
+) -> None:
+    """Simulate whole deals (deal, auction, trump, melds, every trick, scores) and print them as
+    records, one JSON object a deal. The dealer rotates: deal d is dealt by seat d % 4.
+
+    Example: binokel-sim play --variant four-hand-80 --deals 5 --seed 1 --format jsonl
+    """
+    from binokel_sim.games import run_play
+    from binokel_sim.io import write_text
+    from binokel_sim.records import deal_records
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        if out_file is not None:
+            check_output(out_file, suffixes=(".jsonl", ".json"))
+        with progress_bar(deals, "playing") as progress:
+            played = run_play(rules, deals, seed, policy, threads, progress)
+        records = deal_records(played)
+        if fmt is PlayFormat.jsonl:
+            text = "".join(json.dumps(r) + "\n" for r in records)
+        else:
+            text = json.dumps(list(records)) + "\n"
+        if out_file is not None:
+            write_text(text, out_file)
+    if out_file is None:
+        sys.stdout.write(text)
+    else:
+        err.print(f"wrote {out_file}")
+
+
 @app.command()
 def bench(
     variant: VariantOpt = "four-hand-80",

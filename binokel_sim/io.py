@@ -16,13 +16,12 @@ class OutputError(ValueError):
     """An output path that cannot be written (unknown suffix, missing or read-only folder)."""
 
 
-def check_output(path: str | Path) -> Path:
-    """Fail before any work is done if ``path`` cannot take a result table."""
+def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -> Path:
+    """Fail before any work is done if ``path`` cannot take a result (one of ``suffixes``)."""
     p = Path(path)
-    fmt = FORMATS.get(p.suffix.lower())
-    if fmt is None:
+    if p.suffix.lower() not in suffixes:
         raise OutputError(f"cannot write {str(p)!r}: the suffix must be one of "
-                          f"{', '.join(FORMATS)}")
+                          f"{', '.join(suffixes)}")
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise OutputError(f"cannot write {str(p)!r}: folder {str(folder)!r} does not exist")
@@ -30,6 +29,26 @@ def check_output(path: str | Path) -> Path:
         raise OutputError(f"cannot write {str(p)!r}: folder {str(folder)!r} is not writable")
     if p.is_dir():
         raise OutputError(f"cannot write {str(p)!r}: it is a folder")
+    return p
+
+
+def _atomic_write(path: Path, write) -> None:
+    """Call ``write(temp_path)``, then rename the temp file onto ``path``; on any failure remove
+    the temp file, so ``path`` appears whole or not at all."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text(text: str, path: str | Path) -> Path:
+    """Write ``text`` (UTF-8) atomically."""
+    p = check_output(path)
+    _atomic_write(p, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     return p
 
 
@@ -47,19 +66,12 @@ def write_table(df: pl.DataFrame, path: str | Path, provenance: dict) -> Path:
     p = check_output(path)
     fmt = FORMATS[p.suffix.lower()]
     table = with_provenance(df, provenance)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent if str(p.parent) else ".")
-    os.close(fd)
-    try:
-        if fmt == "parquet":
-            table.write_parquet(tmp, metadata={"binokel_sim": json.dumps(provenance)})
-        elif fmt == "csv":
-            table.write_csv(tmp)
-        elif fmt == "json":
-            table.write_json(tmp)
-        else:
-            table.write_ndjson(tmp)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    writers = {
+        "parquet": lambda tmp: table.write_parquet(tmp, metadata={"binokel_sim":
+                                                                  json.dumps(provenance)}),
+        "csv": table.write_csv,
+        "json": table.write_json,
+        "jsonl": table.write_ndjson,
+    }
+    _atomic_write(p, writers[fmt])
     return p

@@ -40,6 +40,7 @@ class Tables:
     deck_counts  int64 (24,): copies of each card type
     card_points  int64 (24,): trick points of each card type
     max_total    int64: an upper bound on one hand's meld total (histogram width)
+    ladder       int64 (rungs, 2): the bidding ladder, [from, step] per rung (0 rungs: no bidding)
     kt           the tuple the meld kernels take (kernels/melds.py):
       meld_table        as above
       pattern_value     int64 (64,): a suit's 6-bit block -> its share of the pattern index
@@ -59,6 +60,7 @@ class Tables:
     deck_counts: np.ndarray
     card_points: np.ndarray
     max_total: int
+    ladder: np.ndarray
     kt: tuple
 
     @property
@@ -109,7 +111,8 @@ def compile_tables(rules: Rules) -> Tables:
     deck = np.repeat(np.arange(N_TYPES, dtype=np.int64), counts)
     card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)], dtype=np.int64)
     need = sum(1 << card_type(r, 0) for r in rules.trump_requires)
-    return Tables(table, need, deck, counts, card_points, max_total,
+    ladder = np.array(rules.bid_ladder, dtype=np.int64).reshape(-1, 2)
+    return Tables(table, need, deck, counts, card_points, max_total, ladder,
                   _suit_tables(table, rules.copies))
 
 

@@ -269,11 +269,11 @@ def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, wi
         beat = legal & trump_block & above(win_card)
     else:
         beat = legal & (trump_block | (led_block & above(win_card)))
-    # can the opponent after us (the only one left when position == 2) trump a side-suit card?
+    # The only opponent still to play is the next seat (at position 1 the partner plays last).
+    # May he trump a side-suit card? Shown out of the led suit, not shown out of trump.
     next_seat = (seat + 1) & 3
     next_may_ruff = (trumps_unseen and ((voids >> (4 * next_seat + led)) & 1) != 0
                      and ((voids >> (4 * next_seat + trump)) & 1) == 0)
-    # with position 1 two players follow; the partner (last) helps, the opponent is next_seat
     if win_seat == partner:
         safe = last
         if not safe:

@@ -119,6 +119,20 @@ def hand_size(hands, seat):
             + popcount(np.int64(hands[seat, 2])) + popcount(np.int64(hands[seat, 3])))
 
 
+@njit(inline="always")
+def choose_card(seat_policies, legal, hands, seat, position, state, voids, led, win_card,
+                win_seat, trick_index, n_tricks, trump, bidder, counters):
+    """The card ``hands[seat]``'s policy plays out of ``legal``. The heuristic is shown only
+    what its seat may know: its own planes and the other hands' union (see
+    :func:`binokel_sim.kernels.policies.heuristic_card`)."""
+    if seat_policies[seat] == POLICY_RANDOM:
+        return random_card(legal, state)
+    unseen = (np.int64(hands[(seat + 1) & 3, 0]) | np.int64(hands[(seat + 2) & 3, 0])
+              | np.int64(hands[(seat + 3) & 3, 0]))
+    return heuristic_card(legal, hands[seat], unseen, voids, seat, position, led, win_card,
+                          win_seat, trick_index, n_tricks, trump, bidder, counters)
+
+
 @njit
 def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
             trick_cards, trick_leaders, trick_winners):
@@ -141,6 +155,9 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     for t in range(24):
         if card_points[t] > 0:
             counters |= np.int64(1) << t
+    track_voids = False  # only the heuristic reads the voids
+    for seat in range(N_SEATS):
+        track_voids |= seat_policies[seat] != POLICY_RANDOM
     n_tricks = hand_size(hands, leader)
     bidder = leader
     voids = np.int64(0)  # bit 4*seat + suit: the seat has shown out of the suit
@@ -149,34 +166,27 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     winner = leader
     trump_block = suit_block(trump)
     for k in range(n_tricks):
-        led = -1
-        led_block = np.int64(0)
-        win_card = -1
-        win_seat = -1
-        win_key = -1
-        beat = np.int64(0)
-        points = 0
-        for i in range(N_SEATS):
+        c = choose_card(seat_policies, np.int64(hands[leader, 0]), hands, leader, 0, state,
+                        voids, -1, -1, -1, k, n_tricks, trump, bidder, counters)
+        remove_card(hands, leader, c)
+        trick_cards[k, 0] = c
+        points = card_points[c]
+        led = c // 6
+        led_block = suit_block(led)
+        win_card = c
+        win_seat = leader
+        win_key = card_key(c, led_block, trump_block)
+        beat = beaters(c)
+        for i in range(1, N_SEATS):
             seat = (leader + i) & 3
-            if i == 0:
-                legal = np.int64(hands[seat, 0])
-            else:
-                legal = legal_under(hands[seat, 0], led_block, trump_block, beat)
-            if seat_policies[seat] == POLICY_RANDOM:
-                c = random_card(legal, state)
-            else:
-                unseen = (np.int64(hands[(seat + 1) & 3, 0]) | np.int64(hands[(seat + 2) & 3, 0])
-                          | np.int64(hands[(seat + 3) & 3, 0]))
-                c = heuristic_card(legal, hands[seat], unseen, voids, seat, i, led, win_card,
-                                   win_seat, k, n_tricks, trump, bidder, counters)
+            legal = legal_under(hands[seat, 0], led_block, trump_block, beat)
+            c = choose_card(seat_policies, legal, hands, seat, i, state, voids, led, win_card,
+                            win_seat, k, n_tricks, trump, bidder, counters)
             remove_card(hands, seat, c)
             trick_cards[k, i] = c
             points += card_points[c]
-            if i == 0:
-                led = c // 6
-                led_block = suit_block(led)
-            else:
-                # showed out of the led suit; neither following nor trumping shows out of trump
+            if track_voids:
+                # showed out of the led suit; neither following nor trumping: out of trump too
                 follows = (led_block >> c) & 1
                 trumps = (trump_block >> c) & 1
                 voids |= (1 - follows) << (4 * seat + led)
@@ -243,15 +253,15 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
     """Deal and play out ``play_out.shape[0]`` deals of four-hand-80.
 
     ``deck`` int64 (80,): card types (``Tables.deck``); ``card_points``, ``kt`` (the meld
-    kernels' tuple), ``trump_need`` from :func:`binokel_sim.tables.compile_tables`, ``last_trick``
-    from the rules;
-    ``seat_policies`` int64 (4,): policy id per seat.
+    kernels' tuple) and ``trump_need`` from :func:`binokel_sim.tables.compile_tables`;
+    ``last_trick`` from the rules; ``seat_policies`` int64 (4,): policy id per seat.
 
     Deal ``d`` reads the stream ``seed_stream(seed, first_block + d // block_size)``: each block
     owns its stream and its copy of the deck (the permutation carries over between its deals),
     so the results do not depend on the thread count. Per deal the stream is read by
-    ``deal_planes`` for seats 0, 1, 2 (20 cards each; seat 3 takes the 20 cards left, no draw),
-    then by the random policy during the play (see :func:`playout`).
+    ``deal_planes`` for seats 0, 1, 2 (20 cards each), then by the random policy during the play
+    (see :func:`playout`). Seat 3 takes the 20 cards left without a draw: the next deal's partial
+    shuffle draws from all 80 positions, so every deal is uniform whatever order they are in.
 
     Benchmark convention (no bidding): seat 0 is the bid winner and leads the first trick; trump
     is :func:`benchmark_trump` of seat 0's hand.

@@ -1,0 +1,179 @@
+"""Public drivers of whole deals (four-hand-80 style games): simulated deals as records, duels of
+play policies, and the samples behind the bid odds.
+
+Like :mod:`binokel_sim.simulate`, these validate, allocate, cut the work into chunks of whole
+blocks and call ``progress(done, total)`` between chunks; block ``i`` always reads stream
+``(seed, i)``, so results do not depend on the thread count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
+from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
+from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.simulate import Progress, SimulationError, check_run, set_threads, unseen_deck
+from binokel_sim.tables import allowed_trumps, compile_tables
+from binokel_sim.variants import Rules
+
+GAME_BLOCK = 1024  # deals per random stream: play-outs are slower than meld counts
+MAX_CALLS = 96  # calls recorded per auction (ladder steps of 1 then 5 end long before)
+DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
+               "score_02", "score_13")
+
+
+def check_game(rules: Rules) -> None:
+    """The trick engine plays four-hand-80 style games: four players in two partnerships, all
+    cards dealt, an auction, trump named by the bid winner, strict play throughout."""
+    problems = []
+    if rules.players != 4 or sorted(map(sorted, rules.partnerships)) != [[0, 2], [1, 3]]:
+        problems.append("four players in partnerships 0+2 and 1+3")
+    if rules.widow or rules.talon:
+        problems.append("no widow and no talon")
+    if not rules.bid_ladder:
+        problems.append("a bidding ladder")
+    if rules.trump_chosen_by != "bid_winner" or rules.strict != "always":
+        problems.append("trump named by the bid winner and strict play on every trick")
+    if problems:
+        raise SimulationError(f"variant {rules.name}: play-outs need {'; '.join(problems)} "
+                              f"(as four-hand-80)")
+
+
+def policy_id(name: str) -> int:
+    try:
+        return POLICY_NAMES[name]
+    except KeyError:
+        raise SimulationError(f"unknown policy {name!r}; known: "
+                              f"{', '.join(POLICY_NAMES)}") from None
+
+
+def _chunks(total: int, threads: int):
+    per_chunk = GAME_BLOCK * 8 * threads
+    for start in range(0, total, per_chunk):
+        yield start // GAME_BLOCK, start, min(per_chunk, total - start)
+
+
+# --- bid samples --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BidSamples:
+    """Simulated deals of one hand; column ``j`` belongs to trump ``trumps[j]``.
+
+    pair_meld, pair_play, opp_meld, opp_play: int64 (samples, len(trumps))
+    """
+
+    trumps: tuple[int, ...]
+    pair_meld: np.ndarray
+    pair_play: np.ndarray
+    opp_meld: np.ndarray
+    opp_play: np.ndarray
+
+
+def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
+    """The suits the hand may name (a marriage in four-hand-80)."""
+    return [s for s, ok in enumerate(allowed_trumps(rules, counts)) if ok]
+
+
+def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
+                    trumps: list[int], threads: int | None = None,
+                    progress: Progress | None = None) -> BidSamples:
+    """Deal the other cards around ``counts`` (the bid winner's hand, seat 0) ``samples`` times and
+    play each deal out once per trump in ``trumps`` with ``policy`` on every seat."""
+    check_game(rules)
+    check_run(samples, seed)
+    n_threads = set_threads(threads)
+    tables = compile_tables(rules)
+    unseen = unseen_deck(rules, counts)
+    seats = np.full(4, policy_id(policy), dtype=np.int64)
+    trump_arr = np.array(trumps, dtype=np.int64)
+    shape = (samples, len(trumps))
+    pair_meld = np.empty(shape, dtype=np.int64)
+    pair_play = np.empty(shape, dtype=np.int64)
+    opp_meld = np.empty(shape, dtype=np.int64)
+    planes = counts_to_planes(counts)
+    for first_block, start, n in _chunks(samples, n_threads):
+        stop = start + n
+        bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, tables.card_points,
+                          rules.last_trick, seed, first_block, GAME_BLOCK,
+                          pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop])
+        if progress is not None:
+            progress(stop, samples)
+    return BidSamples(tuple(trumps), pair_meld, pair_play, opp_meld,
+                      rules.total_card_points - pair_play)
+
+
+# --- duels --------------------------------------------------------------------------------------
+
+def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
+             threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+    """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,))."""
+    check_game(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tables = compile_tables(rules)
+    a, b = policy_id(policy_a), policy_id(policy_b)
+    diff = np.empty(deals, dtype=np.int64)
+    for first_block, start, n in _chunks(deals, n_threads):
+        duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
+                    rules.last_trick, rules.min_meld, rules.min_play, a, b, seed, first_block,
+                    GAME_BLOCK, diff[start:start + n])
+        if progress is not None:
+            progress(start + n, deals)
+    return diff / 2.0
+
+
+# --- whole deals as records ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayedDeals:
+    """Arrays of simulated deals (see ``kernels.deals.play_blocks`` for shapes)."""
+
+    hands: np.ndarray
+    info: np.ndarray
+    melds: np.ndarray
+    bid_seats: np.ndarray
+    bid_values: np.ndarray
+    trick_cards: np.ndarray
+    trick_leaders: np.ndarray
+    trick_winners: np.ndarray
+
+
+def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
+             progress: Progress | None = None) -> PlayedDeals:
+    """Simulate ``deals`` whole deals: deal, auction (the bidding heuristic), trump, melds,
+    play-out with ``policy`` on every seat, scores. The dealer of deal ``d`` is ``d % 4``."""
+    check_game(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tables = compile_tables(rules)
+    seats = np.full(4, policy_id(policy), dtype=np.int64)
+    n_tricks = rules.hand_size
+    out = PlayedDeals(
+        hands=np.empty((deals, 4, N_PLANES), dtype=np.uint32),
+        info=np.empty((deals, len(DEAL_FIELDS)), dtype=np.int64),
+        melds=np.empty((deals, 4, 4), dtype=np.int64),
+        bid_seats=np.empty((deals, MAX_CALLS), dtype=np.int64),
+        bid_values=np.empty((deals, MAX_CALLS), dtype=np.int64),
+        trick_cards=np.zeros((deals, n_tricks, 4), dtype=np.int64),
+        trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
+        trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
+    )
+    for first_block, start, n in _chunks(deals, n_threads):
+        s = slice(start, start + n)
+        play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
+                    rules.last_trick, rules.min_meld, rules.min_play, seats, seed, first_block,
+                    GAME_BLOCK, start, out.hands[s], out.info[s], out.melds[s], out.bid_seats[s],
+                    out.bid_values[s], out.trick_cards[s], out.trick_leaders[s],
+                    out.trick_winners[s])
+        if progress is not None:
+            progress(start + n, deals)
+    if (out.info[:, DEAL_FIELDS.index("n_calls")] > MAX_CALLS).any():
+        raise SimulationError(f"an auction made more than {MAX_CALLS} calls; raise MAX_CALLS")
+    return out
+
+
+def suit_letter(trump: int) -> str | None:
+    return SUITS[trump] if trump >= 0 else None

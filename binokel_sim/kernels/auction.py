@@ -1,0 +1,98 @@
+"""Bidding kernels: the ladder, the heuristic bid limit and the auction (four-hand-80).
+
+Contract: SPEC.md, four-hand-80 "Bidding". The ladder arrives as an int64 array ``(rungs, 2)`` of
+``[from, step]`` (``Tables.ladder``). The bidding heuristic is documented in docs/rules.md
+("Bidding heuristic") and mirrored in :mod:`binokel_sim.reference_play`.
+"""
+
+import numpy as np
+
+from binokel_sim.kernels.melds import may_name, score_hand
+from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.policies import popcount
+
+# The bidding heuristic's estimates (docs/rules.md, "Bidding heuristic").
+PARTNER_MELD = 20  # what the partner is expected to add to the pair's meld
+BASE_PLAY = 25  # the bidding pair's expected counters with an average trump suit
+TRUMP_LENGTH = 2  # counters per trump held above (below) five
+NO_BID = -1
+
+
+@njit
+def next_bid(ladder, current):
+    """The smallest legal bid above ``current`` (``NO_BID``: the minimum bid)."""
+    if current < 0:
+        return ladder[0, 0]
+    candidate = current + 1
+    for i in range(ladder.shape[0] - 1, -1, -1):
+        if candidate >= ladder[i, 0]:
+            offset = (candidate - ladder[i, 0]) % ladder[i, 1]
+            return candidate if offset == 0 else candidate + ladder[i, 1] - offset
+    return candidate
+
+
+@njit
+def suit_length(p0, p1, p2, p3, suit):
+    block = np.int64(0b111111) << (6 * suit)
+    return (popcount(np.int64(p0) & block) + popcount(np.int64(p1) & block)
+            + popcount(np.int64(p2) & block) + popcount(np.int64(p3) & block))
+
+
+@njit
+def bid_limit(p0, p1, p2, p3, kt, trump_need, totals):
+    """The highest bid the heuristic makes with this hand, and the trump it would name.
+
+    For each suit the hand may name: its own meld with that trump + PARTNER_MELD + BASE_PLAY +
+    TRUMP_LENGTH * (cards held in the suit - 5); the best suit wins (the first on a tie). Returns
+    ``(limit, trump)``, ``(NO_BID, -1)`` for a hand that may name no suit. Uses ``totals``
+    (int64 (4,)) as scratch and leaves the hand's meld totals per trump in it.
+    """
+    score_hand(p0, p1, p2, p3, kt, totals)
+    best = NO_BID
+    trump = -1
+    for s in range(4):
+        if may_name(p0, s, trump_need):
+            value = (totals[s] + PARTNER_MELD + BASE_PLAY
+                     + TRUMP_LENGTH * (suit_length(p0, p1, p2, p3, s) - 5))
+            if value > best:
+                best = value
+                trump = s
+    return best, trump
+
+
+@njit
+def auction(limits, dealer, ladder, bid_seats, bid_values):
+    """Run the auction; returns ``(bidder, bid, n_calls)``.
+
+    Starting left of the dealer, each player still in bids the smallest legal bid above the
+    current one if it is within his ``limits[seat]`` (int64 (4,)), else passes for good; the
+    auction ends when one player remains. If the first three players pass, the dealer plays at
+    the minimum bid. Writes the calls in order to ``bid_seats`` / ``bid_values`` (int64, a pass
+    is ``NO_BID``), stopping at their length.
+    """
+    active = np.ones(4, dtype=np.bool_)
+    n_active = 4
+    current = NO_BID
+    holder = -1
+    seat = (dealer + 1) & 3
+    n_calls = 0
+    while n_active > 1:
+        if active[seat]:
+            if seat == holder:  # everybody else has passed
+                break
+            offer = next_bid(ladder, current)
+            call = offer if offer <= limits[seat] else NO_BID
+            if call == NO_BID:
+                active[seat] = False
+                n_active -= 1
+            else:
+                current = call
+                holder = seat
+            if n_calls < bid_seats.shape[0]:
+                bid_seats[n_calls] = seat
+                bid_values[n_calls] = call
+            n_calls += 1
+        seat = (seat + 1) & 3
+    if holder < 0:  # the first three passed: the dealer plays at the minimum
+        return dealer, ladder[0, 0], n_calls
+    return holder, current, n_calls
