@@ -63,3 +63,28 @@ def reference_meld_rate(rules: Rules, deals: int) -> float:
 
 def all_threads() -> int:
     return numba.config.NUMBA_NUM_THREADS
+
+
+def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
+    """Whole deals per second: deal four hands, pick seat 0's best trump, play all tricks with
+    ``policy`` on every seat (``kernels.tricks.playout_blocks``)."""
+    from binokel_sim.games import GAME_BLOCK, policy_id
+    from binokel_sim.kernels.tricks import playout_blocks
+
+    set_threads(threads)
+    tables = compile_tables(rules)
+    seats = np.full(4, policy_id(policy), dtype=np.int64)
+    play = np.empty((deals, 2), dtype=np.int64)
+    trumps = np.empty(deals, dtype=np.int64)
+    return deals / best_seconds(lambda: playout_blocks(
+        tables.deck, tables.card_points, rules.last_trick, tables.kt, tables.trump_need, seats, 1,
+        0, GAME_BLOCK, play, trumps))
+
+
+def reference_playout_rate(rules: Rules, deals: int) -> float:
+    """The same work as :func:`playout_rate` with the random policy, in pure Python."""
+    from binokel_sim import reference_play
+
+    start = time.perf_counter()
+    reference_play.playout_deals(rules, deals, 1, 1024)
+    return deals / (time.perf_counter() - start)
