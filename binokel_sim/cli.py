@@ -14,6 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
+import polars as pl
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
@@ -79,6 +80,20 @@ RulesOpt = Annotated[Optional[Path], typer.Option(
                     "--variant, for house rules.")]
 
 
+PolicyOpt = Annotated[str, typer.Option(
+    "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player) or "
+                     "random (uniform over the legal cards).")]
+SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
+                                                            "same numbers on any thread count.")]
+ThreadsOpt = Annotated[Optional[int], typer.Option(
+    "--threads", help="Worker threads (default: all cores).")]
+
+
+OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f",
+                                                   help="table or json on stdout.")]
+
+
 def resolve_rules(variant: str, rules_file: Optional[Path]) -> Rules:
     return load_rules(rules_file) if rules_file is not None else find_variant(variant)
 
@@ -100,6 +115,17 @@ def progress_bar(total: int, label: str) -> Iterator[Optional[Callable[[int, int
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done, _total: bar.update(task, completed=done)
+
+
+def print_frame(df, record: dict, float_format: str) -> None:
+    """A result table on stdout, titled with its provenance; text columns left, numbers right."""
+    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
+    for column, dtype in df.schema.items():
+        table.add_column(column, justify="left" if dtype == pl.String else "right")
+    for row in df.iter_rows():
+        table.add_row(*("" if v is None else float_format.format(v) if isinstance(v, float)
+                        else str(v) for v in row))
+    out.print(table)
 
 
 @app.command()
@@ -126,8 +152,6 @@ def variants(
 def _read_hands_file(path: Path) -> list[tuple[str, str]]:
     """``(where, hand text)`` per hand: a text file (one hand a line, # comments) or a CSV or
     Parquet file with a ``hand`` column."""
-    import polars as pl
-
     suffix = path.suffix.lower()
     try:
         if suffix in (".csv", ".parquet"):
@@ -222,23 +246,20 @@ def analyze(
 def meld_odds_cmd(
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Hands to deal.")] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
-                                                            "same table on any thread count.")] = 1,
+    deals: SamplesOpt = 1_000_000,
+    seed: SeedOpt = 1,
     trump: Annotated[str, typer.Option(
         "--trump", "-t", help="Trump suit for the meld rows (S H D C). By symmetry every suit gives "
                               "the same rows; the total_meld rows use each hand's best trump.")]
     = "S",
-    threads: Annotated[Optional[int], typer.Option(
-        "--threads", help="Worker threads (default: all cores).")] = None,
+    threads: ThreadsOpt = None,
     exact: Annotated[bool, typer.Option(
         "--exact", help="Compute the meld rows exactly by combinatorics instead of sampling.")]
     = False,
     out_file: Annotated[Optional[Path], typer.Option(
         "--out", "-o", help="Write the table to a .parquet, .csv, .json or .jsonl file, with the "
                             "seed, variant, deals and version in it.")] = None,
-    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json on stdout.")]
-    = OddsFormat.table,
+    fmt: OddsFormatOpt = OddsFormat.table,
 ) -> None:
     """How often a random hand holds each meld 0, 1, 2... times, and the distribution of its best
     total meld, with Wilson 95% intervals (or exact probabilities with --exact).
@@ -265,13 +286,7 @@ def meld_odds_cmd(
     if fmt is OddsFormat.json:
         print(json.dumps({"provenance": record, "rows": df.to_dicts()}, indent=2))
         return
-    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
-    for column in df.columns:
-        table.add_column(column, justify="left" if column == "meld" else "right")
-    for row in df.iter_rows():
-        table.add_row(*("" if v is None else f"{v:.7g}" if isinstance(v, float) else str(v)
-                        for v in row))
-    out.print(table)
+    print_frame(df, record, "{:.7g}")
     if out_file is not None:
         err.print(f"wrote {out_file}")
 
@@ -279,16 +294,6 @@ def meld_odds_cmd(
 class PlayFormat(str, Enum):
     jsonl = "jsonl"
     json = "json"
-
-
-PolicyOpt = Annotated[str, typer.Option(
-    "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player) or "
-                     "random (uniform over the legal cards).")]
-SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
-                                                            "same numbers on any thread count.")]
-ThreadsOpt = Annotated[Optional[int], typer.Option(
-    "--threads", help="Worker threads (default: all cores).")]
 
 
 @app.command("bid-odds")
@@ -307,8 +312,7 @@ def bid_odds_cmd(
     out_file: Annotated[Optional[Path], typer.Option(
         "--out", "-o", help="Write the bid rows to a .parquet, .csv, .json or .jsonl file, with "
                             "the seed, policy, deals and version in it.")] = None,
-    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json on stdout.")]
-    = OddsFormat.table,
+    fmt: OddsFormatOpt = OddsFormat.table,
 ) -> None:
     """For every trump the hand may name and every bid on the ladder: how likely the bid is made
     and what bidding it is worth, from simulated play-outs (the other 60 cards dealt at random,
@@ -345,12 +349,7 @@ def bid_odds_cmd(
         out.print(f"trump {suit}: pair meld >= {rules.min_meld} in {info['p_meld_20']:.1%}, mean "
                   f"pair meld {info['mean_pair_meld']:.1f}, mean pair play "
                   f"{info['mean_pair_play']:.1f}", highlight=False)
-    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
-    for column in result["rows"].columns:
-        table.add_column(column, justify="left" if column == "trump" else "right")
-    for row in result["rows"].iter_rows():
-        table.add_row(*(f"{v:.4f}" if isinstance(v, float) else str(v) for v in row))
-    out.print(table)
+    print_frame(result["rows"], record, "{:.4f}")
     if result["recommended_trump"] is not None:
         top = result["max_bid_positive_ev"]
         out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "
@@ -367,8 +366,7 @@ def duel(
     deals: SamplesOpt = 100_000,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
-    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json.")] =
-    OddsFormat.table,
+    fmt: OddsFormatOpt = OddsFormat.table,
 ) -> None:
     """Play the same deals twice with the partnerships' policies swapped and report A's mean score
     minus B's per deal, with a 95% interval.
@@ -439,8 +437,7 @@ def bench(
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     deals: Annotated[int, typer.Option("--deals", "-n", help="Hands per timed run.")] = 4_000_000,
-    threads: Annotated[Optional[int], typer.Option(
-        "--threads", help="Worker threads (default: all cores).")] = None,
+    threads: ThreadsOpt = None,
     reference: Annotated[bool, typer.Option(
         "--reference/--no-reference", help="Also time the pure-Python reference (20,000 hands).")]
     = True,

@@ -19,7 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
+from binokel_sim.cards import (
+    N_SUITS,
+    N_TYPES,
+    SUITS,
+    format_card,
+    format_counts,
+    type_rank,
+    type_suit,
+)
+from binokel_sim.kernels.auction import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
 from binokel_sim.reference import Stream, deal_hand, may_name, meld_total
 from binokel_sim.variants import Rules
 
@@ -153,3 +162,190 @@ def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
         (play0, play1), _ = play_out(hands, 0, trump, rules, stream_pick(stream))
         results.append((play0, play1, trump))
     return results
+
+
+# --- bidding (SPEC.md, four-hand-80 "Bidding"; the heuristic of kernels.auction) ---------------
+
+def legal_bids(ladder, up_to: int) -> list[int]:
+    """Every legal bid up to ``up_to``, written out rung by rung: ``ladder`` is a sequence of
+    ``(from, step)`` (``Rules.bid_ladder``); a rung runs from its start in its steps until the
+    next rung starts (the last rung for ever)."""
+    bids = []
+    for i, (start, step) in enumerate(ladder):
+        stop = ladder[i + 1][0] if i + 1 < len(ladder) else up_to + 1
+        bid = start
+        while bid < stop and bid <= up_to:
+            bids.append(bid)
+            bid += step
+    return bids
+
+
+def next_bid(ladder, current: int | None) -> int:
+    """The smallest legal bid above ``current`` (``None`` or negative: nobody has bid yet, so the
+    minimum bid)."""
+    if current is None or current < 0:
+        return ladder[0][0]
+    up_to = current + max(step for _, step in ladder) + 1
+    return min(b for b in legal_bids(ladder, up_to) if b > current)
+
+
+NO_BID = -1
+
+
+def bid_limit(rules: Rules, counts: list[int]) -> tuple[int, int]:
+    """The bidding heuristic: for each suit the hand may name, its meld with that trump +
+    PARTNER_MELD + BASE_PLAY + TRUMP_LENGTH * (cards of the suit - 5); the best suit wins, the
+    first in S H D C order on a tie. ``(NO_BID, -1)`` when the hand may name no suit."""
+    best, trump = NO_BID, -1
+    for suit in range(N_SUITS):
+        if not may_name(rules, counts, suit):
+            continue
+        length = sum(counts[t] for t in range(N_TYPES) if type_suit(t) == suit)
+        value = (meld_total(rules, counts, suit) + PARTNER_MELD + BASE_PLAY
+                 + TRUMP_LENGTH * (length - 5))
+        if value > best:
+            best, trump = value, suit
+    return best, trump
+
+
+def auction(limits: list[int], dealer: int, rules: Rules):
+    """The auction of SPEC.md (four-hand-80 "Bidding") with each player bidding the smallest
+    legal bid above the current one while it is within his limit, else passing.
+
+    Starting left of the dealer, players take turns; a pass is final; the auction ends when one
+    player remains. If nobody bid (the first three passed), the dealer plays at the minimum bid.
+    Returns ``(bidder, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
+    """
+    still_in = [True] * 4
+    calls: list[tuple[int, int | None]] = []
+    current, holder = None, None
+    seat = (dealer + 1) % 4
+    while sum(still_in) > 1:
+        if still_in[seat]:
+            offer = next_bid(rules.bid_ladder, current)
+            if offer <= limits[seat]:
+                current, holder = offer, seat
+                calls.append((seat, offer))
+            else:
+                still_in[seat] = False
+                calls.append((seat, None))
+        seat = (seat + 1) % 4
+    if holder is None:
+        return dealer, rules.bid_ladder[0][0], calls
+    return holder, current, calls
+
+
+# --- whole deals (twins of kernels.deals with the random policy on every seat) -----------------
+
+def _deck(rules: Rules) -> list[int]:
+    return [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
+
+
+def _deal_rest(work: list[int], first_seat: int, size: int, stream: Stream) -> list[list[int]]:
+    """Hands of seats ``first_seat``..3 from ``work``: partial shuffles, the last seat the rest."""
+    hands = [deal_hand(work, i * size, size, stream) for i in range(3 - first_seat)]
+    last = [0] * N_TYPES
+    for t in work[(3 - first_seat) * size:(4 - first_seat) * size]:
+        last[t] += 1
+    return hands + [last]
+
+
+def play_deal(rules: Rules, hands: list[list[int]], dealer: int, pick: Pick) -> dict:
+    """One deal after the deal itself: auction, trump, melds, play-out (random policy), scores.
+    Returns the fields of :func:`binokel_sim.records.deal_records` but ``deal``."""
+    limits, preferred = zip(*(bid_limit(rules, h) for h in hands))
+    bidder, bid, calls = auction(list(limits), dealer, rules)
+    trump = preferred[bidder]
+    pair = bidder % 2
+    record = {
+        "hands": [format_counts(h) for h in hands],
+        "dealer": dealer,
+        "bids": [{"seat": seat, "bid": value} for seat, value in calls],
+        "bidder": bidder,
+        "bid": bid,
+        "trump": SUITS[trump] if trump >= 0 else None,
+        "melds": None,
+        "tricks": [],
+        "play_points": [0, 0],
+    }
+    if trump < 0:  # no marriage to name: the bid is lost at once
+        own, other = score_deal(0, 0, False, bid, 0, 0, rules.min_meld, rules.min_play)
+    else:
+        melds = [meld_total(rules, h, trump) for h in hands]
+        record["melds"] = melds
+        pair_meld = melds[bidder] + melds[(bidder + 2) % 4]
+        opp_meld = melds[(bidder + 1) % 4] + melds[(bidder + 3) % 4]
+        if pair_meld >= rules.min_meld:
+            play, tricks = play_out([list(h) for h in hands], bidder, trump, rules, pick)
+            record["play_points"] = list(play)
+            record["tricks"] = [{"leader": t.leader, "cards": [format_card(c) for c in t.cards],
+                                 "winner": t.winner} for t in tricks]
+        play = record["play_points"]
+        own, other = score_deal(pair_meld, opp_meld, True, bid, play[pair], play[1 - pair],
+                                rules.min_meld, rules.min_play)
+    record["scores"] = [own, other] if pair == 0 else [other, own]
+    return record
+
+
+def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
+               first_deal: int = 0) -> list[dict]:
+    """Twin of ``kernels.deals.play_blocks`` with the random policy on every seat, as the records
+    :func:`binokel_sim.records.deal_records` (``played, first_deal``) makes of its output.
+
+    Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % 4``) reads the stream of
+    block ``first_block + d // block_size``, the deck permutation carried within a block: seats
+    0-2 by partial shuffles, seat 3 the rest, then the random policy's draws in the play.
+    """
+    deck = _deck(rules)
+    records = []
+    for d in range(n_deals):
+        if d % block_size == 0:
+            stream = Stream(seed, first_block + d // block_size)
+            work = list(deck)
+        hands = _deal_rest(work, 0, rules.hand_size, stream)
+        record = play_deal(rules, hands, (first_deal + d) % 4, stream_pick(stream))
+        records.append({"deal": first_deal + d, **record})
+    return records
+
+
+def duel_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
+               first_block: int = 0) -> list[float]:
+    """Twin of ``kernels.deals.duel_blocks`` for two random policies: every deal (dealer
+    ``d % 4``) is played twice from the same stream, which runs on from the first play into the
+    second; per deal, A's score minus B's averaged over the two seatings (A on 0+2 first)."""
+    deck = _deck(rules)
+    diffs = []
+    for d in range(n_deals):
+        if d % block_size == 0:
+            stream = Stream(seed, first_block + d // block_size)
+            work = list(deck)
+        hands = _deal_rest(work, 0, rules.hand_size, stream)
+        first = play_deal(rules, hands, d % 4, stream_pick(stream))["scores"]
+        second = play_deal(rules, hands, d % 4, stream_pick(stream))["scores"]
+        diffs.append(((first[0] - first[1]) + (second[1] - second[0])) / 2)
+    return diffs
+
+
+def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trumps: list[int],
+                block_size: int, first_block: int = 0) -> list[list[tuple[int, int, int]]]:
+    """Twin of ``kernels.deals.bid_sample_blocks`` with the random policy on every seat: seat 0
+    holds ``counts`` and leads; the unseen cards (ascending types) go to seats 1, 2 by partial
+    shuffles and seat 3 takes the rest. Per sample, per trump: ``(pair meld of 0+2, play of 0+2,
+    opponents' meld)``."""
+    unseen = [t for t in range(N_TYPES)
+              for _ in range(int(rules.deck_counts()[t]) - int(counts[t]))]
+    size = rules.hand_size
+    out = []
+    for d in range(n_samples):
+        if d % block_size == 0:
+            stream = Stream(seed, first_block + d // block_size)
+            work = list(unseen)
+        hands = [list(int(c) for c in counts)] + _deal_rest(work, 1, size, stream)
+        row = []
+        for trump in trumps:
+            melds = [meld_total(rules, h, trump) for h in hands]
+            (play0, _), _ = play_out([list(h) for h in hands], 0, trump, rules,
+                                     stream_pick(stream))
+            row.append((melds[0] + melds[2], play0, melds[1] + melds[3]))
+        out.append(row)
+    return out

@@ -70,6 +70,28 @@ def deal_planes(work, start, size, state):
     return p0, p1, p2, p3
 
 
+@njit
+def deal_seats(work, first_seat, hand, state, hands):
+    """Deal ``hand`` cards to each seat from ``first_seat`` to the last out of ``work`` (int64
+    card types) into ``hands`` (uint32 (seats, 4)): partial shuffles for all but the last seat,
+    which takes the cards left (no draw)."""
+    n_seats = hands.shape[0] - first_seat
+    for i in range(n_seats - 1):
+        p0, p1, p2, p3 = deal_planes(work, i * hand, hand, state)
+        hands[first_seat + i, 0] = p0
+        hands[first_seat + i, 1] = p1
+        hands[first_seat + i, 2] = p2
+        hands[first_seat + i, 3] = p3
+    q0 = q1 = q2 = q3 = np.uint32(0)
+    for j in range((n_seats - 1) * hand, n_seats * hand):
+        q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
+    last = hands.shape[0] - 1
+    hands[last, 0] = q0
+    hands[last, 1] = q1
+    hands[last, 2] = q2
+    hands[last, 3] = q3
+
+
 @njit_parallel
 def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out):
     """Deal ``out.shape[0]`` deals of ``len(hand_sizes)`` hands from ``deck`` (int64 card types).

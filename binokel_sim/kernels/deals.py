@@ -12,33 +12,13 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit
-from binokel_sim.kernels.deal import add_card, deal_planes
+from binokel_sim.kernels.deal import deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.tricks import playout, score_deal
 
 N_SEATS = 4
-
-
-@njit
-def deal_seats(work, first_seat, hand, state, hands):
-    """Deal ``hand`` cards to each seat from ``first_seat`` to 3 out of ``work`` (int64 card
-    types): partial shuffles for all but the last seat, which takes the cards left (no draw)."""
-    n_seats = N_SEATS - first_seat
-    for i in range(n_seats - 1):
-        p0, p1, p2, p3 = deal_planes(work, i * hand, hand, state)
-        hands[first_seat + i, 0] = p0
-        hands[first_seat + i, 1] = p1
-        hands[first_seat + i, 2] = p2
-        hands[first_seat + i, 3] = p3
-    q0 = q1 = q2 = q3 = np.uint32(0)
-    for j in range((n_seats - 1) * hand, n_seats * hand):
-        q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
-    hands[N_SEATS - 1, 0] = q0
-    hands[N_SEATS - 1, 1] = q1
-    hands[N_SEATS - 1, 2] = q2
-    hands[N_SEATS - 1, 3] = q3
 
 
 @njit

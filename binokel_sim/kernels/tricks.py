@@ -10,7 +10,7 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.deal import add_card, deal_planes
+from binokel_sim.kernels.deal import deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
@@ -284,19 +284,7 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
         totals = np.empty(4, dtype=np.int64)
         stop = min(n_deals, (b + 1) * block_size)
         for d in range(b * block_size, stop):
-            for seat in range(N_SEATS - 1):
-                p0, p1, p2, p3 = deal_planes(work, seat * hand, hand, state)
-                hands[seat, 0] = p0
-                hands[seat, 1] = p1
-                hands[seat, 2] = p2
-                hands[seat, 3] = p3
-            q0 = q1 = q2 = q3 = np.uint32(0)
-            for i in range((N_SEATS - 1) * hand, N_SEATS * hand):
-                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[i])
-            hands[N_SEATS - 1, 0] = q0
-            hands[N_SEATS - 1, 1] = q1
-            hands[N_SEATS - 1, 2] = q2
-            hands[N_SEATS - 1, 3] = q3
+            deal_seats(work, 0, hand, state, hands)
             trump = benchmark_trump(hands[0, 0], hands[0, 1], hands[0, 2], hands[0, 3],
                                     kt, trump_need, totals)
             a, c = playout(hands, 0, trump, seat_policies, state, card_points, last_trick,
