@@ -185,7 +185,7 @@ def next_bid(ladder, current: int | None) -> int:
     minimum bid)."""
     if current is None or current < 0:
         return ladder[0][0]
-    up_to = current + max(step for _, step in ladder) + 1
+    up_to = max(current, ladder[0][0]) + max(step for _, step in ladder) + 1
     return min(b for b in legal_bids(ladder, up_to) if b > current)
 
 

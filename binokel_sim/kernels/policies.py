@@ -23,7 +23,7 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.random import below
+from binokel_sim.kernels.random import below_scalar
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -162,14 +162,15 @@ def masters(cards, unseen):
 # --- policy 0: random ------------------------------------------------------------------------
 
 @njit(inline="always")
-def random_card(legal, state):
+def random_card(legal, s0, s1, s2, s3):
     """Policy 0: a uniform choice among the distinct legal card types, in ascending type order
-    the ``k``-th with ``k = below(state, n)``, ``n = popcount(legal)``. A forced card (``n == 1``)
-    reads no random number."""
+    the ``k``-th with ``k = below(state, n)``, ``n = popcount(legal)``; the state travels as four
+    scalars. A forced card (``n == 1``) reads no random number. Returns ``(card, s0, s1, s2, s3)``."""
     n = popcount(legal)
     if n == 1:
-        return lowest_bit(legal)
-    return nth_bit(legal, below(state, n))
+        return lowest_bit(legal), s0, s1, s2, s3
+    k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
+    return nth_bit(legal, k), s0, s1, s2, s3
 
 
 # --- policy 1: heuristic ---------------------------------------------------------------------

@@ -63,6 +63,23 @@ def next_u64(state):
     return result
 
 
+@njit(inline="always")
+def below_scalar(n, s0, s1, s2, s3):
+    """:func:`below` on a state held in four scalars: ``(draw, s0, s1, s2, s3)``. The same draws
+    as ``below`` on the same state; hot loops keep the state in registers this way."""
+    bound = np.uint64(n)
+    r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+    m = (r >> np.uint64(32)) * bound
+    low = m & MASK32
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            m = (r >> np.uint64(32)) * bound
+            low = m & MASK32
+    return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
 @njit
 def below(state, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's multiply-shift with

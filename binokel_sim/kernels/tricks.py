@@ -120,17 +120,19 @@ def hand_size(hands, seat):
 
 
 @njit(inline="always")
-def choose_card(seat_policies, legal, hands, seat, position, state, voids, led, win_card,
+def choose_card(seat_policies, legal, hands, seat, position, s0, s1, s2, s3, voids, led, win_card,
                 win_seat, trick_index, n_tricks, trump, bidder, counters):
-    """The card ``hands[seat]``'s policy plays out of ``legal``. The heuristic is shown only
-    what its seat may know: its own planes and the other hands' union (see
+    """The card ``hands[seat]``'s policy plays out of ``legal``, and the random state (four
+    scalars, advanced only by the random policy). The heuristic is shown only what its seat may
+    know: its own planes and the other hands' union (see
     :func:`binokel_sim.kernels.policies.heuristic_card`)."""
     if seat_policies[seat] == POLICY_RANDOM:
-        return random_card(legal, state)
+        return random_card(legal, s0, s1, s2, s3)
     unseen = (np.int64(hands[(seat + 1) & 3, 0]) | np.int64(hands[(seat + 2) & 3, 0])
               | np.int64(hands[(seat + 3) & 3, 0]))
-    return heuristic_card(legal, hands[seat], unseen, voids, seat, position, led, win_card,
+    card = heuristic_card(legal, hands[seat], unseen, voids, seat, position, led, win_card,
                           win_seat, trick_index, n_tricks, trump, bidder, counters)
+    return card, s0, s1, s2, s3
 
 
 @njit
@@ -165,9 +167,11 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     play1 = 0
     winner = leader
     trump_block = suit_block(trump)
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]  # in registers during the play
     for k in range(n_tricks):
-        c = choose_card(seat_policies, np.int64(hands[leader, 0]), hands, leader, 0, state,
-                        voids, -1, -1, -1, k, n_tricks, trump, bidder, counters)
+        c, s0, s1, s2, s3 = choose_card(seat_policies, np.int64(hands[leader, 0]), hands, leader,
+                                        0, s0, s1, s2, s3, voids, -1, -1, -1, k, n_tricks, trump,
+                                        bidder, counters)
         remove_card(hands, leader, c)
         trick_cards[k, 0] = c
         points = card_points[c]
@@ -180,8 +184,9 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
         for i in range(1, N_SEATS):
             seat = (leader + i) & 3
             legal = legal_under(hands[seat, 0], led_block, trump_block, beat)
-            c = choose_card(seat_policies, legal, hands, seat, i, state, voids, led, win_card,
-                            win_seat, k, n_tricks, trump, bidder, counters)
+            c, s0, s1, s2, s3 = choose_card(seat_policies, legal, hands, seat, i, s0, s1, s2, s3,
+                                            voids, led, win_card, win_seat, k, n_tricks, trump,
+                                            bidder, counters)
             remove_card(hands, seat, c)
             trick_cards[k, i] = c
             points += card_points[c]
@@ -203,6 +208,7 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
         play1 += points * (winner & 1)
         play0 += points * (1 - (winner & 1))
         leader = winner
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     if winner & 1:
         play1 += last_trick
     else:
