@@ -19,7 +19,10 @@ def wilson_interval(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # exact ends: rounding would otherwise leave 0 (k = 0) or 1 (k = n) just outside
+    low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:

@@ -1,0 +1,179 @@
+"""Bidding: the ladder, the auction and the bidding heuristic's limit, each kernel against the SPEC
+text and its pure-Python twin in :mod:`binokel_sim.reference_play` (SPEC.md, four-hand-80
+"Bidding" and "Trump")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from binokel_sim import bidding
+from binokel_sim import reference_play as ref
+from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
+from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, next_bid
+from binokel_sim.reference import meld_total
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import find_variant
+
+from conftest import counts
+
+RULES = find_variant("four-hand-80")
+TABLES = compile_tables(RULES)
+DECK = [int(t) for t in TABLES.deck]
+HAND = RULES.hand_size
+# SPEC.md, four-hand-80 "Bidding": 50, 51, ..., 59, then 60, 65, 70, ... (written out, not derived)
+SPEC_LADDER = list(range(50, 60)) + list(range(60, 401, 5))
+S, H, D, C = range(4)
+
+
+# --- the ladder --------------------------------------------------------------------------------
+
+def test_ladder_is_the_spec_ladder():
+    assert bidding.ladder(RULES, 400) == SPEC_LADDER
+    assert bidding.ladder(RULES, 64) == list(range(50, 61))
+    assert bidding.ladder(RULES, 49) == []
+    assert bidding.minimum_bid(RULES) == 50
+    assert ref.legal_bids(RULES.bid_ladder, 400) == SPEC_LADDER
+
+
+@pytest.mark.parametrize("current", [-1] + list(range(50, 396)))
+def test_next_bid_is_the_next_rung(current):
+    want = SPEC_LADDER[0] if current < 0 else min(b for b in SPEC_LADDER if b > current)
+    assert next_bid(TABLES.ladder, current) == want
+    assert ref.next_bid(RULES.bid_ladder, current) == want
+    assert bidding.next_bid(RULES, None if current < 0 else current) == want
+
+
+def test_next_bid_known_answers():
+    ladder = TABLES.ladder
+    assert [next_bid(ladder, x) for x in (NO_BID, 50, 58, 59, 60, 61, 64, 65, 99, 100)] == \
+        [50, 51, 59, 60, 65, 65, 65, 70, 100, 105]
+
+
+# --- the auction -------------------------------------------------------------------------------
+
+def kernel_auction(limits, dealer, max_calls=96):
+    seats = np.full(max_calls, -7, dtype=np.int64)
+    values = np.full(max_calls, -7, dtype=np.int64)
+    bidder, bid, n = auction(np.array(limits, dtype=np.int64), dealer, TABLES.ladder, seats,
+                             values)
+    calls = [(int(s), None if v == NO_BID else int(v))
+             for s, v in zip(seats[:min(n, max_calls)], values[:min(n, max_calls)])]
+    return int(bidder), int(bid), int(n), calls
+
+
+@pytest.mark.parametrize("limits, dealer, bidder, bid, calls", [
+    # everybody too weak: the first three pass, the dealer plays at 50 without a call
+    ([-1, -1, -1, -1], 0, 0, 50, [(1, None), (2, None), (3, None)]),
+    # ... even when the dealer would have bid higher: he gets no call
+    ([49, 10, 100, -1], 2, 2, 50, [(3, None), (0, None), (1, None)]),
+    # one bidder: he takes it at the minimum, whoever passes after him
+    ([-1, 70, -1, -1], 0, 1, 50, [(1, 50), (2, None), (3, None), (0, None)]),
+    ([-1, -1, -1, 80], 0, 3, 50, [(1, None), (2, None), (3, 50), (0, None)]),
+    # the dealer outbids a single earlier bidder
+    ([52, 50, -1, -1], 0, 0, 51, [(1, 50), (2, None), (3, None), (0, 51), (1, None)]),
+    # equal limits: the bids climb one step each until the limit; whoever reaches it first holds
+    ([55, 55, 55, 55], 0, 2, 55,
+     [(1, 50), (2, 51), (3, 52), (0, 53), (1, 54), (2, 55), (3, None), (0, None), (1, None)]),
+    # across the 59 -> 60 -> 65 rungs
+    ([-1, 61, 65, -1], 0, 2, 65,
+     [(1, 50), (2, 51), (3, None), (0, None), (1, 52), (2, 53), (1, 54), (2, 55), (1, 56),
+      (2, 57), (1, 58), (2, 59), (1, 60), (2, 65), (1, None)]),
+])
+def test_auction_known_answers(limits, dealer, bidder, bid, calls):
+    assert kernel_auction(limits, dealer) == (bidder, bid, len(calls), calls)
+    assert ref.auction(limits, dealer, RULES) == (bidder, bid, calls)
+
+
+# limits around the ladder's interesting places, with repeats for ties
+LIMITS = st.one_of(st.just(NO_BID), st.integers(0, 49), st.sampled_from([50, 51, 55, 59, 60, 64,
+                                                                          65, 66, 70]),
+                   st.integers(50, 160))
+
+
+@given(st.lists(LIMITS, min_size=4, max_size=4), st.integers(0, 3))
+def test_auction_equals_reference(limits, dealer):
+    bidder, bid, calls = ref.auction(limits, dealer, RULES)
+    assert kernel_auction(limits, dealer) == (bidder, bid, len(calls), calls)
+    # what any auction must satisfy (SPEC.md "Bidding")
+    assert calls[0][0] == (dealer + 1) % 4
+    made = [v for _, v in calls if v is not None]
+    assert made == sorted(set(made)) and all(v in SPEC_LADDER for v in made)
+    assert sum(v is None for _, v in calls) == 3  # one player remains
+    for i, (seat, _) in enumerate(calls):
+        assert (seat, None) not in calls[:i], "a pass is final"
+        if i:
+            assert seat != calls[i - 1][0], "turns go round the players still in"
+    passed = {s for s, v in calls if v is None}
+    if made:
+        assert (bidder, bid) == [c for c in calls if c[1] is not None][-1]
+        assert bid <= limits[bidder] and bidder not in passed
+    else:
+        assert (bidder, bid) == (dealer, 50) and len(calls) == 3
+
+
+@given(st.lists(LIMITS, min_size=4, max_size=4), st.integers(0, 3), st.integers(0, 5))
+def test_auction_short_call_buffer(limits, dealer, max_calls):
+    """The calls stop at the buffer's length; the count and the result do not."""
+    full = kernel_auction(limits, dealer)
+    short = kernel_auction(limits, dealer, max_calls)
+    assert short[:3] == full[:3]
+    assert short[3] == full[3][:max_calls]
+
+
+# --- the bid limit -----------------------------------------------------------------------------
+
+def kernel_limit(hand_counts):
+    planes = counts_to_planes(hand_counts)
+    totals = np.full(4, -99, dtype=np.int64)
+    limit, trump = bid_limit(planes[0], planes[1], planes[2], planes[3], TABLES.kt,
+                             TABLES.trump_need, totals)
+    return int(limit), int(trump), [int(x) for x in totals]
+
+
+def test_bid_limit_example_hand():
+    # trump S: aces around 10 + kings around 8 + run 15 + one royal marriage outside the run 4
+    # + common marriages H, D 4 + binokel twice 30 = 71; eight spades: 71 + 20 + 25 + 2*3 = 122.
+    # H: 10 + 8 + royal 4 + common S twice, D once 6 + 30 = 58 -> 58 + 45 - 2 = 101; D: 58 + 45.
+    # C has no queen: not a candidate.
+    hand = counts(RULES, RULES.example_hand)
+    limit, trump, totals = kernel_limit(hand)
+    assert (limit, trump) == (122, S)
+    assert totals[:3] == [71, 58, 58]
+    assert ref.bid_limit(RULES, list(hand)) == (122, S)
+
+
+def test_bid_limit_without_marriage():
+    hand = counts(RULES, "KS KS KS KS KH KH KH KH KD KD KD KD KC KC KC KC AS AH AD AC")
+    assert kernel_limit(hand)[:2] == (NO_BID, -1)
+    assert ref.bid_limit(RULES, list(hand)) == (NO_BID, -1)
+
+
+def test_bid_limit_tie_takes_the_first_suit():
+    # marriages in H and C only, mirror images: equal values, H (suit 1) comes first
+    hand = counts(RULES, "KH QH AH TH JH KC QC AC TC JC JS JS TS TS JD JD TD TD AS AD")
+    limit, trump, totals = kernel_limit(hand)
+    assert totals[H] == totals[C] and trump == H
+    assert ref.bid_limit(RULES, list(hand)) == (limit, H)
+
+
+@st.composite
+def hands(draw):
+    """20 cards from the 80-card deck, sometimes from a deck without the kings or queens of some
+    suits (hands with few or no marriages)."""
+    missing = draw(st.sets(st.sampled_from([(r, s) for r in "KQ" for s in "SHDC"]), max_size=8))
+    gone = {parse_cards([r + s])[0] for r, s in missing}
+    pool = [t for t in DECK if t not in gone]
+    cards = draw(st.permutations(pool))
+    return counts_of(cards[:HAND])
+
+
+@given(hands())
+def test_bid_limit_equals_reference(hand):
+    limit, trump, totals = kernel_limit(hand)
+    assert totals == [meld_total(RULES, list(hand), s) for s in range(4)]
+    assert (limit, trump) == ref.bid_limit(RULES, list(hand))
+    married = [s for s in range(4) if hand[s * 6 + 3] > 0 and hand[s * 6 + 2] > 0]
+    assert (trump in married) if married else (limit, trump) == (NO_BID, -1)

@@ -1,0 +1,233 @@
+"""Bid odds of one hand: the scoring of a simulated deal (SPEC.md, four-hand-80 "Scoring a played
+deal"), the bid table built from the samples, and the samples themselves (the random policy
+against the pure-Python twin in :mod:`binokel_sim.reference_play`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from binokel_sim import games
+from binokel_sim import reference_play as ref
+from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, deal_scores
+from binokel_sim.bidding import ladder
+from binokel_sim.cards import SUITS
+from binokel_sim.games import BidSamples, run_bid_samples
+from binokel_sim.simulate import SimulationError
+from binokel_sim.variants import find_variant
+
+from conftest import counts
+
+RULES = find_variant("four-hand-80")
+TOTAL = RULES.total_card_points
+EXAMPLE = counts(RULES, RULES.example_hand)  # marriages in S, H, D; no QC
+# 20 cards, 16 kings (kings around x4 = 160 meld) but no queen: no marriage anywhere
+NO_MARRIAGE = counts(RULES, "KS KS KS KS KH KH KH KH KD KD KD KD KC KC KC KC AS AH AD AC")
+S, H, D, C = range(4)
+
+
+# --- deal_scores: SPEC cases written out ---------------------------------------------------------
+
+@pytest.mark.parametrize("bid, pair_meld, pair_play, opp_meld, opp_play, marriage, expected", [
+    # made: 25 play + 30 meld = 55 >= 50; the opponents' meld 10 < 20 does not count
+    (50, 30, 25, 10, 25, True, (True, 55, 25)),
+    # set: 55 < 60 -> -60; the opponents' meld 24 counts
+    (60, 30, 25, 24, 25, True, (False, -60, 49)),
+    # exactly the bid with play exactly 20: made
+    (50, 30, 20, 0, 30, True, (True, 50, 30)),
+    # automatic loss: pair meld 19 < 20, whatever the play; the opponents score 0
+    (50, 19, 40, 40, 10, True, (False, -50, 0)),
+    # automatic loss: no marriage in trump, even with a huge meld
+    (70, 100, 40, 40, 10, False, (False, -70, 0)),
+    # the bidding pair's play 19 < 20: its meld does not count, 19 < 50
+    (50, 40, 19, 20, 31, True, (False, -50, 51)),
+    # opponents under 20 in play score nothing, meld or not
+    (65, 60, 32, 50, 18, True, (True, 92, 0)),
+    # opponents' meld 19 < 20 is not counted, their play is
+    (50, 40, 25, 19, 25, True, (True, 65, 25)),
+    # opponents exactly at 20 play and 20 meld
+    (60, 40, 30, 20, 20, True, (True, 70, 40)),
+])
+def test_deal_scores_spec_cases(bid, pair_meld, pair_play, opp_meld, opp_play, marriage,
+                                expected):
+    made, pair_score, opp_score = deal_scores(RULES, bid, pair_meld, pair_play, opp_meld,
+                                              opp_play, marriage)
+    assert (bool(made), int(pair_score), int(opp_score)) == expected
+    want = ref.score_deal(pair_meld, opp_meld, marriage, bid, pair_play, opp_play)
+    assert (int(pair_score), int(opp_score)) == want
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, TOTAL), st.integers(0, 300),
+                          st.integers(0, TOTAL), st.booleans()), min_size=1, max_size=20),
+       st.sampled_from([50, 51, 59, 60, 65, 100, 150]))
+def test_deal_scores_vectorised_equals_reference(rows, bid):
+    pm, pp, om, op, mar = (np.array(col) for col in zip(*rows))
+    made, pair_score, opp_score = deal_scores(RULES, bid, pm, pp, om, op, mar)
+    for i, (a, b, c, d, m) in enumerate(rows):
+        want = ref.score_deal(a, c, m, bid, b, d)
+        assert (int(pair_score[i]), int(opp_score[i])) == want
+        assert bool(made[i]) == (want[0] > 0)
+
+
+# --- bid_rows on synthetic samples ---------------------------------------------------------------
+
+@st.composite
+def samples(draw):
+    n = draw(st.integers(1, 40))
+    trumps = draw(st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True))
+    shape = (n, len(trumps))
+    meld = st.one_of(st.integers(0, 40), st.integers(0, 260))
+
+    def array(values):
+        return np.array(draw(st.lists(values, min_size=n * len(trumps),
+                                      max_size=n * len(trumps))), dtype=np.int64).reshape(shape)
+
+    pair_meld, opp_meld = array(meld), array(meld)
+    pair_play = array(st.integers(0, TOTAL))
+    married = draw(st.lists(st.sampled_from(trumps), unique=True))
+    return BidSamples(tuple(trumps), pair_meld, pair_play, opp_meld, TOTAL - pair_play), married
+
+
+@given(samples())
+def test_bid_rows_equal_deal_scores(sample):
+    smp, married = sample
+    rows = bid_rows(RULES, smp, married)
+    n = smp.pair_meld.shape[0]
+    assert rows["trump"].unique(maintain_order=True).to_list() == [SUITS[t] for t in smp.trumps]
+    for j, trump in enumerate(smp.trumps):
+        mine = rows.filter(pl.col("trump") == SUITS[trump])
+        args = (smp.pair_meld[:, j], smp.pair_play[:, j], smp.opp_meld[:, j], smp.opp_play[:, j],
+                trump in married)
+        # the listed bids: the ladder from the minimum to the highest bid made more often than
+        # P_MAKE_FLOOR (the minimum always)
+        p = {b: float(deal_scores(RULES, b, *args)[0].mean()) for b in ladder(RULES, 400)}
+        want_bids = [50] + [b for b in ladder(RULES, 400) if b > 50 and p[b] > P_MAKE_FLOOR]
+        assert mine["bid"].to_list() == want_bids
+        for row in mine.iter_rows(named=True):
+            made, pair_score, opp_score = deal_scores(RULES, row["bid"], *args)
+            assert row["p_make"] == int(made.sum()) / n
+            assert row["expected_score"] == pytest.approx(pair_score.mean(), abs=1e-9)
+            assert row["expected_opponent_score"] == pytest.approx(opp_score.mean(), abs=1e-9)
+            assert 0 <= row["ci_low"] <= row["ci_high"] <= 1
+            # the interval holds the estimate; up to rounding here, exactly at p_make 0 and 1 in
+            # test_interval_holds_p_make_at_the_ends
+            assert row["ci_low"] - 1e-12 <= row["p_make"] <= row["ci_high"] + 1e-12
+            if 0 < row["p_make"] < 1:
+                assert row["ci_low"] < row["p_make"] < row["ci_high"]
+
+
+# --- the samples ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trumps", [[S, H, D], [C, S]])
+def test_bid_samples_random_equal_reference(trumps, monkeypatch):
+    monkeypatch.setattr(games, "GAME_BLOCK", 4)
+    got = run_bid_samples(RULES, EXAMPLE, 30, 17, "random", trumps)
+    want = ref.bid_samples(RULES, list(EXAMPLE), 30, 17, trumps, 4)
+    assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
+             for j in range(len(trumps))] for d in range(30)] == want
+    assert (got.pair_play + got.opp_play == TOTAL).all()
+
+
+def test_bid_samples_reject_bad_arguments():
+    with pytest.raises(SimulationError, match="unknown policy"):
+        run_bid_samples(RULES, EXAMPLE, 10, 1, "clever", [S])
+    with pytest.raises(SimulationError, match="four-hand-80"):
+        two = find_variant("two-hand-48")
+        run_bid_samples(two, counts(two, two.example_hand), 10, 1, "random", [S])
+
+
+# --- bid_odds on whole hands ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def example_odds():
+    return bid_odds(RULES, EXAMPLE, 2000, 5, "heuristic")
+
+
+def test_bid_odds_same_seed_same_rows(example_odds):
+    again = bid_odds(RULES, EXAMPLE, 2000, 5, "heuristic")
+    assert again["rows"].equals(example_odds["rows"])
+    assert again["by_trump"] == example_odds["by_trump"]
+    other = bid_odds(RULES, EXAMPLE, 2000, 6, "heuristic")
+    assert not other["rows"].equals(example_odds["rows"])
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_bid_odds_one_thread_equals_two(policy, two_threads, monkeypatch):
+    monkeypatch.setattr(games, "GAME_BLOCK", 64)  # 512 samples a chunk on one thread
+    one = bid_odds(RULES, EXAMPLE, 1500, 8, policy, threads=1)
+    two = bid_odds(RULES, EXAMPLE, 1500, 8, policy, threads=two_threads)
+    assert one["rows"].equals(two["rows"]) and one["by_trump"] == two["by_trump"]
+
+
+def test_bid_odds_example_hand(example_odds):
+    rows = example_odds["rows"]
+    assert example_odds["has_marriage"]
+    assert rows["trump"].unique(maintain_order=True).to_list() == ["S", "H", "D"]
+    assert list(example_odds["by_trump"]) == ["S", "H", "D"]
+    for trump in ("S", "H", "D"):
+        mine = rows.filter(pl.col("trump") == trump)
+        bids = mine["bid"].to_list()
+        assert bids == ladder(RULES, bids[-1])  # consecutive rungs from the minimum
+        p = mine["p_make"].to_list()
+        assert all(a >= b for a, b in zip(p, p[1:])), "p_make never rises with the bid"
+        inside = (mine["ci_low"] <= mine["p_make"]) & (mine["p_make"] <= mine["ci_high"])
+        assert inside.filter((mine["p_make"] > 0) & (mine["p_make"] < 1)).all()
+    assert example_odds["recommended_trump"] in ("S", "H", "D")
+    # seat 0 melds 71 with spades: the pair meld is at least that, always over 20
+    assert example_odds["by_trump"]["S"]["p_meld_20"] == 1.0
+    assert example_odds["by_trump"]["S"]["mean_pair_meld"] >= 71
+    assert rows.filter((pl.col("trump") == "S") & (pl.col("bid") == 50))["p_make"][0] > 0.9
+
+
+def test_bid_odds_one_trump_is_the_same_as_in_auto(example_odds):
+    # the heuristic reads no random numbers, so one trump alone plays the same deals
+    alone = bid_odds(RULES, EXAMPLE, 2000, 5, "heuristic", trump=H)
+    assert alone["rows"].equals(example_odds["rows"].filter(pl.col("trump") == "H"))
+
+
+def test_bid_odds_trump_without_marriage():
+    result = bid_odds(RULES, EXAMPLE, 500, 3, "heuristic", trump=C)
+    rows = result["rows"]
+    assert rows["trump"].to_list() == ["C"] and rows["bid"].to_list() == [50]
+    assert rows["p_make"].to_list() == [0.0]
+    assert rows["expected_score"].to_list() == [-50.0]
+    assert rows["expected_opponent_score"].to_list() == [0.0]
+
+
+def test_bid_odds_hand_without_marriage():
+    result = bid_odds(RULES, NO_MARRIAGE, 500, 3, "heuristic")
+    rows = result["rows"]
+    assert result["has_marriage"] is False
+    assert result["recommended_trump"] is None and result["max_bid_positive_ev"] is None
+    assert set(rows["trump"].to_list()) == set(SUITS)
+    assert (rows["p_make"] == 0).all() and (rows["expected_opponent_score"] == 0).all()
+    assert (rows["expected_score"] == -rows["bid"]).all()
+
+
+
+@pytest.mark.parametrize("samples", [5, 500, 2000])
+def test_interval_holds_p_make_at_the_ends(samples):
+    """A bid never made (p_make 0) must have ci_low 0 and a bid always made ci_high 1, so that
+    ci_low <= p_make <= ci_high on every row. Fails today: the rounding in stats.wilson_interval
+    leaves ci_low 2.8e-17 (5 samples) or 4.3e-19 (500) above 0, and ci_high 0.9999999999999998
+    (2000 samples) below 1."""
+    never = bid_odds(RULES, NO_MARRIAGE, samples, 3, "heuristic")["rows"]
+    made = np.full((samples, 1), 30, dtype=np.int64)  # meld 30 + play 30 = 60: 50..60 made
+    always = bid_rows(RULES, BidSamples((S,), made, made, made, TOTAL - made), [S])
+    assert (always["p_make"] == 1.0).all() and always["bid"].to_list() == ladder(RULES, 60)
+    rows = pl.concat([never, always])
+    outside = (pl.col("ci_low") > pl.col("p_make")) | (pl.col("ci_high") < pl.col("p_make"))
+    bad = rows.filter(outside)
+    assert bad.is_empty(), bad.select("trump", "bid", "p_make", "ci_low", "ci_high").to_dicts()[:2]
+
+
+def test_trump_summary_interval_holds_p_meld_20(example_odds):
+    """Same rounding as above in the by_trump summary: seat 0 alone melds 71 with spades, so
+    p_meld_20 is 1.0, but over 2000 samples its upper bound comes out 0.9999999999999998."""
+    info = example_odds["by_trump"]["S"]
+    assert info["p_meld_20"] == 1.0
+    low, high = info["p_meld_20_ci"]
+    assert low <= info["p_meld_20"] <= high

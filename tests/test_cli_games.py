@@ -1,0 +1,197 @@
+"""The whole-deal commands ``bid-odds``, ``duel`` and ``play``: outputs, files, exit codes and
+one-line errors (typer CliRunner)."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from binokel_sim import __version__
+from binokel_sim.cli import app
+
+runner = CliRunner()
+
+HAND_80 = "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC"
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def ok(*args: str):
+    result = invoke(*args)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result
+
+
+def assert_one_line_error(result, *needles: str):
+    """Exit code 1, exactly one line on stderr starting with 'error:' naming the problem."""
+    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
+    lines = result.stderr.strip("\n").splitlines()
+    assert len(lines) == 1, (result.stderr, repr(result.exception))
+    assert lines[0].startswith("error:"), lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- bid-odds ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def bid_odds_json():
+    result = ok("bid-odds", "--deals", "2000", "--seed", "3", "--format", "json")
+    return result.stdout, json.loads(result.stdout)
+
+
+def test_bid_odds_json(bid_odds_json):
+    _, obj = bid_odds_json
+    assert obj["provenance"]["seed"] == 3 and obj["provenance"]["deals"] == 2000
+    assert obj["provenance"]["policy"] == "heuristic"
+    assert obj["provenance"]["variant"] == "four-hand-80"
+    assert obj["has_marriage"] is True and len(obj["hand"]) == 20
+    assert obj["recommended_trump"] in ("S", "H", "D")
+    rows = obj["rows"]
+    assert rows and all({"trump", "bid", "p_make", "ci_low", "ci_high"} <= set(r) for r in rows)
+    assert {r["trump"] for r in rows} == {"S", "H", "D"} == set(obj["by_trump"])
+    assert min(r["bid"] for r in rows) == 50
+    for info in obj["by_trump"].values():
+        assert {"p_meld_20", "mean_pair_meld", "mean_pair_play"} <= set(info)
+        assert 0 <= info["p_meld_20"] <= 1 and 0 <= info["mean_pair_play"] <= 50
+
+
+def test_bid_odds_same_seed_same_output(bid_odds_json):
+    again = ok("bid-odds", "--deals", "2000", "--seed", "3", "--format", "json").stdout
+    assert again == bid_odds_json[0]
+    other = ok("bid-odds", "--deals", "2000", "--seed", "4", "--format", "json").stdout
+    assert other != bid_odds_json[0]
+
+
+def test_bid_odds_explicit_hand_and_trump():
+    obj = json.loads(ok("bid-odds", "--hand", HAND_80.lower().replace("t", "10"), "--deals",
+                        "300", "--trump", "h", "--format", "json").stdout)
+    assert {r["trump"] for r in obj["rows"]} == {"H"} and list(obj["by_trump"]) == ["H"]
+    obj = json.loads(ok("bid-odds", "--deals", "300", "--trump", "C", "--format",
+                        "json").stdout)
+    assert [r["p_make"] for r in obj["rows"]] == [0.0]  # no marriage in clubs
+
+
+def test_bid_odds_table():
+    result = ok("bid-odds", "--deals", "300", "--seed", "2", "--policy", "random")
+    assert "recommended trump" in result.stdout and "p_make" in result.stdout
+    no_marriage = ok("bid-odds", "--hand", "KS KS KS KS KH KH KH KH KD KD KD KD KC KC KC KC AS AH "
+                                           "AD AC", "--deals", "200")
+    assert "no marriage" in no_marriage.stdout
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_bid_odds_out_file(tmp_path, suffix):
+    path = tmp_path / f"x{suffix}"
+    result = ok("bid-odds", "--deals", "500", "--seed", "9", "--policy", "random", "--out",
+                str(path), "--format", "json")
+    df = pl.read_parquet(path) if suffix == ".parquet" else pl.read_csv(path)
+    rows = json.loads(result.stdout)["rows"]
+    assert df.height == len(rows) > 0
+    assert {"trump", "bid", "p_make", "ci_low", "ci_high", "seed", "policy", "deals",
+            "version"} <= set(df.columns)
+    assert df["seed"].unique().to_list() == [9] and df["deals"].unique().to_list() == [500]
+    assert df["policy"].unique().to_list() == ["random"]
+    assert df["version"].cast(pl.String).unique().to_list() == [__version__]
+    assert df["bid"].to_list() == [r["bid"] for r in rows]
+    assert df["p_make"].to_list() == pytest.approx([r["p_make"] for r in rows])
+
+
+# --- duel ----------------------------------------------------------------------------------------
+
+def test_duel_json():
+    obj = json.loads(ok("duel", "--deals", "3000", "--format", "json").stdout)
+    assert {"deals", "mean_diff", "ci_low", "ci_high"} <= set(obj)
+    assert obj["deals"] == 3000 and obj["a"] == "heuristic" and obj["b"] == "random"
+    assert obj["ci_low"] <= obj["mean_diff"] <= obj["ci_high"]
+    assert obj["ci_low"] > 0  # the heuristic wins by ~60 points a deal
+    again = ok("duel", "--deals", "3000", "--format", "json").stdout
+    assert json.loads(again) == obj
+
+
+def test_duel_table():
+    result = ok("duel", "--a", "random", "--b", "heuristic", "--deals", "500", "--seed", "2")
+    assert "random minus heuristic" in result.stdout
+
+
+# --- play ----------------------------------------------------------------------------------------
+
+PLAY_KEYS = {"hands", "dealer", "bids", "bidder", "bid", "trump", "melds", "tricks",
+             "play_points", "scores"}
+
+
+def test_play_jsonl():
+    result = ok("play", "--deals", "5", "--seed", "2", "--format", "jsonl")
+    lines = result.stdout.splitlines()
+    assert len(lines) == 5
+    for d, line in enumerate(lines):
+        rec = json.loads(line)
+        assert PLAY_KEYS <= set(rec)
+        assert rec["dealer"] == d % 4 and len(rec["hands"]) == 4
+        assert all(len(h) == 20 for h in rec["hands"])
+        if rec["tricks"]:
+            assert len(rec["tricks"]) == 20 and sum(rec["play_points"]) == 50
+    assert ok("play", "--deals", "5", "--seed", "2", "--format", "jsonl").stdout == result.stdout
+    assert ok("play", "--deals", "5", "--seed", "3", "--format", "jsonl").stdout != result.stdout
+
+
+def test_play_json_and_out_file(tmp_path):
+    array = json.loads(ok("play", "--deals", "3", "--seed", "2", "--format", "json",
+                          "--policy", "random").stdout)
+    assert len(array) == 3 and all(PLAY_KEYS <= set(r) for r in array)
+    path = tmp_path / "deals.jsonl"
+    ok("play", "--deals", "3", "--seed", "2", "--policy", "random", "--out", str(path))
+    assert [json.loads(line) for line in path.read_text().splitlines()] == array
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+BAD = [
+    (["bid-odds", "--hand", HAND_80.replace("KC", "XC")], ["unknown card", "XC"]),
+    (["bid-odds", "--hand", HAND_80 + " JC"], ["21 cards"]),
+    (["bid-odds", "--hand", HAND_80.replace("AS AS TS", "AS AS AS AS AS")
+      .replace("KC", "").replace("TC", "")], ["5 copies of AS"]),  # five aces of spades, 20 cards
+    (["bid-odds", "--policy", "clever", "--deals", "10"], ["clever"]),
+    (["bid-odds", "--variant", "nine-hand-99"], ["nine-hand-99"]),
+    (["bid-odds", "--variant", "two-hand-48", "--deals", "10"], ["two-hand-48", "four-hand-80"]),
+    (["bid-odds", "--trump", "X", "--deals", "10"], ["trump", "'X'"]),
+    (["bid-odds", "--deals", "0"], ["--deals"]),
+    (["bid-odds", "--deals", "10", "--out", "/nonexistent/x.csv"], ["/nonexistent"]),
+    (["bid-odds", "--deals", "10", "--threads", "0"], ["--threads"]),
+    (["duel", "--a", "clever", "--deals", "10"], ["clever"]),
+    (["duel", "--b", "clever", "--deals", "10"], ["clever"]),
+    (["duel", "--variant", "nine-hand-99"], ["nine-hand-99"]),
+    (["duel", "--variant", "two-hand-48", "--deals", "10"], ["two-hand-48", "four-hand-80"]),
+    (["duel", "--deals", "0"], ["--deals"]),
+    (["duel", "--deals", "10", "--threads", "0"], ["--threads"]),
+    (["play", "--policy", "clever", "--deals", "2"], ["clever"]),
+    (["play", "--variant", "nine-hand-99"], ["nine-hand-99"]),
+    (["play", "--variant", "two-hand-48", "--deals", "2"], ["two-hand-48", "four-hand-80"]),
+    (["play", "--deals", "0"], ["--deals"]),
+    (["play", "--deals", "2", "--out", "/nonexistent/x.jsonl"], ["/nonexistent"]),
+    (["play", "--deals", "2", "--threads", "0"], ["--threads"]),
+]
+
+
+@pytest.mark.parametrize("args, needles", BAD, ids=[" ".join(a)[:60] for a, _ in BAD])
+def test_bad_input_is_one_line_error(args, needles):
+    assert_one_line_error(invoke(*args), *needles)
+
+
+def test_bad_out_file_writes_nothing(tmp_path):
+    path = tmp_path / "x.txt"
+    assert_one_line_error(invoke("bid-odds", "--deals", "10", "--out", str(path)), "suffix")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("command", ["bid-odds", "duel", "play"])
+def test_help(command):
+    result = ok(command, "--help")
+    assert "Example" in result.stdout
