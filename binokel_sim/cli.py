@@ -35,7 +35,9 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True)
 DOMAIN_ERRORS = (CardError, RulesError, OutputError, SimulationError)
-PROGRESS_FROM = 2_000_000  # runs at least this long get a progress bar
+# runs this large (about a second or more on two cores) get a progress bar on a terminal
+PROGRESS_HANDS = 20_000_000  # meld-odds: hands dealt and scored
+PROGRESS_DEALS = 100_000  # bid-odds, duel, play: deals played out
 
 
 class TableFormat(str, Enum):
@@ -106,9 +108,11 @@ def parse_trump(text: str) -> int:
 
 
 @contextmanager
-def progress_bar(total: int, label: str) -> Iterator[Optional[Callable[[int, int], None]]]:
-    """A rich progress bar on stderr for long runs; yields the callback the drivers call."""
-    if total < PROGRESS_FROM or not err.is_terminal:
+def progress_bar(total: int, label: str, threshold: int = PROGRESS_DEALS
+                 ) -> Iterator[Optional[Callable[[int, int], None]]]:
+    """A rich progress bar on stderr for runs of ``threshold`` or more on a terminal; yields the
+    callback the drivers call (None: no bar)."""
+    if total < threshold or not err.is_terminal:
         yield None
         return
     columns = (TextColumn(label), BarColumn(), TaskProgressColumn(), TimeRemainingColumn())
@@ -277,7 +281,7 @@ def meld_odds_cmd(
             df = exact_meld_odds(rules, trump_index)
             record = provenance(rules, method="exact", trump=SUITS[trump_index])
         else:
-            with progress_bar(deals, "dealing") as progress:
+            with progress_bar(deals, "dealing", PROGRESS_HANDS) as progress:
                 df = meld_odds(rules, deals, seed, trump_index, threads, progress)
             record = provenance(rules, method="monte_carlo", seed=seed, deals=deals,
                                 trump=SUITS[trump_index])
