@@ -50,7 +50,7 @@ def main() -> None:
     result = bid_odds(rules, counts, 1_000_000, 1, "heuristic")
     figures["bid_odds_1m_seconds"] = {
         "in_process": time.perf_counter() - start,
-        "trumps": sorted(result["by_trump"]),
+        "trumps": list(result["by_trump"]),
     }
     cmd = [sys.executable, "-m", "binokel_sim.cli", "bid-odds", "--deals", "1000000", "--seed", "1"]
     start = time.perf_counter()

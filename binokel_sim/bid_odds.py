@@ -39,7 +39,7 @@ def deal_scores(rules: Rules, bid: int, pair_meld, pair_play, opp_meld, opp_play
     played = np.asarray(has_marriage) & (pair_meld >= rules.min_meld)
     pair_counts = (pair_play >= rules.min_play) & (pair_meld >= rules.min_meld)
     pair_total = pair_play + np.where(pair_counts, pair_meld, 0)
-    made = played & (pair_total >= bid)
+    made = played & (pair_play >= rules.min_play) & (pair_total >= bid)
     pair_score = np.where(made, pair_total, -bid)
     opp_counts = (opp_play >= rules.min_play) & (opp_meld >= rules.min_meld)
     opp_total = np.where(opp_play >= rules.min_play, opp_play + np.where(opp_counts, opp_meld, 0), 0)
@@ -62,10 +62,11 @@ def bid_rows(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> p
         _, _, opp = deal_scores(rules, floor, samples.pair_meld[:, j], samples.pair_play[:, j],
                                 samples.opp_meld[:, j], samples.opp_play[:, j],
                                 trump in marriage_trumps)
-        played = (trump in marriage_trumps) & (samples.pair_meld[:, j] >= rules.min_meld)
-        counts = (samples.pair_play[:, j] >= rules.min_play) & played
-        totals = np.sort(samples.pair_play[:, j][played]
-                         + np.where(counts, samples.pair_meld[:, j], 0)[played])
+        # the samples that can make a bid, and their totals (play + meld, which then counts)
+        made_at_any = deal_scores(rules, 0, samples.pair_meld[:, j], samples.pair_play[:, j],
+                                  samples.opp_meld[:, j], samples.opp_play[:, j],
+                                  trump in marriage_trumps)[0]
+        totals = np.sort((samples.pair_play[:, j] + samples.pair_meld[:, j])[made_at_any])
         suffix = np.concatenate([np.cumsum(totals[::-1])[::-1], [0]])
         opp_mean = float(opp.mean())
         top = int(totals[-1]) if totals.size else floor
@@ -100,10 +101,12 @@ def trump_summary(rules: Rules, samples: BidSamples) -> dict[str, dict]:
     return out
 
 
-def recommend(rows: pl.DataFrame) -> tuple[str | None, int | None]:
-    """The recommended trump: the one with the highest expected score at the minimum bid (ties:
-    higher p_make, then suit order S H D C). The highest bid with positive expected value for that
-    trump, or None when even the minimum bid loses on average."""
+def recommend(rows: pl.DataFrame, allowed: list[str]) -> tuple[str | None, int | None]:
+    """The recommended trump: among the ``allowed`` suits (those the hand may name), the one with
+    the highest expected score at the minimum bid (ties: higher p_make, then suit order S H D C).
+    The highest bid with positive expected value for that trump, or None when even the minimum
+    bid loses on average. ``(None, None)`` when no studied suit is allowed."""
+    rows = rows.filter(pl.col("trump").is_in(allowed))
     if rows.is_empty():
         return None, None
     order = {s: i for i, s in enumerate(SUITS)}
@@ -134,7 +137,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         trumps = married or [0, 1, 2, 3]  # no marriage: every suit, every bid lost
     result = run_bid_samples(rules, counts, samples, seed, policy, trumps, threads, progress)
     rows = bid_rows(rules, result, married)
-    best, max_bid = recommend(rows)
+    best, max_bid = recommend(rows, [SUITS[t] for t in married])
     return {"hand": format_counts(counts), "has_marriage": bool(married), "rows": rows,
-            "by_trump": trump_summary(rules, result), "recommended_trump": best if married else None,
-            "max_bid_positive_ev": max_bid if married else None}
+            "by_trump": trump_summary(rules, result), "recommended_trump": best,
+            "max_bid_positive_ev": max_bid}

@@ -21,11 +21,15 @@ def next_bid(rules: Rules, current: int | None) -> int:
     if current is None:
         return minimum_bid(rules)
     candidate = current + 1
-    # round up to the grid of the rung the candidate stands on (its start, then its step)
-    for start, rung_step in reversed(rules.bid_ladder):
+    # round up to the grid of the rung the candidate stands on (its start, then its step), but
+    # never past the start of the next rung, which is always a legal bid
+    rungs = rules.bid_ladder
+    for i in range(len(rungs) - 1, -1, -1):
+        start, rung_step = rungs[i]
         if candidate >= start:
             offset = (candidate - start) % rung_step
-            return candidate if offset == 0 else candidate + rung_step - offset
+            bid = candidate if offset == 0 else candidate + rung_step - offset
+            return min(bid, rungs[i + 1][0]) if i + 1 < len(rungs) else bid
     return candidate
 
 

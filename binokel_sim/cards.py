@@ -55,11 +55,6 @@ def suit_block(suit: int) -> Mask:
     return SUIT_MASK << (N_RANKS * suit)
 
 
-def rank_mask(rank: int) -> Mask:
-    """The four card types of one rank, one in each suit."""
-    return sum(1 << card_type(rank, s) for s in range(N_SUITS))
-
-
 def format_card(t: int) -> str:
     return RANKS[type_rank(t)] + SUITS[type_suit(t)]
 
@@ -132,10 +127,8 @@ def counts_to_planes(counts: Sequence[int]) -> np.ndarray:
     return planes
 
 
-def planes_to_counts(planes: Sequence[int]) -> np.ndarray:
-    counts = np.zeros(N_TYPES, dtype=np.int64)
-    for plane in planes:
-        p = int(plane)
-        for t in range(N_TYPES):
-            counts[t] += (p >> t) & 1
-    return counts
+def planes_to_counts(planes) -> np.ndarray:
+    """Bit planes uint32 (..., 4) -> counts per type int64 (..., 24), for any leading shape."""
+    planes = np.asarray(planes)
+    bits = (planes[..., None].astype(np.int64) >> np.arange(N_TYPES)) & 1
+    return bits.sum(axis=-2)

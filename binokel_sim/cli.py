@@ -28,13 +28,13 @@ from binokel_sim.variants import Rules, RulesError, all_variants, find_variant, 
 
 app = typer.Typer(
     help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
-         "Example: binokel-sim analyze --hand \"AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD "
-         "JD AC TC KC\"",
+         "Example: binokel-sim bid-odds --deals 200000 --seed 1",
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
 )
 out = Console()
 err = Console(stderr=True)
 DOMAIN_ERRORS = (CardError, RulesError, OutputError, SimulationError)
+
 # runs this large (about a second or more on two cores) get a progress bar on a terminal
 PROGRESS_HANDS = 20_000_000  # meld-odds: hands dealt and scored
 PROGRESS_DEALS = 100_000  # bid-odds, duel, play: deals played out
@@ -58,6 +58,10 @@ def domain_errors() -> Iterator[None]:
         yield
     except DOMAIN_ERRORS as exc:
         err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    except MemoryError:
+        err.print("error: not enough memory for a run this large; use fewer --deals",
+                  markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
 
 
@@ -98,6 +102,11 @@ OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f",
 
 def resolve_rules(variant: str, rules_file: Optional[Path]) -> Rules:
     return load_rules(rules_file) if rules_file is not None else find_variant(variant)
+
+
+def source(rules_file: Optional[Path]) -> dict:
+    """Provenance of a run on a user's rules file (the variant name alone would not say which)."""
+    return {} if rules_file is None else {"rules_file": str(rules_file)}
 
 
 def parse_trump(text: str) -> int:
@@ -163,8 +172,12 @@ def _read_hands_file(path: Path) -> list[tuple[str, str]]:
             if "hand" not in df.columns:
                 raise CardError(f"{path.name}: no column named 'hand' (columns: "
                                 f"{', '.join(df.columns)})")
-            return [(f"{path.name} row {i + 1}", str(h)) for i, h in enumerate(df["hand"])]
-        lines = path.read_text(encoding="utf-8").splitlines()
+            hands = [(f"{path.name} row {i + 1}", "" if h is None else str(h))
+                     for i, h in enumerate(df["hand"])]
+        else:
+            lines = path.read_text(encoding="utf-8-sig").splitlines()
+            hands = [(f"{path.name} line {i + 1}", line) for i, line in enumerate(lines)
+                     if line.strip() and not line.lstrip().startswith("#")]
     except OSError as exc:
         raise CardError(f"cannot read hands file {str(path)!r}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -172,8 +185,9 @@ def _read_hands_file(path: Path) -> list[tuple[str, str]]:
     except pl.exceptions.PolarsError as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise CardError(f"cannot read hands file {str(path)!r}: {first_line}") from None
-    return [(f"{path.name} line {i + 1}", line) for i, line in enumerate(lines)
-            if line.strip() and not line.lstrip().startswith("#")]
+    if not hands:
+        raise CardError(f"{path.name}: no hands in the file")
+    return hands
 
 
 def _print_analysis(result: dict) -> None:
@@ -215,8 +229,7 @@ def analyze(
     """The melds of a hand with each suit as trump, the total per trump, which suits the hand may
     name and the best one.
 
-    Example: binokel-sim analyze --variant four-hand-80 --hand "AS AS TS KS KS QS QS JS AH TH KH
-    QH AD KD QD JD JD AC TC KC" --format json
+    Example: binokel-sim analyze --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --format json
     """
     from binokel_sim.analysis import analyze_hand
     from binokel_sim.hands import parse_hand
@@ -279,12 +292,13 @@ def meld_odds_cmd(
             check_output(out_file)
         if exact:
             df = exact_meld_odds(rules, trump_index)
-            record = provenance(rules, method="exact", trump=SUITS[trump_index])
+            record = provenance(rules, method="exact", trump=SUITS[trump_index],
+                                **source(rules_file))
         else:
             with progress_bar(deals, "dealing", PROGRESS_HANDS) as progress:
                 df = meld_odds(rules, deals, seed, trump_index, threads, progress)
             record = provenance(rules, method="monte_carlo", seed=seed, deals=deals,
-                                trump=SUITS[trump_index])
+                                trump=SUITS[trump_index], **source(rules_file))
         if out_file is not None:
             write_table(df, out_file, record)
     if fmt is OddsFormat.json:
@@ -322,8 +336,7 @@ def bid_odds_cmd(
     and what bidding it is worth, from simulated play-outs (the other 60 cards dealt at random,
     the bid winner leading, the same deals for every trump).
 
-    Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC
-    KC" --deals 1000000 --seed 7 --policy heuristic
+    Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" --deals 1000000 --seed 7
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.bid_odds import bid_odds
@@ -337,7 +350,8 @@ def bid_odds_cmd(
             check_output(out_file)
         with progress_bar(deals, "playing") as progress:
             result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress)
-        record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy)
+        record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                            **source(rules_file))
         if out_file is not None:
             write_table(result["rows"], out_file, record)
     summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
@@ -386,7 +400,8 @@ def duel(
         with progress_bar(deals, "dueling") as progress:
             diff = run_duel(rules, a, b, deals, seed, threads, progress)
     mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), deals)
-    result = {**provenance(rules, seed=seed, a=a, b=b), "deals": deals, "mean_diff": mean,
+    result = {**provenance(rules, seed=seed, a=a, b=b, **source(rules_file)), "deals": deals,
+              "mean_diff": mean,
               "ci_low": low, "ci_high": high}
     if fmt is OddsFormat.json:
         print(json.dumps(result, indent=2))
@@ -406,7 +421,8 @@ def play(
     fmt: Annotated[PlayFormat, typer.Option(
         "--format", "-f", help="jsonl (one deal a line) or json (an array).")] = PlayFormat.jsonl,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the records to this file instead of stdout.")] = None,
+        "--out", "-o", help="Write the records to this file instead of stdout: .jsonl (one deal "
+                            "a line) or .json (an array), whatever --format says.")] = None,
 ) -> None:
     """Simulate whole deals (deal, auction, trump, melds, every trick, scores) and print them as
     records, one JSON object a deal. The dealer rotates: deal d is dealt by seat d % 4.
@@ -421,6 +437,7 @@ def play(
         rules = resolve_rules(variant, rules_file)
         if out_file is not None:
             check_output(out_file, suffixes=(".jsonl", ".json"))
+            fmt = PlayFormat(out_file.suffix.lower().lstrip("."))  # the file's suffix decides
         with progress_bar(deals, "playing") as progress:
             played = run_play(rules, deals, seed, policy, threads, progress)
         records = deal_records(played)

@@ -15,12 +15,19 @@ import numpy as np
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.simulate import Progress, SimulationError, check_run, set_threads, unseen_deck
+from binokel_sim.simulate import (
+    Progress,
+    SimulationError,
+    check_memory,
+    check_run,
+    chunks,
+    set_threads,
+    unseen_deck,
+)
 from binokel_sim.tables import allowed_trumps, compile_tables
 from binokel_sim.variants import Rules
 
 GAME_BLOCK = 1024  # deals per random stream: play-outs are slower than meld counts
-MAX_CALLS = 96  # calls recorded per auction (ladder steps of 1 then 5 end long before)
 DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
                "score_02", "score_13")
 
@@ -35,8 +42,10 @@ def check_game(rules: Rules) -> None:
         problems.append("no widow and no talon")
     if not rules.bid_ladder:
         problems.append("a bidding ladder")
-    if rules.trump_chosen_by != "bid_winner" or rules.strict != "always":
-        problems.append("trump named by the bid winner and strict play on every trick")
+    if (rules.trump_chosen_by != "bid_winner" or rules.strict != "always"
+            or rules.first_leader != "bid_winner"):
+        problems.append("trump named by the bid winner, who leads, and strict play on every "
+                        "trick")
     if problems:
         raise SimulationError(f"variant {rules.name}: play-outs need {'; '.join(problems)} "
                               f"(as four-hand-80)")
@@ -51,9 +60,7 @@ def policy_id(name: str) -> int:
 
 
 def _chunks(total: int, threads: int):
-    per_chunk = GAME_BLOCK * 8 * threads
-    for start in range(0, total, per_chunk):
-        yield start // GAME_BLOCK, start, min(per_chunk, total - start)
+    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=8)
 
 
 # --- bid samples --------------------------------------------------------------------------------
@@ -90,6 +97,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     seats = np.full(4, policy_id(policy), dtype=np.int64)
     trump_arr = np.array(trumps, dtype=np.int64)
     shape = (samples, len(trumps))
+    check_memory(4 * 8 * samples * len(trumps), f"{samples:,} samples")
     pair_meld = np.empty(shape, dtype=np.int64)
     pair_play = np.empty(shape, dtype=np.int64)
     opp_meld = np.empty(shape, dtype=np.int64)
@@ -115,6 +123,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a), policy_id(policy_b)
+    check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
     for first_block, start, n in _chunks(deals, n_threads):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
@@ -151,12 +160,14 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     tables = compile_tables(rules)
     seats = np.full(4, policy_id(policy), dtype=np.int64)
     n_tricks = rules.hand_size
+    max_calls = most_calls(rules, tables.max_total)
+    check_memory(deals * (16 * max_calls + 8 * (5 * n_tricks + 40) + 64), f"{deals:,} deals")
     out = PlayedDeals(
         hands=np.empty((deals, 4, N_PLANES), dtype=np.uint32),
         info=np.empty((deals, len(DEAL_FIELDS)), dtype=np.int64),
         melds=np.empty((deals, 4, 4), dtype=np.int64),
-        bid_seats=np.empty((deals, MAX_CALLS), dtype=np.int64),
-        bid_values=np.empty((deals, MAX_CALLS), dtype=np.int64),
+        bid_seats=np.empty((deals, max_calls), dtype=np.int64),
+        bid_values=np.empty((deals, max_calls), dtype=np.int64),
         trick_cards=np.zeros((deals, n_tricks, 4), dtype=np.int64),
         trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
         trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
@@ -170,9 +181,18 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
                     out.trick_winners[s])
         if progress is not None:
             progress(start + n, deals)
-    if (out.info[:, DEAL_FIELDS.index("n_calls")] > MAX_CALLS).any():
-        raise SimulationError(f"an auction made more than {MAX_CALLS} calls; raise MAX_CALLS")
     return out
+
+
+def most_calls(rules: Rules, max_meld: int) -> int:
+    """An upper bound on the calls of one auction: every bid raises the last, so there are no
+    more bids than ladder rungs up to the highest limit the bidding heuristic can reach (a meld of
+    ``max_meld`` plus its estimates), plus one pass per player."""
+    from binokel_sim.bidding import ladder
+    from binokel_sim.kernels.auction import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
+
+    highest = max_meld + PARTNER_MELD + BASE_PLAY + TRUMP_LENGTH * rules.hand_size
+    return len(ladder(rules, highest)) + 4
 
 
 def suit_letter(trump: int) -> str | None:

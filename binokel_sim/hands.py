@@ -13,8 +13,8 @@ from binokel_sim.variants import Rules
 def parse_hand(text: str | Iterable[str], rules: Rules, size: int | None = None) -> np.ndarray:
     """Cards -> counts per type (int64 (24,)), checked against ``rules``.
 
-    ``size`` is the number of cards the task needs (default: the variant's hand size; 0 or None
-    with ``size=-1`` skips the check). Errors name the offending token or count.
+    ``size`` is the number of cards the task needs: None (the default) means the variant's hand
+    size, -1 skips the check. Errors name the offending token or count.
     """
     types = parse_cards(text)
     deck = rules.deck_counts()

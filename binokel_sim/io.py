@@ -35,11 +35,20 @@ def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -
 def _atomic_write(path: Path, write) -> None:
     """Call ``write(temp_path)``, then rename the temp file onto ``path``; on any failure remove
     the temp file, so ``path`` appears whole or not at all."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     os.close(fd)
     try:
         write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes the file private; give it the usual mode
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -52,9 +61,16 @@ def write_text(text: str, path: str | Path) -> Path:
     return p
 
 
+def _literal(value) -> pl.Expr:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return pl.lit(value, dtype=pl.Int64)
+    return pl.lit(None if value is None else str(value), dtype=pl.String)
+
+
 def with_provenance(df: pl.DataFrame, provenance: dict) -> pl.DataFrame:
-    """The table with one constant column per provenance field (seed, variant, version, ...)."""
-    return df.with_columns([pl.lit(v).alias(k) for k, v in provenance.items()])
+    """The table with one constant column per provenance field (seed, variant, version, ...):
+    integers as Int64, everything else as strings, so files of different runs concatenate."""
+    return df.with_columns([_literal(v).alias(k) for k, v in provenance.items()])
 
 
 def write_table(df: pl.DataFrame, path: str | Path, provenance: dict) -> Path:

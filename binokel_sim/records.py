@@ -6,15 +6,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from binokel_sim.cards import N_TYPES, format_card, format_counts
+from binokel_sim.cards import N_TYPES, format_card, format_counts, planes_to_counts
 from binokel_sim.games import DEAL_FIELDS, PlayedDeals, suit_letter
 from binokel_sim.kernels.auction import NO_BID
 
 
-def planes_counts(planes: np.ndarray) -> np.ndarray:
-    """Bit planes uint32 (..., 4) -> counts per card type int64 (..., 24)."""
-    bits = (planes[..., None].astype(np.int64) >> np.arange(N_TYPES)) & 1
-    return bits.sum(axis=-2)
+CARD_NAMES = [format_card(t) for t in range(N_TYPES)]
 
 
 def deal_records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
@@ -23,7 +20,7 @@ def deal_records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
     the bid winner could name none), ``melds`` (points per seat with the named trump, null without
     one), ``tricks`` (``leader``, ``cards`` in play order from the leader, ``winner``; empty when
     the bid was lost before play), ``play_points`` and ``scores`` per pair (seats 0+2, 1+3)."""
-    counts = planes_counts(played.hands)
+    counts = planes_to_counts(played.hands)
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
     for d in range(played.info.shape[0]):
         info = played.info[d]
@@ -34,7 +31,7 @@ def deal_records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
             calls.append({"seat": int(played.bid_seats[d, k]),
                           "bid": None if value == NO_BID else value})
         tricks = [{"leader": int(played.trick_leaders[d, k]),
-                   "cards": [format_card(int(c)) for c in played.trick_cards[d, k]],
+                   "cards": [CARD_NAMES[c] for c in played.trick_cards[d, k].tolist()],
                    "winner": int(played.trick_winners[d, k])}
                   for k in range(int(info[col["n_tricks"]]))]
         yield {

@@ -10,7 +10,7 @@ The random choices are made by a ``pick(n)`` callable returning an integer in ``
 play-out picks the ``k``-th of the distinct legal card types in ascending type order and calls
 ``pick`` only when at least two types are legal, exactly like the kernel's random policy.
 :func:`stream_pick` makes such a callable from a :class:`binokel_sim.reference.Stream`, which
-reproduces the kernel's ``below(state, n)`` draws, so a kernel play-out and a reference play-out
+reproduces the kernel's ``below_scalar`` draws, so a kernel play-out and a reference play-out
 fed the same stream must agree card for card.
 """
 
@@ -80,7 +80,7 @@ class Trick(NamedTuple):
 
 
 def stream_pick(stream: Stream) -> Pick:
-    """``pick(n)`` drawing like the kernel's ``below(state, n)``: 32 high bits, Lemire's
+    """``pick(n)`` drawing like the kernel's ``below_scalar``: 32 high bits, Lemire's
     multiply-shift with rejection."""
     return lambda n: stream.bounded(stream.next_u64() >> 32, n)
 
@@ -120,7 +120,7 @@ def score_deal(bidder_pair_meld: int, opp_meld: int, bidder_has_marriage_in_trum
         return -bid, 0  # automatic loss before any trick is played
     meld_counts = play_bidder >= min_play and bidder_pair_meld >= min_meld
     total = play_bidder + (bidder_pair_meld if meld_counts else 0)
-    bidder_score = total if total >= bid else -bid
+    bidder_score = total if play_bidder >= min_play and total >= bid else -bid
     if play_opp >= min_play:
         opp_score = play_opp + (opp_meld if opp_meld >= min_meld else 0)
     else:

@@ -40,16 +40,29 @@ def set_threads(threads: int | None) -> int:
     return threads
 
 
+MAX_DEALS = 10**11  # about two hours of meld counting on two cores
+MAX_MEMORY = 8 * 2**30  # result arrays above this would crowd a 24 GiB machine
+
+
 def check_run(deals: int, seed: int) -> None:
     if deals < 1:
         raise SimulationError(f"--deals must be at least 1, got {deals}")
+    if deals > MAX_DEALS:
+        raise SimulationError(f"--deals must be at most {MAX_DEALS:,}, got {deals:,}")
     if not 0 <= seed < 2**63:
         raise SimulationError(f"--seed must be between 0 and 2**63 - 1, got {seed}")
 
 
-def chunks(deals: int, threads: int, block_size: int = BLOCK_SIZE):
+def check_memory(n_bytes: int, what: str) -> None:
+    """Refuse a run whose result arrays alone would take more than ``MAX_MEMORY``."""
+    if n_bytes > MAX_MEMORY:
+        raise SimulationError(f"{what} would need {n_bytes / 2**30:.0f} GiB of memory (at most "
+                              f"{MAX_MEMORY / 2**30:.0f}); use fewer --deals")
+
+
+def chunks(deals: int, threads: int, block_size: int = BLOCK_SIZE, blocks_per_thread: int = 4):
     """``(first_block, first_deal, n_deals)`` of each chunk: whole blocks, a few per thread."""
-    per_chunk = block_size * 4 * threads
+    per_chunk = block_size * blocks_per_thread * threads
     start = 0
     while start < deals:
         n = min(per_chunk, deals - start)

@@ -63,3 +63,15 @@ def counts(rules_or_name, text: str) -> np.ndarray:
 def kernel_tables(tables):
     """The argument the meld kernels take: the compiled ``kt`` tuple."""
     return tables.kt
+
+
+def assert_one_line_error(result, *needles: str):
+    """Exit code 1, exactly one line on stderr starting with 'error:' naming the problem."""
+    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
+    lines = result.stderr.strip("\n").splitlines()
+    assert len(lines) == 1, (result.stderr, repr(result.exception))
+    assert lines[0].startswith("error:"), lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -177,3 +177,23 @@ def test_bid_limit_equals_reference(hand):
     assert (limit, trump) == ref.bid_limit(RULES, list(hand))
     married = [s for s in range(4) if hand[s * 6 + 3] > 0 and hand[s * 6 + 2] > 0]
     assert (trump in married) if married else (limit, trump) == (NO_BID, -1)
+
+
+# --- a ladder whose step does not land on the next rung's start (house rules) ------------------
+
+def test_ladder_never_jumps_over_the_next_rung():
+    # [[50, 4], [60, 5]]: 50, 54, 58, then 60 (the next rung's start), 65, 70
+    import dataclasses
+
+    from binokel_sim.variants import find_variant
+
+    rules = dataclasses.replace(find_variant("four-hand-80"), bid_ladder=((50, 4), (60, 5)))
+    expected = [50, 54, 58, 60, 65, 70]
+    assert bidding.ladder(rules, 70) == expected
+    ladder_arr = np.array(rules.bid_ladder, dtype=np.int64)
+    bid, seen = -1, []
+    for _ in expected:
+        bid = next_bid(ladder_arr, bid)
+        seen.append(int(bid))
+    assert seen == expected
+    assert [ref.next_bid(rules.bid_ladder, b) for b in [-1] + expected[:-1]] == expected

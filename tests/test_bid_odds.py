@@ -16,6 +16,8 @@ from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
 from binokel_sim.games import BidSamples, run_bid_samples
+from binokel_sim.hands import parse_hand
+from binokel_sim.kernels.tricks import score_deal
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
 
@@ -231,3 +233,24 @@ def test_trump_summary_interval_holds_p_meld_20(example_odds):
     assert info["p_meld_20"] == 1.0
     low, high = info["p_meld_20_ci"]
     assert low <= info["p_meld_20"] <= high
+
+
+def test_a_made_bid_needs_min_play_even_under_a_low_ladder():
+    # house rules with bids from 10: play 15 (< 20) and meld 30 reach 10 only if meld counted;
+    # SPEC: made exactly when play >= 20 and play + meld >= bid, so this bid is lost
+    import dataclasses
+
+    rules = dataclasses.replace(find_variant("four-hand-80"), bid_ladder=((10, 1),))
+    made, score, _ = deal_scores(rules, 10, np.array([30]), np.array([15]), np.array([0]),
+                                 np.array([35]), True)
+    assert not made[0] and score[0] == -10
+    assert score_deal(30, 0, True, 10, 15, 35) == (-10, 35)
+
+
+def test_no_recommendation_for_a_suit_the_hand_may_not_name():
+    rules = find_variant("four-hand-80")
+    hand = parse_hand(rules.example_hand, rules)  # no queen of clubs: no club marriage
+    result = bid_odds(rules, hand, 500, 2, "random", trump=3)
+    assert result["has_marriage"]
+    assert result["recommended_trump"] is None and result["max_bid_positive_ev"] is None
+    assert (result["rows"]["p_make"] == 0).all()

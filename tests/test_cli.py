@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from binokel_sim.cli import app
 
-from conftest import VARIANT_NAMES
+from conftest import assert_one_line_error, VARIANT_NAMES
 
 runner = CliRunner()
 
@@ -32,18 +32,6 @@ def ok(*args: str):
     result = invoke(*args)
     assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
     return result
-
-
-def assert_one_line_error(result, *needles: str):
-    """Exit code 1, exactly one line on stderr starting with 'error:' naming the problem."""
-    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
-    lines = result.stderr.strip("\n").splitlines()
-    assert len(lines) == 1, (result.stderr, repr(result.exception))
-    assert lines[0].startswith("error:"), lines[0]
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
 # --- variants ----------------------------------------------------------------------------------------
@@ -356,3 +344,31 @@ def test_corrupt_parquet_hands_file(tmp_path):
     path = tmp_path / "hands.parquet"
     path.write_text("not a parquet file")
     assert_one_line_error(invoke("analyze", "--hands-file", str(path)), "hands.parquet")
+
+
+def test_hands_file_without_hands(tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text("# nothing here\n\n")
+    assert_one_line_error(invoke("analyze", "--hands-file", str(path)), "no hands")
+
+
+def test_hands_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_text("\ufeffAS TS KS QS QS JS 9S KH QH AD JD AC\n", encoding="utf-8")
+    result = invoke("analyze", "--variant", "two-hand-48", "--hands-file", str(path),
+                    "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["hand"][0] == "AS"
+
+
+def test_write_failure_is_a_one_line_error(tmp_path, monkeypatch):
+    import polars as pl
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pl.DataFrame, "write_csv", fail)
+    out = tmp_path / "t.csv"
+    assert_one_line_error(invoke("meld-odds", "--deals", "1000", "--out", str(out)),
+                          "No space left")
+    assert not out.exists()

@@ -4,6 +4,7 @@ one-line errors (typer CliRunner)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -11,6 +12,8 @@ from typer.testing import CliRunner
 
 from binokel_sim import __version__
 from binokel_sim.cli import app
+
+from conftest import assert_one_line_error
 
 runner = CliRunner()
 
@@ -25,18 +28,6 @@ def ok(*args: str):
     result = invoke(*args)
     assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
     return result
-
-
-def assert_one_line_error(result, *needles: str):
-    """Exit code 1, exactly one line on stderr starting with 'error:' naming the problem."""
-    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
-    lines = result.stderr.strip("\n").splitlines()
-    assert len(lines) == 1, (result.stderr, repr(result.exception))
-    assert lines[0].startswith("error:"), lines[0]
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
 # --- bid-odds ------------------------------------------------------------------------------------
@@ -195,3 +186,22 @@ def test_bad_out_file_writes_nothing(tmp_path):
 def test_help(command):
     result = ok(command, "--help")
     assert "Example" in result.stdout
+
+
+def test_play_out_file_takes_its_format_from_the_suffix(tmp_path):
+    path = tmp_path / "deals.json"
+    ok("play", "--deals", "3", "--seed", "2", "--out", str(path))  # default --format is jsonl
+    assert len(json.loads(path.read_text())) == 3
+
+
+def test_too_many_deals_is_a_one_line_error():
+    assert_one_line_error(invoke("duel", "--deals", str(10**12)), "--deals")
+    assert_one_line_error(invoke("bid-odds", "--deals", "3000000000", "--trump", "S"), "memory")
+
+
+def test_rules_where_the_bid_winner_does_not_lead(tmp_path):
+    text = (Path(__file__).parent.parent / "binokel_sim" / "variants" / "four-hand-80.toml"
+            ).read_text()
+    path = tmp_path / "odd.toml"
+    path.write_text(text.replace('first_leader = "bid_winner"', 'first_leader = "non_dealer"'))
+    assert_one_line_error(invoke("play", "--rules", str(path), "--deals", "2"), "leads")

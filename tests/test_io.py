@@ -165,3 +165,34 @@ def test_unwritable_folder_is_refused(tmp_path, monkeypatch):
     with pytest.raises(OutputError, match="not writable"):
         write_table(TABLE, tmp_path / "odds.csv", PROV)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_failed_write_is_an_output_error_and_leaves_nothing(tmp_path, monkeypatch):
+    # the folder passes the checks, then the write itself fails (disk full, /proc, ...)
+    df = pl.DataFrame({"x": [1]})
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pl.DataFrame, "write_csv", fail)
+    with pytest.raises(OutputError, match="No space left"):
+        write_table(df, tmp_path / "t.csv", {"seed": 1})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_written_files_get_the_usual_mode(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        path = write_table(pl.DataFrame({"x": [1]}), tmp_path / "t.csv", {"seed": 1})
+    finally:
+        os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+def test_provenance_columns_have_fixed_types(tmp_path):
+    # a small and a huge seed must give the same schema, so result files concatenate
+    a = write_table(pl.DataFrame({"x": [1]}), tmp_path / "a.parquet", {"seed": 5, "trump": "S"})
+    b = write_table(pl.DataFrame({"x": [1]}), tmp_path / "b.parquet",
+                    {"seed": 5_000_000_000, "trump": "S"})
+    both = pl.concat([pl.read_parquet(a), pl.read_parquet(b)])
+    assert both.schema["seed"] == pl.Int64 and both.schema["trump"] == pl.String

@@ -276,6 +276,7 @@ def test_deck_counts_of_a_custom_deck():
     data = builtin_dict("two-hand-48")
     data["deck"]["ranks"] = ["Q", "K", "T", "A"]  # 32 cards
     data["deal"]["talon"] = 8
+    data.pop("example_hand")  # the built-in example holds 9s, which this deck lacks
     data["melds"] = [m for m in data["melds"] if m["name"] in ("marriage", "trump_marriage")]
     for m in data["melds"]:
         m.pop("inside", None)
@@ -329,3 +330,42 @@ def test_trump_requires_a_rank_not_in_the_deck():
     data = builtin_dict("four-hand-80")
     data["trump"]["requires"] = ["9"]
     _expect_error(data, "trump.requires", "9")
+
+
+@pytest.mark.parametrize("section,key,value", [
+    ("points", "last_trick", 10**20),
+    ("bidding", "min_meld", 10**7),
+])
+def test_numbers_out_of_range_are_rules_errors(section, key, value):
+    data = builtin_dict("four-hand-80")
+    data[section][key] = value
+    with pytest.raises(RulesError, match=f"{section}.{key}.*out of range"):
+        rules_from_dict(data)
+
+
+def test_meld_points_out_of_range_name_the_entry():
+    data = builtin_dict("four-hand-80")
+    data["melds"][0]["points"] = [10, 10**20]
+    with pytest.raises(RulesError, match=r"points\[1\].*out of range"):
+        rules_from_dict(data)
+
+
+def test_unknown_all_pass_rule():
+    data = builtin_dict("four-hand-80")
+    data["bidding"]["all_pass"] = "redeal"
+    with pytest.raises(RulesError, match="bidding.all_pass"):
+        rules_from_dict(data)
+
+
+def test_example_hand_must_fit_the_hand_size():
+    data = builtin_dict("four-hand-80")
+    data["deal"]["hand_size"] = 19
+    data["deal"]["talon"] = 4
+    with pytest.raises(RulesError, match="example_hand: 20 cards, but deal.hand_size is 19"):
+        rules_from_dict(data)
+
+
+def test_rules_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_text("\ufeff" + builtin_text("four-hand-80"), encoding="utf-8")
+    assert load_rules(path).name == "four-hand-80"

@@ -27,7 +27,9 @@ def next_bid(ladder, current):
     for i in range(ladder.shape[0] - 1, -1, -1):
         if candidate >= ladder[i, 0]:
             offset = (candidate - ladder[i, 0]) % ladder[i, 1]
-            return candidate if offset == 0 else candidate + ladder[i, 1] - offset
+            bid = candidate if offset == 0 else candidate + ladder[i, 1] - offset
+            # never past the start of the next rung, which is always a legal bid
+            return min(bid, ladder[i + 1, 0]) if i + 1 < ladder.shape[0] else bid
     return candidate
 
 
@@ -78,8 +80,6 @@ def auction(limits, dealer, ladder, bid_seats, bid_values):
     n_calls = 0
     while n_active > 1:
         if active[seat]:
-            if seat == holder:  # everybody else has passed
-                break
             offer = next_bid(ladder, current)
             call = offer if offer <= limits[seat] else NO_BID
             if call == NO_BID:

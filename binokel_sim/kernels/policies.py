@@ -7,7 +7,7 @@ A policy picks one card type out of ``legal`` (a 24-bit mask of card types, as
 id     name           what it does
 =====  =============  ==========================================================================
 0      ``random``     uniform over the *distinct* legal card types (two copies of ``AS`` count
-                      once); one ``below(state, n)`` draw per card when ``n >= 2`` types are
+                      once); one bounded draw per card when ``n >= 2`` types are
                       legal, no draw when the card is forced
 1      ``heuristic``  the rules of :func:`heuristic_card`; deterministic, reads no random numbers
 =====  =============  ==========================================================================
@@ -62,24 +62,6 @@ def lowest_bit(typingctx, src):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return src(src), codegen
-
-
-@intrinsic
-def leading_zeros(typingctx, src):
-    """Leading zero bits (LLVM ``ctlz``); for an int64 the highest set bit is 63 minus this."""
-    if not isinstance(src, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return src(src), codegen
-
-
-@njit(inline="always")
-def highest_bit(m):
-    """Index of the highest set bit of a non-zero int64."""
-    return 63 - leading_zeros(np.int64(m))
 
 
 @njit(inline="always")
@@ -164,7 +146,7 @@ def masters(cards, unseen):
 @njit(inline="always")
 def random_card(legal, s0, s1, s2, s3):
     """Policy 0: a uniform choice among the distinct legal card types, in ascending type order
-    the ``k``-th with ``k = below(state, n)``, ``n = popcount(legal)``; the state travels as four
+    the ``k``-th with ``k`` uniform in ``[0, n)``, ``n = popcount(legal)``; the state travels as four
     scalars. A forced card (``n == 1``) reads no random number. Returns ``(card, s0, s1, s2, s3)``."""
     n = popcount(legal)
     if n == 1:

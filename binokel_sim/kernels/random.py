@@ -55,18 +55,11 @@ def xoshiro_step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit
-def next_u64(state):
-    """xoshiro256++: advance ``state`` (uint64[4]) and return 64 random bits."""
-    result, state[0], state[1], state[2], state[3] = xoshiro_step(state[0], state[1], state[2],
-                                                                  state[3])
-    return result
-
-
 @njit(inline="always")
 def below_scalar(n, s0, s1, s2, s3):
-    """:func:`below` on a state held in four scalars: ``(draw, s0, s1, s2, s3)``. The same draws
-    as ``below`` on the same state; hot loops keep the state in registers this way."""
+    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, on a state held in four scalars:
+    returns ``(draw, s0, s1, s2, s3)``. Lemire's multiply-shift on the high 32 bits of one
+    output, with rejection (fresh outputs) below the threshold, so there is no bias."""
     bound = np.uint64(n)
     r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
     m = (r >> np.uint64(32)) * bound
@@ -78,18 +71,3 @@ def below_scalar(n, s0, s1, s2, s3):
             m = (r >> np.uint64(32)) * bound
             low = m & MASK32
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
-
-
-@njit
-def below(state, n):
-    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's multiply-shift with
-    rejection: no bias)."""
-    bound = np.uint64(n)
-    m = (next_u64(state) >> np.uint64(32)) * bound
-    low = m & MASK32
-    if low < bound:
-        threshold = (np.uint64(0x100000000) - bound) % bound
-        while low < threshold:
-            m = (next_u64(state) >> np.uint64(32)) * bound
-            low = m & MASK32
-    return np.int64(m >> np.uint64(32))

@@ -145,7 +145,7 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     the first trick (SPEC.md line 49); his partnership is the bidding side the heuristic knows.
     ``trump``: suit 0..3. ``seat_policies`` int64 (4,): policy id of each seat
     (:mod:`binokel_sim.kernels.policies`). ``state`` uint64[4]: the random stream; only the
-    random policy reads it, one ``below(state, n)`` per card when ``n >= 2`` distinct card
+    random policy reads it, one bounded draw (``below_scalar``) per card when ``n >= 2`` distinct card
     types are legal. ``card_points`` int64 (24,) and ``last_trick`` from the variant's tables.
 
     Writes, for trick ``k``: ``trick_cards[k, i]`` (int64 (n_tricks, 4)) the card type played
@@ -230,7 +230,8 @@ def score_deal(bidder_pair_meld, opp_meld, bidder_has_marriage_in_trump, bid, pl
     if not bidder_has_marriage_in_trump or bidder_pair_meld < min_meld:
         return -bid, 0
     total = play_bidder + (bidder_pair_meld if play_bidder >= min_play else 0)
-    bidder_score = total if total >= bid else -bid
+    made = play_bidder >= min_play and total >= bid  # SPEC: made needs play >= 20 as well
+    bidder_score = total if made else -bid
     opp_score = 0
     if play_opp >= min_play:
         opp_score = play_opp + (opp_meld if opp_meld >= min_meld else 0)

@@ -21,6 +21,7 @@ from binokel_sim.cards import (
     RANKS,
     CardError,
     card_type,
+    format_card,
     parse_card,
     parse_rank,
 )
@@ -34,6 +35,7 @@ SCOPES = ("around", "cards", "trump", "non_trump", "per_suit")
 TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "non_dealer")
+ALL_PASS = ("dealer_at_minimum",)  # SPEC: if the first three pass, the dealer plays at the minimum
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
 
@@ -148,6 +150,14 @@ def _check_keys(table: dict, section: str, where: str) -> None:
             raise RulesError(f"{where}: unknown key {key!r}")
 
 
+MAX_NUMBER = 1_000_000  # no count, bid or score in any Binokel game comes near this
+
+
+def _check_number(value: Any, where: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+        raise RulesError(f"{where}: {value} is out of range (at most {MAX_NUMBER:,})")
+
+
 def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = ...) -> Any:
     if key not in table:
         if default is ...:
@@ -156,6 +166,11 @@ def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = .
     value = table[key]
     if isinstance(value, bool) and kind is int or not isinstance(value, kind):
         raise RulesError(f"{where}.{key}: expected {_kind_name(kind)}, got {value!r}")
+    _check_number(value, f"{where}.{key}")
+    for i, item in enumerate(value if isinstance(value, list) else []):
+        for j, number in enumerate(item if isinstance(item, list) else [item]):
+            _check_number(number, f"{where}.{key}[{i}]" + (f"[{j}]" if isinstance(item, list)
+                                                           else ""))
     return value
 
 
@@ -339,6 +354,7 @@ def _rules_from_dict(data: dict) -> Rules:
             raise RulesError(f"points.ranks: {exc}") from None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise RulesError(f"points.ranks.{key}: expected a non-negative integer, got {value!r}")
+        _check_number(value, f"points.ranks.{key}")
         rank_points[r] = value
     last_trick = _int_at_least(points, "last_trick", "points", 0, 0)
 
@@ -358,6 +374,7 @@ def _rules_from_dict(data: dict) -> Rules:
         if ladder and step[0] <= ladder[-1][0]:
             raise RulesError(f"bidding.ladder[{i}]: must start above the previous rung")
         ladder.append((step[0], step[1]))
+    _choice(bidding, "all_pass", ALL_PASS, "bidding", ALL_PASS[0])
     min_meld = _int_at_least(bidding, "min_meld", "bidding", 0, 0)
     min_play = _int_at_least(bidding, "min_play", "bidding", 0, 0)
     game = _section(data, "game", required=False)
@@ -371,6 +388,9 @@ def _rules_from_dict(data: dict) -> Rules:
     melds = [_meld(entry, i, ranks, copies) for i, entry in enumerate(melds_raw)]
     _check_inside(melds)
 
+    example = _get(data, "example_hand", str, "top level", "")
+    if example:
+        _check_example(example, ranks, copies, hand_size)
     return Rules(
         name=name, aliases=tuple(str(a) for a in aliases),
         description=_get(data, "description", str, "top level", ""),
@@ -381,15 +401,30 @@ def _rules_from_dict(data: dict) -> Rules:
         rank_points=tuple(rank_points), last_trick=last_trick, strict=strict,
         first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
-        example_hand=_get(data, "example_hand", str, "top level", ""),
+        example_hand=example,
     )
+
+
+def _check_example(text: str, ranks: tuple[int, ...], copies: int, hand_size: int) -> None:
+    """The example hand must be a legal hand of the variant (it is what commands use without
+    --hand)."""
+    try:
+        types = [parse_card(tok) for tok in text.replace(",", " ").split()]
+    except CardError as exc:
+        raise RulesError(f"example_hand: {exc}") from None
+    if len(types) != hand_size:
+        raise RulesError(f"example_hand: {len(types)} cards, but deal.hand_size is {hand_size}")
+    for t in set(types):
+        if t % N_RANKS not in ranks or types.count(t) > copies:
+            raise RulesError(f"example_hand: {types.count(t)} x {format_card(t)} is not possible "
+                             f"with this deck")
 
 
 def load_rules(path: str | Path) -> Rules:
     """Read and validate a rules file (TOML, the format of the built-in variants)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the TOML
     except OSError as exc:
         raise RulesError(f"cannot read rules file {str(p)!r}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
