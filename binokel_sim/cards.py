@@ -59,6 +59,11 @@ def format_card(t: int) -> str:
     return RANKS[type_rank(t)] + SUITS[type_suit(t)]
 
 
+# (type, name) by suit S H D C, then rank high to low: the order hands are shown in
+_DISPLAY_ORDER = [(card_type(r, s), RANKS[r] + SUITS[s]) for s in range(N_SUITS)
+                  for r in reversed(range(N_RANKS))]
+
+
 def parse_rank(token: str) -> int:
     """A rank letter (``9 J Q K T A``, ``10`` for ten), case-insensitive."""
     r = token.strip().upper()
@@ -108,12 +113,7 @@ def counts_of(types: Iterable[int]) -> np.ndarray:
 
 def format_counts(counts: Sequence[int]) -> list[str]:
     """Counts per type -> card strings, sorted by suit (S H D C) then rank high to low."""
-    cards = []
-    for suit in range(N_SUITS):
-        for rank in reversed(range(N_RANKS)):
-            t = card_type(rank, suit)
-            cards.extend([format_card(t)] * int(counts[t]))
-    return cards
+    return [name for t, name in _DISPLAY_ORDER for _ in range(int(counts[t]))]
 
 
 # --- bit planes (the kernel representation of a hand) ----------------------------------------

@@ -20,31 +20,30 @@ def deal_records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
     the bid winner could name none), ``melds`` (points per seat with the named trump, null without
     one), ``tricks`` (``leader``, ``cards`` in play order from the leader, ``winner``; empty when
     the bid was lost before play), ``play_points`` and ``scores`` per pair (seats 0+2, 1+3)."""
-    counts = planes_to_counts(played.hands)
+    counts = planes_to_counts(played.hands).tolist()
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
-    for d in range(played.info.shape[0]):
-        info = played.info[d]
-        trump = int(info[col["trump"]])
-        calls = []
-        for k in range(int(info[col["n_calls"]])):
-            value = int(played.bid_values[d, k])
-            calls.append({"seat": int(played.bid_seats[d, k]),
-                          "bid": None if value == NO_BID else value})
-        tricks = [{"leader": int(played.trick_leaders[d, k]),
-                   "cards": [CARD_NAMES[c] for c in played.trick_cards[d, k].tolist()],
-                   "winner": int(played.trick_winners[d, k])}
-                  for k in range(int(info[col["n_tricks"]]))]
+    info_rows = played.info.tolist()
+    for d, info in enumerate(info_rows):
+        trump = info[col["trump"]]
+        n_calls = info[col["n_calls"]]
+        seats, values = played.bid_seats[d, :n_calls].tolist(), played.bid_values[d, :n_calls].tolist()
+        n_tricks = info[col["n_tricks"]]
+        cards = played.trick_cards[d, :n_tricks].tolist()
+        leaders = played.trick_leaders[d, :n_tricks].tolist()
+        winners = played.trick_winners[d, :n_tricks].tolist()
         yield {
             "deal": first_deal + d,
-            "hands": [format_counts(counts[d, seat]) for seat in range(4)],
-            "dealer": int(info[col["dealer"]]),
-            "bids": calls,
-            "bidder": int(info[col["bidder"]]),
-            "bid": int(info[col["bid"]]),
+            "hands": [format_counts(counts[d][seat]) for seat in range(4)],
+            "dealer": info[col["dealer"]],
+            "bids": [{"seat": seat, "bid": None if value == NO_BID else value}
+                     for seat, value in zip(seats, values)],
+            "bidder": info[col["bidder"]],
+            "bid": info[col["bid"]],
             "trump": suit_letter(trump),
-            "melds": [int(played.melds[d, seat, trump]) for seat in range(4)] if trump >= 0
-            else None,
-            "tricks": tricks,
-            "play_points": [int(info[col["play_02"]]), int(info[col["play_13"]])],
-            "scores": [int(info[col["score_02"]]), int(info[col["score_13"]])],
+            "melds": played.melds[d, :, trump].tolist() if trump >= 0 else None,
+            "tricks": [{"leader": leader, "cards": [CARD_NAMES[c] for c in trick],
+                        "winner": winner}
+                       for leader, trick, winner in zip(leaders, cards, winners)],
+            "play_points": [info[col["play_02"]], info[col["play_13"]]],
+            "scores": [info[col["score_02"]], info[col["score_13"]]],
         }
