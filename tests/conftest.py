@@ -14,7 +14,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
+from typer.testing import CliRunner
+
 from binokel_sim import variants
+from binokel_sim.cli import app
 from binokel_sim.hands import parse_hand
 
 DATA = Path(__file__).parent / "data"
@@ -75,3 +78,20 @@ def assert_one_line_error(result, *needles: str):
         assert needle in lines[0], lines[0]
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- the command line (typer's CliRunner on the app) ---------------------------------------------
+
+runner = CliRunner()
+
+HAND_80 = "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC"
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def ok(*args: str):
+    result = invoke(*args)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result

@@ -16,22 +16,9 @@ from typer.testing import CliRunner
 
 from binokel_sim.cli import app
 
-from conftest import assert_one_line_error, VARIANT_NAMES
+from conftest import HAND_80, VARIANT_NAMES, assert_one_line_error, invoke, ok, runner
 
-runner = CliRunner()
-
-HAND_80 = "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC"
 HAND_48 = "AS TS KS QS QS JS 9S KH QH AD JD AC"
-
-
-def invoke(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = invoke(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    return result
 
 
 # --- variants ----------------------------------------------------------------------------------------

@@ -13,21 +13,8 @@ from typer.testing import CliRunner
 from binokel_sim import __version__
 from binokel_sim.cli import app
 
-from conftest import assert_one_line_error
+from conftest import HAND_80, assert_one_line_error, invoke, ok
 
-runner = CliRunner()
-
-HAND_80 = "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC"
-
-
-def invoke(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = invoke(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    return result
 
 
 # --- bid-odds ------------------------------------------------------------------------------------

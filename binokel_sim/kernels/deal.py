@@ -10,7 +10,7 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.random import MASK32, seed_stream, xoshiro_step
+from binokel_sim.kernels.random import MASK32, bounded_scalar, seed_stream, xoshiro_step
 
 
 @njit(inline="always")
@@ -23,22 +23,6 @@ def add_card(p0, p1, p2, p3, t):
     p1 |= p0 & bit
     p0 |= bit
     return p0, p1, p2, p3
-
-
-@njit(inline="always")
-def _draw(x32, i, n, s0, s1, s2, s3):
-    """``i + `` a uniform integer in ``[0, n - i)`` from 32 random bits (Lemire's multiply-shift;
-    a rejected draw, probability below 2**-25, takes fresh bits from the stream, so no bias)."""
-    bound = np.uint64(n - i)
-    m = x32 * bound
-    low = m & MASK32
-    if low < bound:
-        threshold = (np.uint64(0x100000000) - bound) % bound
-        while low < threshold:
-            fresh, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            m = (fresh >> np.uint64(32)) * bound
-            low = m & MASK32
-    return i + np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
 @njit
@@ -55,13 +39,15 @@ def deal_planes(work, start, size, state):
     end = start + size
     for i in range(start, end, 2):
         r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        j, s0, s1, s2, s3 = _draw(r >> np.uint64(32), i, n, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = bounded_scalar(r >> np.uint64(32), n - i, s0, s1, s2, s3)
+        j += i
         t = work[j]
         work[j] = work[i]
         work[i] = t
         p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
         if i + 1 < end:
-            j, s0, s1, s2, s3 = _draw(r & MASK32, i + 1, n, s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = bounded_scalar(r & MASK32, n - i - 1, s0, s1, s2, s3)
+            j += i + 1
             t = work[j]
             work[j] = work[i + 1]
             work[i + 1] = t

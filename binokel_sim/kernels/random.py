@@ -56,13 +56,12 @@ def xoshiro_step(s0, s1, s2, s3):
 
 
 @njit(inline="always")
-def below_scalar(n, s0, s1, s2, s3):
-    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, on a state held in four scalars:
-    returns ``(draw, s0, s1, s2, s3)``. Lemire's multiply-shift on the high 32 bits of one
-    output, with rejection (fresh outputs) below the threshold, so there is no bias."""
+def bounded_scalar(x32, n, s0, s1, s2, s3):
+    """A uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from the 32 random bits ``x32``:
+    Lemire's multiply-shift; in the rare rejection case (probability below n / 2**32) fresh bits
+    come from the state, so there is no bias. Returns ``(draw, s0, s1, s2, s3)``."""
     bound = np.uint64(n)
-    r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-    m = (r >> np.uint64(32)) * bound
+    m = np.uint64(x32) * bound
     low = m & MASK32
     if low < bound:
         threshold = (np.uint64(0x100000000) - bound) % bound
@@ -71,3 +70,11 @@ def below_scalar(n, s0, s1, s2, s3):
             m = (r >> np.uint64(32)) * bound
             low = m & MASK32
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
+@njit(inline="always")
+def below_scalar(n, s0, s1, s2, s3):
+    """A uniform integer in ``[0, n)`` from the high 32 bits of the next output, on a state held
+    in four scalars (hot loops keep it in registers): ``(draw, s0, s1, s2, s3)``."""
+    r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+    return bounded_scalar(r >> np.uint64(32), n, s0, s1, s2, s3)
