@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Run every benchmark and refresh results/benchmarks.json (a few minutes on two cores).
+# Run it on an otherwise idle machine: the figures are wall-clock throughput.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python benchmarks/bench_melds.py
+python benchmarks/bench_playout.py
