@@ -33,7 +33,7 @@ def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_b
             key = score_hand(p0, p1, p2, p3, kt, totals)
             packed = packed_counts(kt, key, fixed_trump)
             for m in range(n_melds):
-                count_hist[b, m, meld_count(p0, p1, p2, p3, kt, packed, m)] += 1
+                count_hist[b, m, meld_count(packed, m)] += 1
             best_allowed = -1
             best_any = -1
             for t in range(4):

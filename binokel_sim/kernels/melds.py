@@ -102,13 +102,17 @@ def score_hand(p0, p1, p2, p3, kt, totals):
     """Score one hand for every trump.
 
     Writes ``totals`` (int64 (4,)): the meld total with each suit as trump. Returns the key
-    ``(fixed_state, pattern of S, H, D, C)`` for :func:`packed_counts` and :func:`meld_points`.
+    ``(fixed_state, pattern of S, H, D, C, fixed melds' counts packed)`` for
+    :func:`packed_counts` and :func:`meld_points`.
     """
     table, pattern_value, fixed_parents, fixed_radix, suit_points = kt[0], kt[1], kt[2], kt[3], kt[4]
     fixed_total = 0
+    fixed_packed = 0
     for m in range(table.shape[0]):
         if table[m, COL_SCOPE] == SCOPE_FIXED:
-            fixed_total += table[m, COL_POINTS + multiplicity(p0, p1, p2, p3, table[m, COL_MASK])]
+            c = multiplicity(p0, p1, p2, p3, table[m, COL_MASK])
+            fixed_total += table[m, COL_POINTS + c]
+            fixed_packed += c << (COUNT_BITS * m)
     state = 0
     for j in range(fixed_parents.shape[0]):
         p = fixed_parents[j]
@@ -124,39 +128,37 @@ def score_hand(p0, p1, p2, p3, kt, totals):
     totals[1] = fixed_total + plain - suit_points[i1, 0, state] + suit_points[i1, 1, state]
     totals[2] = fixed_total + plain - suit_points[i2, 0, state] + suit_points[i2, 1, state]
     totals[3] = fixed_total + plain - suit_points[i3, 0, state] + suit_points[i3, 1, state]
-    return state, i0, i1, i2, i3
+    return state, i0, i1, i2, i3, fixed_packed
 
 
 @njit(inline="always")
 def _per_suit(values, trump, key):
     """Sum over the four suits of ``values[pattern, case, state, ...]``, case 1 for the trump."""
-    state, i0, i1, i2, i3 = key
+    state, i0, i1, i2, i3, _ = key
     return (values[i0, 1 if trump == 0 else 0, state] + values[i1, 1 if trump == 1 else 0, state]
             + values[i2, 1 if trump == 2 else 0, state] + values[i3, 1 if trump == 3 else 0, state])
 
 
 @njit(inline="always")
 def packed_counts(kt, key, trump):
-    """Every suit meld's count with ``trump`` as trump, packed (read with :func:`meld_count`)."""
-    return _per_suit(kt[5], trump, key)
+    """Every meld's count with ``trump`` as trump, packed (read with :func:`meld_count`): the
+    suit melds' fields from the four suit patterns, the fixed melds' from the key."""
+    return _per_suit(kt[5], trump, key) + key[5]
 
 
 @njit(inline="always")
-def meld_count(p0, p1, p2, p3, kt, packed, m):
-    """Count of meld ``m``: a fixed meld's from the planes, a suit meld's from ``packed``."""
-    table = kt[0]
-    if table[m, COL_SCOPE] == SCOPE_FIXED:
-        return multiplicity(p0, p1, p2, p3, table[m, COL_MASK])
+def meld_count(packed, m):
+    """Count of meld ``m`` from :func:`packed_counts`."""
     return (packed >> (COUNT_BITS * m)) & COUNT_FIELD
 
 
 @njit(inline="always")
-def meld_points(p0, p1, p2, p3, kt, key, m, trump):
+def meld_points(kt, key, m, trump):
     """Points of meld ``m`` with ``trump`` as trump; ``key`` is what :func:`score_hand` returned."""
     table = kt[0]
     if table[m, COL_SCOPE] == SCOPE_FIXED:
-        return table[m, COL_POINTS + multiplicity(p0, p1, p2, p3, table[m, COL_MASK])]
-    state, i0, i1, i2, i3 = key
+        return table[m, COL_POINTS + meld_count(key[5], m)]
+    state, i0, i1, i2, i3, _ = key
     points = kt[6]
     return (points[i0, 1 if trump == 0 else 0, state, m] + points[i1, 1 if trump == 1 else 0, state, m]
             + points[i2, 1 if trump == 2 else 0, state, m]
@@ -179,6 +181,6 @@ def meld_hand(planes, trump, kt, counts_out, points_out):
     key = score_hand(p0, p1, p2, p3, kt, totals)
     packed = packed_counts(kt, key, trump)
     for m in range(kt[0].shape[0]):
-        counts_out[m] = meld_count(p0, p1, p2, p3, kt, packed, m)
-        points_out[m] = meld_points(p0, p1, p2, p3, kt, key, m, trump)
+        counts_out[m] = meld_count(packed, m)
+        points_out[m] = meld_points(kt, key, m, trump)
     return totals[trump]
