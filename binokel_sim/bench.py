@@ -1,7 +1,8 @@
 """Throughput measurements shared by ``binokel-sim bench`` and the scripts in ``benchmarks/``.
 
 Each function warms up (compiling or loading numba's cache) before it times, and reports the best
-of a few runs in items per second.
+of five runs in items per second: wall time on a shared machine is noisy, and the best run is the
+one least disturbed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
 
-def best_seconds(work: Callable[[], object], repeats: int = 3) -> float:
+def best_seconds(work: Callable[[], object], repeats: int = 5) -> float:
     work()  # warm-up
     times = []
     for _ in range(repeats):
