@@ -74,8 +74,14 @@ def parse_rank(token: str) -> int:
     return RANKS.index(r)
 
 
+def _bare(token: str) -> str:
+    """The token without spaces and the emoji/text variation selectors phones add to ♠♥♦♣."""
+    return token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+
+
 def parse_suit(token: str) -> int:
-    s = SUIT_SYMBOLS.get(token.strip(), token.strip().upper())
+    bare = _bare(token)
+    s = SUIT_SYMBOLS.get(bare, bare.upper())
     if len(s) != 1 or s not in SUITS:
         raise CardError(f"unknown suit {token!r} (suits are S H D C or ♠ ♥ ♦ ♣)")
     return SUITS.index(s)
@@ -83,7 +89,7 @@ def parse_suit(token: str) -> int:
 
 def parse_card(token: str) -> int:
     """One card such as ``AS``, ``10h``, ``T♦`` -> card type index."""
-    tok = token.strip()
+    tok = _bare(token)
     if len(tok) < 2:
         raise CardError(f"unknown card {token!r}")
     rank_part, suit_part = tok[:-1], tok[-1]

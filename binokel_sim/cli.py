@@ -284,10 +284,13 @@ def meld_odds_cmd(
     Example: binokel-sim meld-odds --variant four-hand-80 --deals 1000000 --seed 1 --out x.parquet
     """
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
+    from binokel_sim.simulate import check_run, set_threads
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         trump_index = parse_trump(trump)
+        check_run(deals, seed)  # checked with --exact too: a bad option is never ignored
+        set_threads(threads)
         if out_file is not None:
             check_output(out_file)
         if exact:

@@ -160,3 +160,8 @@ def test_parse_hand_returns_counts():
     c = parse_hand("AS TS KS QS QS JS 9S KH QH AD JD AC", r)
     assert c.dtype == np.int64 and c.shape == (24,)
     assert c[cards.parse_card("QS")] == 2 and c.sum() == 12
+
+
+def test_suit_symbols_with_an_emoji_selector():
+    # "A♠️" as phones type it: the spade followed by U+FE0F
+    assert cards.parse_card("A\u2660\ufe0f") == cards.parse_card("AS")

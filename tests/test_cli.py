@@ -359,3 +359,8 @@ def test_write_failure_is_a_one_line_error(tmp_path, monkeypatch):
     assert_one_line_error(invoke("meld-odds", "--deals", "1000", "--out", str(out)),
                           "No space left")
     assert not out.exists()
+
+
+def test_exact_still_rejects_bad_options():
+    assert_one_line_error(invoke("meld-odds", "--exact", "--deals", "-5"), "--deals")
+    assert_one_line_error(invoke("meld-odds", "--exact", "--threads", "99"), "--threads")
