@@ -59,13 +59,11 @@ def bid_rows(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> p
     floor = minimum_bid(rules)
     rows = []
     for j, trump in enumerate(samples.trumps):
-        _, _, opp = deal_scores(rules, floor, samples.pair_meld[:, j], samples.pair_play[:, j],
-                                samples.opp_meld[:, j], samples.opp_play[:, j],
-                                trump in marriage_trumps)
-        # the samples that can make a bid, and their totals (play + meld, which then counts)
-        made_at_any = deal_scores(rules, 0, samples.pair_meld[:, j], samples.pair_play[:, j],
-                                  samples.opp_meld[:, j], samples.opp_play[:, j],
-                                  trump in marriage_trumps)[0]
+        # bid 0: the samples that make some bid (their totals, play + meld, decide which) and
+        # the opponents' scores, which do not depend on the bid
+        made_at_any, _, opp = deal_scores(rules, 0, samples.pair_meld[:, j],
+                                          samples.pair_play[:, j], samples.opp_meld[:, j],
+                                          samples.opp_play[:, j], trump in marriage_trumps)
         totals = np.sort((samples.pair_play[:, j] + samples.pair_meld[:, j])[made_at_any])
         suffix = np.concatenate([np.cumsum(totals[::-1])[::-1], [0]])
         opp_mean = float(opp.mean())

@@ -128,7 +128,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     for first_block, start, n in _chunks(deals, n_threads):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, a, b, seed, first_block,
-                    GAME_BLOCK, diff[start:start + n])
+                    GAME_BLOCK, start, diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
     return diff / 2.0

@@ -80,14 +80,27 @@ def deal_hand(work: list[int], start: int, size: int, stream: Stream) -> list[in
     return counts
 
 
-def deal_deals(deck: list[int], hand_sizes: list[int], n_deals: int, seed: int,
-               block_size: int, first_block: int = 0) -> list[list[list[int]]]:
-    """Deals as counts per hand, stream per block, the deck permutation carried within a block."""
-    deals = []
+def deck_cards(rules: Rules) -> list[int]:
+    """The card type of every physical card of the deck, ascending."""
+    return [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
+
+
+def block_streams(deck: list[int], n_deals: int, seed: int, block_size: int,
+                  first_block: int = 0):
+    """``(d, stream, work)`` for every deal ``d``: a fresh stream and a fresh copy of the deck at
+    the start of each block (like ``kernels.deal.block_start``), carried over within the block."""
     for d in range(n_deals):
         if d % block_size == 0:
             stream = Stream(seed, first_block + d // block_size)
             work = list(deck)
+        yield d, stream, work
+
+
+def deal_deals(deck: list[int], hand_sizes: list[int], n_deals: int, seed: int,
+               block_size: int, first_block: int = 0) -> list[list[list[int]]]:
+    """Deals as counts per hand, stream per block, the deck permutation carried within a block."""
+    deals = []
+    for _, stream, work in block_streams(deck, n_deals, seed, block_size, first_block):
         hands, start = [], 0
         for size in hand_sizes:
             hands.append(deal_hand(work, start, size, stream))
@@ -172,7 +185,7 @@ def best_total(rules: Rules, counts: list[int]) -> int:
 
 def meld_odds_counts(rules: Rules, n_deals: int, seed: int, trump: int, block_size: int):
     """The reference for ``kernels.meld_odds``: per-meld count histograms and best totals."""
-    deck = [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
+    deck = deck_cards(rules)
     count_hist = {m.name: {} for m in rules.melds}
     total_hist: dict[int, int] = {}
     for (hand,) in deal_deals(deck, [rules.hand_size], n_deals, seed, block_size):

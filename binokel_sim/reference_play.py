@@ -29,7 +29,14 @@ from binokel_sim.cards import (
     type_suit,
 )
 from binokel_sim.kernels.auction import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
-from binokel_sim.reference import Stream, deal_hand, may_name, meld_total
+from binokel_sim.reference import (
+    Stream,
+    block_streams,
+    deal_hand,
+    deck_cards,
+    may_name,
+    meld_total,
+)
 from binokel_sim.variants import Rules
 
 Pick = Callable[[int], int]
@@ -146,18 +153,9 @@ def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
     ``(play of 0+2, play of 1+3, trump)`` per deal. Block streams and the carried deck
     permutation as in the kernel; seats 0-2 are dealt by partial shuffles, seat 3 takes the rest;
     seat 0 leads."""
-    deck = [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
-    size = rules.hand_size
     results = []
-    for d in range(n_deals):
-        if d % block_size == 0:
-            stream = Stream(seed, first_block + d // block_size)
-            work = list(deck)
-        hands = [deal_hand(work, seat * size, size, stream) for seat in range(3)]
-        last = [0] * N_TYPES
-        for t in work[3 * size:]:
-            last[t] += 1
-        hands.append(last)
+    for _, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
+        hands = _deal_rest(work, 0, rules.hand_size, stream)
         trump = benchmark_trump(rules, hands[0])
         (play0, play1), _ = play_out(hands, 0, trump, rules, stream_pick(stream))
         results.append((play0, play1, trump))
@@ -237,10 +235,6 @@ def auction(limits: list[int], dealer: int, rules: Rules):
 
 # --- whole deals (twins of kernels.deals with the random policy on every seat) -----------------
 
-def _deck(rules: Rules) -> list[int]:
-    return [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
-
-
 def _deal_rest(work: list[int], first_seat: int, size: int, stream: Stream) -> list[list[int]]:
     """Hands of seats ``first_seat``..3 from ``work``: partial shuffles, the last seat the rest."""
     hands = [deal_hand(work, i * size, size, stream) for i in range(3 - first_seat)]
@@ -296,12 +290,8 @@ def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_blo
     block ``first_block + d // block_size``, the deck permutation carried within a block: seats
     0-2 by partial shuffles, seat 3 the rest, then the random policy's draws in the play.
     """
-    deck = _deck(rules)
     records = []
-    for d in range(n_deals):
-        if d % block_size == 0:
-            stream = Stream(seed, first_block + d // block_size)
-            work = list(deck)
+    for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
         hands = _deal_rest(work, 0, rules.hand_size, stream)
         record = play_deal(rules, hands, (first_deal + d) % 4, stream_pick(stream))
         records.append({"deal": first_deal + d, **record})
@@ -313,12 +303,8 @@ def duel_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
     """Twin of ``kernels.deals.duel_blocks`` for two random policies: every deal (dealer
     ``d % 4``) is played twice from the same stream, which runs on from the first play into the
     second; per deal, A's score minus B's averaged over the two seatings (A on 0+2 first)."""
-    deck = _deck(rules)
     diffs = []
-    for d in range(n_deals):
-        if d % block_size == 0:
-            stream = Stream(seed, first_block + d // block_size)
-            work = list(deck)
+    for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
         hands = _deal_rest(work, 0, rules.hand_size, stream)
         first = play_deal(rules, hands, d % 4, stream_pick(stream))["scores"]
         second = play_deal(rules, hands, d % 4, stream_pick(stream))["scores"]
@@ -336,10 +322,7 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
               for _ in range(int(rules.deck_counts()[t]) - int(counts[t]))]
     size = rules.hand_size
     out = []
-    for d in range(n_samples):
-        if d % block_size == 0:
-            stream = Stream(seed, first_block + d // block_size)
-            work = list(unseen)
+    for _, stream, work in block_streams(unseen, n_samples, seed, block_size, first_block):
         hands = [list(int(c) for c in counts)] + _deal_rest(work, 1, size, stream)
         row = []
         for trump in trumps:

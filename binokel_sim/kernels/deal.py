@@ -78,6 +78,16 @@ def deal_seats(work, first_seat, hand, state, hands):
     hands[last, 3] = q3
 
 
+@njit
+def block_start(deck, seed, block):
+    """What every block of a parallel driver starts from: its random stream ``(seed, block)``
+    (uint64[4]) and its own copy of the deck to shuffle. Blocks never share either, which is what
+    makes results independent of the thread count."""
+    state = np.empty(4, dtype=np.uint64)
+    seed_stream(state, seed, block)
+    return state, deck.copy()
+
+
 @njit_parallel
 def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out):
     """Deal ``out.shape[0]`` deals of ``len(hand_sizes)`` hands from ``deck`` (int64 card types).
@@ -88,9 +98,7 @@ def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out):
     n_deals = out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     for b in prange(n_blocks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_stream(state, seed, first_block + b)
-        work = deck.copy()
+        state, work = block_start(deck, seed, first_block + b)
         stop = min(n_deals, (b + 1) * block_size)
         for d in range(b * block_size, stop):
             start = 0

@@ -12,10 +12,9 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit
-from binokel_sim.kernels.deal import deal_seats
+from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.tricks import playout, score_deal
 
 N_SEATS = 4
@@ -88,9 +87,7 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     for b in prange(n_blocks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_stream(state, seed, first_block + b)
-        work = deck.copy()
+        state, work = block_start(deck, seed, first_block + b)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         limits = np.empty(N_SEATS, dtype=np.int64)
         trumps = np.empty(N_SEATS, dtype=np.int64)
@@ -122,13 +119,14 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
 
 @njit_parallel
 def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
-                policy_a, policy_b, seed, first_block, block_size, diff_out):
+                policy_a, policy_b, seed, first_block, block_size, first_deal, diff_out):
     """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
     auction and trump (the bidding heuristic does not depend on the play policy).
 
     Writes ``diff_out`` int64 (n,): (A's score - B's score) summed over the two plays, so the
     per-deal difference A minus B is ``diff_out / 2``. Deal ``d`` reads the stream of block
-    ``first_block + d // block_size``; dealer ``d % 4``.
+    ``first_block + d // block_size``; its dealer is ``(first_deal + d) % 4``, as in
+    :func:`play_blocks`.
     """
     n_deals = diff_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
@@ -136,9 +134,7 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     a_first = np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64)
     b_first = np.array([policy_b, policy_a, policy_b, policy_a], dtype=np.int64)
     for b in prange(n_blocks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_stream(state, seed, first_block + b)
-        work = deck.copy()
+        state, work = block_start(deck, seed, first_block + b)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         copy = np.empty((N_SEATS, 4), dtype=np.uint32)
         melds = np.empty((N_SEATS, 4), dtype=np.int64)
@@ -151,8 +147,9 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
         trick_winners = np.empty(hand, dtype=np.int64)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
-            bidder, bid, trump, _ = bid_and_name(hands, d % N_SEATS, kt, trump_need, ladder, melds,
-                                                 limits, trumps, calls_seats, calls_values)
+            bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
+                                                 ladder, melds, limits, trumps, calls_seats,
+                                                 calls_values)
             copy[:, :] = hands
             _, _, _, s0, s1 = play_and_score(copy, bidder, bid, trump, melds, a_first, state,
                                              card_points, last_trick, min_meld, min_play,
@@ -180,9 +177,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
     n_blocks = (n + block_size - 1) // block_size
     hand = unseen.shape[0] // (N_SEATS - 1)
     for b in prange(n_blocks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_stream(state, seed, first_block + b)
-        work = unseen.copy()
+        state, work = block_start(unseen, seed, first_block + b)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         copy = np.empty((N_SEATS, 4), dtype=np.uint32)
         melds = np.empty((N_SEATS, 4), dtype=np.int64)

@@ -3,10 +3,9 @@
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.deal import deal_planes
+from binokel_sim.kernels.deal import block_start, deal_planes
 from binokel_sim.kernels.melds import may_name, meld_count, packed_counts, score_hand
 from binokel_sim.kernels.options import njit_parallel
-from binokel_sim.kernels.random import seed_stream
 
 
 @njit_parallel
@@ -23,9 +22,7 @@ def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_b
     n_melds = kt[0].shape[0]
     n_blocks = count_hist.shape[0]
     for b in prange(n_blocks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_stream(state, seed, first_block + b)
-        work = deck.copy()
+        state, work = block_start(deck, seed, first_block + b)
         totals = np.empty(4, dtype=np.int64)
         stop = min(n_deals, (b + 1) * block_size)
         for _ in range(b * block_size, stop):

@@ -10,7 +10,7 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.deal import deal_seats
+from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
@@ -21,7 +21,6 @@ from binokel_sim.kernels.policies import (
     popcount,
     random_card,
 )
-from binokel_sim.kernels.random import seed_stream
 
 N_SEATS = 4
 
@@ -280,9 +279,7 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
     n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     for b in prange(n_blocks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_stream(state, seed, first_block + b)
-        work = deck.copy()
+        state, work = block_start(deck, seed, first_block + b)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         n_tricks = hand
         trick_cards = np.empty((n_tricks, N_SEATS), dtype=np.int64)
