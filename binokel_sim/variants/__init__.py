@@ -55,6 +55,9 @@ class MeldSpec:
     list has ``copies + 1`` entries: a multiplicity past the table scores as the last entry).
     ``counted_sets`` is how many sets the table counts (past it, more sets add nothing); a meld
     named in ``inside`` absorbs that many sets of this one (a royal marriage inside a run).
+    ``per_set`` is the value of one set for a meld counted per copy (marriages, dix), 0 for a meld
+    scored by its points table; in the talon games it decides which levels may be declared
+    (docs/rules.md, "Declarations").
     """
 
     name: str
@@ -64,6 +67,7 @@ class MeldSpec:
     points: tuple[int, ...]
     counted_sets: int
     inside: tuple[str, ...]
+    per_set: int = 0
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,9 @@ class Rules:
     game_target: int
     melds: tuple[MeldSpec, ...]
     example_hand: str
+    turned_bonus_rank: int = -1  # a turned card of this rank scores turned_bonus for the dealer
+    turned_bonus: int = 0
+    swap_meld: str = ""  # a declared card of this meld may be exchanged for the turned card
 
     @property
     def deck_size(self) -> int:
@@ -135,7 +142,7 @@ _KNOWN_KEYS = {
          "bidding", "game", "melds"},
     "deck": {"ranks", "copies"},
     "deal": {"players", "partnerships", "hand_size", "widow", "talon"},
-    "trump": {"chosen_by", "requires"},
+    "trump": {"chosen_by", "requires", "turned_bonus", "swap_meld"},
     "points": {"ranks", "last_trick"},
     "play": {"strict", "first_leader", "strict_phase1"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
@@ -254,6 +261,7 @@ def _meld(entry: Any, index: int, deck_ranks: tuple[int, ...], copies: int) -> M
     has_points, has_per_set = "points" in entry, "per_set" in entry
     if has_points == has_per_set:
         raise RulesError(f"{where}: give exactly one of 'points' (a table) or 'per_set'")
+    per_set = 0
     if has_points:
         table = _get(entry, "points", list, where)
         if not table or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0
@@ -273,7 +281,7 @@ def _meld(entry: Any, index: int, deck_ranks: tuple[int, ...], copies: int) -> M
         raise RulesError(f"{where}.inside: expected a list of meld names")
     if len(inside) > MAX_INSIDE:
         raise RulesError(f"{where}.inside: a meld can sit inside at most {MAX_INSIDE} others")
-    return MeldSpec(name, scope, mask, ranks, points, counted, tuple(inside))
+    return MeldSpec(name, scope, mask, ranks, points, counted, tuple(inside), per_set)
 
 
 def _check_inside(melds: list[MeldSpec]) -> None:
@@ -388,6 +396,7 @@ def _rules_from_dict(data: dict) -> Rules:
     melds = [_meld(entry, i, ranks, copies) for i, entry in enumerate(melds_raw)]
     _check_inside(melds)
 
+    bonus_rank, bonus, swap_meld = _turned_card(trump, chosen_by, ranks, melds)
     example = _get(data, "example_hand", str, "top level", "")
     if example:
         _check_example(example, ranks, copies, hand_size)
@@ -401,8 +410,36 @@ def _rules_from_dict(data: dict) -> Rules:
         rank_points=tuple(rank_points), last_trick=last_trick, strict=strict,
         first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
-        example_hand=example,
+        example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
+        swap_meld=swap_meld,
     )
+
+
+def _turned_card(trump: dict, chosen_by: str, ranks: tuple[int, ...],
+                 melds: list[MeldSpec]) -> tuple[int, int, str]:
+    """``[trump] turned_bonus = ["9", 10]`` and ``swap_meld = "dix"``: only with a turned trump.
+    The swap meld must be a trump meld of one rank (the card exchanged for the turned card)."""
+    bonus_rank, bonus, swap_meld = -1, 0, ""
+    given = [key for key in ("turned_bonus", "swap_meld") if key in trump]
+    if given and chosen_by != "turned_card":
+        raise RulesError(f"trump.{given[0]}: only for chosen_by = 'turned_card'")
+    if "turned_bonus" in trump:
+        value = _get(trump, "turned_bonus", list, "trump")
+        if (len(value) != 2 or not isinstance(value[0], str) or isinstance(value[1], bool)
+                or not isinstance(value[1], int) or value[1] < 0):
+            raise RulesError(f"trump.turned_bonus: expected [rank, points] such as [\"9\", 10], "
+                             f"got {value!r}")
+        (bonus_rank,) = _rank_list([value[0]], "trump.turned_bonus")
+        if bonus_rank not in ranks:
+            raise RulesError(f"trump.turned_bonus: rank {RANKS[bonus_rank]} is not in the deck")
+        bonus = value[1]
+    if "swap_meld" in trump:
+        swap_meld = _get(trump, "swap_meld", str, "trump")
+        meld = next((m for m in melds if m.name == swap_meld), None)
+        if meld is None or meld.scope != "trump" or len(meld.ranks) != 1:
+            raise RulesError(f"trump.swap_meld: {swap_meld!r} is not a trump meld of one rank in "
+                             f"the meld table")
+    return bonus_rank, bonus, swap_meld
 
 
 def _check_example(text: str, ranks: tuple[int, ...], copies: int, hand_size: int) -> None:
