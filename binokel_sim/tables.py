@@ -119,3 +119,58 @@ def compile_tables(rules: Rules) -> Tables:
 def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:
     """Whether a hand (counts per type) may name each suit as trump under ``rules``."""
     return [all(counts[card_type(r, s)] > 0 for r in rules.trump_requires) for s in range(N_SUITS)]
+
+
+# --- the talon games (kernels/talon.py) ----------------------------------------------------------
+
+def declaration_rows(rules: Rules, trump: int) -> list[tuple[int, int, int, int, int, int]]:
+    """Every declaration a player of a talon game might make with ``trump`` as trump, in the order
+    the random policy counts them (docs/rules.md, "Declarations" and "Policies"): the melds in
+    table order, within a meld the suits S H D C its scope allows (none for around/cards), within
+    a suit the levels ascending. A row is ``(meld, level, card types of one set, points, counted
+    per copy, the swap meld)``."""
+    rows = []
+    for m, meld in enumerate(rules.melds):
+        if meld.scope in ("around", "cards"):
+            masks = [meld.type_mask]
+        else:
+            suits = {"trump": [trump], "non_trump": [s for s in range(N_SUITS) if s != trump],
+                     "per_suit": list(range(N_SUITS))}[meld.scope]
+            masks = [meld.type_mask << (N_RANKS * s) for s in suits]
+        levels = range(1, (rules.copies if meld.per_set else meld.counted_sets) + 1)
+        for mask in masks:
+            for level in levels:
+                points = level * meld.per_set if meld.per_set else meld.points[level]
+                rows.append((m, level, mask, points, int(meld.per_set > 0),
+                             int(meld.name == rules.swap_meld)))
+    return rows
+
+
+@functools.lru_cache(maxsize=32)
+def compile_talon(rules: Rules) -> tuple:
+    """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon`): ``(cfg,
+    declaration rows int64 (4, rows, 6), rows per trump int64 (4,), card points int64 (24,),
+    number of melds)``."""
+    from binokel_sim.kernels import talon as k
+
+    cfg = np.zeros(k.N_CFG, dtype=np.int64)
+    cfg[k.CFG_PLAYERS] = rules.players
+    cfg[k.CFG_HAND] = rules.hand_size
+    cfg[k.CFG_TALON] = rules.talon
+    cfg[k.CFG_LAST_TRICK] = rules.last_trick
+    cfg[k.CFG_STRICT1] = int(rules.strict == "always")
+    cfg[k.CFG_BONUS_RANK] = rules.turned_bonus_rank
+    cfg[k.CFG_BONUS] = rules.turned_bonus
+    swap = [m for m in rules.melds if m.name == rules.swap_meld]
+    cfg[k.CFG_SWAP_RANK] = swap[0].ranks[0] if swap else -1
+    cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
+    cfg[k.CFG_COPIES] = rules.copies
+    by_trump = [declaration_rows(rules, trump) for trump in range(N_SUITS)]
+    width = max(len(rows) for rows in by_trump)
+    decl = np.zeros((N_SUITS, width, k.N_DECL), dtype=np.int64)
+    for trump, rows in enumerate(by_trump):
+        decl[trump, :len(rows)] = rows
+    n_decl = np.array([len(rows) for rows in by_trump], dtype=np.int64)
+    card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)],
+                           dtype=np.int64)
+    return cfg, decl, n_decl, card_points, len(rules.melds)

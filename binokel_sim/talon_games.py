@@ -1,0 +1,193 @@
+"""Public drivers of the talon games (two-hand-48, three-hand-72, four-hand-72): simulated deals
+as arrays, duels of play policies, the samples behind ``deal-odds`` and whole games.
+
+Like :mod:`binokel_sim.games`, these validate, allocate, cut the work into chunks of whole blocks
+and call ``progress(done, total)`` between chunks; block ``i`` always reads stream ``(seed, i)``,
+so results do not depend on the thread count. The rules are SPEC.md's talon variants; the
+decisions beyond it are in docs/rules.md, "Talon games".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim.cards import N_PLANES, counts_to_planes
+from binokel_sim.games import GAME_BLOCK, policy_id
+from binokel_sim.kernels.talon import (
+    talon_duel_blocks,
+    talon_match_blocks,
+    talon_play_blocks,
+    talon_sample_blocks,
+)
+from binokel_sim.simulate import (
+    Progress,
+    SimulationError,
+    check_memory,
+    check_run,
+    chunks,
+    set_threads,
+    unseen_deck,
+)
+from binokel_sim.tables import compile_tables, compile_talon
+from binokel_sim.variants import Rules
+
+MAX_GAME_DEALS = 1000  # a game still open after this many deals is reported unfinished
+
+
+def check_talon(rules: Rules) -> None:
+    """The talon engine plays rules with a talon and a turned trump: every player draws one card
+    after each phase-1 trick, so the talon must be a whole number of rounds."""
+    problems = []
+    if rules.talon == 0 or rules.widow:
+        problems.append("a talon and no widow")
+    elif rules.talon % rules.players:
+        problems.append(f"a talon that is a whole number of rounds of draws ({rules.talon} "
+                        f"cards for {rules.players} players)")
+    if rules.trump_chosen_by != "turned_card":
+        problems.append("trump chosen by the turned card")
+    if rules.partnerships and sorted(map(sorted, rules.partnerships)) != [[0, 2], [1, 3]]:
+        problems.append("no partnerships, or partnerships 0+2 and 1+3")
+    if problems:
+        raise SimulationError(f"variant {rules.name}: the talon engine needs "
+                              f"{'; '.join(problems)}")
+
+
+def n_tricks(rules: Rules) -> int:
+    return rules.talon // rules.players + rules.hand_size
+
+
+def sides_of(rules: Rules) -> np.ndarray:
+    """Each seat's side: its partnership (0 for seats 0+2, 1 for 1+3), or the seat itself."""
+    if rules.partnerships:
+        return np.array([seat % 2 for seat in range(rules.players)], dtype=np.int64)
+    return np.arange(rules.players, dtype=np.int64)
+
+
+def _chunks(total: int, threads: int):
+    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=8)
+
+
+# --- whole deals as arrays ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TalonDeals:
+    """Arrays of simulated talon deals (see ``kernels.talon.talon_play_blocks`` for shapes)."""
+
+    rules: Rules
+    hands: np.ndarray
+    talon: np.ndarray
+    points: np.ndarray
+    trick_cards: np.ndarray
+    trick_leaders: np.ndarray
+    trick_winners: np.ndarray
+    declarations: np.ndarray
+
+
+def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
+                   progress: Progress | None = None, first_deal: int = 0) -> TalonDeals:
+    """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
+    ``d % players``."""
+    check_talon(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tt = compile_talon(rules)
+    deck = compile_tables(rules).deck
+    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    players, nt = rules.players, n_tricks(rules)
+    check_memory(deals * (16 * players + 8 * rules.talon + 16 * players
+                          + 8 * nt * (players + 4)), f"{deals:,} deals")
+    out = TalonDeals(
+        rules=rules,
+        hands=np.empty((deals, players, N_PLANES), dtype=np.uint32),
+        talon=np.empty((deals, rules.talon), dtype=np.int64),
+        points=np.empty((deals, players, 2), dtype=np.int64),
+        trick_cards=np.empty((deals, nt, players), dtype=np.int64),
+        trick_leaders=np.empty((deals, nt), dtype=np.int64),
+        trick_winners=np.empty((deals, nt), dtype=np.int64),
+        declarations=np.empty((deals, nt, 2), dtype=np.int64),
+    )
+    for first_block, start, n in _chunks(deals, n_threads):
+        s = slice(start, start + n)
+        talon_play_blocks(deck, tt, seats, seed, first_block, GAME_BLOCK, first_deal + start,
+                          out.hands[s], out.talon[s], out.points[s], out.trick_cards[s],
+                          out.trick_leaders[s], out.trick_winners[s], out.declarations[s])
+        if progress is not None:
+            progress(start + n, deals)
+    return out
+
+
+# --- duels and matches --------------------------------------------------------------------------
+
+def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
+                   threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+    """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
+    side in turn: every seat for three players, each partnership for four-hand-72), float64
+    (deals,)."""
+    check_talon(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tt = compile_talon(rules)
+    deck = compile_tables(rules).deck
+    a, b = policy_id(policy_a), policy_id(policy_b)
+    sides = sides_of(rules)
+    check_memory(8 * deals, f"{deals:,} deals")
+    diff = np.empty(deals, dtype=np.float64)
+    for first_block, start, n in _chunks(deals, n_threads):
+        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, seed, first_block,
+                          GAME_BLOCK, start, diff[start:start + n])
+        if progress is not None:
+            progress(start + n, deals)
+    return diff
+
+
+def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
+                    threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+    """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
+    A's final total, the B sides' summed final totals (see ``kernels.talon.talon_match_blocks``)."""
+    check_talon(rules)
+    check_run(games, seed)
+    n_threads = set_threads(threads)
+    tt = compile_talon(rules)
+    deck = compile_tables(rules).deck
+    a, b = policy_id(policy_a), policy_id(policy_b)
+    sides = sides_of(rules)
+    check_memory(32 * games, f"{games:,} games")
+    out = np.empty((games, 4), dtype=np.int64)
+    block = max(GAME_BLOCK // 16, 1)  # a game is a dozen deals or more
+    for first_block, start, n in chunks(games, n_threads, block, blocks_per_thread=8):
+        talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, rules.game_target,
+                           MAX_GAME_DEALS, seed, first_block, block, start, out[start:start + n])
+        if progress is not None:
+            progress(start + n, games)
+    return out
+
+
+# --- samples of one hand (deal-odds) ------------------------------------------------------------
+
+def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
+                      seed: int, policy: str, threads: int | None = None,
+                      progress: Progress | None = None) -> np.ndarray:
+    """Deal the unseen cards around ``counts`` (seat 0's hand) and the ``turned`` card (a card
+    type) ``samples`` times and play each deal with ``policy`` on every seat, ``dealer`` dealing.
+    Returns int64 (samples, players, 2): card and meld points per seat."""
+    check_talon(rules)
+    check_run(samples, seed)
+    n_threads = set_threads(threads)
+    tt = compile_talon(rules)
+    known = counts.copy()
+    known[turned] += 1
+    unseen = unseen_deck(rules, known)
+    if (known > rules.deck_counts()).any():
+        raise SimulationError(f"the turned card is a copy the deck does not have beside the hand")
+    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    check_memory(16 * rules.players * samples, f"{samples:,} samples")
+    out = np.empty((samples, rules.players, 2), dtype=np.int64)
+    planes = counts_to_planes(counts)
+    for first_block, start, n in _chunks(samples, n_threads):
+        talon_sample_blocks(unseen, planes, turned, dealer, tt, seats, seed, first_block,
+                            GAME_BLOCK, out[start:start + n])
+        if progress is not None:
+            progress(start + n, samples)
+    return out

@@ -1,0 +1,483 @@
+"""An independent replay checker for the deal records of the talon games (two-hand-48,
+three-hand-72, four-hand-72).
+
+Written from the rules alone (``../shared/rules/SPEC.md``: "Common to all variants", "Variant
+two-hand-48", "Variants three-hand-72 and four-hand-72"; ``docs/rules.md``: "Talon games"), so that
+it catches the engine's mistakes: it imports nothing of the engine (no kernels, no
+``reference_play``, no ``talon_games``), only the card notation and the rules data.
+
+``replay_talon(rules, record)`` replays one record trick by trick and raises ``AssertionError``
+naming the deal, the trick and the problem at the first violation.
+
+Conventions read from docs/rules.md, "Declarations":
+- every card copy keeps, per meld of the table, the highest level it has served (0: never); a copy
+  that takes part in a declaration of meld ``m`` at level ``L`` has served ``m`` at level ``L``
+  (for a meld counted per copy too: two marriages declared at once served "marriage" at level 2);
+- a player's copies of one card type are ordered by their served record packed two bits a meld
+  (meld ``m`` at bits ``2m``), highest first; a card played or swapped away is the first copy in
+  that order; a declaration takes, for every card type of one set, the first ``L`` copies in that
+  order that may serve; a drawn card (and the turned card taken by a swap) is a fresh copy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from binokel_sim.cards import CardError, format_card, parse_card
+from binokel_sim.variants import MeldSpec, Rules
+
+SUITS = "SHDC"
+N_SUITS = 4
+N_RANKS = 6
+N_TYPES = 24
+
+RECORD_KEYS = ["deal", "variant", "dealer", "hands", "talon", "trump", "turned_dix", "tricks",
+               "card_points", "meld_points", "scores"]
+TRICK_KEYS = ["leader", "cards", "winner", "declaration", "draws"]
+DECLARATION_KEYS = ["meld", "level", "cards", "points", "swap"]
+
+
+def _suit(t: int) -> int:
+    return t // N_RANKS
+
+
+def _rank(t: int) -> int:
+    return t % N_RANKS
+
+
+def _type(rank: int, suit: int) -> int:
+    return suit * N_RANKS + rank
+
+
+def _hand_order(t: int) -> tuple[int, int]:
+    """Records list hands and declared cards S H D C, high to low within a suit."""
+    return (_suit(t), -_rank(t))
+
+
+# --- the rules, written out from SPEC.md --------------------------------------------------------
+
+def legal_types(held: set[int], played: list[int], trump: int) -> set[int]:
+    """SPEC "Must-head obligation": the card types of ``held`` that may be played to a trick
+    holding ``played`` (in play order; empty: the player leads, anything goes)."""
+    if not played:
+        return set(held)
+    led = _suit(played[0])
+    trumps_in_trick = [_rank(t) for t in played if _suit(t) == trump]
+    led_held = {t for t in held if _suit(t) == led}
+    if led_held:
+        if led == trump:  # a trump higher than the highest trump in the trick, else any trump
+            top = max(trumps_in_trick)
+            return {t for t in led_held if _rank(t) > top} or led_held
+        if not trumps_in_trick:  # a led card higher than the highest led card, else any
+            top = max(_rank(t) for t in played if _suit(t) == led)
+            return {t for t in led_held if _rank(t) > top} or led_held
+        return led_held  # the trick has been trumped: any card of the led suit
+    trumps_held = {t for t in held if _suit(t) == trump}
+    if trumps_held:
+        if not trumps_in_trick:
+            return trumps_held
+        top = max(trumps_in_trick)
+        return {t for t in trumps_held if _rank(t) > top} or trumps_held
+    return set(held)
+
+
+def trick_winner_index(cards: list[int], trump: int) -> int:
+    """SPEC "Trick winner": the highest trump, else the highest card of the led suit; of
+    identical cards the one played first. Returns the position in play order."""
+    led = _suit(cards[0])
+    pool = [i for i, t in enumerate(cards) if _suit(t) == trump]
+    if not pool:
+        pool = [i for i, t in enumerate(cards) if _suit(t) == led]
+    return max(pool, key=lambda i: (_rank(cards[i]), -i))
+
+
+def meld_set_types(meld: MeldSpec, trump: int) -> list[tuple[int | None, list[int]]]:
+    """Every possible single set of ``meld``: (suit or None, the card types of one set)."""
+    if meld.scope == "around":
+        return [(None, [_type(r, s) for s in range(N_SUITS) for r in meld.ranks])]
+    if meld.scope == "cards":
+        return [(None, [t for t in range(N_TYPES) if (meld.type_mask >> t) & 1])]
+    if meld.scope == "trump":
+        suits = [trump]
+    elif meld.scope == "non_trump":
+        suits = [s for s in range(N_SUITS) if s != trump]
+    elif meld.scope == "per_suit":
+        suits = list(range(N_SUITS))
+    else:  # pragma: no cover - the loader allows no other scope
+        raise AssertionError(f"meld {meld.name}: unknown scope {meld.scope!r}")
+    return [(s, [_type(r, s) for r in meld.ranks]) for s in suits]
+
+
+def max_level(rules: Rules, meld: MeldSpec) -> int:
+    """docs/rules.md: a table meld at the levels its points table lists (1..counted_sets); a meld
+    counted per copy up to the copies held (at most the deck's copies)."""
+    return rules.copies if meld.per_set else meld.counted_sets
+
+
+def meld_points(meld: MeldSpec, level: int) -> int:
+    return level * meld.per_set if meld.per_set else meld.points[level]
+
+
+# --- the replay ---------------------------------------------------------------------------------
+
+class _Replay:
+    def __init__(self, rules: Rules, record: Any):
+        self.rules = rules
+        self.record = record
+        deal = record.get("deal") if isinstance(record, dict) else None
+        self.where = f"deal {deal!r}"
+
+    # -- failures and small validators ----------------------------------------------------------
+    def fail(self, problem: str, trick: int | None = None) -> None:
+        if trick is None:
+            raise AssertionError(f"{self.where}: {problem}")
+        phase = 1 if trick < self.n_phase1 else 2
+        raise AssertionError(f"{self.where}: tricks[{trick}] (trick {trick + 1}, phase {phase}): "
+                             f"{problem}")
+
+    def check(self, ok: bool, problem: str, trick: int | None = None) -> None:
+        if not ok:
+            self.fail(problem, trick)
+
+    def integer(self, value: Any, what: str, trick: int | None = None) -> int:
+        self.check(isinstance(value, int) and not isinstance(value, bool),
+                   f"{what} must be an integer, got {value!r}", trick)
+        return value
+
+    def card(self, token: Any, what: str, trick: int | None = None) -> int:
+        self.check(isinstance(token, str), f"{what}: card {token!r} is not a string", trick)
+        try:
+            t = parse_card(token)
+        except CardError:
+            self.fail(f"{what}: unknown card {token!r}", trick)
+        self.check(format_card(t) == token,
+                   f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
+        self.check(_rank(t) in self.rules.ranks,
+                   f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
+        return t
+
+    def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
+        self.check(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
+                   trick)
+        return [self.card(tok, what, trick) for tok in tokens]
+
+    def per_seat(self, key: str) -> list[int]:
+        values = self.record[key]
+        self.check(isinstance(values, list) and len(values) == self.rules.players,
+                   f"{key} must be a list of {self.rules.players} integers, got {values!r}")
+        return [self.integer(v, f"{key}[{i}]") for i, v in enumerate(values)]
+
+    # -- the hands: copies with their served records --------------------------------------------
+    def key(self, served: list[int]) -> int:
+        return sum(level << (2 * m) for m, level in enumerate(served))
+
+    def ordered(self, seat: int, t: int) -> list[list[int]]:
+        """The seat's copies of type ``t``, highest served record first (the copy convention)."""
+        copies = self.hands[seat].setdefault(t, [])
+        copies.sort(key=self.key, reverse=True)
+        return copies
+
+    def held_types(self, seat: int) -> set[int]:
+        return {t for t, copies in self.hands[seat].items() if copies}
+
+    def n_held(self, seat: int) -> int:
+        return sum(len(c) for c in self.hands[seat].values())
+
+    def give(self, seat: int, t: int) -> None:
+        self.hands[seat].setdefault(t, []).append([0] * len(self.rules.melds))
+
+    def take(self, seat: int, t: int) -> None:
+        """Remove the first copy in the convention's order (a card played or swapped away)."""
+        self.ordered(seat, t).pop(0)
+
+    # -- the checks -----------------------------------------------------------------------------
+    def run(self) -> None:
+        rules, rec = self.rules, self.record
+        self.n_phase1 = 0
+        if not isinstance(rec, dict):
+            self.fail(f"a record must be a JSON object, got {type(rec).__name__}")
+        self.check(rules.talon > 0 and rules.trump_chosen_by == "turned_card",
+                   f"variant {rules.name} is not a talon game (talon {rules.talon}, trump "
+                   f"{rules.trump_chosen_by})")
+        self.check(rules.talon % rules.players == 0,
+                   f"variant {rules.name}: a talon of {rules.talon} does not split into rounds of "
+                   f"{rules.players} draws")
+        expected_keys = RECORD_KEYS + (["pair_scores"] if rules.partnerships else [])
+        missing = [k for k in expected_keys if k not in rec]
+        self.check(not missing, f"record lacks the key(s) {', '.join(missing)}")
+        unknown = [k for k in rec if k not in expected_keys]
+        self.check(not unknown, f"record has unexpected key(s) {', '.join(map(str, unknown))}")
+        self.check(list(rec) == expected_keys,
+                   f"record keys are in the order {list(rec)}, expected {expected_keys}")
+        deal = self.integer(rec["deal"], "deal")
+        self.check(deal >= 0, f"deal number {deal} is negative")
+        self.check(rec["variant"] == rules.name,
+                   f"variant is {rec['variant']!r}, the rules are {rules.name!r}")
+        players = rules.players
+        self.players = players
+        self.n_phase1 = rules.talon // players
+        dealer = self.integer(rec["dealer"], "dealer")
+        self.check(0 <= dealer < players, f"dealer {dealer} is not a seat 0..{players - 1}")
+
+        # the deal: hands + talon = the deck; hand size; hands sorted like a hand
+        hands_rec = rec["hands"]
+        self.check(isinstance(hands_rec, list) and len(hands_rec) == players,
+                   f"hands must be a list of {players} hands")
+        dealt = [self.cards(h, f"hands[{s}]") for s, h in enumerate(hands_rec)]
+        for s, h in enumerate(dealt):
+            self.check(len(h) == rules.hand_size,
+                       f"hands[{s}] has {len(h)} cards, the hand size is {rules.hand_size}")
+            self.check(h == sorted(h, key=_hand_order),
+                       f"hands[{s}] is not sorted S H D C, high to low: {hands_rec[s]}")
+        talon = self.cards(rec["talon"], "talon")
+        self.check(len(talon) == rules.talon,
+                   f"talon has {len(talon)} cards, the variant's talon is {rules.talon}")
+        total = Counter(t for h in dealt for t in h) + Counter(talon)
+        deck = rules.deck_counts()
+        for t in range(N_TYPES):
+            self.check(total[t] == int(deck[t]),
+                       f"hands and talon hold {total[t]} x {format_card(t)}, the deck has "
+                       f"{int(deck[t])}")
+
+        # trump and the turned dix
+        turned = talon[-1]
+        trump = _suit(turned)
+        self.trump = trump
+        self.check(rec["trump"] == SUITS[trump],
+                   f"trump is {rec['trump']!r}, the turned card {format_card(turned)} makes it "
+                   f"{SUITS[trump]!r}")
+        dix = rules.turned_bonus_rank >= 0 and _rank(turned) == rules.turned_bonus_rank
+        self.check(isinstance(rec["turned_dix"], bool),
+                   f"turned_dix must be true/false, got {rec['turned_dix']!r}")
+        self.check(rec["turned_dix"] == dix,
+                   f"turned_dix is {rec['turned_dix']}, but the turned card is "
+                   f"{format_card(turned)}")
+
+        self.hands: list[dict[int, list[list[int]]]] = [{} for _ in range(players)]
+        for s, h in enumerate(dealt):
+            for t in h:
+                self.give(s, t)
+        self.talon = list(talon)  # the talon still to draw; a swap changes its last card
+        self.next_draw = 0
+
+        tricks = rec["tricks"]
+        n_tricks = self.n_phase1 + rules.hand_size
+        self.check(isinstance(tricks, list), "tricks must be a list")
+        self.check(len(tricks) == n_tricks,
+                   f"{len(tricks)} tricks, expected {n_tricks} ({self.n_phase1} in phase 1 while "
+                   f"the talon lasts, then {rules.hand_size} in phase 2)")
+        won_points = [0] * players
+        declared = [0] * players
+        leader = (dealer + 1) % players
+        for i, trick in enumerate(tricks):
+            winner = self.trick(i, trick, leader)
+            won_points[winner] += sum(rules.rank_points[_rank(self.card(c, "cards", i))]
+                                      for c in trick["cards"])
+            if trick["declaration"] is not None:
+                declared[winner] += trick["declaration"]["points"]
+            leader = winner
+        last_winner = leader
+
+        for s in range(players):
+            self.check(self.n_held(s) == 0,
+                       f"seat {s} still holds {self.n_held(s)} card(s) after the last trick")
+        self.check(self.next_draw == len(self.talon),
+                   f"{len(self.talon) - self.next_draw} talon card(s) were never drawn")
+
+        # the totals
+        card_points = list(won_points)
+        card_points[last_winner] += rules.last_trick
+        deck_total = 4 * rules.copies * sum(rules.rank_points[r] for r in rules.ranks) \
+            + rules.last_trick
+        self.check(sum(card_points) == deck_total,
+                   f"replayed card points add up to {sum(card_points)}, not {deck_total}")
+        got = self.per_seat("card_points")
+        self.check(got == card_points,
+                   f"card_points are {got}, the replay gives {card_points} (cards of the tricks "
+                   f"won + {rules.last_trick} for the last trick to seat {last_winner})")
+        self.check(sum(got) == deck_total, f"card_points add up to {sum(got)}, not {deck_total}")
+        melds = list(declared)
+        if dix:
+            melds[dealer] += rules.turned_bonus
+        got = self.per_seat("meld_points")
+        self.check(got == melds,
+                   f"meld_points are {got}, the replay gives {melds} (declarations"
+                   + (f" + {rules.turned_bonus} for the dealer's turned dix)" if dix else ")"))
+        scores = [c + m for c, m in zip(card_points, melds)]
+        got = self.per_seat("scores")
+        self.check(got == scores, f"scores are {got}, card_points + meld_points give {scores}")
+        if rules.partnerships:
+            pairs = [sum(scores[s] for s in team) for team in rules.partnerships]
+            got = rec["pair_scores"]
+            self.check(got == pairs,
+                       f"pair_scores are {got!r}, the seats' scores give {pairs} "
+                       f"(pairs {', '.join('+'.join(map(str, t)) for t in rules.partnerships)})")
+
+    def trick(self, i: int, trick: Any, leader: int) -> int:
+        rules, players = self.rules, self.players
+        phase1 = i < self.n_phase1
+        self.check(isinstance(trick, dict), f"a trick must be an object, got {trick!r}", i)
+        missing = [k for k in TRICK_KEYS if k not in trick]
+        self.check(not missing, f"trick lacks the key(s) {', '.join(missing)}", i)
+        unknown = [k for k in trick if k not in TRICK_KEYS]
+        self.check(not unknown, f"trick has unexpected key(s) {', '.join(map(str, unknown))}", i)
+
+        got_leader = self.integer(trick["leader"], "leader", i)
+        if i == 0:
+            self.check(got_leader == leader,
+                       f"the first trick is led by seat {got_leader}, but the dealer is seat "
+                       f"{self.record['dealer']}, so seat {leader} (dealer + 1) leads", i)
+        else:
+            self.check(got_leader == leader,
+                       f"led by seat {got_leader}, but the previous trick's winner is seat "
+                       f"{leader}", i)
+        cards = self.cards(trick["cards"], "cards", i)
+        self.check(len(cards) == players,
+                   f"{len(cards)} cards played, expected one per player ({players})", i)
+        size = rules.hand_size if phase1 else rules.hand_size - (i - self.n_phase1)
+        for s in range(players):
+            self.check(self.n_held(s) == size,
+                       f"seat {s} holds {self.n_held(s)} cards before the trick, expected {size}",
+                       i)
+
+        strict = not phase1 or rules.strict == "always"
+        for k, t in enumerate(cards):
+            seat = (leader + k) % players
+            held = self.held_types(seat)
+            self.check(t in held,
+                       f"seat {seat} plays {format_card(t)}, which it does not hold (it holds "
+                       f"{self._show(seat)})", i)
+            if strict:
+                legal = legal_types(held, cards[:k], self.trump)
+                self.check(t in legal,
+                           f"seat {seat} plays {format_card(t)} to "
+                           f"{' '.join(map(format_card, cards[:k]))} (trump "
+                           f"{SUITS[self.trump]}), which breaks the must-head obligation: legal "
+                           f"are {' '.join(format_card(u) for u in sorted(legal, key=_hand_order))}",
+                           i)
+            self.take(seat, t)
+
+        winner = (leader + trick_winner_index(cards, self.trump)) % players
+        got_winner = self.integer(trick["winner"], "winner", i)
+        self.check(got_winner == winner,
+                   f"winner is seat {got_winner}, but {' '.join(map(format_card, cards))} led by "
+                   f"seat {leader} with trump {SUITS[self.trump]} goes to seat {winner}", i)
+
+        decl = trick["declaration"]
+        if decl is not None:
+            self.check(phase1, "a declaration in phase 2 (declarations are made only while the "
+                               "talon lasts)", i)
+            self.declaration(i, decl, winner)
+
+        draws = self.cards(trick["draws"], "draws", i)
+        if not phase1:
+            self.check(not draws, f"draws {trick['draws']} in phase 2 (the talon is gone)", i)
+            return winner
+        self.check(len(draws) == players,
+                   f"{len(draws)} cards drawn, expected one per player ({players})", i)
+        for k, t in enumerate(draws):
+            seat = (winner + k) % players
+            expected = self.talon[self.next_draw]
+            self.check(t == expected,
+                       f"seat {seat} (draw {k + 1}, winner first then clockwise) draws "
+                       f"{format_card(t)}, but the talon's next card is {format_card(expected)}"
+                       + (" (the last talon card)" if self.next_draw == len(self.talon) - 1
+                          else ""), i)
+            self.next_draw += 1
+            self.give(seat, t)
+        if i == self.n_phase1 - 1:
+            self.check(self.next_draw == len(self.talon),
+                       "the talon is not empty after the last phase-1 trick", i)
+        return winner
+
+    def _show(self, seat: int) -> str:
+        types = sorted((t for t, c in self.hands[seat].items() for _ in c), key=_hand_order)
+        return " ".join(map(format_card, types)) or "nothing"
+
+    def declaration(self, i: int, decl: Any, seat: int) -> None:
+        rules = self.rules
+        self.check(isinstance(decl, dict), f"a declaration must be an object or null, got "
+                                           f"{decl!r}", i)
+        missing = [k for k in DECLARATION_KEYS if k not in decl]
+        self.check(not missing, f"declaration lacks the key(s) {', '.join(missing)}", i)
+        unknown = [k for k in decl if k not in DECLARATION_KEYS]
+        self.check(not unknown, f"declaration has unexpected key(s) "
+                                f"{', '.join(map(str, unknown))}", i)
+        name = decl["meld"]
+        names = [m.name for m in rules.melds]
+        self.check(name in names, f"declaration of an unknown meld {name!r} (the table has "
+                                  f"{', '.join(names)})", i)
+        m = names.index(name)
+        meld = rules.melds[m]
+        level = self.integer(decl["level"], "declaration level", i)
+        top = max_level(rules, meld)
+        self.check(1 <= level <= top,
+                   f"declaration of {name} at level {level}: declarable levels are 1..{top}", i)
+        cards = self.cards(decl["cards"], "declaration cards", i)
+        self.check(cards == sorted(cards, key=_hand_order),
+                   f"declaration cards {decl['cards']} are not sorted S H D C, high to low", i)
+
+        # the cards must be exactly `level` sets of the meld, in a suit its scope allows
+        given = Counter(cards)
+        match = [(suit, types) for suit, types in meld_set_types(meld, self.trump)
+                 if given == Counter({t: level for t in types})]
+        if not match:
+            where = {"trump": f" in trump {SUITS[self.trump]}",
+                     "non_trump": f" in one non-trump suit (trump {SUITS[self.trump]})",
+                     "per_suit": " in one suit"}.get(meld.scope, "")
+            self.fail(f"declaration cards {' '.join(map(format_card, cards))} are not {level} "
+                      f"set(s) of {name}{where}", i)
+        suit, types = match[0]
+
+        # points
+        points = self.integer(decl["points"], "declaration points", i)
+        want = meld_points(meld, level)
+        self.check(points == want,
+                   f"{name} at level {level} scores {want}, the record says {points}", i)
+
+        # held now (after the trick) and allowed to serve at this level
+        for t in types:
+            copies = self.ordered(seat, t)
+            self.check(len(copies) >= level,
+                       f"seat {seat} declares {name} at level {level} with {level} x "
+                       f"{format_card(t)}, but holds {len(copies)} (it holds {self._show(seat)})",
+                       i)
+            if meld.per_set:
+                usable = [c for c in copies if c[m] == 0]
+                rule = "never served it (a meld counted per copy)"
+            else:
+                usable = [c for c in copies if c[m] < level]
+                rule = ("never served it" if level == 1
+                        else f"served it only below level {level} (an upgrade)")
+            self.check(len(usable) >= level,
+                       f"seat {seat} declares {name} at level {level}, but only {len(usable)} of "
+                       f"its {len(copies)} x {format_card(t)} may serve: a card never serves two "
+                       f"melds of the same kind; a copy must have {rule} (served levels "
+                       f"{[c[m] for c in copies]})", i)
+            for c in usable[:level]:
+                c[m] = level
+
+        # the swap of a declared trump 9 for the turned card
+        swap = decl["swap"]
+        self.check(isinstance(swap, bool), f"declaration swap must be true/false, got {swap!r}",
+                   i)
+        if swap:
+            self.check(bool(rules.swap_meld) and name == rules.swap_meld,
+                       f"a swap with a declaration of {name}: only a declared "
+                       f"{rules.swap_meld or '(no swap meld)'} may be swapped for the turned card",
+                       i)
+            (nine,) = types  # the swap meld is a trump meld of one rank
+            last = self.talon[-1]
+            self.check(last != nine,
+                       f"a swap while the talon's last card is {format_card(last)} itself (the "
+                       f"turned card was a {format_card(nine)} or one was swapped in already)", i)
+            self.take(seat, nine)
+            self.give(seat, last)
+            self.talon[-1] = nine
+
+
+def replay_talon(rules: Rules, record: dict) -> None:
+    """Replay one talon-game deal record against ``rules``; ``AssertionError`` on the first
+    violation, naming the deal, the trick and the problem."""
+    _Replay(rules, record).run()
