@@ -389,13 +389,14 @@ def duel(
     threads: ThreadsOpt = None,
     fmt: OddsFormatOpt = OddsFormat.table,
 ) -> None:
-    """Play the same deals twice with the partnerships' policies swapped and report A's mean score
-    minus B's per deal, with a 95% interval.
+    """Play the same deals once for every side with A's policy on that side and B's on the others
+    (two plays per deal for partnerships and two players, three for three players) and report A's
+    mean score minus B's per deal, with a 95% interval.
 
-    Example: binokel-sim duel --variant four-hand-80 --a heuristic --b random --deals 100000 --seed 1
+    Example: binokel-sim duel --variant two-hand-48 --a heuristic --b random --deals 100000 --seed 1
     """
     from binokel_sim.analysis import provenance
-    from binokel_sim.games import run_duel
+    from binokel_sim.engines import duel as run_duel
     from binokel_sim.stats import mean_interval
 
     with domain_errors():
@@ -427,14 +428,15 @@ def play(
         "--out", "-o", help="Write the records to this file instead of stdout: .jsonl (one deal "
                             "a line) or .json (an array), whatever --format says.")] = None,
 ) -> None:
-    """Simulate whole deals (deal, auction, trump, melds, every trick, scores) and print them as
-    records, one JSON object a deal. The dealer rotates: deal d is dealt by seat d % 4.
+    """Simulate whole deals and print them as records, one JSON object a deal: for four-hand-80
+    the deal, auction, trump, melds, every trick and the scores; for the talon games the deal, the
+    talon, every trick with its declaration and draws, and the scores. The dealer rotates: deal d
+    is dealt by seat d % players.
 
-    Example: binokel-sim play --variant four-hand-80 --deals 5 --seed 1 --format jsonl
+    Example: binokel-sim play --variant two-hand-48 --deals 5 --seed 1 --format jsonl
     """
-    from binokel_sim.games import run_play
+    from binokel_sim.engines import play_records
     from binokel_sim.io import write_text
-    from binokel_sim.records import deal_records
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -442,8 +444,7 @@ def play(
             check_output(out_file, suffixes=(".jsonl", ".json"))
             fmt = PlayFormat(out_file.suffix.lower().lstrip("."))  # the file's suffix decides
         with progress_bar(deals, "playing") as progress:
-            played = run_play(rules, deals, seed, policy, threads, progress)
-        records = deal_records(played)
+            records = play_records(rules, deals, seed, policy, threads, progress)
         if fmt is PlayFormat.jsonl:
             text = "".join(json.dumps(r) + "\n" for r in records)
         else:
@@ -454,6 +455,159 @@ def play(
         sys.stdout.write(text)
     else:
         err.print(f"wrote {out_file}")
+
+
+@app.command()
+def match(
+    a: Annotated[str, typer.Option("--a", help="Policy of side A (heuristic or random).")] =
+    "heuristic",
+    b: Annotated[str, typer.Option("--b", help="Policy of every other side.")] = "random",
+    variant: VariantOpt = "two-hand-48",
+    rules_file: RulesOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Whole games to play.")] = 2_000,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    fmt: OddsFormatOpt = OddsFormat.table,
+) -> None:
+    """Play whole games to the variant's target (1000 in two-hand-48, 1500 in the 72-card games,
+    500 in four-hand-80) with A's policy on one side and B's on the others, the side and the
+    first dealer rotating from game to game, and report how often A wins, with a 95% interval.
+
+    Example: binokel-sim match --variant two-hand-48 --a heuristic --b random --games 10000 --seed 1
+    """
+    from binokel_sim.analysis import provenance
+    from binokel_sim.engines import match as run_match
+    from binokel_sim.engines import sides
+    from binokel_sim.stats import wilson_interval
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        with progress_bar(games, "playing games", PROGRESS_DEALS // 10) as progress:
+            result = run_match(rules, a, b, games, seed, threads, progress)
+    finished = result[:, 0] >= 0
+    n_done = int(finished.sum())
+    wins = int((result[:, 0] == 1).sum())
+    low, high = wilson_interval(wins, max(n_done, 1))
+    n_sides = sides(rules)
+    summary = {**provenance(rules, seed=seed, a=a, b=b, **source(rules_file)), "games": games,
+               "target": rules.game_target, "sides": n_sides,
+               "p_win_a": wins / n_done if n_done else None,
+               "ci_low": float(low) if n_done else None, "ci_high": float(high) if n_done else None,
+               "fair_share": 1 / n_sides, "unfinished": games - n_done,
+               "mean_deals": float(result[:, 1].mean()),
+               "mean_final_score_a": float(result[:, 2].mean()),
+               "mean_final_score_b": float(result[:, 3].mean() / (n_sides - 1))}
+    if fmt is OddsFormat.json:
+        print(json.dumps(summary, indent=2))
+        return
+    others = "the other side" if n_sides == 2 else f"each of the other {n_sides - 1} sides"
+    out.print(f"{rules.name}, {games:,} games to {rules.game_target}, seed {seed}: {a} (one side) "
+              f"against {b} ({others})", highlight=False)
+    if n_done:
+        out.print(f"P({a} wins) = {summary['p_win_a']:.4f} (95% interval {low:.4f} to "
+                  f"{high:.4f}; an even game would be {1 / n_sides:.4f})", highlight=False)
+    out.print(f"mean deals per game {summary['mean_deals']:.2f}; mean final score {a} "
+              f"{summary['mean_final_score_a']:.1f}, {b} {summary['mean_final_score_b']:.1f}",
+              highlight=False)
+    if summary["unfinished"]:
+        out.print(f"{summary['unfinished']} games were still open after the deal limit and are "
+                  f"not counted", highlight=False)
+
+
+@app.command("deal-odds")
+def deal_odds_cmd(
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", help="Your 12 cards. Without --hand the variant's built-in example hand is "
+                       "used.")] = None,
+    turned: Annotated[Optional[str], typer.Option(
+        "--turned", help="The turned card (its suit is trump), e.g. 9H. Without --turned the "
+                         "variant's example turned card is used.")] = None,
+    seat: Annotated[str, typer.Option(
+        "--seat", help="dealer (you dealt: a turned 9 scores 10 for you) or elder (left of the "
+                       "dealer: you lead the first trick).")] = "elder",
+    variant: VariantOpt = "two-hand-48",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 200_000,
+    seed: SeedOpt = 1,
+    policy: PolicyOpt = "heuristic",
+    threads: ThreadsOpt = None,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write the result to a .json file, with the seed, policy, deals and "
+                            "version in it.")] = None,
+    fmt: OddsFormatOpt = OddsFormat.table,
+) -> None:
+    """What a talon-game hand is worth in one deal: the unseen cards are dealt at random around
+    your hand and the turned card, and every deal is played out. Reports your mean score, card
+    points and declared melds and the opponents', the chance to out-score every opponent, score
+    quantiles and the hand's static meld value.
+
+    Example: binokel-sim deal-odds --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --seat dealer
+    """
+    from binokel_sim.analysis import provenance
+    from binokel_sim.cards import parse_card
+    from binokel_sim.deal_odds import deal_odds
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.io import write_text
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
+        turned_text = turned if turned is not None else rules.example_turned
+        if not turned_text:
+            raise CardError(f"give --turned: the {rules.name} rules have no example turned card")
+        try:
+            turned_counts = parse_hand(turned_text, rules, size=1)
+        except CardError as exc:
+            raise CardError(f"--turned: {exc}".replace("the hand has", "it has")
+                            .replace(f"a {rules.name} hand has 1", "give one card")) from None
+        turned_type = parse_card(turned_text)
+        if counts[turned_type] + turned_counts[turned_type] > rules.deck_counts()[turned_type]:
+            raise CardError(f"the turned card {turned_text.strip()} is a copy your hand already "
+                            f"holds all of")
+        if out_file is not None:
+            check_output(out_file, suffixes=(".json",))
+        with progress_bar(deals, "playing") as progress:
+            result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
+                               progress)
+        record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                            **source(rules_file))
+        document = {"provenance": record, **result}
+        if out_file is not None:
+            write_text(json.dumps(document, indent=2) + "\n", out_file)
+    if fmt is OddsFormat.json:
+        print(json.dumps(document, indent=2))
+        return
+    _print_deal_odds(result, record)
+    if out_file is not None:
+        err.print(f"wrote {out_file}")
+
+
+def _print_deal_odds(result: dict, record: dict) -> None:
+    out.print(f"{result['variant']}: {' '.join(result['hand'])}, turned {result['turned']} "
+              f"(trump {result['trump']}), you are the {result['seat']}; static meld "
+              f"{result['static_meld']}", highlight=False)
+    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
+    for column in ("", "score", "card points", "declared melds"):
+        table.add_column(column, justify="left" if not column else "right")
+
+    def cell(key: str, i: int | None = None) -> str:
+        mean, low, high = (result[key], result[f"{key}_ci_low"], result[f"{key}_ci_high"])
+        if i is not None:
+            mean, low, high = mean[i], low[i], high[i]
+        return f"{mean:.1f} ({low:.1f}-{high:.1f})"
+
+    table.add_row("you", cell("mean_score"), cell("mean_card_points"), cell("mean_meld"))
+    opponents = result["mean_opponent_score"]
+    for i in range(len(opponents) if isinstance(opponents, list) else 1):
+        j = i if isinstance(opponents, list) else None
+        table.add_row(f"opponent {i + 1}" if j is not None else "opponent",
+                      cell("mean_opponent_score", j), cell("mean_opponent_card_points", j),
+                      cell("mean_opponent_meld", j))
+    out.print(table)
+    q = result["quantiles"]
+    out.print(f"P(out-score every opponent) = {result['p_win']:.4f} (95% interval "
+              f"{result['p_win_ci_low']:.4f} to {result['p_win_ci_high']:.4f}); your score: 10% "
+              f"{q['10']:.0f}, median {q['50']:.0f}, 90% {q['90']:.0f}", highlight=False)
 
 
 @app.command()

@@ -197,3 +197,32 @@ def most_calls(rules: Rules, max_meld: int) -> int:
 
 def suit_letter(trump: int) -> str | None:
     return SUITS[trump] if trump >= 0 else None
+
+
+# --- whole games --------------------------------------------------------------------------------
+
+MAX_GAME_DEALS = 1000  # a game still open after this many deals is reported unfinished
+MATCH_BLOCK = 64  # games per random stream: a game is many deals
+
+
+def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
+              threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+    """Whole games to ``rules.game_target`` (SPEC four-hand-80 "game"), A's policy on one pair
+    and B's on the other, alternating by game; int64 (games, 4): A won (1/0, -1 unfinished),
+    deals, A's final total, B's final total (``kernels.deals.match_blocks``)."""
+    from binokel_sim.kernels.deals import match_blocks
+
+    check_game(rules)
+    check_run(games, seed)
+    n_threads = set_threads(threads)
+    tables = compile_tables(rules)
+    a, b = policy_id(policy_a), policy_id(policy_b)
+    check_memory(32 * games, f"{games:,} games")
+    out = np.empty((games, 4), dtype=np.int64)
+    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
+        match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
+                     rules.last_trick, rules.min_meld, rules.min_play, a, b, rules.game_target,
+                     MAX_GAME_DEALS, seed, first_block, MATCH_BLOCK, start, out[start:start + n])
+        if progress is not None:
+            progress(start + n, games)
+    return out

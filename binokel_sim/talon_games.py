@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import N_PLANES, counts_to_planes
-from binokel_sim.games import GAME_BLOCK, policy_id
+from binokel_sim.games import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, policy_id
 from binokel_sim.kernels.talon import (
     talon_duel_blocks,
     talon_match_blocks,
@@ -32,9 +32,6 @@ from binokel_sim.simulate import (
 )
 from binokel_sim.tables import compile_tables, compile_talon
 from binokel_sim.variants import Rules
-
-MAX_GAME_DEALS = 1000  # a game still open after this many deals is reported unfinished
-
 
 def check_talon(rules: Rules) -> None:
     """The talon engine plays rules with a talon and a turned trump: every player draws one card
@@ -155,10 +152,10 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     sides = sides_of(rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    block = max(GAME_BLOCK // 16, 1)  # a game is a dozen deals or more
-    for first_block, start, n in chunks(games, n_threads, block, blocks_per_thread=8):
+    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
         talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, rules.game_target,
-                           MAX_GAME_DEALS, seed, first_block, block, start, out[start:start + n])
+                           MAX_GAME_DEALS, seed, first_block, MATCH_BLOCK, start,
+                           out[start:start + n])
         if progress is not None:
             progress(start + n, games)
     return out

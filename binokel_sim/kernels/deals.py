@@ -199,3 +199,69 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
                 opp_meld[d, j] = melds[1, t] + melds[3, t]
                 pair_play[d, j] = play0
 
+
+
+@njit
+def partnership_game_over(totals, bidder, target):
+    """SPEC four-hand-80 "game": the first pair at ``target`` or more after a deal wins; both at
+    ``target``+ → the bidding pair (``bidder & 1``) wins. -1 while the game goes on."""
+    over0 = totals[0] >= target
+    over1 = totals[1] >= target
+    if over0 and over1:
+        return bidder & 1
+    if over0:
+        return 0
+    if over1:
+        return 1
+    return -1
+
+
+@njit_parallel
+def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
+                 policy_a, policy_b, target, max_deals, seed, first_block, block_size, first_game,
+                 games_out):
+    """Whole games of four-hand-80 to ``target``: game ``g`` (number ``first_game + g``) puts A on
+    pair ``(number // 4) % 2`` (seats 0+2 or 1+3) and B on the other; its first dealer is seat
+    ``number % 4`` and the deal rotates clockwise. Game ``g`` reads the stream of block
+    ``first_block + g // block_size``. Writes ``games_out`` int64 (n, 4): A won (1/0; -1 when
+    ``max_deals`` deals did not end the game), deals played, A's final total, B's final total."""
+    n_games = games_out.shape[0]
+    n_blocks = (n_games + block_size - 1) // block_size
+    hand = deck.shape[0] // N_SEATS
+    for b in prange(n_blocks):
+        state, work = block_start(deck, seed, first_block + b)
+        hands = np.empty((N_SEATS, 4), dtype=np.uint32)
+        melds = np.empty((N_SEATS, 4), dtype=np.int64)
+        limits = np.empty(N_SEATS, dtype=np.int64)
+        trumps = np.empty(N_SEATS, dtype=np.int64)
+        calls_seats = np.empty(64, dtype=np.int64)
+        calls_values = np.empty(64, dtype=np.int64)
+        trick_cards = np.empty((hand, N_SEATS), dtype=np.int64)
+        trick_leaders = np.empty(hand, dtype=np.int64)
+        trick_winners = np.empty(hand, dtype=np.int64)
+        seats = np.empty(N_SEATS, dtype=np.int64)
+        totals = np.zeros(2, dtype=np.int64)
+        for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
+            number = first_game + g
+            side_a = (number // N_SEATS) % 2
+            for seat in range(N_SEATS):
+                seats[seat] = policy_a if seat % 2 == side_a else policy_b
+            totals[:] = 0
+            winner = -1
+            deals = 0
+            while winner < 0 and deals < max_deals:
+                dealer = (number + deals) % N_SEATS
+                deal_seats(work, 0, hand, state, hands)
+                bidder, bid, trump, _ = bid_and_name(hands, dealer, kt, trump_need, ladder, melds,
+                                                     limits, trumps, calls_seats, calls_values)
+                _, _, _, score0, score1 = play_and_score(
+                    hands, bidder, bid, trump, melds, seats, state, card_points, last_trick,
+                    min_meld, min_play, trick_cards, trick_leaders, trick_winners)
+                totals[0] += score0
+                totals[1] += score1
+                deals += 1
+                winner = partnership_game_over(totals, bidder, target)
+            games_out[g, 0] = -1 if winner < 0 else (1 if winner == side_a else 0)
+            games_out[g, 1] = deals
+            games_out[g, 2] = totals[side_a]
+            games_out[g, 3] = totals[1 - side_a]

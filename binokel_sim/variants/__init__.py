@@ -100,6 +100,7 @@ class Rules:
     turned_bonus_rank: int = -1  # a turned card of this rank scores turned_bonus for the dealer
     turned_bonus: int = 0
     swap_meld: str = ""  # a declared card of this meld may be exchanged for the turned card
+    example_turned: str = ""  # the turned card `deal-odds` uses without --turned
 
     @property
     def deck_size(self) -> int:
@@ -138,7 +139,7 @@ class Rules:
 # --- validation helpers: each names the key it rejects ---------------------------------------
 
 _KNOWN_KEYS = {
-    "": {"name", "aliases", "description", "source", "example_hand", "deck", "deal", "trump", "points", "play",
+    "": {"name", "aliases", "description", "source", "example_hand", "example_turned", "deck", "deal", "trump", "points", "play",
          "bidding", "game", "melds"},
     "deck": {"ranks", "copies"},
     "deal": {"players", "partnerships", "hand_size", "widow", "talon"},
@@ -400,6 +401,11 @@ def _rules_from_dict(data: dict) -> Rules:
     example = _get(data, "example_hand", str, "top level", "")
     if example:
         _check_example(example, ranks, copies, hand_size)
+    example_turned = _get(data, "example_turned", str, "top level", "")
+    if example_turned:
+        if chosen_by != "turned_card":
+            raise RulesError("example_turned: only for chosen_by = 'turned_card'")
+        _check_example(f"{example} {example_turned}", ranks, copies, hand_size + 1)
     return Rules(
         name=name, aliases=tuple(str(a) for a in aliases),
         description=_get(data, "description", str, "top level", ""),
@@ -411,7 +417,7 @@ def _rules_from_dict(data: dict) -> Rules:
         first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
-        swap_meld=swap_meld,
+        swap_meld=swap_meld, example_turned=example_turned,
     )
 
 
@@ -443,8 +449,8 @@ def _turned_card(trump: dict, chosen_by: str, ranks: tuple[int, ...],
 
 
 def _check_example(text: str, ranks: tuple[int, ...], copies: int, hand_size: int) -> None:
-    """The example hand must be a legal hand of the variant (it is what commands use without
-    --hand)."""
+    """The example hand (with the example turned card, when there is one) must be legal for the
+    variant's deck (it is what commands use without --hand)."""
     try:
         types = [parse_card(tok) for tok in text.replace(",", " ").split()]
     except CardError as exc:

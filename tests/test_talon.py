@@ -1,0 +1,376 @@
+"""The talon games (two-hand-48, three-hand-72, four-hand-72): the engine against its pure-Python
+twin (:mod:`binokel_sim.reference_talon`) deal for deal on the random policy, declarations on
+hand-made cases, every record of both policies replayed by the independent checker
+(``tests/talon_replay.py``), points conserved, and the same numbers on 1 or 2 threads.
+Contract: SPEC.md "Variant two-hand-48", "Variants three-hand-72 and four-hand-72"; decisions in
+docs/rules.md "Talon games".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from binokel_sim import reference_play
+from binokel_sim import reference_talon as ref
+from binokel_sim import talon_games
+from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_card, parse_cards
+from binokel_sim.kernels.talon import (
+    D_LEVEL,
+    D_MELD,
+    D_POINTS,
+    declaration_legal,
+    declare,
+    game_over,
+    legal_declarations,
+)
+from binokel_sim.kernels.tricks import legal_mask, trick_winner
+from binokel_sim.tables import compile_talon, compile_tables, declaration_rows
+from binokel_sim.talon_records import talon_records
+from binokel_sim.variants import find_variant, load_rules
+from talon_replay import replay_talon
+
+TALON_VARIANTS = ["two-hand-48", "three-hand-72", "four-hand-72"]
+S, H, D, C = range(4)
+
+
+@pytest.fixture(params=TALON_VARIANTS)
+def talon_rules(request):
+    return find_variant(request.param)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of 7 deals, so that a few dozen deals cross several random streams."""
+    monkeypatch.setattr(talon_games, "GAME_BLOCK", 7)
+
+
+def strict_two_hand(tmp_path):
+    """two-hand-48 with seed 001's strict phase 1 (a house-rules file)."""
+    text = find_variant("two-hand-48")
+    source = (tmp_path / "strict.toml")
+    base = (__import__("importlib").resources.files("binokel_sim.variants")
+            / "two-hand-48.toml").read_text()
+    source.write_text(base.replace('name = "two-hand-48"', 'name = "strict-two-hand"', 1)
+                      .replace('strict = "after_talon"', 'strict = "after_talon"\n'
+                               'strict_phase1 = true'))
+    rules = load_rules(source)
+    assert rules.strict == "always" and text.strict == "after_talon"
+    return rules
+
+
+def records(rules, n, seed, policy="random", threads=None):
+    return list(talon_records(talon_games.run_talon_play(rules, n, seed, policy, threads)))
+
+
+# --- the engine against its twin --------------------------------------------------------------
+
+def test_random_deals_equal_the_twin(talon_rules, small_blocks):
+    kernel = records(talon_rules, 60, 11)
+    assert kernel == ref.play_deals(talon_rules, 60, 11, 7)
+
+
+def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
+    rules = strict_two_hand(tmp_path)
+    assert records(rules, 40, 5) == ref.play_deals(rules, 40, 5, 7)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(TALON_VARIANTS), st.integers(0, 2**63 - 1), st.integers(0, 500),
+       st.integers(1, 5), st.integers(1, 9), st.integers(0, 50))
+def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size, n, first_deal):
+    """Any seed, block offset, block size and first deal number (the dealer rotates with it)."""
+    from binokel_sim.kernels.talon import talon_play_blocks
+
+    rules = find_variant(name)
+    tt = compile_talon(rules)
+    nt = talon_games.n_tricks(rules)
+    p = rules.players
+    played = talon_games.TalonDeals(
+        rules, np.empty((n, p, 4), np.uint32), np.empty((n, rules.talon), np.int64),
+        np.empty((n, p, 2), np.int64), np.empty((n, nt, p), np.int64),
+        np.empty((n, nt), np.int64), np.empty((n, nt), np.int64), np.empty((n, nt, 2), np.int64))
+    talon_play_blocks(compile_tables(rules).deck, tt, np.zeros(p, np.int64), seed, first_block,
+                      block_size, first_deal, played.hands, played.talon, played.points,
+                      played.trick_cards, played.trick_leaders, played.trick_winners,
+                      played.declarations)
+    kernel = list(talon_records(played, first_deal))
+    assert kernel == ref.play_deals(rules, n, seed, block_size, first_block, first_deal)
+
+
+# --- tricks with nines and two or three players ---------------------------------------------------
+
+@st.composite
+def positions(draw, name):
+    """A trick of 0..players-1 cards and a hand of 1..12 cards from a shuffled 48/72-card deck."""
+    rules = find_variant(name)
+    deck = [int(t) for t in compile_tables(rules).deck]
+    cards = draw(st.permutations(deck))
+    n_played = draw(st.integers(0, rules.players - 1))
+    size = draw(st.integers(1, rules.hand_size))
+    trick = list(cards[:n_played])
+    hand = list(cards[n_played:n_played + size])
+    trump = draw(st.integers(0, 3))
+    return trick, hand, trump
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(TALON_VARIANTS).flatmap(positions))
+def test_phase2_legal_cards_equal_the_twin(position):
+    trick, hand, trump = position
+    p0 = counts_to_planes(counts_of(hand))[0]
+    cards = np.array(trick + [0] * (4 - len(trick)), dtype=np.int64)
+    led = trick[0] // 6 if trick else 0
+    mask = int(legal_mask(p0, led, trump, cards, len(trick)))
+    assert [t for t in range(N_TYPES) if mask >> t & 1] == \
+        reference_play.legal_cards(list(counts_of(hand)), trick, trump)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(TALON_VARIANTS).flatmap(positions))
+def test_trick_winner_equals_the_twin(position):
+    """Phase 1 and phase 2 share the winner rule: the highest trump, else the highest card of the
+    led suit (another side suit never wins), identical cards: the first played."""
+    trick, hand, trump = position
+    trick = trick + hand[:1] if len(trick) < 2 else trick
+    cards = np.array(trick, dtype=np.int64)
+    assert trick_winner(cards, len(trick), trump) == reference_play.trick_winner(trick, trump)
+
+
+@pytest.mark.parametrize("trump, trick, winner", [
+    (S, "9H AH", 1), (S, "AH 9H", 0), (S, "AH AH", 0), (S, "AH 9S", 1), (S, "TH AD", 0),
+    (H, "9S AS 9H", 2), (H, "AS TS KS", 0), (D, "9C 9C 9C", 0),
+])
+def test_phase1_trick_winner_known_answers(trump, trick, winner):
+    cards = np.array(parse_cards(trick), dtype=np.int64)
+    assert trick_winner(cards, len(cards), trump) == winner
+
+
+# --- declarations on hand-made cases ---------------------------------------------------------------
+
+class Seat:
+    """One seat of the kernel's declaration state, for hand-made cases."""
+
+    def __init__(self, rules, hand: str, trump: int):
+        self.rules = rules
+        self.tt = compile_talon(rules)
+        self.trump = trump
+        self.rows = self.tt[1][trump]
+        self.n_rows = int(self.tt[2][trump])
+        self.hands = counts_to_planes(counts_of(parse_cards(hand)))[None, :].copy()
+        self.served = np.zeros((1, 24, 4), np.int64)
+        self.served_any = np.zeros((1, self.tt[4]), np.int64)
+
+    def row(self, meld: str, level: int, suit: int | None = None) -> int:
+        m = self.rules.meld_names.index(meld)
+        for r, (mm, lv, mask, *_rest) in enumerate(declaration_rows(self.rules, self.trump)):
+            if mm == m and lv == level and (suit is None or mask >> (6 * suit) & 0b111111):
+                return r
+        raise KeyError((meld, level, suit))
+
+    def legal(self, meld: str, level: int, suit: int | None = None) -> bool:
+        return bool(declaration_legal(self.hands, self.served, self.served_any, 0, self.rows,
+                                      self.row(meld, level, suit)))
+
+    def declare(self, meld: str, level: int, suit: int | None = None) -> None:
+        assert self.legal(meld, level, suit)
+        declare(self.hands, self.served, self.served_any, 0, self.rows,
+                self.row(meld, level, suit))
+
+    def all_legal(self, talon_last: str) -> list[tuple[str, int, bool]]:
+        out = np.empty(self.n_rows, np.int64)
+        talon = np.array([parse_card(talon_last)], np.int64)
+        n = legal_declarations(self.hands, self.served, self.served_any, 0, self.rows,
+                               self.n_rows, self.trump, talon, self.tt[0], out)
+        names = self.rules.meld_names
+        return [(names[self.rows[r if r >= 0 else -r - 1, D_MELD]],
+                 int(self.rows[r if r >= 0 else -r - 1, D_LEVEL]), bool(r < 0))
+                for r in out[:n]]
+
+
+def test_binokel_then_double_binokel_is_an_upgrade():
+    seat = Seat(find_variant("two-hand-48"), "QS QS JD JD", H)
+    seat.declare("binokel", 1)
+    assert seat.legal("binokel", 1)  # the other QS and JD make a second binokel
+    seat.declare("binokel", 1)
+    assert not seat.legal("binokel", 1)  # never two melds of the same kind with one card
+    seat.declare("binokel", 2)  # the upgrade reuses all four cards at its own full value
+    assert not seat.legal("binokel", 2) and not seat.legal("binokel", 1)
+
+
+def test_a_double_binokel_cannot_be_declared_again_as_a_single():
+    seat = Seat(find_variant("two-hand-48"), "QS QS JD JD", H)
+    seat.declare("binokel", 2)
+    assert not seat.legal("binokel", 1)
+
+
+def test_a_marriage_may_later_serve_a_quint_but_not_a_second_marriage():
+    seat = Seat(find_variant("two-hand-48"), "AH TH KH QH JH", S)
+    seat.declare("marriage", 1, H)
+    assert not seat.legal("marriage", 1, H)
+    seat.declare("quint", 1, H)
+    assert not seat.legal("quint", 1, H)
+    assert seat.legal("kings_around", 1) is False  # only one king here
+
+
+def test_marriages_count_per_copy_and_each_copy_once():
+    seat = Seat(find_variant("two-hand-48"), "KH KH QH QH", S)
+    assert seat.legal("marriage", 2, H)
+    seat.declare("marriage", 1, H)
+    assert seat.legal("marriage", 1, H) and not seat.legal("marriage", 2, H)
+    seat.declare("marriage", 1, H)
+    assert not seat.legal("marriage", 1, H)
+
+
+def test_eight_aces_after_four_aces():
+    seat = Seat(find_variant("two-hand-48"), "AS AS AH AH AD AD AC AC", S)
+    seat.declare("aces_around", 1)
+    seat.declare("aces_around", 1)
+    seat.declare("aces_around", 2)
+    assert not seat.legal("aces_around", 1) and not seat.legal("aces_around", 2)
+
+
+def test_only_binokel_has_a_third_level_in_the_72_card_games():
+    rules = find_variant("three-hand-72")
+    levels = {}
+    for meld, level, *_ in declaration_rows(rules, S):
+        levels[rules.melds[meld].name] = max(levels.get(rules.melds[meld].name, 0), level)
+    assert levels["binokel"] == 3 and levels["aces_around"] == 2 and levels["quint"] == 1
+    assert levels["marriage"] == 3 and levels["dix"] == 3  # counted per copy: up to the copies
+    seat = Seat(rules, "QS QS QS JD JD JD AS AS AS AH AH AH", S)
+    seat.declare("binokel", 3)
+    with pytest.raises(KeyError):
+        seat.row("aces_around", 3)
+    points = {r: int(seat.rows[r, D_POINTS]) for r in range(seat.n_rows)}
+    assert points[seat.row("binokel", 3)] == 1500
+
+
+def test_the_dix_is_offered_with_and_without_the_swap():
+    seat = Seat(find_variant("two-hand-48"), "9H KH", H)
+    assert seat.all_legal("AH") == [("dix", 1, True)]  # -(row+1): without, then with the swap
+    assert seat.all_legal("9H") == [("dix", 1, False)]  # the turned card is the nine itself
+
+
+def test_declaration_choice_order_matches_the_twin():
+    rules = find_variant("two-hand-48")
+    seat = Seat(rules, "QS JD KH QH 9S KS QS", S)
+    twin = ref.legal_declarations(rules, ref.fresh_hand(list(counts_of(
+        parse_cards("QS JD KH QH 9S KS QS")))), S, True)
+    names = rules.meld_names
+    assert [(names[d.meld], d.level) for d in twin[1:] if not d.swap] == \
+        [(m, lv) for m, lv, _ in seat.all_legal("AS")]
+
+
+# --- whole deals: conservation, replay, threads ------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_card_points_are_conserved(talon_rules, policy):
+    played = talon_games.run_talon_play(talon_rules, 3000, 2, policy)
+    assert (played.points[:, :, 0].sum(axis=1) == talon_rules.total_card_points).all()
+    assert talon_rules.total_card_points == {2: 250, 3: 370}[talon_rules.copies]
+    assert (played.points >= 0).all()
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_records_replay_under_the_rules(talon_rules, policy):
+    for record in records(talon_rules, 1500, 21, policy):
+        replay_talon(talon_rules, record)
+
+
+def test_strict_phase1_records_replay(tmp_path):
+    rules = strict_two_hand(tmp_path)
+    for policy in ("random", "heuristic"):
+        for record in records(rules, 500, 4, policy):
+            replay_talon(rules, record)
+
+
+def test_declarations_of_every_kind_occur(talon_rules):
+    """The replayed records are not trivially legal: they hold upgrades, swaps and big melds."""
+    seen = set()
+    for record in records(talon_rules, 3000, 8, "random") + records(talon_rules, 500, 8,
+                                                                      "heuristic"):
+        for trick in record["tricks"]:
+            d = trick["declaration"]
+            if d:
+                seen.add((d["meld"], d["level"]))
+                seen.add(("swap", d["swap"]))
+    for kind in [("binokel", 1), ("binokel", 2), ("marriage", 1), ("trump_marriage", 1),
+                 ("dix", 1), ("swap", True), ("quint", 1), ("aces_around", 1)]:
+        assert kind in seen, kind
+
+
+def test_same_numbers_on_one_and_two_threads(talon_rules, two_threads):
+    one = talon_games.run_talon_play(talon_rules, 3000, 9, "random", threads=1)
+    two = talon_games.run_talon_play(talon_rules, 3000, 9, "random", threads=two_threads)
+    for field in ("hands", "talon", "points", "trick_cards", "declarations"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    d1 = talon_games.run_talon_duel(talon_rules, "heuristic", "random", 3000, 9, threads=1)
+    d2 = talon_games.run_talon_duel(talon_rules, "heuristic", "random", 3000, 9, threads=2)
+    assert np.array_equal(d1, d2)
+    m1 = talon_games.run_talon_match(talon_rules, "heuristic", "random", 300, 9, threads=1)
+    m2 = talon_games.run_talon_match(talon_rules, "heuristic", "random", 300, 9, threads=2)
+    assert np.array_equal(m1, m2)
+    hand = np.asarray(counts_of(parse_cards(talon_rules.example_hand)))
+    s1 = talon_games.run_talon_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
+                                       "heuristic", threads=1)
+    s2 = talon_games.run_talon_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
+                                       "heuristic", threads=2)
+    assert np.array_equal(s1, s2)
+
+
+def test_same_seed_same_records_and_other_seed_other_records(talon_rules):
+    assert records(talon_rules, 50, 3) == records(talon_rules, 50, 3)
+    assert records(talon_rules, 50, 3) != records(talon_rules, 50, 4)
+
+
+# --- duels, samples, games ---------------------------------------------------------------------
+
+def test_duel_of_random_against_itself_is_even_and_heuristic_wins(talon_rules):
+    even = talon_games.run_talon_duel(talon_rules, "random", "random", 4000, 1)
+    assert abs(even.mean()) < 4 * even.std() / np.sqrt(even.size) + 1e-9
+    diff = talon_games.run_talon_duel(talon_rules, "heuristic", "random", 4000, 1)
+    assert diff.mean() - 4 * diff.std() / np.sqrt(diff.size) > 50
+
+
+def test_duel_is_the_mean_over_seatings_of_the_same_deal(small_blocks):
+    """For two players, a deal's entry is ((A - B) with A dealing-side 0 + (A - B) with A on seat
+    1) / 2: for random against random the plays are the twin's play_deal from the same stream."""
+    rules = find_variant("two-hand-48")
+    diff = talon_games.run_talon_duel(rules, "random", "random", 9, 5)
+    want = []
+    for d, stream, work in ref.block_streams(ref.deck_cards(rules), 9, 5, 7):
+        hands, talon = ref.deal_talon_game(rules, work, stream)
+        pick = reference_play.stream_pick(stream)
+        first = ref.play_deal(rules, hands, list(talon), d % 2, pick)["scores"]
+        second = ref.play_deal(rules, hands, list(talon), d % 2, pick)["scores"]
+        want.append(((first[0] - first[1]) + (second[1] - second[0])) / 2)
+    assert diff.tolist() == want
+
+
+def test_samples_keep_the_known_hand_and_turned_card():
+    rules = find_variant("two-hand-48")
+    hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
+    points = talon_games.run_talon_samples(rules, hand, parse_card("9H"), 0, 2000, 1, "random")
+    assert (points[:, :, 0].sum(axis=1) == 250).all()
+    assert (points[:, 0, 1] >= 10).all()  # seat 0 deals a turned nine: 10 for the dealer
+
+
+def test_game_over_rule():
+    assert game_over(np.array([990, 1000]), 1000) == 1
+    assert game_over(np.array([1020, 1010]), 1000) == 0  # both over: the higher total
+    assert game_over(np.array([1010, 1010]), 1000) == -1  # a tie: another deal
+    assert game_over(np.array([1010, 1010, 1020]), 1000) == 2
+    assert game_over(np.array([990, 900, 0]), 1000) == -1
+
+
+def test_match_results_follow_the_end_rule(talon_rules):
+    games = talon_games.run_talon_match(talon_rules, "heuristic", "random", 200, 3)
+    assert (games[:, 0] >= 0).all() and (games[:, 1] >= 1).all()
+    won = games[:, 0] == 1
+    assert (games[won, 2] >= talon_rules.game_target).all()
+    if talon_rules.players == 2 or talon_rules.partnerships:
+        assert (games[won, 2] > games[won, 3]).all()
+        assert (games[~won, 3] >= talon_rules.game_target).all()
+    assert won.mean() > 0.8
