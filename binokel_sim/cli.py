@@ -548,9 +548,11 @@ def deal_odds_cmd(
     from binokel_sim.deal_odds import deal_odds
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import write_text
+    from binokel_sim.talon_games import check_talon
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_text = turned if turned is not None else rules.example_turned
         if not turned_text:
