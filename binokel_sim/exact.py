@@ -17,7 +17,7 @@ from itertools import product
 from math import comb, prod
 
 from binokel_sim.cards import N_SUITS, type_rank, type_suit
-from binokel_sim.reference import suit_sets
+from binokel_sim.meld_rules import suit_sets
 from binokel_sim.variants import MeldSpec, Rules
 
 FIXED_SCOPES = ("around", "cards")

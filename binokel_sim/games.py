@@ -189,7 +189,7 @@ def most_calls(rules: Rules, max_meld: int) -> int:
     more bids than ladder rungs up to the highest limit the bidding heuristic can reach (a meld of
     ``max_meld`` plus its estimates), plus one pass per player."""
     from binokel_sim.bidding import ladder
-    from binokel_sim.kernels.auction import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
+    from binokel_sim.constants import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
 
     highest = max_meld + PARTNER_MELD + BASE_PLAY + TRUMP_LENGTH * rules.hand_size
     return len(ladder(rules, highest)) + 4

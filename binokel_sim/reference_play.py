@@ -28,7 +28,7 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.kernels.auction import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
+from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
 from binokel_sim.reference import (
     Stream,
     block_streams,
@@ -186,8 +186,6 @@ def next_bid(ladder, current: int | None) -> int:
     up_to = max(current, ladder[0][0]) + max(step for _, step in ladder) + 1
     return min(b for b in legal_bids(ladder, up_to) if b > current)
 
-
-NO_BID = -1
 
 
 def bid_limit(rules: Rules, counts: list[int]) -> tuple[int, int]:

@@ -4,6 +4,7 @@ key (a bad file raises RulesError naming the bad key)."""
 from __future__ import annotations
 
 import copy
+import re
 import sys
 from importlib import resources
 
@@ -277,6 +278,9 @@ def test_deck_counts_of_a_custom_deck():
     data["deck"]["ranks"] = ["Q", "K", "T", "A"]  # 32 cards
     data["deal"]["talon"] = 8
     data.pop("example_hand")  # the built-in example holds 9s, which this deck lacks
+    data.pop("example_turned")
+    data["trump"].pop("turned_bonus")  # a turned 9 and the dix swap need the 9s
+    data["trump"].pop("swap_meld")
     data["melds"] = [m for m in data["melds"] if m["name"] in ("marriage", "trump_marriage")]
     for m in data["melds"]:
         m.pop("inside", None)
@@ -369,3 +373,37 @@ def test_rules_file_with_a_byte_order_mark(tmp_path):
     path = tmp_path / "bom.toml"
     path.write_text("\ufeff" + builtin_text("four-hand-80"), encoding="utf-8")
     assert load_rules(path).name == "four-hand-80"
+
+
+@pytest.mark.parametrize("key, value, needle", [
+    ("turned_bonus", ["X", 10], "turned_bonus"),
+    ("turned_bonus", ["9"], "[rank, points]"),
+    ("turned_bonus", ["9", -1], "[rank, points]"),
+    ("swap_meld", "binokel", "trump meld of one rank"),
+    ("swap_meld", "nothing", "nothing"),
+])
+def test_turned_card_keys_are_checked(key, value, needle):
+    data = builtin_dict("two-hand-48")
+    data["trump"][key] = value
+    with pytest.raises(RulesError, match=re.escape(needle)):
+        rules_from_dict(data)
+
+
+def test_turned_card_keys_only_with_a_turned_trump():
+    data = builtin_dict("four-hand-80")
+    data["trump"]["swap_meld"] = "run"
+    with pytest.raises(RulesError, match="turned_card"):
+        rules_from_dict(data)
+    data = builtin_dict("four-hand-80")
+    data["example_turned"] = "AS"
+    with pytest.raises(RulesError, match="example_turned"):
+        rules_from_dict(data)
+
+
+def test_talon_variants_carry_the_turned_card_rules():
+    for name in ("two-hand-48", "three-hand-72", "four-hand-72"):
+        r = find_variant(name)
+        assert (r.turned_bonus_rank, r.turned_bonus, r.swap_meld) == (0, 10, "dix")
+        assert r.example_turned == "9H"
+        assert {m.name: m.per_set for m in r.melds}["marriage"] == 20
+        assert {m.name: m.per_set for m in r.melds}["binokel"] == 0

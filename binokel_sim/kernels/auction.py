@@ -11,12 +11,10 @@ from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.policies import popcount
 
-# The bidding heuristic's estimates (docs/rules.md, "Bidding heuristic").
-PARTNER_MELD = 20  # what the partner is expected to add to the pair's meld
-BASE_PLAY = 25  # the bidding pair's expected counters with an average trump suit
-TRUMP_LENGTH = 2  # counters per trump held above (below) five
-NO_BID = -1
+from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
 
+__all__ = ["BASE_PLAY", "NO_BID", "PARTNER_MELD", "TRUMP_LENGTH", "auction", "bid_limit",
+           "next_bid", "suit_length"]
 
 @njit
 def next_bid(ladder, current):

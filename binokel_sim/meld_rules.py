@@ -1,0 +1,44 @@
+"""Meld sets read straight from the rules (pure Python, no bit tricks): the per-suit logic that
+both the exact engine (:mod:`binokel_sim.exact`) and the kernels' pure-Python twin
+(:mod:`binokel_sim.reference`) build on. Contract: SPEC.md meld tables and "Counting"; scopes and
+``inside`` as in docs/rules.md ("Meld scopes", "Melds inside melds").
+"""
+
+from __future__ import annotations
+
+from binokel_sim.cards import N_TYPES, card_type
+from binokel_sim.variants import MeldSpec, Rules
+
+
+def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
+    """Card types of one set of a meld (a suit meld: in ``suit``)."""
+    if meld.scope in ("around", "cards"):
+        return [t for t in range(N_TYPES) if meld.type_mask >> t & 1]
+    return [card_type(r, suit) for r in meld.ranks]
+
+
+def fixed_sets(rules: Rules, counts: list[int]) -> dict[str, int]:
+    """Sets of every fixed meld (scope around/cards): the smallest count over its cards."""
+    return {m.name: min(counts[t] for t in _meld_types(m, 0))
+            for m in rules.melds if m.scope in ("around", "cards")}
+
+
+def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, int]) -> dict[str, int]:
+    """Sets of every suit meld in one suit, given ``rank_count(rank)`` for that suit, whether the
+    suit is trump, and the sets each fixed meld counts (what a meld inside it loses).
+
+    A meld outside its scope (a trump meld in a plain suit, a non-trump meld in trump) has 0 sets;
+    a meld inside another loses the sets the other counts, never going below 0.
+    """
+    kept = dict(fixed_kept)
+    sets_of: dict[str, int] = {}
+    for meld in rules.melds:
+        if meld.scope in ("around", "cards"):
+            continue
+        in_scope = (meld.scope == "per_suit" or (meld.scope == "trump") == is_trump)
+        sets = min(rank_count(r) for r in meld.ranks) if in_scope else 0
+        if in_scope:
+            sets = max(0, sets - sum(kept[parent] for parent in meld.inside))
+        sets_of[meld.name] = sets
+        kept[meld.name] = min(sets, meld.counted_sets)
+    return sets_of
