@@ -89,3 +89,28 @@ def reference_playout_rate(rules: Rules, deals: int) -> float:
     start = time.perf_counter()
     reference_play.playout_deals(rules, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
+
+
+def talon_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
+    """Whole talon deals per second: deal, every trick, declarations and draws, with ``policy``
+    on every seat (``kernels.talon.talon_playout_blocks``)."""
+    from binokel_sim.games import GAME_BLOCK, policy_id
+    from binokel_sim.kernels.talon import talon_playout_blocks
+    from binokel_sim.tables import compile_talon
+
+    set_threads(threads)
+    tt = compile_talon(rules)
+    deck = compile_tables(rules).deck
+    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    points = np.empty((deals, rules.players, 2), dtype=np.int64)
+    return deals / best_seconds(lambda: talon_playout_blocks(deck, tt, seats, 1, 0, GAME_BLOCK,
+                                                             0, points))
+
+
+def reference_talon_rate(rules: Rules, deals: int) -> float:
+    """Whole talon deals per second of the pure-Python twin (random policy, records built)."""
+    from binokel_sim import reference_talon
+
+    start = time.perf_counter()
+    reference_talon.play_deals(rules, deals, 1, 1024)
+    return deals / (time.perf_counter() - start)

@@ -5,3 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmarks/bench_melds.py
 python benchmarks/bench_playout.py
+python benchmarks/bench_talon.py

@@ -572,3 +572,24 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
             games_out[g, 1] = deals
             games_out[g, 2] = totals[side_a]
             games_out[g, 3] = totals.sum() - totals[side_a]
+
+
+@njit_parallel
+def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size, first_deal,
+                         points_out):
+    """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
+    whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
+    ``points_out`` int64 (n, P, 2) is written."""
+    n_deals = points_out.shape[0]
+    n_blocks = (n_deals + block_size - 1) // block_size
+    cfg = tt[0]
+    n_players = cfg[CFG_PLAYERS]
+    for b in prange(n_blocks):
+        state, work = block_start(deck, seed, first_block + b)
+        hands, talon, served, served_any, trick_cards, trick_leaders, trick_winners, decl = \
+            _scratch(tt)
+        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
+            deal_talon(work, cfg, state, hands, talon)
+            play_talon(hands, talon, (first_deal + d) % n_players, seat_policies, state, tt,
+                       served, served_any, points_out[d], trick_cards, trick_leaders,
+                       trick_winners, decl)
