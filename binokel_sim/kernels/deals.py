@@ -67,6 +67,17 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     return n_tricks, play[0], play[1], score0, score1
 
 
+@njit
+def _scratch(hand):
+    """One block's working arrays for whole deals of ``hand`` tricks: hands, melds per trump,
+    bid limits, preferred trumps, the calls of an auction and the tricks of a play."""
+    return (np.empty((N_SEATS, 4), dtype=np.uint32), np.empty((N_SEATS, 4), dtype=np.int64),
+            np.empty(N_SEATS, dtype=np.int64), np.empty(N_SEATS, dtype=np.int64),
+            np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),
+            np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
+            np.empty(hand, dtype=np.int64))
+
+
 @njit_parallel
 def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
                 seat_policies, seed, first_block, block_size, first_deal,
@@ -135,16 +146,9 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     b_first = np.array([policy_b, policy_a, policy_b, policy_a], dtype=np.int64)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        hands = np.empty((N_SEATS, 4), dtype=np.uint32)
+        (hands, melds, limits, trumps, calls_seats, calls_values, trick_cards, trick_leaders,
+         trick_winners) = _scratch(hand)
         copy = np.empty((N_SEATS, 4), dtype=np.uint32)
-        melds = np.empty((N_SEATS, 4), dtype=np.int64)
-        limits = np.empty(N_SEATS, dtype=np.int64)
-        trumps = np.empty(N_SEATS, dtype=np.int64)
-        calls_seats = np.empty(64, dtype=np.int64)
-        calls_values = np.empty(64, dtype=np.int64)
-        trick_cards = np.empty((hand, N_SEATS), dtype=np.int64)
-        trick_leaders = np.empty(hand, dtype=np.int64)
-        trick_winners = np.empty(hand, dtype=np.int64)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
@@ -230,15 +234,8 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
     hand = deck.shape[0] // N_SEATS
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        hands = np.empty((N_SEATS, 4), dtype=np.uint32)
-        melds = np.empty((N_SEATS, 4), dtype=np.int64)
-        limits = np.empty(N_SEATS, dtype=np.int64)
-        trumps = np.empty(N_SEATS, dtype=np.int64)
-        calls_seats = np.empty(64, dtype=np.int64)
-        calls_values = np.empty(64, dtype=np.int64)
-        trick_cards = np.empty((hand, N_SEATS), dtype=np.int64)
-        trick_leaders = np.empty(hand, dtype=np.int64)
-        trick_winners = np.empty(hand, dtype=np.int64)
+        (hands, melds, limits, trumps, calls_seats, calls_values, trick_cards, trick_leaders,
+         trick_winners) = _scratch(hand)
         seats = np.empty(N_SEATS, dtype=np.int64)
         totals = np.zeros(2, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
