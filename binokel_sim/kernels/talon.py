@@ -266,7 +266,7 @@ def deal_around(work, known, turned, cfg, state, hands, talon):
 
 
 @njit
-def play_talon(hands, talon, dealer, seat_policies, state, tt, served, served_any, points,
+def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
                trick_cards, trick_leaders, trick_winners, decl_out):
     """Play one deal from dealt ``hands`` (uint32 (P, 4), consumed) and ``talon`` (int64 (T,),
     draw order, the turned card last; the swap may change its last card).
@@ -274,7 +274,8 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, served, served_an
     ``seat_policies`` int64 (P,): policy id per seat; ``state`` uint64[4]: the random stream, read
     by the random policy only: one bounded draw per card when at least two card types are legal,
     and after each phase-1 trick it wins, one for its declaration when it has at least two
-    choices. ``served`` int64 (P, 24, 4) and ``served_any`` int64 (P, n_melds) are scratch.
+    choices. ``scratch`` is ``(served, served_any, legal_rows)``: int64 (P, 24, 4), (P, n_melds)
+    and (rows,), see :func:`_scratch`.
 
     Writes ``points`` int64 (P, 2): card points (the last trick included) and meld points (the
     declarations, the turned bonus for the dealer) per seat; per trick ``k``:
@@ -284,6 +285,7 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, served, served_an
     talon's final last card), so they are not written.
     """
     cfg, rows_all, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
+    served, served_any, legal_rows = scratch
     n_players = cfg[CFG_PLAYERS]
     n_talon = talon.shape[0]
     trump = talon[n_talon - 1] // 6
@@ -302,7 +304,6 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, served, served_an
         if card_points[t] > 0:
             counters |= np.int64(1) << t
     g0 = g1 = g2 = g3 = np.uint32(0)  # the cards played so far, as planes (public knowledge)
-    legal_rows = np.empty(n_rows, dtype=np.int64)
     pairs = cfg[CFG_PAIRS] != 0
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     leader = dealer + 1 if dealer + 1 < n_players else 0
@@ -399,13 +400,14 @@ def _scratch(tt):
     n_tricks = cfg[CFG_TALON] // n_players + cfg[CFG_HAND]
     hands = np.empty((n_players, 4), dtype=np.uint32)
     talon = np.empty(cfg[CFG_TALON], dtype=np.int64)
-    served = np.zeros((n_players, 24, MAX_COPIES), dtype=np.int64)
-    served_any = np.zeros((n_players, tt[4]), dtype=np.int64)
+    scratch = (np.zeros((n_players, 24, MAX_COPIES), dtype=np.int64),
+               np.zeros((n_players, tt[4]), dtype=np.int64),
+               np.empty(tt[1].shape[1], dtype=np.int64))
     trick_cards = np.empty((n_tricks, n_players), dtype=np.int64)
     trick_leaders = np.empty(n_tricks, dtype=np.int64)
     trick_winners = np.empty(n_tricks, dtype=np.int64)
     decl_out = np.empty((n_tricks, 2), dtype=np.int64)
-    return hands, talon, served, served_any, trick_cards, trick_leaders, trick_winners, decl_out
+    return hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl_out
 
 
 @njit_parallel
@@ -427,13 +429,13 @@ def talon_play_blocks(deck, tt, seat_policies, seed, first_block, block_size, fi
     n_players = cfg[CFG_PLAYERS]
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        hands, talon, served, served_any, _, _, _, _ = _scratch(tt)
+        hands, talon, scratch, _, _, _, _ = _scratch(tt)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_talon(work, cfg, state, hands, talon)
             hands_out[d] = hands
             talon_out[d] = talon
             play_talon(hands, talon, (first_deal + d) % n_players, seat_policies, state, tt,
-                       served, served_any, points_out[d], trick_cards[d], trick_leaders[d],
+                       scratch, points_out[d], trick_cards[d], trick_leaders[d],
                        trick_winners[d], decl_out[d])
 
 
@@ -467,8 +469,7 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_
     n_players = cfg[CFG_PLAYERS]
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        hands, talon, served, served_any, trick_cards, trick_leaders, trick_winners, decl = \
-            _scratch(tt)
+        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
         dealt = np.empty_like(hands)
         dealt_talon = np.empty_like(talon)
         points = np.empty((n_players, 2), dtype=np.int64)
@@ -481,8 +482,8 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_
                 hands[:, :] = dealt
                 talon[:] = dealt_talon
                 policies_for(r, sides, policy_a, policy_b, seats)
-                play_talon(hands, talon, (first_deal + d) % n_players, seats, state, tt, served,
-                           served_any, points, trick_cards, trick_leaders, trick_winners, decl)
+                play_talon(hands, talon, (first_deal + d) % n_players, seats, state, tt, scratch,
+                           points, trick_cards, trick_leaders, trick_winners, decl)
                 side_scores(points, sides, n_sides, scores)
                 others = 0
                 for q in range(n_sides):
@@ -504,12 +505,11 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, 
     cfg = tt[0]
     for b in prange(n_blocks):
         state, work = block_start(unseen, seed, first_block + b)
-        hands, talon, served, served_any, trick_cards, trick_leaders, trick_winners, decl = \
-            _scratch(tt)
+        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
         for d in range(b * block_size, min(n, (b + 1) * block_size)):
             deal_around(work, known, turned, cfg, state, hands, talon)
-            play_talon(hands, talon, dealer, seat_policies, state, tt, served, served_any,
-                       points_out[d], trick_cards, trick_leaders, trick_winners, decl)
+            play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points_out[d],
+                       trick_cards, trick_leaders, trick_winners, decl)
 
 
 @njit
@@ -546,8 +546,7 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
     n_players = cfg[CFG_PLAYERS]
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        hands, talon, served, served_any, trick_cards, trick_leaders, trick_winners, decl = \
-            _scratch(tt)
+        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
         points = np.empty((n_players, 2), dtype=np.int64)
         seats = np.empty(n_players, dtype=np.int64)
         scores = np.empty(n_sides, dtype=np.int64)
@@ -562,7 +561,7 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
             while winner < 0 and deals < max_deals:
                 dealer = (number + deals) % n_players
                 deal_talon(work, cfg, state, hands, talon)
-                play_talon(hands, talon, dealer, seats, state, tt, served, served_any, points,
+                play_talon(hands, talon, dealer, seats, state, tt, scratch, points,
                            trick_cards, trick_leaders, trick_winners, decl)
                 side_scores(points, sides, n_sides, scores)
                 totals += scores
@@ -586,10 +585,9 @@ def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size,
     n_players = cfg[CFG_PLAYERS]
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        hands, talon, served, served_any, trick_cards, trick_leaders, trick_winners, decl = \
-            _scratch(tt)
+        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_talon(work, cfg, state, hands, talon)
             play_talon(hands, talon, (first_deal + d) % n_players, seat_policies, state, tt,
-                       served, served_any, points_out[d], trick_cards, trick_leaders,
+                       scratch, points_out[d], trick_cards, trick_leaders,
                        trick_winners, decl)
