@@ -114,3 +114,29 @@ def reference_talon_rate(rules: Rules, deals: int) -> float:
     start = time.perf_counter()
     reference_talon.play_deals(rules, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
+
+
+def widow_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
+    """Whole widow deals per second: deal, auction, widow, demand, burying, trump, melds, every
+    trick and the score, with ``policy`` on every seat (``kernels.widow.widow_playout_blocks``)."""
+    from binokel_sim.games import GAME_BLOCK, policy_id
+    from binokel_sim.kernels.widow import widow_playout_blocks
+    from binokel_sim.widow_games import compile_widow, most_calls
+
+    set_threads(threads)
+    tables = compile_tables(rules)
+    tw = compile_widow(rules)
+    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    scores = np.empty((deals, rules.players), dtype=np.int64)
+    calls = most_calls(rules)
+    return deals / best_seconds(lambda: widow_playout_blocks(
+        tables.deck, tw, tables.kt, seats, calls, 1, 0, GAME_BLOCK, 0, scores))
+
+
+def reference_widow_rate(rules: Rules, deals: int) -> float:
+    """Whole widow deals per second of the pure-Python twin (random policy, records built)."""
+    from binokel_sim import reference_widow
+
+    start = time.perf_counter()
+    reference_widow.play_deals(rules, deals, 1, 1024)
+    return deals / (time.perf_counter() - start)

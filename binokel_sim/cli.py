@@ -320,34 +320,50 @@ class PlayFormat(str, Enum):
 @app.command("bid-odds")
 def bid_odds_cmd(
     hand: Annotated[Optional[str], typer.Option(
-        "--hand", help="The bid winner's 20 cards. Without --hand the variant's built-in example "
-                       "hand is used.")] = None,
+        "--hand", help="The bid winner's cards: 20 in four-hand-80, 15 or 11 before the widow in "
+                       "the widow games. Without --hand the variant's built-in example hand is "
+                       "used.")] = None,
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
     policy: PolicyOpt = "heuristic",
     trump: Annotated[str, typer.Option(
-        "--trump", "-t", help="auto (every suit with a marriage) or one suit S H D C.")] = "auto",
+        "--trump", "-t", help="four-hand-80: auto (every suit with a marriage) or one suit S H D "
+                              "C. In the widow games the soloist's policy names trump after "
+                              "the widow, so only auto is accepted.")] = "auto",
     threads: ThreadsOpt = None,
     out_file: Annotated[Optional[Path], typer.Option(
         "--out", "-o", help="Write the bid rows to a .parquet, .csv, .json or .jsonl file, with "
                             "the seed, policy, deals and version in it.")] = None,
     fmt: OddsFormatOpt = OddsFormat.table,
 ) -> None:
-    """For every trump the hand may name and every bid on the ladder: how likely the bid is made
-    and what bidding it is worth, from simulated play-outs (the other 60 cards dealt at random,
-    the bid winner leading, the same deals for every trump).
+    """For every bid on the ladder: how likely the bid is made and what bidding it is worth, from
+    simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
+    at random, the bid winner leading, the same deals for every trump). Widow games
+    (three-hand-auction-48, four-hand-widow-48): the unseen cards are dealt to the widow and the
+    other seats, the soloist takes the widow, demands, buries, names trump and plays; also the
+    exact widow analysis (every possible widow weighed) and how often each trump is chosen.
 
     Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" --deals 1000000 --seed 7
+
+    Example: binokel-sim bid-odds --variant three-hand-auction-48 --hand "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" --format json
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.bid_odds import bid_odds
+    from binokel_sim.engines import WIDOW, engine_family
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
+        if engine_family(rules) == WIDOW:
+            if trump.strip().lower() != "auto":
+                raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
+                                      f"after the widow; only --trump auto is accepted")
+            _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt,
+                            source(rules_file))
+            return
         trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
         if out_file is not None:
             check_output(out_file)
@@ -375,6 +391,41 @@ def bid_odds_cmd(
         top = result["max_bid_positive_ev"]
         out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "
                   f"expected score: {top if top is not None else 'none'}")
+
+
+def _widow_bid_odds(rules: Rules, counts, deals: int, seed: int, policy: str,
+                    threads: Optional[int], out_file: Optional[Path], fmt: OddsFormat,
+                    origin: dict) -> None:
+    """bid-odds for the widow games (inside :func:`domain_errors`)."""
+    from binokel_sim.analysis import provenance
+    from binokel_sim.widow_odds import widow_bid_odds
+
+    if out_file is not None:
+        check_output(out_file)
+    with progress_bar(deals, "playing") as progress:
+        result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress)
+    record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                        **origin)
+    if out_file is not None:
+        write_table(result["rows"], out_file, record)
+    rest = {k: v for k, v in result.items() if k != "rows"}
+    if fmt is OddsFormat.json:
+        print(json.dumps({"provenance": record, **rest, "rows": result["rows"].to_dicts()},
+                         indent=2))
+        return
+    widow = result["widow"]
+    out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
+    out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
+              f"before it, {widow['mean_best_meld']:.1f} on average after it; it raises the best "
+              f"meld in {widow['p_improves']:.1%}", highlight=False)
+    chosen = ", ".join(f"{s} {p:.1%}" for s, p in result["trump_chosen"].items())
+    out.print(f"trump chosen: {chosen}; mean meld after the widow "
+              f"{result['mean_meld_after_widow']:.1f}; all tricks (+1000) in "
+              f"{result['p_bonus']:.2%}", highlight=False)
+    print_frame(result["rows"], record, "{:.4f}")
+    top = result["max_bid_positive_ev"]
+    out.print(f"highest bid with positive expected score: {top if top is not None else 'none'}",
+              highlight=False)
 
 
 @app.command()

@@ -7,3 +7,9 @@ PARTNER_MELD = 20  # what the partner is expected to add to the pair's meld
 BASE_PLAY = 25  # the bidding pair's expected counters with an average trump suit
 TRUMP_LENGTH = 2  # counters per trump held above (below) five
 NO_BID = -1  # a pass
+
+# The widow games' heuristic (docs/rules.md, "Widow games", "Policies").
+WIDOW_GAIN = 30  # what the widow and the demand are expected to add to the soloist's meld
+CARDS_PER_TRUMP = 12  # card points expected per card held in the trump suit
+ACE_VALUE = 8  # card points expected per ace held
+ALL_TRICKS_BONUS = 1000  # SPEC: taking every trick scores 1000

@@ -5,7 +5,8 @@ looks at follow a multivariate hypergeometric law. A meld's count in a suit depe
 suit's cards and on the fixed melds it sits inside, so the suits are handled one at a time: each
 suit gives a table of (value, cards used) -> number of ways, the tables are convolved, and the
 cards nobody looks at fill the rest of the hand. A fixed meld's value is a minimum over suits;
-``P(min >= k)`` is a product-separable event, and ``P(= k)`` is a difference of two of them.
+``P(min >= k)`` is a product-separable event, and ``P(= k)`` is a difference of two of them
+(inclusion-exclusion, over the meld and the melds it sits inside at once).
 
 All arithmetic is on Python integers; probabilities are exact fractions.
 """
@@ -17,7 +18,7 @@ from itertools import product
 from math import comb, prod
 
 from binokel_sim.cards import N_SUITS, type_rank, type_suit
-from binokel_sim.meld_rules import suit_sets
+from binokel_sim.meld_rules import fixed_counted, suit_sets
 from binokel_sim.variants import MeldSpec, Rules
 
 FIXED_SCOPES = ("around", "cards")
@@ -61,17 +62,43 @@ def _ways(rules: Rules, suits: list[tuple[tuple[int, ...], object]]) -> dict[int
 
 
 def _fixed_distribution(rules: Rules, meld: MeldSpec) -> dict[int, Fraction]:
+    """A fixed meld's count. Its multiplicity and those of the (around) melds it sits inside are
+    fixed at ``w``; "every multiplicity >= floor" is product-separable over the suits, and
+    "multiplicities == w" is inclusion-exclusion over raising each floor by one. The count is a
+    function of ``w`` (:func:`binokel_sim.meld_rules.fixed_counted`)."""
+    involved = [meld, *_ancestors(rules, meld)]
+    c = rules.copies
+    at_least: dict[tuple[int, ...], int] = {}
+
+    def ways_at_least(floor: tuple[int, ...]) -> int:
+        if floor not in at_least:
+            suits = []
+            for s in range(N_SUITS):
+                per_meld = [_fixed_ranks_in_suit(m, s) for m in involved]
+                ranks = tuple(sorted(set().union(*per_meld)))
+
+                def value(vec, ranks=ranks, per_meld=per_meld):
+                    count = dict(zip(ranks, vec))
+                    ok = all(min((count[r] for r in mr), default=fl) >= fl
+                             for mr, fl in zip(per_meld, floor))
+                    return 0 if ok else None
+
+                suits.append((ranks, value))
+            at_least[floor] = sum(_ways(rules, suits).values())
+        return at_least[floor]
+
+    ways: dict[int, int] = {}
+    for w in product(range(c + 1), repeat=len(involved)):
+        count = fixed_counted(rules, {m.name: wm for m, wm in zip(involved, w)})[meld.name]
+        n = 0
+        for bump in product((0, 1), repeat=len(involved)):
+            floor = tuple(wm + b for wm, b in zip(w, bump))
+            if any(x > c for x in floor):
+                continue
+            n += (-1 if sum(bump) % 2 else 1) * ways_at_least(floor)
+        ways[count] = ways.get(count, 0) + n
     total = comb(rules.deck_size, rules.hand_size)
-
-    def at_least(k: int) -> Fraction:
-        suits = []
-        for s in range(N_SUITS):
-            ranks = _fixed_ranks_in_suit(meld, s)
-            suits.append((ranks, lambda vec, k=k: 0 if min(vec, default=k) >= k else None))
-        return Fraction(sum(_ways(rules, suits).values()), total)
-
-    tail = [Fraction(1)] + [at_least(k) for k in range(1, rules.copies + 1)] + [Fraction(0)]
-    return {k: tail[k] - tail[k + 1] for k in range(rules.copies + 1) if tail[k] != tail[k + 1]}
+    return {k: Fraction(n, total) for k, n in sorted(ways.items()) if n}
 
 
 def _ancestors(rules: Rules, meld: MeldSpec) -> list[MeldSpec]:
@@ -93,12 +120,14 @@ def _suit_distribution(rules: Rules, meld: MeldSpec, trump: int) -> dict[int, Fr
                          for r in m.ranks})
     ways: dict[int, int] = {}
     c = rules.copies
-    # Fix the fixed ancestors' set counts w; the event "sets == w" is "sets >= w" minus
-    # "sets >= w + 1" (inclusion-exclusion over every fixed ancestor at once).
+    # Fix the fixed ancestors' multiplicities w; the event "sets == w" is "sets >= w" minus
+    # "sets >= w + 1" (inclusion-exclusion over every fixed ancestor at once). What an ancestor
+    # counts follows from w (an around meld inside another may count 0: fixed_counted).
     for w in product(range(c + 1), repeat=len(fixed)):
         # fixed melds that are not ancestors cannot change this meld: they count as 0 here
         kept = {m.name: 0 for m in rules.melds if m.scope in FIXED_SCOPES}
-        kept.update({f.name: min(wf, f.counted_sets) for f, wf in zip(fixed, w)})
+        counted = fixed_counted(rules, {f.name: wf for f, wf in zip(fixed, w)})
+        kept.update({f.name: min(counted[f.name], f.counted_sets) for f in fixed})
         for bump in product((0, 1), repeat=len(fixed)):
             floor = [wf + b for wf, b in zip(w, bump)]
             if any(x > c for x in floor):

@@ -9,18 +9,47 @@ from __future__ import annotations
 from binokel_sim.cards import N_TYPES, card_type
 from binokel_sim.variants import MeldSpec, Rules
 
+FIXED_SCOPES = ("around", "cards")
+
 
 def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
     """Card types of one set of a meld (a suit meld: in ``suit``)."""
-    if meld.scope in ("around", "cards"):
+    if meld.scope in FIXED_SCOPES:
         return [t for t in range(N_TYPES) if meld.type_mask >> t & 1]
     return [card_type(r, suit) for r in meld.ranks]
 
 
-def fixed_sets(rules: Rules, counts: list[int]) -> dict[str, int]:
-    """Sets of every fixed meld (scope around/cards): the smallest count over its cards."""
+def fixed_multiplicities(rules: Rules, counts: list[int]) -> dict[str, int]:
+    """Complete sets of every fixed meld (scope around/cards): the smallest count over its cards,
+    before any meld inside another is taken away."""
     return {m.name: min(counts[t] for t in _meld_types(m, 0))
-            for m in rules.melds if m.scope in ("around", "cards")}
+            for m in rules.melds if m.scope in FIXED_SCOPES}
+
+
+def fixed_counted(rules: Rules, multiplicity: dict[str, int]) -> dict[str, int]:
+    """The count each fixed meld reports, from its multiplicity: an ``around`` meld inside other
+    ``around`` melds counts 0 when its multiplicity is at most the largest number of sets a parent
+    counts (the parent stands for it: kings around inside a roundhouse), else its multiplicity (it
+    scores its own entry: eight kings). Fixed melds missing from ``multiplicity`` are skipped (a
+    meld given must come with its parents)."""
+    by_name = {m.name: m for m in rules.melds}
+    out: dict[str, int] = {}
+    for meld in rules.melds:
+        if meld.name not in multiplicity or meld.scope not in FIXED_SCOPES:
+            continue
+        sets = multiplicity[meld.name]
+        if meld.inside:
+            parent_kept = max(min(out[p], by_name[p].counted_sets) for p in meld.inside)
+            if sets <= parent_kept:
+                sets = 0
+        out[meld.name] = sets
+    return out
+
+
+def fixed_sets(rules: Rules, counts: list[int]) -> dict[str, int]:
+    """The count every fixed meld (scope around/cards) reports for a hand (counts per type): its
+    complete sets, 0 for an ``around`` meld its parent stands for (:func:`fixed_counted`)."""
+    return fixed_counted(rules, fixed_multiplicities(rules, counts))
 
 
 def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, int]) -> dict[str, int]:
@@ -28,17 +57,18 @@ def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, in
     suit is trump, and the sets each fixed meld counts (what a meld inside it loses).
 
     A meld outside its scope (a trump meld in a plain suit, a non-trump meld in trump) has 0 sets;
-    a meld inside another loses the sets the other counts, never going below 0.
+    a meld inside others loses the largest number of sets one of them counts (a K+Q inside both a
+    quint and a roundhouse is absorbed once), never going below 0.
     """
     kept = dict(fixed_kept)
     sets_of: dict[str, int] = {}
     for meld in rules.melds:
-        if meld.scope in ("around", "cards"):
+        if meld.scope in FIXED_SCOPES:
             continue
         in_scope = (meld.scope == "per_suit" or (meld.scope == "trump") == is_trump)
         sets = min(rank_count(r) for r in meld.ranks) if in_scope else 0
         if in_scope:
-            sets = max(0, sets - sum(kept[parent] for parent in meld.inside))
+            sets = max(0, sets - max((kept[parent] for parent in meld.inside), default=0))
         sets_of[meld.name] = sets
         kept[meld.name] = min(sets, meld.counted_sets)
     return sets_of

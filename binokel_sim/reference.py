@@ -118,8 +118,10 @@ def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, i
     """``(name, count, points)`` of every meld in table order, read straight from the contract:
 
     a meld's sets are the smallest count over its cards; a suit meld is counted in each suit of its
-    scope and added up; a meld inside another loses, in each suit, the sets the other counts; the
-    points table is read at the number of sets (the last entry past the table's end).
+    scope and added up; a suit meld inside others loses, in each suit, the largest number of sets
+    one of them counts; an around meld inside around melds counts 0 when a parent counts at least
+    as many sets, else its own sets; the points table is read at the number of sets (the last entry
+    past the table's end).
     """
     fixed = fixed_sets(rules, counts)
     fixed_kept = {m.name: min(fixed[m.name], m.counted_sets) for m in rules.melds if m.name in fixed}

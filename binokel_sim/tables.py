@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
-from binokel_sim.kernels.melds import build_suit_tables
-from binokel_sim.variants import MAX_INSIDE, Rules
+from binokel_sim.kernels.melds import COUNT_BITS, build_suit_tables
+from binokel_sim.variants import MAX_INSIDE, MAX_MELDS, Rules
 
 # meld scope codes used by the kernels
 SCOPE_FIXED, SCOPE_TRUMP, SCOPE_NON_TRUMP, SCOPE_PER_SUIT = 0, 1, 2, 3
@@ -28,6 +28,11 @@ COL_COUNTED = 2  # how many sets the points table counts (the absorption limit f
 COL_POINTS = 3  # MAX_COPIES + 1 columns: points for multiplicity 0..4
 COL_PARENTS = COL_POINTS + MAX_COPIES + 1  # MAX_PARENTS columns of parent meld indices, -1 = none
 N_COLS = COL_PARENTS + MAX_PARENTS
+# The kernels pack every meld's count into one int64, COUNT_BITS bits a meld: the loader's
+# MAX_MELDS fields must fit (sign bit spare), and a field holds a suit meld's count summed over
+# the four suits (at most 4 * MAX_COPIES) without carrying into the next.
+assert MAX_MELDS * COUNT_BITS <= 63
+assert N_SUITS * MAX_COPIES < 1 << COUNT_BITS
 
 
 @dataclass(frozen=True)
@@ -39,13 +44,15 @@ class Tables:
     deck         int64 (deck_size,): the card type of every physical card
     deck_counts  int64 (24,): copies of each card type
     card_points  int64 (24,): trick points of each card type
-    max_total    int64: an upper bound on one hand's meld total (histogram width)
+    max_total    int64: an upper bound on one hand's meld total (histogram width): every meld
+                 at its highest entry, in every suit of its scope (absorption only lowers it)
     ladder       int64 (rungs, 2): the bidding ladder, [from, step] per rung (0 rungs: no bidding)
     kt           the tuple the meld kernels take (kernels/melds.py):
       meld_table        as above
       pattern_value     int64 (64,): a suit's 6-bit block -> its share of the pattern index
                         (sum over ranks r in the block of base**r, base = copies + 1)
-      fixed_parents     int64 (k,): fixed melds that some suit meld sits inside
+      fixed_parents     int64 (k,): fixed melds that some suit meld sits inside (the state
+                        gives each one the sets it counts: its reported count capped at counted)
       fixed_radix       int64 (k,): their place values in the fixed state index
       suit_points       int64 (patterns, 2, states): suit melds' points in one suit, case 1 =
                         trump suit, per fixed state
@@ -72,7 +79,8 @@ def _suit_tables(table: np.ndarray, copies: int) -> tuple:
     base = copies + 1
     pattern_value = np.array([sum(base**r for r in range(N_RANKS) if block >> r & 1)
                               for block in range(64)], dtype=np.int64)
-    parents = sorted({int(p) for m in range(table.shape[0])
+    # the fixed parents of suit melds (an around meld inside another is settled in score_hand)
+    parents = sorted({int(p) for m in range(table.shape[0]) if table[m, COL_SCOPE] != SCOPE_FIXED
                       for p in table[m, COL_PARENTS:COL_PARENTS + MAX_PARENTS]
                       if p >= 0 and table[p, COL_SCOPE] == SCOPE_FIXED})
     radix, n_states = [], 1

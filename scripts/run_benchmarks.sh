@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 python benchmarks/bench_melds.py
 python benchmarks/bench_playout.py
 python benchmarks/bench_talon.py
+python benchmarks/bench_widow.py

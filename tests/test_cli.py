@@ -70,6 +70,35 @@ def test_analyze_known_hand_json():
     assert obj["best_trump"] == "S"
 
 
+def test_analyze_widow_roundhouse_json():
+    # a spade quint 250 and a roundhouse 240; the spade K+Q inside both is absorbed once, kings
+    # and queens around are inside the roundhouse: 490
+    obj = json.loads(ok("analyze", "-v", "four-hand-widow-48", "--hand",
+                        "AS TS KS QS JS KH QH KD QD KC QC", "-f", "json").stdout)
+    check_analysis(obj, "four-hand-widow-48", 11)
+    for entry in obj["by_trump"].values():
+        assert entry["total"] == 490
+        melds = {m["name"]: (m["count"], m["points"]) for m in entry["melds"]}
+        assert melds["roundhouse"] == (1, 240) and melds["quint"] == (1, 250)
+        assert melds["kings_around"] == melds["queens_around"] == (0, 0)
+        assert melds["tens_around"] == (0, 0) and melds["nines_around"] == (0, 0)
+    # eight tens = 1000 (SPEC: eight of any one rank, tens included)
+    obj = json.loads(ok("analyze", "-v", "binokel-3", "--hand",
+                        "TS TS TH TH TD TD TC TC AS AS AH AH AD JS JH", "-f", "json").stdout)
+    assert all(e["total"] == 1000 for e in obj["by_trump"].values())
+
+
+def test_meld_odds_exact_widow_json():
+    obj = json.loads(ok("meld-odds", "-v", "three-hand-auction-48", "--exact", "-f",
+                        "json").stdout)
+    rows = obj["rows"]
+    kings = {r["count"]: r["probability"] for r in rows if r["meld"] == "kings_around"}
+    tens = {r["count"]: r["probability"] for r in rows if r["meld"] == "tens_around"}
+    aces = {r["count"]: r["probability"] for r in rows if r["meld"] == "aces_around"}
+    assert round(kings[1], 10) == 0.0631790559  # four kings without a roundhouse
+    assert tens == aces  # tens and nines are as aces: complete sets, nothing inside anything
+
+
 def test_analyze_example_hand_and_table():
     result = ok("analyze", "--variant", "two-hand-48")
     assert "best trump" in result.stdout

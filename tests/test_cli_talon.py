@@ -134,7 +134,6 @@ BAD = [
     (["deal-odds", "--policy", "clever", "--deals", "10"], ["clever"]),
     (["match", "--games", "0"], ["--deals"]),
     (["match", "--a", "clever", "--games", "2"], ["clever"]),
-    (["match", "--variant", "three-hand-auction-48", "--games", "2"], ["widow"]),
     (["match", "--variant", "nine-hand-99"], ["nine-hand-99"]),
     (["duel", "--variant", "two-hand-48", "--a", "clever", "--deals", "10"], ["clever"]),
 ]

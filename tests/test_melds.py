@@ -256,35 +256,36 @@ def test_two_hand_48_marriages_per_copy():
 
 
 def test_three_hand_auction_48_roundhouse():
-    # K+Q in every suit: roundhouse = 240; the four marriages sit inside it (none counted, trump
-    # or not). Kings around 80 and queens around 60 are melds of other kinds and count as well.
-    # Aces of S and H only, no JD: nothing else. 240 + 80 + 60 = 380.
+    # K+Q in every suit: roundhouse = 240 in all (SPEC: it stands for kings around 80, queens
+    # around 60 and its four marriages): no kings/queens around, no marriage, no trump marriage.
+    # Aces of S and H only, no JD: nothing else; one ten of each suit: four tens score nothing.
     hand = "KS QS KH QH KD QD KC QC AS TS AH TH TD TD TC"
     for trump in SUITS:
         melds, total = melds_of("three-hand-auction-48", hand, trump)
-        assert nonzero(melds) == {"roundhouse": (1, 240), "kings_around": (1, 80),
-                                  "queens_around": (1, 60)}
-        assert total == 240 + 80 + 60
+        assert nonzero(melds) == {"roundhouse": (1, 240), "tens_around": (1, 0)}
+        assert total == 240
 
 
 def test_three_hand_auction_48_extra_marriage_outside_the_roundhouse():
     # A second K+Q of hearts is outside the roundhouse: a marriage (20) with spades trump, a trump
-    # marriage (40) with hearts trump. 380 + 20 / 380 + 40.
+    # marriage (40) with hearts trump. 240 + 20 / 240 + 40.
     hand = "KS QS KH QH KH QH KD QD KC QC AS TS TD TD TC"
     melds, total = melds_of("three-hand-auction-48", hand, "S")
     assert melds["roundhouse"] == (1, 240) and melds["marriage"] == (1, 20)
     assert melds["trump_marriage"] == (0, 0)
-    assert total == 380 + 20
+    assert melds["kings_around"] == (0, 0) and melds["queens_around"] == (0, 0)
+    assert total == 240 + 20
     melds, total = melds_of("three-hand-auction-48", hand, "H")
     assert melds["trump_marriage"] == (1, 40) and melds["marriage"] == (0, 0)
-    assert total == 380 + 40
+    assert total == 240 + 40
 
 
 def test_three_hand_auction_48_eight_of_a_rank_is_1000():
-    # "eight of any one rank = 1000": eight kings.
+    # "eight of any one rank = 1000": eight kings (no queen: no roundhouse). Seven tens, one of
+    # them short in clubs: four tens, 0.
     hand = "KS KS KH KH KD KD KC KC TS TS TH TH TD TD TC"
     melds, total = melds_of("three-hand-auction-48", hand, "S")
-    assert nonzero(melds) == {"kings_around": (2, 1000)}
+    assert nonzero(melds) == {"kings_around": (2, 1000), "tens_around": (1, 0)}
     assert total == 1000
 
 

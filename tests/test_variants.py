@@ -224,6 +224,49 @@ def test_inside_names_a_later_meld():
     _expect_error(data, "marriage", "inside", "kings_around")
 
 
+def test_around_meld_inside_an_earlier_around_meld():
+    # the widow variants: kings and queens around sit inside the roundhouse
+    for name in ["three-hand-auction-48", "four-hand-widow-48"]:
+        by = {m.name: m for m in find_variant(name).melds}
+        assert by["kings_around"].inside == by["queens_around"].inside == ("roundhouse",)
+    # a house table may do the same with any earlier around meld
+    data = builtin_dict("four-hand-80")
+    data["melds"][2]["inside"] = ["aces_around", "kings_around"]  # queens_around
+    r = rules_from_dict(data)
+    assert r.melds[2].inside == ("aces_around", "kings_around")
+
+
+@pytest.mark.parametrize("child,parent,needles", [
+    ("kings_around", "run", ("kings_around", "inside", "run")),  # around inside a suit meld
+    ("kings_around", "binokel", ("kings_around", "inside", "binokel")),  # ... inside a cards meld
+    ("binokel", "aces_around", ("binokel", "inside", "cards")),  # a cards meld inside anything
+])
+def test_inside_rules_for_fixed_melds(child, parent, needles):
+    data = builtin_dict("four-hand-80")
+    names = [m["name"] for m in data["melds"]]
+    # list the parent first, so only the kind of the pair is wrong
+    parent_entry = data["melds"].pop(names.index(parent))
+    data["melds"].insert(0, parent_entry)
+    next(m for m in data["melds"] if m["name"] == child)["inside"] = [parent]
+    _expect_error(data, *needles)
+
+
+def test_around_meld_inside_a_later_around_meld():
+    data = builtin_dict("three-hand-auction-48")
+    # aces_around is listed after kings_around
+    next(m for m in data["melds"] if m["name"] == "kings_around")["inside"] = ["aces_around"]
+    _expect_error(data, "kings_around", "inside", "aces_around")
+
+
+def test_too_many_melds():
+    from binokel_sim.variants import MAX_MELDS
+
+    data = builtin_dict("three-hand-auction-48")
+    assert len(data["melds"]) == MAX_MELDS  # the widow tables use every slot
+    data["melds"].append({"name": "extra", "scope": "trump", "ranks": ["A"], "per_set": 1})
+    _expect_error(data, "melds", str(MAX_MELDS))
+
+
 def test_deal_does_not_make_the_deck():
     data = builtin_dict("two-hand-48")
     data["deal"]["talon"] = 23

@@ -5,8 +5,12 @@ A suit meld's count in suit ``s`` depends only on the counts of the six ranks in
 this). So :func:`build_suit_tables` evaluates every suit meld once for every possible suit
 *pattern* (the six rank counts) when the tables are compiled, and a hand is scored by looking up
 its four suit patterns: the pattern index of a suit is the sum of four 64-entry lookups, one per
-bit plane. Fixed melds (around, cards) are counted directly on the planes. Contract: SPEC.md,
-meld tables and "Counting".
+bit plane. Fixed melds (around, cards) are counted directly on the planes, in table order: an
+around meld inside earlier around melds counts 0 when its multiplicity is at most the largest
+number of sets a parent counts (kings around inside a roundhouse), else its multiplicity. A suit
+meld inside others loses, in each suit, the largest number of sets one of them counts (a K+Q
+inside both a quint and a roundhouse is absorbed once). Contract: SPEC.md, meld tables and
+"Counting"; docs/rules.md, "Melds inside melds".
 
 The tables travel as one tuple ``kt = (meld_table, pattern_value, fixed_parents, fixed_radix,
 suit_points, suit_counts, suit_meld_points)``; see :class:`binokel_sim.tables.Tables`.
@@ -43,7 +47,9 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
     """Score the suit melds of every suit pattern, as trump and as non-trump suit.
 
     Pattern ``i`` holds ``(i // base**r) % base`` copies of rank ``r``; fixed state ``f`` gives
-    each fixed parent ``fixed_parents[j]`` the counted sets ``(f // fixed_radix[j]) % (counted + 1)``.
+    each fixed parent ``fixed_parents[j]`` the counted sets ``(f // fixed_radix[j]) % (counted + 1)``
+    (its reported count capped at ``counted``). A suit meld loses the largest of its parents'
+    counted sets, never going below 0.
     Writes ``suit_points[i, case, f]`` (int64): the suit melds' points in that suit (case 1 =
     trump), ``suit_counts[i, case, f]`` (int64): every meld's count packed ``COUNT_BITS`` bits a
     meld (meld ``m`` at bit ``COUNT_BITS * m``), and ``suit_meld_points[i, case, f, m]`` (int64):
@@ -75,12 +81,13 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
                     for r in range(N_RANKS):
                         if table[m, COL_MASK] >> r & 1:
                             c = min(c, rank_count[r])
+                    absorbed = 0  # the largest number of sets a parent counts
                     for j in range(MAX_PARENTS):
                         p = table[m, COL_PARENTS + j]
                         if p < 0:
                             break
-                        c -= kept[p]
-                    c = max(c, 0)
+                        absorbed = max(absorbed, kept[p])
+                    c = max(c - absorbed, 0)
                     packed += c << (COUNT_BITS * m)
                     suit_meld_points[i, case, f, m] = table[m, COL_POINTS + c]
                     total += table[m, COL_POINTS + c]
@@ -111,12 +118,22 @@ def score_hand(p0, p1, p2, p3, kt, totals):
     for m in range(table.shape[0]):
         if table[m, COL_SCOPE] == SCOPE_FIXED:
             c = multiplicity(p0, p1, p2, p3, table[m, COL_MASK])
+            # an around meld inside earlier around melds: 0 when a parent counts as many sets
+            absorbed = 0
+            for j in range(MAX_PARENTS):
+                p = table[m, COL_PARENTS + j]
+                if p < 0:
+                    break
+                absorbed = max(absorbed, min((fixed_packed >> (COUNT_BITS * p)) & COUNT_FIELD,
+                                             table[p, COL_COUNTED]))
+            if c <= absorbed:
+                c = 0
             fixed_total += table[m, COL_POINTS + c]
             fixed_packed += c << (COUNT_BITS * m)
     state = 0
     for j in range(fixed_parents.shape[0]):
         p = fixed_parents[j]
-        sets = multiplicity(p0, p1, p2, p3, table[p, COL_MASK])
+        sets = (fixed_packed >> (COUNT_BITS * p)) & COUNT_FIELD  # the count p reports
         state += min(sets, table[p, COL_COUNTED]) * fixed_radix[j]
     i0 = suit_pattern(p0, p1, p2, p3, 0, pattern_value)
     i1 = suit_pattern(p0, p1, p2, p3, 1, pattern_value)

@@ -53,8 +53,13 @@ class MeldSpec:
     suit, counted in each and added up) or ``per_suit`` (``ranks`` in any one suit, counted in each
     suit and added up). ``points[k]`` is the score for multiplicity ``k`` (``points[0] == 0``; the
     list has ``copies + 1`` entries: a multiplicity past the table scores as the last entry).
-    ``counted_sets`` is how many sets the table counts (past it, more sets add nothing); a meld
-    named in ``inside`` absorbs that many sets of this one (a royal marriage inside a run).
+    ``counted_sets`` is how many sets the table counts (past it, more sets add nothing).
+    ``inside`` names earlier melds this one sits inside (docs/rules.md, "Melds inside melds"): a
+    suit meld loses, in each suit, the largest number of sets a parent counts (a royal marriage
+    inside a run; a marriage inside a quint, a roundhouse or both loses one set); an ``around``
+    meld inside ``around`` melds is not counted at all (count 0) when its multiplicity is at most
+    the largest number of sets a parent counts, and scores its own entry when it is higher (kings
+    around inside a roundhouse: four kings are part of it, eight kings score 1000).
     ``per_set`` is the value of one set for a meld counted per copy (marriages, dix), 0 for a meld
     scored by its points table; in the talon games it decides which levels may be declared
     (docs/rules.md, "Declarations").
@@ -286,7 +291,9 @@ def _meld(entry: Any, index: int, deck_ranks: tuple[int, ...], copies: int) -> M
 
 
 def _check_inside(melds: list[MeldSpec]) -> None:
-    """A meld may sit inside an earlier meld of the table only (kernels evaluate in order)."""
+    """A meld may sit inside an earlier meld of the table only (kernels evaluate in order): a suit
+    meld inside an ``around`` meld or an earlier suit meld, an ``around`` meld inside an earlier
+    ``around`` meld; a ``cards`` meld inside none."""
     seen: dict[str, MeldSpec] = {}
     for m in melds:
         if m.name in seen:
@@ -296,9 +303,15 @@ def _check_inside(melds: list[MeldSpec]) -> None:
             if parent is None:
                 raise RulesError(f"melds ({m.name}).inside: {parent_name!r} is not a meld listed "
                                  f"before it")
-            if m.scope in ("around", "cards"):
-                raise RulesError(f"melds ({m.name}).inside: only a suit meld (trump, non_trump, "
-                                 f"per_suit) can sit inside another")
+            if m.scope == "cards":
+                raise RulesError(f"melds ({m.name}).inside: a meld of scope 'cards' cannot sit "
+                                 f"inside another")
+            if m.scope == "around":
+                if parent.scope != "around":
+                    raise RulesError(f"melds ({m.name}).inside: an 'around' meld can sit only "
+                                     f"inside another 'around' meld, not {parent_name!r} "
+                                     f"(scope {parent.scope!r})")
+                continue
             if parent.scope == "cards":
                 raise RulesError(f"melds ({m.name}).inside: {parent_name!r} has scope 'cards'")
             if parent.scope == "trump" and m.scope != "trump":

@@ -1,0 +1,349 @@
+"""Slow, obvious pure-Python twin of the widow-game kernel (``kernels/widow.py``).
+
+For tests: whole deals of the widow games (``three-hand-auction-48``, ``four-hand-widow-48``, and
+any rules file with a widow) with the random policy on every seat, written the way SPEC.md
+("Common to all variants", "Variant three-hand-auction-48", "Variant four-hand-widow-48") and
+docs/rules.md ("Widow games") state them. No bit tricks and no numba: a hand is a list of 24
+counts (copies held of each card type), a trick is a list of card types in play order.
+
+The random choices are made by a ``pick(n)`` callable returning an integer in ``[0, n)``, called
+only when there are at least two options, in the order the decisions are taken: the calls of the
+auction (pass or the smallest bid above the current one), the soloist's demand ("no demand" or a
+card type he holds no copy of), the card he gives back (only after a demand), his ``widow``
+burials one by one, the trump (one draw of 4), then the cards of the play trick by trick. Every
+list of options is in ascending card-type order. :func:`binokel_sim.reference_play.stream_pick`
+makes such a callable from the deal's :class:`binokel_sim.reference.Stream`, which continues
+after the shuffle, so a kernel deal and a reference deal with the same seed and block must agree
+call for call and card for card.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from binokel_sim.cards import (
+    N_SUITS,
+    N_TYPES,
+    SUITS,
+    format_card,
+    format_counts,
+    type_rank,
+)
+from binokel_sim.reference import Stream, block_streams, deal_hand, deck_cards, meld_total
+from binokel_sim.reference_play import Pick, legal_cards, next_bid, stream_pick, trick_winner
+from binokel_sim.variants import Rules
+
+ALL_TAKEN_BONUS = 1000  # SPEC: taking every trick scores a bonus of 1000
+
+
+def choose(options: list, pick: Pick):
+    """The random policy's choice: ``options[pick(n)]``, without a draw when there is only one
+    option (docs/rules.md "Widow games", "Policies": one bounded draw for ``n >= 2`` options)."""
+    if len(options) > 1:
+        return options[pick(len(options))]
+    return options[0]
+
+
+def held_types(hand: list[int]) -> list[int]:
+    """The distinct card types of a hand, ascending."""
+    return [t for t in range(N_TYPES) if hand[t] > 0]
+
+
+def card_points_of(rules: Rules, cards) -> int:
+    """The card points of some card types (``rules.rank_points`` by rank)."""
+    return sum(rules.rank_points[type_rank(t)] for t in cards)
+
+
+def side_of(rules: Rules, seat: int) -> int:
+    """The side a seat plays on (docs/rules.md "Widow games"): with partnerships seats 0+2 and
+    1+3 (side ``seat % 2``), else every seat its own side."""
+    return seat % 2 if rules.partnerships else seat
+
+
+def n_sides(rules: Rules) -> int:
+    return 2 if rules.partnerships else rules.players
+
+
+# --- the deal -------------------------------------------------------------------------------------
+
+def deal_widow_game(rules: Rules, work: list[int],
+                    stream: Stream) -> tuple[list[list[int]], list[int]]:
+    """The deal (docs/rules.md "Widow games", "The deal"): one partial Fisher-Yates over positions
+    ``0 .. N-2`` of the block's carried permutation ``work``; seat ``s`` gets positions
+    ``s*H .. s*H+H-1``, the widow is positions ``P*H .. N-1``. Returns the hands and the widow as
+    counts per card type."""
+    n = len(work)
+    deal_hand(work, 0, n - 1, stream)
+    size, players = rules.hand_size, rules.players
+    hands = []
+    for s in range(players):
+        counts = [0] * N_TYPES
+        for t in work[s * size:(s + 1) * size]:
+            counts[t] += 1
+        hands.append(counts)
+    widow = [0] * N_TYPES
+    for t in work[players * size:n]:
+        widow[t] += 1
+    return hands, widow
+
+
+# --- the auction ----------------------------------------------------------------------------------
+
+def auction(rules: Rules, dealer: int, pick: Pick) -> tuple[int, int, list[tuple[int, int | None]]]:
+    """The auction (SPEC three-hand-auction-48; docs/rules.md "Widow games", "The auction") with
+    the random policy on every seat: starting at seat ``dealer + 1``, the players still in take
+    turns; each call is a pass (option 0, final) or the smallest ladder bid above the current one
+    (option 1), one draw of 2. The auction ends as soon as one player is left; he makes no call.
+    If nobody bid, the dealer is the soloist at the minimum bid.
+
+    Returns ``(soloist, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
+    """
+    players = rules.players
+    still_in = [True] * players
+    calls: list[tuple[int, int | None]] = []
+    current, holder = None, None
+    seat = (dealer + 1) % players
+    while sum(still_in) > 1:
+        if still_in[seat]:
+            # whoever holds the bid never gets a turn: all the others would have passed since
+            assert seat != holder
+            offer = next_bid(rules.bid_ladder, current)
+            if choose([None, offer], pick) is None:
+                still_in[seat] = False
+                calls.append((seat, None))
+            else:
+                current, holder = offer, seat
+                calls.append((seat, offer))
+        seat = (seat + 1) % players
+    last = still_in.index(True)
+    if holder is None:
+        # all the others passed in the first round before anyone bid: the dealer, who calls last
+        # in that round, is the one left ("the dealer is the soloist at the minimum bid")
+        assert last == dealer, (last, dealer)
+        return dealer, rules.bid_ladder[0][0], calls
+    assert last == holder, (last, holder)  # the soloist is the last one in
+    return holder, current, calls
+
+
+# --- the widow, the demand, burying and trump -----------------------------------------------------
+
+def demand_options(rules: Rules, cards: list[int]) -> list[int | None]:
+    """The demand choices of the soloist holding ``cards`` (hand + widow), docs/rules.md "The
+    widow, the demand, burying and trump", step 2: ``None`` (no demand, option 0), then every card
+    type of the deck he holds no copy of, ascending."""
+    deck = rules.deck_counts()
+    return [None] + [t for t in range(N_TYPES) if deck[t] > 0 and cards[t] == 0]
+
+
+def demand_holder(rules: Rules, hands: list[list[int]], soloist: int, card: int) -> int:
+    """The seat that hands the demanded card over: the first seat clockwise from the soloist,
+    ``(soloist + j) % P`` for ``j = 1 ..``, holding a copy (the partner included; SPEC
+    three-hand-auction-48, "The card demand may be answered by any other seat")."""
+    for j in range(1, rules.players):
+        seat = (soloist + j) % rules.players
+        if hands[seat][card] > 0:
+            return seat
+    raise AssertionError(f"nobody holds the demanded {format_card(card)}")
+
+
+def give_back_options(cards: list[int], demanded: int) -> list[int]:
+    """The cards the soloist may give back (step 2): the distinct card types in his hand after
+    the demanded copy arrived, other than the demanded type, ascending."""
+    return [t for t in held_types(cards) if t != demanded]
+
+
+def bury(rules: Rules, cards: list[int], pick: Pick) -> list[int]:
+    """Step 3: the soloist buries ``rules.widow`` cards, one at a time, each uniform over the
+    distinct card types he holds (ascending). Removes them from ``cards``; returns the buried
+    cards as counts per card type."""
+    buried = [0] * N_TYPES
+    for _ in range(rules.widow):
+        t = choose(held_types(cards), pick)
+        cards[t] -= 1
+        buried[t] += 1
+    return buried
+
+
+def choose_trump(pick: Pick) -> int:
+    """Step 4: the soloist names any suit, uniform over S H D C (always one draw of 4)."""
+    return choose(list(range(N_SUITS)), pick)
+
+
+class WidowHandling(NamedTuple):
+    """The soloist's widow handling: the demand (``None`` or ``(card, from seat, card given
+    back)``), the buried cards (counts per card type) and the trump suit."""
+
+    demand: tuple[int, int, int] | None
+    buried: list[int]
+    trump: int
+
+
+def handle_widow(rules: Rules, hands: list[list[int]], widow: list[int], soloist: int,
+                 pick: Pick) -> WidowHandling:
+    """Steps 1-4 of docs/rules.md "The widow, the demand, burying and trump", random policy:
+    the soloist takes the widow, may demand a card (its holder gets a card of the soloist's
+    choice back), buries ``rules.widow`` cards and names trump. ``hands`` is changed in place
+    (every seat ends with ``rules.hand_size`` cards)."""
+    own = hands[soloist]
+    for t in range(N_TYPES):
+        own[t] += widow[t]  # 1. the widow joins the hand
+    demand = None
+    card = choose(demand_options(rules, own), pick)  # 2. the demand
+    if card is not None:
+        holder = demand_holder(rules, hands, soloist, card)
+        hands[holder][card] -= 1
+        own[card] += 1
+        given = choose(give_back_options(own, card), pick)
+        own[given] -= 1
+        hands[holder][given] += 1
+        demand = (card, holder, given)
+    buried = bury(rules, own, pick)  # 3. burying
+    trump = choose_trump(pick)  # 4. trump
+    return WidowHandling(demand, buried, trump)
+
+
+# --- play and scoring -----------------------------------------------------------------------------
+
+class Trick(NamedTuple):
+    leader: int  # seat that led
+    cards: list[int]  # card types in play order (seat leader, leader+1, ...)
+    winner: int  # seat that won
+
+
+def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
+                pick: Pick) -> list[Trick]:
+    """Every trick under the must-head obligation (SPEC "Must-head obligation", strict on every
+    trick), random policy: each seat in turn ``(leader + i) % P`` plays one of the distinct legal
+    card types, ascending. The trick winner leads the next. ``hands`` is consumed."""
+    players = rules.players
+    tricks = []
+    for _ in range(rules.hand_size):
+        cards: list[int] = []
+        for i in range(players):
+            seat = (leader + i) % players
+            card = choose(legal_cards(hands[seat], cards, trump), pick)
+            hands[seat][card] -= 1
+            cards.append(card)
+        winner = (leader + trick_winner(cards, trump)) % players
+        tricks.append(Trick(leader, cards, winner))
+        leader = winner
+    return tricks
+
+
+def trick_card_points(rules: Rules, tricks: list[Trick]) -> list[int]:
+    """Card points per seat from its tricks, the last trick's ``rules.last_trick`` to its winner
+    (docs/rules.md "Play and scoring")."""
+    points = [0] * rules.players
+    for trick in tricks:
+        points[trick.winner] += card_points_of(rules, trick.cards)
+    points[tricks[-1].winner] += rules.last_trick
+    return points
+
+
+class Score(NamedTuple):
+    bonus: int  # 1000 when one side took every trick, else 0
+    made: bool
+    side_scores: list[int]  # per side
+    scores: list[int]  # per seat: its side's score
+
+
+def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_points: list[int],
+               tricks: list[Trick]) -> Score:
+    """Scoring (SPEC three-hand-auction-48 and four-hand-widow-48; docs/rules.md "Play and
+    scoring"). Per side: its meld (the sum of its seats' melds) if it took a trick, + its card
+    points, + the bonus of 1000 if it took every trick. The soloist's side makes the bid when
+    that total reaches the bid and then scores it, else minus twice the bid; every other side
+    scores its total."""
+    sides = n_sides(rules)
+    side_meld = [0] * sides
+    side_points = [0] * sides
+    side_tricks = [0] * sides
+    for seat in range(rules.players):
+        side_meld[side_of(rules, seat)] += melds[seat]
+        side_points[side_of(rules, seat)] += card_points[seat]
+    for trick in tricks:
+        side_tricks[side_of(rules, trick.winner)] += 1
+    all_taken = [n == len(tricks) for n in side_tricks]
+    bonus = ALL_TAKEN_BONUS if any(all_taken) else 0
+    totals = [(side_meld[s] if side_tricks[s] > 0 else 0) + side_points[s]
+              + (ALL_TAKEN_BONUS if all_taken[s] else 0) for s in range(sides)]
+    own = side_of(rules, soloist)
+    made = totals[own] >= bid
+    side_scores = list(totals)
+    if not made:
+        side_scores[own] = -2 * bid
+    scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
+    return Score(bonus, made, side_scores, scores)
+
+
+# --- whole deals ----------------------------------------------------------------------------------
+
+def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: int,
+              pick: Pick) -> dict:
+    """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
+    random policy on every seat. Returns the record of docs/rules.md "Widow games", "Records"
+    without ``deal``: ``variant``, ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``,
+    ``bid``, ``demand``, ``buried``, ``trump``, ``melds``, ``tricks``, ``card_points``,
+    ``bonus``, ``made``, ``scores`` and, with partnerships, ``pair_scores``.
+
+    Auction, widow handling (demand, give back, burying, trump), melds with that trump from each
+    seat's cards after the exchange and burying, then the play led by the soloist, then scoring.
+    """
+    dealt = [[int(c) for c in h] for h in hands]
+    widow = [int(c) for c in widow]
+    soloist, bid, calls = auction(rules, dealer, pick)
+    cards = [list(h) for h in dealt]
+    handling = handle_widow(rules, cards, widow, soloist, pick)
+    assert all(sum(h) == rules.hand_size for h in cards)
+    trump = handling.trump
+    melds = [int(meld_total(rules, h, trump)) for h in cards]
+    tricks = play_tricks(rules, cards, soloist, trump, pick)
+    assert not any(any(h) for h in cards)
+    card_points = trick_card_points(rules, tricks)
+    card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
+                                                   for _ in range(handling.buried[t])])
+    score = score_deal(rules, soloist, bid, melds, card_points, tricks)
+    demand = None
+    if handling.demand is not None:
+        card, holder, given = handling.demand
+        demand = {"card": format_card(card), "from": holder, "given": format_card(given)}
+    record: dict = {
+        "variant": rules.name,
+        "dealer": dealer,
+        "hands": [format_counts(h) for h in dealt],
+        "widow": format_counts(widow),
+        "bids": [{"seat": seat, "bid": value} for seat, value in calls],
+        "soloist": soloist,
+        "bid": bid,
+        "demand": demand,
+        "buried": format_counts(handling.buried),
+        "trump": SUITS[trump],
+        "melds": melds,
+        "tricks": [{"leader": t.leader, "cards": [format_card(c) for c in t.cards],
+                    "winner": t.winner} for t in tricks],
+        "card_points": card_points,
+        "bonus": score.bonus,
+        "made": score.made,
+        "scores": score.scores,
+    }
+    if rules.partnerships:
+        record["pair_scores"] = [score.side_scores[0], score.side_scores[1]]
+    return record
+
+
+def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
+               first_deal: int = 0) -> list[dict]:
+    """Twin of the widow kernel with the random policy on every seat: one record a deal
+    (docs/rules.md "Widow games", "Records").
+
+    Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % players``) reads the stream
+    of block ``first_block + d // block_size``, the deck permutation carried within a block; the
+    stream continues from the shuffle into the random policy's draws.
+    """
+    records = []
+    for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
+        hands, widow = deal_widow_game(rules, work, stream)
+        dealer = (first_deal + d) % rules.players
+        record = play_deal(rules, hands, widow, dealer, stream_pick(stream))
+        records.append({"deal": first_deal + d, **record})
+    return records

@@ -1,0 +1,243 @@
+"""Public drivers of the widow games (three-hand-auction-48, four-hand-widow-48): simulated deals
+as arrays, duels of policies, whole games, the samples behind their bid odds and the exact widow
+analysis.
+
+Like :mod:`binokel_sim.games`, these validate, allocate, cut the work into chunks of whole blocks
+and call ``progress(done, total)`` between chunks; block ``i`` always reads stream ``(seed, i)``,
+so results do not depend on the thread count. The rules are SPEC.md's widow variants; the
+decisions beyond it are in docs/rules.md, "Widow games".
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from binokel_sim.bidding import ladder
+from binokel_sim.cards import N_PLANES, counts_to_planes
+from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.games import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, policy_id
+from binokel_sim.kernels.widow import (
+    N_INFO,
+    widow_duel_blocks,
+    widow_exact,
+    widow_match_blocks,
+    widow_play_blocks,
+    widow_sample_blocks,
+)
+from binokel_sim.simulate import (
+    Progress,
+    SimulationError,
+    check_memory,
+    check_run,
+    chunks,
+    set_threads,
+    unseen_deck,
+)
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import Rules
+
+SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points")
+
+
+def check_widow(rules: Rules) -> None:
+    """The widow engine plays rules with a widow, an auction and trump named by the soloist."""
+    problems = []
+    if rules.widow == 0 or rules.talon:
+        problems.append("a widow and no talon")
+    if not rules.bid_ladder:
+        problems.append("a bidding ladder")
+    if rules.trump_chosen_by != "bid_winner" or rules.trump_requires:
+        problems.append("trump named freely by the soloist")
+    if rules.strict != "always":
+        problems.append("strict play on every trick")
+    if rules.partnerships and sorted(map(sorted, rules.partnerships)) != [[0, 2], [1, 3]]:
+        problems.append("no partnerships, or partnerships 0+2 and 1+3")
+    if problems:
+        raise SimulationError(f"variant {rules.name}: the widow engine needs "
+                              f"{'; '.join(problems)}")
+
+
+@functools.lru_cache(maxsize=32)
+def compile_widow(rules: Rules) -> tuple:
+    """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow`): ``(cfg,
+    ladder int64 (rungs, 2), card points int64 (24,), deck counts int64 (24,))``; the meld
+    kernels' ``kt`` goes beside it."""
+    from binokel_sim.kernels import widow as k
+
+    tables = compile_tables(rules)
+    cfg = np.zeros(k.N_CFG, dtype=np.int64)
+    cfg[k.CFG_PLAYERS] = rules.players
+    cfg[k.CFG_HAND] = rules.hand_size
+    cfg[k.CFG_WIDOW] = rules.widow
+    cfg[k.CFG_LAST_TRICK] = rules.last_trick
+    cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
+    cfg[k.CFG_COPIES] = rules.copies
+    return cfg, tables.ladder, tables.card_points, tables.deck_counts
+
+
+def n_sides(rules: Rules) -> int:
+    return 2 if rules.partnerships else rules.players
+
+
+def most_calls(rules: Rules) -> int:
+    """Room for the calls of one auction: the heuristic raises by one rung at a time up to a
+    limit no hand exceeds (the meld table's maximum plus its estimates), and a random seat raises
+    with probability 1/2 per call, so longer auctions are out of reach (below 2**-200); the
+    drivers check the bound anyway."""
+    tables = compile_tables(rules)
+    highest = (tables.max_total + WIDOW_GAIN + CARDS_PER_TRUMP * (rules.hand_size + rules.widow)
+               + ACE_VALUE * 4 * rules.copies)
+    return max(len(ladder(rules, highest)), 200) + rules.players + 1
+
+
+def _chunks(total: int, threads: int):
+    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=8)
+
+
+# --- whole deals as arrays ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WidowDeals:
+    """Arrays of simulated widow deals (see ``kernels.widow.widow_play_blocks``)."""
+
+    rules: Rules
+    hands: np.ndarray
+    widow: np.ndarray
+    info: np.ndarray
+    bid_seats: np.ndarray
+    bid_values: np.ndarray
+    buried: np.ndarray
+    melds: np.ndarray
+    card_points: np.ndarray
+    scores: np.ndarray
+    trick_cards: np.ndarray
+    trick_leaders: np.ndarray
+    trick_winners: np.ndarray
+
+
+def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
+                   progress: Progress | None = None, first_deal: int = 0) -> WidowDeals:
+    """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
+    ``d % players``."""
+    check_widow(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tw = compile_widow(rules)
+    tables = compile_tables(rules)
+    deck = tables.deck
+    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    p, h, w, calls = rules.players, rules.hand_size, rules.widow, most_calls(rules)
+    check_memory(deals * (16 * p + 16 * w + 8 * N_INFO + 16 * calls + 24 * p + 8 * h * (p + 2)),
+                 f"{deals:,} deals")
+    out = WidowDeals(
+        rules=rules,
+        hands=np.empty((deals, p, N_PLANES), dtype=np.uint32),
+        widow=np.empty((deals, w), dtype=np.int64),
+        info=np.empty((deals, N_INFO), dtype=np.int64),
+        bid_seats=np.empty((deals, calls), dtype=np.int64),
+        bid_values=np.empty((deals, calls), dtype=np.int64),
+        buried=np.empty((deals, w), dtype=np.int64),
+        melds=np.empty((deals, p), dtype=np.int64),
+        card_points=np.empty((deals, p), dtype=np.int64),
+        scores=np.empty((deals, p), dtype=np.int64),
+        trick_cards=np.empty((deals, h, p), dtype=np.int64),
+        trick_leaders=np.empty((deals, h), dtype=np.int64),
+        trick_winners=np.empty((deals, h), dtype=np.int64),
+    )
+    for first_block, start, n in _chunks(deals, n_threads):
+        s = slice(start, start + n)
+        widow_play_blocks(deck, tw, tables.kt, seats, seed, first_block, GAME_BLOCK,
+                          first_deal + start, out.hands[s], out.widow[s], out.info[s], out.bid_seats[s],
+                          out.bid_values[s], out.buried[s], out.melds[s], out.card_points[s],
+                          out.scores[s], out.trick_cards[s], out.trick_leaders[s],
+                          out.trick_winners[s])
+        if progress is not None:
+            progress(start + n, deals)
+    return out
+
+
+# --- duels and matches --------------------------------------------------------------------------
+
+def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
+                   threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+    """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
+    side in turn), float64 (deals,)."""
+    check_widow(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tw = compile_widow(rules)
+    tables = compile_tables(rules)
+    deck = tables.deck
+    a, b = policy_id(policy_a), policy_id(policy_b)
+    check_memory(8 * deals, f"{deals:,} deals")
+    diff = np.empty(deals, dtype=np.float64)
+    for first_block, start, n in _chunks(deals, n_threads):
+        widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, most_calls(rules), seed,
+                          first_block, GAME_BLOCK, start, diff[start:start + n])
+        if progress is not None:
+            progress(start + n, deals)
+    return diff
+
+
+def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
+                    threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+    """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
+    A's final total, the B sides' summed final totals."""
+    check_widow(rules)
+    check_run(games, seed)
+    n_threads = set_threads(threads)
+    tw = compile_widow(rules)
+    tables = compile_tables(rules)
+    deck = tables.deck
+    a, b = policy_id(policy_a), policy_id(policy_b)
+    check_memory(32 * games, f"{games:,} games")
+    out = np.empty((games, 4), dtype=np.int64)
+    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
+        widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, most_calls(rules),
+                           rules.game_target, MAX_GAME_DEALS, seed, first_block, MATCH_BLOCK, start,
+                           out[start:start + n])
+        if progress is not None:
+            progress(start + n, games)
+    return out
+
+
+# --- one hand: samples and the exact widow ------------------------------------------------------
+
+def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
+                      threads: int | None = None,
+                      progress: Progress | None = None) -> np.ndarray:
+    """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
+    and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
+    Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``."""
+    check_widow(rules)
+    check_run(samples, seed)
+    n_threads = set_threads(threads)
+    tw = compile_widow(rules)
+    unseen = unseen_deck(rules, counts)
+    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    check_memory(8 * len(SAMPLE_FIELDS) * samples, f"{samples:,} samples")
+    out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
+    planes = counts_to_planes(counts)
+    for first_block, start, n in _chunks(samples, n_threads):
+        widow_sample_blocks(unseen, planes, tw, compile_tables(rules).kt, seats, seed, first_block, GAME_BLOCK,
+                            out[start:start + n])
+        if progress is not None:
+            progress(start + n, samples)
+    return out
+
+
+def exact_widow(rules: Rules, counts: np.ndarray) -> tuple[int, np.ndarray]:
+    """Every possible widow from the cards the hand does not hold, each subset of physical cards
+    equally likely: ``(widows, hist)`` with ``hist[v]`` the widows after which the best meld of
+    hand + widow (over the four trumps) is ``v``."""
+    check_widow(rules)
+    tables = compile_tables(rules)
+    unseen = unseen_deck(rules, counts)
+    hist = np.zeros(tables.max_total + 1, dtype=np.int64)
+    p = counts_to_planes(counts)
+    n = widow_exact(p[0], p[1], p[2], p[3], unseen, rules.widow, tables.kt,
+                    np.empty(4, dtype=np.int64), hist)
+    return int(n), hist

@@ -1,0 +1,256 @@
+"""The widow games (three-hand-auction-48, four-hand-widow-48): the engine against its
+pure-Python twin (:mod:`binokel_sim.reference_widow`) deal for deal on the random policy, the
+auction, demand, burying and scoring on hand-made cases, the exact widow analysis against a
+brute-force enumeration, every record of both policies replayed by the independent checker
+(``tests/widow_replay.py``), conservation, and the same numbers on 1 or 2 threads.
+Contract: SPEC.md "Variant three-hand-auction-48", "four-hand-widow-48"; docs/rules.md
+"Widow games".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from binokel_sim import reference, reference_widow
+from binokel_sim import widow_games as wg
+from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
+from binokel_sim.constants import NO_BID
+from binokel_sim.kernels.widow import bid_limit, score_widow, widow_auction
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import find_variant
+from binokel_sim.widow_odds import bid_rows, widow_section
+from binokel_sim.widow_records import widow_records
+from widow_replay import replay_widow
+
+WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48"]
+RANDOM, HEURISTIC = 0, 1
+
+
+@pytest.fixture(params=WIDOW_VARIANTS)
+def widow_rules(request):
+    return find_variant(request.param)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    monkeypatch.setattr(wg, "GAME_BLOCK", 7)
+
+
+def records(rules, n, seed, policy="random", threads=None):
+    return list(widow_records(wg.run_widow_play(rules, n, seed, policy, threads)))
+
+
+# --- the engine against its twin ------------------------------------------------------------------
+
+def test_random_deals_equal_the_twin(widow_rules, small_blocks):
+    assert records(widow_rules, 80, 13) == reference_widow.play_deals(widow_rules, 80, 13, 7)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(WIDOW_VARIANTS), st.integers(0, 2**63 - 1), st.integers(0, 300),
+       st.integers(1, 5), st.integers(1, 8), st.integers(0, 40))
+def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size, n, first_deal):
+    from binokel_sim.kernels.widow import N_INFO, widow_play_blocks
+
+    rules = find_variant(name)
+    p, h, w = rules.players, rules.hand_size, rules.widow
+    calls = wg.most_calls(rules)
+    played = wg.WidowDeals(
+        rules, np.empty((n, p, 4), np.uint32), np.empty((n, w), np.int64),
+        np.empty((n, N_INFO), np.int64), np.empty((n, calls), np.int64),
+        np.empty((n, calls), np.int64), np.empty((n, w), np.int64), np.empty((n, p), np.int64),
+        np.empty((n, p), np.int64), np.empty((n, p), np.int64), np.empty((n, h, p), np.int64),
+        np.empty((n, h), np.int64), np.empty((n, h), np.int64))
+    tables = compile_tables(rules)
+    widow_play_blocks(tables.deck, wg.compile_widow(rules), tables.kt, np.zeros(p, np.int64),
+                      seed, first_block, block_size, first_deal, played.hands, played.widow,
+                      played.info, played.bid_seats, played.bid_values, played.buried,
+                      played.melds, played.card_points, played.scores, played.trick_cards,
+                      played.trick_leaders, played.trick_winners)
+    assert list(widow_records(played, first_deal)) == reference_widow.play_deals(
+        rules, n, seed, block_size, first_block, first_deal)
+
+
+# --- hand-made cases: auction, scoring ----------------------------------------------------------
+
+def planes_of(texts):
+    return np.array([counts_to_planes(counts_of(parse_cards(t))) for t in texts], np.uint32)
+
+
+def run_auction(rules, texts, dealer, policies):
+    tables = compile_tables(rules)
+    hands = planes_of(texts)
+    seats = np.full(64, -1, np.int64)
+    values = np.full(64, NO_BID, np.int64)
+    state = np.zeros(4, np.uint64) + np.uint64(12345)
+    soloist, bid, n, *_ = widow_auction(hands, dealer, np.array(policies, np.int64),
+                                        wg.compile_widow(rules), tables.kt,
+                                        np.empty(4, np.int64), seats, values, *state)
+    return soloist, bid, list(zip(seats[:n].tolist(), values[:n].tolist()))
+
+
+STRONG = "AS AS TS TS KS KS QS QS JS JS 9S AH AD AC JD"
+WEAK = "9H 9H JH JH 9D 9D JD 9C 9C JC JC QH TD TC TH"
+MID = "AH KH QH TH KD QD KC QC AC TC JS 9S KS AD QS"
+
+
+def test_auction_heuristic_bids_up_to_its_limit():
+    rules = find_variant("three-hand-auction-48")
+    tables = compile_tables(rules)
+    limits = [int(bid_limit(*planes_of([t])[0], tables.kt, np.empty(4, np.int64)))
+              for t in (STRONG, MID, WEAK)]
+    assert limits[0] > limits[1] > 200 > limits[2]
+    soloist, bid, calls = run_auction(rules, [STRONG, MID, WEAK], 2, [HEURISTIC] * 3)
+    assert soloist == 0
+    # seat 0 leads the calls; seat 2 (weak) passes at once; the two others raise by 10 until
+    # the middle hand's limit is passed
+    assert calls[0] == (0, 200) and (2, NO_BID) in calls
+    assert limits[1] < bid <= limits[1] + 10 and bid <= limits[0]
+    assert calls[-1][1] == NO_BID and calls[-1][0] == 1
+
+
+def test_auction_all_pass_leaves_the_dealer_at_the_minimum_without_a_call():
+    rules = find_variant("three-hand-auction-48")
+    soloist, bid, calls = run_auction(rules, [WEAK, WEAK, WEAK], 1, [HEURISTIC] * 3)
+    assert (soloist, bid) == (1, 200)
+    assert calls == [(2, NO_BID), (0, NO_BID)]  # the dealer, left alone, makes no call
+
+
+def score(rules, melds, card_pts, won, soloist, bid):
+    cfg = wg.compile_widow(rules)[0]
+    scores = np.empty(rules.players, np.int64)
+    bonus, made, total = score_widow(np.array(melds), np.array(card_pts), np.array(won),
+                                     soloist, bid, cfg, scores)
+    return bonus, bool(made), int(total), scores.tolist()
+
+
+def test_scoring_made_and_set():
+    rules = find_variant("three-hand-auction-48")
+    # made: the soloist scores all he made; each opponent his meld + card points
+    assert score(rules, [150, 60, 40], [120, 80, 50], [8, 4, 3], 0, 250) == \
+        (0, True, 270, [270, 140, 90])
+    # set: minus twice the bid
+    assert score(rules, [100, 60, 40], [90, 100, 60], [6, 5, 4], 0, 250) == \
+        (0, False, 190, [-500, 160, 100])
+
+
+def test_scoring_a_player_without_a_trick_loses_his_meld_and_all_tricks_score_1000():
+    rules = find_variant("three-hand-auction-48")
+    assert score(rules, [100, 60, 40], [150, 100, 0], [9, 6, 0], 1, 150) == \
+        (0, True, 160, [250, 160, 0])
+    assert score(rules, [100, 60, 40], [250, 0, 0], [15, 0, 0], 0, 600) == \
+        (1000, True, 1350, [1350, 0, 0])
+
+
+def test_scoring_partnerships_add_up_and_partners_score_alike():
+    rules = find_variant("four-hand-widow-48")
+    bonus, made, total, scores = score(rules, [100, 20, 60, 0], [100, 60, 40, 50], [5, 3, 2, 1],
+                                       2, 300)
+    assert (bonus, made, total) == (0, True, 300)  # 100 + 60 meld + 100 + 40 cards
+    assert scores == [300, 130, 300, 130]
+    # a partnership without a trick loses its meld; the other took all 11: +1000
+    bonus, made, total, scores = score(rules, [100, 80, 60, 0], [200, 0, 50, 0], [7, 0, 4, 0],
+                                       0, 200)
+    assert (bonus, made, total) == (1000, True, 1410) and scores == [1410, 0, 1410, 0]
+
+
+def test_demand_and_burying_in_records(widow_rules):
+    """Records hold demands answered by every kind of holder and burials of the right size."""
+    froms = set()
+    for record in records(widow_rules, 400, 3, "heuristic") + records(widow_rules, 400, 3):
+        assert len(record["buried"]) == widow_rules.widow
+        if record["demand"]:
+            froms.add((record["demand"]["from"] - record["soloist"]) % widow_rules.players)
+            assert record["demand"]["given"] != record["demand"]["card"]
+    assert froms == set(range(1, widow_rules.players))  # the partner answers too (four-hand)
+
+
+# --- whole deals ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_card_points_and_bonus_are_conserved(widow_rules, policy):
+    played = wg.run_widow_play(widow_rules, 3000, 2, policy)
+    assert (played.card_points.sum(axis=1) == 250).all()
+    assert set(np.unique(played.info[:, 7]).tolist()) <= {0, 1000}
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_records_replay_under_the_rules(widow_rules, policy):
+    for record in records(widow_rules, 1500, 31, policy):
+        replay_widow(widow_rules, record)
+
+
+def test_same_numbers_on_one_and_two_threads(widow_rules, two_threads):
+    one = wg.run_widow_play(widow_rules, 3000, 9, "random", threads=1)
+    two = wg.run_widow_play(widow_rules, 3000, 9, "random", threads=two_threads)
+    for field in ("hands", "widow", "info", "buried", "scores", "trick_cards"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    assert np.array_equal(wg.run_widow_duel(widow_rules, "heuristic", "random", 2000, 9, 1),
+                          wg.run_widow_duel(widow_rules, "heuristic", "random", 2000, 9, 2))
+    assert np.array_equal(wg.run_widow_match(widow_rules, "heuristic", "random", 200, 9, 1),
+                          wg.run_widow_match(widow_rules, "heuristic", "random", 200, 9, 2))
+    hand = counts_of(parse_cards(widow_rules.example_hand))
+    assert np.array_equal(wg.run_widow_samples(widow_rules, hand, 3000, 9, "heuristic", 1),
+                          wg.run_widow_samples(widow_rules, hand, 3000, 9, "heuristic", 2))
+
+
+def test_duel_and_match_heuristic_beats_random(widow_rules):
+    diff = wg.run_widow_duel(widow_rules, "heuristic", "random", 3000, 1)
+    assert diff.mean() - 4 * diff.std() / np.sqrt(diff.size) > 100
+    even = wg.run_widow_duel(widow_rules, "random", "random", 3000, 1)
+    assert abs(even.mean()) < 4 * even.std() / np.sqrt(even.size)
+    games = wg.run_widow_match(widow_rules, "heuristic", "random", 300, 1)
+    assert (games[:, 0] >= 0).all() and (games[:, 0] == 1).mean() > 0.8
+
+
+# --- the exact widow and the bid rows --------------------------------------------------------------
+
+def test_exact_widow_equals_brute_force_over_physical_cards():
+    rules = find_variant("three-hand-auction-48")
+    hand = list(counts_of(parse_cards(rules.example_hand)))
+    unseen = [t for t in range(24) for _ in range(2 - hand[t])]
+    hist: dict[int, int] = {}
+    for widow in combinations(range(len(unseen)), 3):
+        counts = list(hand)
+        for i in widow:
+            counts[unseen[i]] += 1
+        best = max(reference.meld_total(rules, counts, trump) for trump in range(4))
+        hist[best] = hist.get(best, 0) + 1
+    widows = sum(hist.values())
+    section = widow_section(rules, np.array(hand))
+    assert section["widows"] == widows == 5456  # C(33, 3)
+    assert {d["meld"]: d["probability"] for d in section["distribution"]} == \
+        {v: float(Fraction(k, widows)) for v, k in sorted(hist.items())}
+    own = max(reference.meld_total(rules, hand, trump) for trump in range(4))
+    assert section["own_best_meld"] == own
+    assert section["p_improves"] == pytest.approx(
+        sum(k for v, k in hist.items() if v > own) / widows, abs=1e-12)
+    assert section["mean_best_meld"] == pytest.approx(
+        sum(v * k for v, k in hist.items()) / widows, abs=1e-12)
+
+
+def test_exact_widow_of_four_weighs_every_widow():
+    rules = find_variant("four-hand-widow-48")
+    section = widow_section(rules, counts_of(parse_cards(rules.example_hand)))
+    assert section["widows"] == 66045  # C(37, 4)
+    assert sum(d["probability"] for d in section["distribution"]) == pytest.approx(1, abs=1e-12)
+    assert section["mean_best_meld"] >= section["own_best_meld"]
+
+
+def test_bid_rows_from_totals():
+    rules = find_variant("three-hand-auction-48")
+    totals = np.array([150, 200, 230, 260, 400] * 200)
+    rows = bid_rows(rules, totals).to_dicts()
+    assert [r["bid"] for r in rows] == list(range(200, 410, 10))
+    at = {r["bid"]: r for r in rows}
+    assert at[200]["p_make"] == pytest.approx(0.8)
+    # made: the total; set: minus twice the bid
+    assert at[200]["expected_score"] == pytest.approx((200 + 230 + 260 + 400 - 400) / 5)
+    assert at[300]["p_make"] == pytest.approx(0.2)
+    assert at[300]["expected_score"] == pytest.approx((400 - 4 * 600) / 5)

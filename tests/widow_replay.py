@@ -1,0 +1,476 @@
+"""An independent replay checker for the deal records of the widow games (three-hand-auction-48,
+four-hand-widow-48).
+
+Written from the rules alone (``../shared/rules/SPEC.md``: "Common to all variants", "Variant
+three-hand-auction-48", "Variant four-hand-widow-48"; the project's widow conventions: deal,
+auction, widow, demand, burying, trump, scoring, records), so that it catches the engine's
+mistakes. It imports nothing of the engine (no kernels, no ``reference_widow``, no
+``widow_games``, no ``widow_records``): only the card notation, the rules data and, for the meld
+values alone, the pure-Python ``reference.meld_total``.
+
+``replay_widow(rules, record)`` replays one record and raises ``AssertionError`` naming the deal
+(and the trick, where there is one) and the problem at the first violation.
+
+Readings of points the texts leave open (see also the report that came with this file):
+- the dealer of deal ``d`` is seat ``d % players`` (the conventions' "The deal");
+- the first call may be any ladder value (the minimum included); nobody bid: the dealer is the
+  soloist at the ladder's first value and makes no call (``bids`` holds only the others' passes);
+- ``bonus`` is one number (1000 or 0) and counts for the side that took every trick;
+- ``scores`` give every seat its side's score; ``pair_scores[i]`` is the score of partnership
+  ``i`` (seats 0+2, then 1+3), i.e. the side's score, not the sum of the two seats' scores;
+- the keys of the nested objects (calls, demand, tricks) are checked in order as well.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from binokel_sim.cards import CardError, format_card, parse_card
+from binokel_sim.reference import meld_total
+from binokel_sim.variants import Rules
+
+SUITS = "SHDC"
+N_SUITS = 4
+N_RANKS = 6
+N_TYPES = 24
+ALL_TRICKS_BONUS = 1000  # SPEC: "taking all 15 scores a bonus of 1000" (all 11 in four-hand)
+
+RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
+               "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "scores"]
+CALL_KEYS = ["seat", "bid"]
+DEMAND_KEYS = ["card", "from", "given"]
+TRICK_KEYS = ["leader", "cards", "winner"]
+
+
+def _suit(t: int) -> int:
+    return t // N_RANKS
+
+
+def _rank(t: int) -> int:
+    return t % N_RANKS
+
+
+def _hand_order(t: int) -> tuple[int, int]:
+    """Records list cards S H D C, high to low within a suit."""
+    return (_suit(t), -_rank(t))
+
+
+def _show(types) -> str:
+    return " ".join(format_card(t) for t in sorted(types, key=_hand_order)) or "nothing"
+
+
+def _show_counts(counts: Counter) -> str:
+    return _show([t for t, n in counts.items() for _ in range(n)])
+
+
+# --- the rules, written out from SPEC.md --------------------------------------------------------
+
+def legal_types(held: set[int], played: list[int], trump: int) -> set[int]:
+    """SPEC "Must-head obligation": the card types of ``held`` that may be played to a trick
+    holding ``played`` (in play order; empty: the player leads, anything goes)."""
+    if not played:
+        return set(held)
+    led = _suit(played[0])
+    trumps_in_trick = [_rank(t) for t in played if _suit(t) == trump]
+    led_held = {t for t in held if _suit(t) == led}
+    if led_held:
+        if led == trump:  # 1. a trump higher than the highest trump in the trick, else any trump
+            top = max(trumps_in_trick)
+            return {t for t in led_held if _rank(t) > top} or led_held
+        if not trumps_in_trick:  # 1. a led card higher than the highest led card, else any
+            top = max(_rank(t) for t in played if _suit(t) == led)
+            return {t for t in led_held if _rank(t) > top} or led_held
+        return led_held  # 1. the trick has been trumped: any card of the led suit
+    trumps_held = {t for t in held if _suit(t) == trump}
+    if trumps_held:  # 2. void in the led suit: a higher trump if able, else any trump
+        if not trumps_in_trick:
+            return trumps_held
+        top = max(trumps_in_trick)
+        return {t for t in trumps_held if _rank(t) > top} or trumps_held
+    return set(held)  # 3. any card
+
+
+def trick_winner_index(cards: list[int], trump: int) -> int:
+    """SPEC "Trick winner": the highest trump, else the highest card of the led suit; of
+    identical cards the one played first. Returns the position in play order."""
+    led = _suit(cards[0])
+    pool = [i for i, t in enumerate(cards) if _suit(t) == trump]
+    if not pool:
+        pool = [i for i, t in enumerate(cards) if _suit(t) == led]
+    return max(pool, key=lambda i: (_rank(cards[i]), -i))
+
+
+def on_ladder(rules: Rules, value: int) -> bool:
+    """A bid of the ladder ``((from, step), ...)``: rung ``i`` covers ``from_i`` up to (not
+    including) the next rung's start, in steps of ``step_i``; the last rung has no end."""
+    rungs = rules.bid_ladder
+    for i, (start, step) in enumerate(rungs):
+        end = rungs[i + 1][0] if i + 1 < len(rungs) else None
+        if value >= start and (end is None or value < end):
+            return (value - start) % step == 0
+    return False
+
+
+def sides_of(rules: Rules) -> list[tuple[int, ...]]:
+    """The sides: the partnerships if any, else every seat alone."""
+    if rules.partnerships:
+        return [tuple(team) for team in rules.partnerships]
+    return [(s,) for s in range(rules.players)]
+
+
+# --- the replay ---------------------------------------------------------------------------------
+
+class _Replay:
+    def __init__(self, rules: Rules, record: Any):
+        self.rules = rules
+        self.record = record
+        deal = record.get("deal") if isinstance(record, dict) else None
+        self.where = f"deal {deal!r}"
+
+    # -- failures and small validators ----------------------------------------------------------
+    def fail(self, problem: str, trick: int | None = None) -> None:
+        if trick is None:
+            raise AssertionError(f"{self.where}: {problem}")
+        raise AssertionError(f"{self.where}: tricks[{trick}] (trick {trick + 1}): {problem}")
+
+    def check(self, ok: bool, problem: str, trick: int | None = None) -> None:
+        if not ok:
+            self.fail(problem, trick)
+
+    def integer(self, value: Any, what: str, trick: int | None = None) -> int:
+        self.check(isinstance(value, int) and not isinstance(value, bool),
+                   f"{what} must be an integer, got {value!r}", trick)
+        return value
+
+    def seat(self, value: Any, what: str, trick: int | None = None) -> int:
+        s = self.integer(value, what, trick)
+        self.check(0 <= s < self.rules.players,
+                   f"{what} is {s!r}, not a seat 0..{self.rules.players - 1}", trick)
+        return s
+
+    def card(self, token: Any, what: str, trick: int | None = None) -> int:
+        self.check(isinstance(token, str), f"{what}: card {token!r} is not a string", trick)
+        try:
+            t = parse_card(token)
+        except CardError:
+            self.fail(f"{what}: unknown card {token!r}", trick)
+        self.check(format_card(t) == token,
+                   f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
+        self.check(_rank(t) in self.rules.ranks,
+                   f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
+        return t
+
+    def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
+        self.check(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
+                   trick)
+        return [self.card(tok, what, trick) for tok in tokens]
+
+    def sorted_cards(self, tokens: Any, what: str) -> list[int]:
+        types = self.cards(tokens, what)
+        self.check(types == sorted(types, key=_hand_order),
+                   f"{what} is not sorted S H D C, high to low: {tokens}")
+        return types
+
+    def keys(self, obj: Any, expected: list[str], what: str, trick: int | None = None) -> None:
+        self.check(isinstance(obj, dict), f"{what} must be an object, got {obj!r}", trick)
+        missing = [k for k in expected if k not in obj]
+        self.check(not missing, f"{what} lacks the key(s) {', '.join(missing)}", trick)
+        unknown = [str(k) for k in obj if k not in expected]
+        self.check(not unknown, f"{what} has unexpected key(s) {', '.join(unknown)}", trick)
+        self.check(list(obj) == expected,
+                   f"{what} keys are in the order {list(obj)}, expected {expected}", trick)
+
+    def per_seat(self, key: str) -> list[int]:
+        values = self.record[key]
+        self.check(isinstance(values, list) and len(values) == self.rules.players,
+                   f"{key} must be a list of {self.rules.players} integers, got {values!r}")
+        return [self.integer(v, f"{key}[{i}]") for i, v in enumerate(values)]
+
+    # -- the checks -----------------------------------------------------------------------------
+    def run(self) -> None:
+        rules, rec = self.rules, self.record
+        if not isinstance(rec, dict):
+            self.fail(f"a record must be a JSON object, got {type(rec).__name__}")
+        self.check(rules.widow > 0 and rules.talon == 0,
+                   f"variant {rules.name} is not a widow game (widow {rules.widow}, talon "
+                   f"{rules.talon})")
+        self.check(bool(rules.bid_ladder), f"variant {rules.name} has no bid ladder")
+        expected_keys = RECORD_KEYS + (["pair_scores"] if rules.partnerships else [])
+        self.keys(rec, expected_keys, "record")
+        deal = self.integer(rec["deal"], "deal")
+        self.check(deal >= 0, f"deal number {deal} is negative")
+        self.check(rec["variant"] == rules.name,
+                   f"variant is {rec['variant']!r}, the rules are {rules.name!r}")
+        players = rules.players
+        dealer = self.seat(rec["dealer"], "dealer")
+        self.check(dealer == deal % players,
+                   f"dealer is seat {dealer}, but the dealer of deal {deal} is seat "
+                   f"{deal % players} (deal % {players})")
+
+        self.deal_(rec)
+        soloist, bid = self.auction(rec, dealer)
+        self.exchange(rec, soloist)
+        self.play(rec, soloist)
+        self.scoring(rec, soloist, bid)
+
+    def deal_(self, rec: dict) -> None:
+        """Hands (as dealt) + widow = the deck, sizes and sort order."""
+        rules, players = self.rules, self.rules.players
+        hands_rec = rec["hands"]
+        self.check(isinstance(hands_rec, list) and len(hands_rec) == players,
+                   f"hands must be a list of {players} hands, got {hands_rec!r}")
+        dealt = [self.sorted_cards(h, f"hands[{s}]") for s, h in enumerate(hands_rec)]
+        for s, h in enumerate(dealt):
+            self.check(len(h) == rules.hand_size,
+                       f"hands[{s}] has {len(h)} cards, the hand size is {rules.hand_size}")
+        widow = self.sorted_cards(rec["widow"], "widow")
+        self.check(len(widow) == rules.widow,
+                   f"widow has {len(widow)} cards, the variant's widow is {rules.widow}")
+        total = Counter(t for h in dealt for t in h) + Counter(widow)
+        deck = rules.deck_counts()
+        for t in range(N_TYPES):
+            self.check(total[t] == int(deck[t]),
+                       f"hands and widow hold {total[t]} x {format_card(t)}, the deck has "
+                       f"{int(deck[t])}")
+        self.hands = [Counter(h) for h in dealt]  # the seats' cards, kept up to date
+        self.widow = Counter(widow)
+
+    def auction(self, rec: dict, dealer: int) -> tuple[int, int]:
+        """Calls clockwise from dealer + 1 among the players still in; a pass is final; a bid is
+        a ladder value above the current one; it ends when one player is left (no call of his
+        after that). Returns (soloist, bid)."""
+        rules, players = self.rules, self.rules.players
+        calls = rec["bids"]
+        self.check(isinstance(calls, list), f"bids must be a list of calls, got {calls!r}")
+        still_in = [True] * players
+        current: int | None = None
+        last_bidder: int | None = None
+        turn = (dealer + 1) % players
+        for i, call in enumerate(calls):
+            what = f"bids[{i}]"
+            self.keys(call, CALL_KEYS, what)
+            if sum(still_in) == 1:
+                alone = still_in.index(True)
+                self.fail(f"{what}: a call after the auction ended (seat {alone} was the only "
+                          f"player left after bids[{i - 1}]; he makes no further call): {call}")
+            seat = self.seat(call["seat"], f"{what}.seat")
+            self.check(still_in[seat],
+                       f"{what}: seat {seat} calls, but it passed before (a pass is final)")
+            first = " (the first call is seat dealer + 1)" if i == 0 else ""
+            self.check(seat == turn,
+                       f"{what}: seat {seat} calls, but it is seat {turn}'s turn{first}")
+            value = call["bid"]
+            if value is None:
+                still_in[seat] = False
+            else:
+                value = self.integer(value, f"{what}.bid")
+                self.check(on_ladder(rules, value),
+                           f"{what}: seat {seat} bids {value}, which is not on the bid ladder "
+                           f"{rules.bid_ladder}")
+                self.check(current is None or value > current,
+                           f"{what}: seat {seat} bids {value}, which is not above the current "
+                           f"bid {current}")
+                current, last_bidder = value, seat
+            turn = (seat + 1) % players
+            while not still_in[turn] and turn != seat:
+                turn = (turn + 1) % players
+        left = [s for s in range(players) if still_in[s]]
+        self.check(len(left) == 1,
+                   f"the auction is unfinished: seats {left} are still in after the last call")
+        if last_bidder is None:
+            soloist, bid = dealer, rules.bid_ladder[0][0]
+            why = (f"nobody bid, so the dealer (seat {dealer}) plays at the minimum "
+                   f"{bid}")
+        else:
+            soloist, bid = last_bidder, current
+            why = f"seat {last_bidder} made the last bid, {current}"
+        self.check(left == [soloist], f"seat {left[0]} is left in the auction, but {why}")
+        got = self.seat(rec["soloist"], "soloist")
+        self.check(got == soloist, f"soloist is seat {got}, but {why}")
+        got = self.integer(rec["bid"], "bid")
+        self.check(got == bid, f"bid is {got}, but {why}")
+        return soloist, bid
+
+    def exchange(self, rec: dict, soloist: int) -> None:
+        """The widow, the demand, burying, trump and the melds."""
+        rules, players = self.rules, self.rules.players
+        hands = self.hands
+        own = hands[soloist] + self.widow  # the soloist's hand with the widow taken up
+        demand = rec["demand"]
+        if demand is not None:
+            self.keys(demand, DEMAND_KEYS, "demand")
+            d = self.card(demand["card"], "demand.card")
+            self.check(own[d] == 0,
+                       f"demand: the soloist (seat {soloist}) demands {format_card(d)}, but he "
+                       f"holds {own[d]} cop{'y' if own[d] == 1 else 'ies'} of it in hand + widow "
+                       f"(only a card he holds no copy of may be demanded)")
+            order = [(soloist + k) % players for k in range(1, players)]
+            holders = [s for s in order if hands[s][d] > 0]
+            self.check(bool(holders), f"demand: nobody holds {format_card(d)}")
+            src = self.seat(demand["from"], "demand.from")
+            self.check(src == holders[0],
+                       f"demand: {format_card(d)} comes from seat {src}, but the first seat "
+                       f"clockwise from the soloist (seat {soloist}) holding a copy is seat "
+                       f"{holders[0]} (holders: {holders})")
+            hands[src][d] -= 1
+            own[d] += 1
+            g = self.card(demand["given"], "demand.given")
+            self.check(g != d,
+                       f"demand: the soloist gives back {format_card(g)}, a copy of the demanded "
+                       f"card (any card but a copy of the demanded type)")
+            self.check(own[g] > 0,
+                       f"demand: the soloist gives back {format_card(g)}, which he does not hold "
+                       f"(he holds {_show_counts(own)})")
+            own[g] -= 1
+            hands[src][g] += 1
+
+        buried = self.sorted_cards(rec["buried"], "buried")
+        self.check(len(buried) == rules.widow,
+                   f"buried has {len(buried)} cards, the soloist buries {rules.widow} (the "
+                   f"widow's size)")
+        for t, n in Counter(buried).items():
+            self.check(own[t] >= n,
+                       f"buried: the soloist (seat {soloist}) buries {n} x {format_card(t)} but "
+                       f"does not hold {'it' if own[t] == 0 else f'{n} copies'} after the "
+                       f"exchange (he holds {_show_counts(own)})")
+        own.subtract(Counter(buried))
+        hands[soloist] = +own
+        self.buried = buried
+
+        trump_rec = rec["trump"]
+        self.check(isinstance(trump_rec, str) and len(trump_rec) == 1 and trump_rec in SUITS,
+                   f"trump must be one of the suit letters S H D C, got {trump_rec!r}")
+        self.trump = SUITS.index(trump_rec)
+        for s in range(players):
+            n = sum(hands[s].values())
+            self.check(n == rules.hand_size,
+                       f"seat {s} holds {n} cards after the exchange and burying, expected "
+                       f"{rules.hand_size}")
+
+        melds = [meld_total(rules, [hands[s][t] for t in range(N_TYPES)], self.trump)
+                 for s in range(players)]
+        got = self.per_seat("melds")
+        self.check(got == melds,
+                   f"melds are {got}, the cards after the exchange and burying with trump "
+                   f"{trump_rec} give {melds}")
+        self.melds = melds
+
+    def play(self, rec: dict, soloist: int) -> None:
+        rules, players = self.rules, self.rules.players
+        tricks = rec["tricks"]
+        self.check(isinstance(tricks, list), "tricks must be a list")
+        self.check(len(tricks) == rules.hand_size,
+                   f"{len(tricks)} tricks, expected {rules.hand_size} (one per card in hand)")
+        won_points = [0] * players
+        self.tricks_won = [0] * players
+        leader = soloist
+        for i, trick in enumerate(tricks):
+            winner, cards = self.trick(i, trick, leader, soloist)
+            won_points[winner] += sum(rules.rank_points[_rank(t)] for t in cards)
+            self.tricks_won[winner] += 1
+            leader = winner
+        for s in range(players):
+            n = sum(self.hands[s].values())
+            self.check(n == 0, f"seat {s} still holds {n} card(s) after the last trick")
+        card_points = list(won_points)
+        card_points[leader] += rules.last_trick
+        card_points[soloist] += sum(rules.rank_points[_rank(t)] for t in self.buried)
+        self.check(sum(card_points) == rules.total_card_points,
+                   f"replayed card points add up to {sum(card_points)}, not "
+                   f"{rules.total_card_points}")
+        self.card_points = card_points
+        self.last_winner = leader
+
+    def trick(self, i: int, trick: Any, leader: int, soloist: int) -> tuple[int, list[int]]:
+        rules, players = self.rules, self.rules.players
+        self.keys(trick, TRICK_KEYS, "trick", i)
+        got_leader = self.seat(trick["leader"], "leader", i)
+        if i == 0:
+            self.check(got_leader == leader,
+                       f"the first trick is led by seat {got_leader}, but the soloist (seat "
+                       f"{soloist}) leads it", i)
+        else:
+            self.check(got_leader == leader,
+                       f"led by seat {got_leader}, but the previous trick's winner is seat "
+                       f"{leader}", i)
+        cards = self.cards(trick["cards"], "cards", i)
+        self.check(len(cards) == players,
+                   f"{len(cards)} cards played, expected one per player ({players})", i)
+        for k, t in enumerate(cards):
+            seat = (leader + k) % players
+            held = {u for u, n in self.hands[seat].items() if n > 0}
+            self.check(t in held,
+                       f"seat {seat} plays {format_card(t)}, which it does not hold (it holds "
+                       f"{_show_counts(self.hands[seat])})", i)
+            legal = legal_types(held, cards[:k], self.trump)
+            self.check(t in legal,
+                       f"seat {seat} plays {format_card(t)} to "
+                       f"{' '.join(map(format_card, cards[:k]))} (trump {SUITS[self.trump]}), "
+                       f"which breaks the must-head obligation: legal are {_show(legal)}", i)
+            self.hands[seat][t] -= 1
+        winner = (leader + trick_winner_index(cards, self.trump)) % players
+        got = self.seat(trick["winner"], "winner", i)
+        self.check(got == winner,
+                   f"winner is seat {got}, but {' '.join(map(format_card, cards))} led by seat "
+                   f"{leader} with trump {SUITS[self.trump]} goes to seat {winner}", i)
+        return winner, cards
+
+    def scoring(self, rec: dict, soloist: int, bid: int) -> None:
+        rules, players = self.rules, self.rules.players
+        got = self.per_seat("card_points")
+        self.check(got == self.card_points,
+                   f"card_points are {got}, the replay gives {self.card_points} (cards of the "
+                   f"tricks won + {rules.last_trick} for the last trick to seat "
+                   f"{self.last_winner} + the buried cards to the soloist, seat {soloist})")
+
+        sides = sides_of(rules)
+        side_tricks = [sum(self.tricks_won[s] for s in side) for side in sides]
+        sweep = [k for k, n in enumerate(side_tricks) if n == rules.hand_size]
+        bonus = ALL_TRICKS_BONUS if sweep else 0
+        got = self.integer(rec["bonus"], "bonus")
+        self.check(got == bonus,
+                   f"bonus is {got}, expected {bonus} (tricks per side "
+                   f"{dict(zip(map(_side_name, sides), side_tricks))}; {ALL_TRICKS_BONUS} exactly "
+                   f"when one side takes all {rules.hand_size})")
+
+        side_scores = []
+        made = None
+        for k, side in enumerate(sides):
+            meld = sum(self.melds[s] for s in side) if side_tricks[k] > 0 else 0
+            total = meld + sum(self.card_points[s] for s in side) + (bonus if k in sweep else 0)
+            if soloist in side:
+                made = total >= bid
+                solo_total = total
+                side_scores.append(total if made else -2 * bid)
+            else:
+                side_scores.append(total)
+        got = rec["made"]
+        self.check(isinstance(got, bool), f"made must be true/false, got {got!r}")
+        self.check(got == made,
+                   f"made is {got}, but the soloist's side totals {solo_total} (meld if it took a "
+                   f"trick + card points + bonus) against the bid {bid}")
+
+        side_of = {s: k for k, side in enumerate(sides) for s in side}
+        scores = [side_scores[side_of[s]] for s in range(players)]
+        got = self.per_seat("scores")
+        self.check(got == scores,
+                   f"scores are {got}, the replay gives {scores} (soloist seat {soloist}, "
+                   f"{'made' if made else 'set: -2 x bid'}; melds {self.melds}, card points "
+                   f"{self.card_points}, tricks {self.tricks_won}, bonus {bonus})")
+        if rules.partnerships:
+            got = rec["pair_scores"]
+            self.check(got == side_scores and isinstance(got, list)
+                       and all(isinstance(v, int) and not isinstance(v, bool) for v in got),
+                       f"pair_scores are {got!r}, the replay gives {side_scores} (pairs "
+                       f"{', '.join(map(_side_name, sides))})")
+
+
+def _side_name(side: tuple[int, ...]) -> str:
+    return "+".join(map(str, side))
+
+
+def replay_widow(rules: Rules, record: Any) -> None:
+    """Replay one widow-game record; ``AssertionError`` naming the deal and the problem at the
+    first violation of the rules or the record format."""
+    _Replay(rules, record).run()
