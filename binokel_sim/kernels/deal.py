@@ -109,3 +109,22 @@ def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out):
                 out[d, h, 2] = p2
                 out[d, h, 3] = p3
                 start += hand_sizes[h]
+
+
+@njit
+def lay_out(work, first_seat, hand, hands, rest):
+    """Read a shuffled deck off in order: seats ``first_seat .. P-1`` take consecutive hands of
+    ``hand`` cards from ``work[0:]`` into ``hands`` (uint32 (P, 4)), and ``rest`` (int64) the
+    cards after them, as many as it holds (a talon or a widow)."""
+    pos = 0
+    for s in range(first_seat, hands.shape[0]):
+        q0 = q1 = q2 = q3 = np.uint32(0)
+        for j in range(pos, pos + hand):
+            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
+        hands[s, 0] = q0
+        hands[s, 1] = q1
+        hands[s, 2] = q2
+        hands[s, 3] = q3
+        pos += hand
+    for j in range(rest.shape[0]):
+        rest[j] = work[pos + j]

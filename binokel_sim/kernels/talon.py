@@ -22,12 +22,13 @@ played or swapped away is the first in that order; a drawn card is a fresh copy 
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.deal import add_card, block_start, deal_planes
+from binokel_sim.kernels.deal import add_card, block_start, deal_planes, lay_out
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import POLICY_RANDOM, lowest_bit, popcount, random_card
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.strict_tricks import into_trick, play_strict_tricks
 from binokel_sim.kernels.talon_policy import WIN_FOR_POINTS, beats, heuristic_talon_card
-from binokel_sim.kernels.tricks import beaters, card_key, legal_under, remove_card, suit_block
+from binokel_sim.kernels.tricks import legal_under, remove_card, suit_block
 
 # cfg (tables.compile_talon writes the same positions)
 CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
@@ -225,20 +226,8 @@ def deal_talon(work, cfg, state, hands, talon):
     over positions 0..N-2 (reads ``state``), then seat ``s`` takes positions ``s*H..s*H+H-1`` into
     ``hands[s]`` and ``talon`` (int64 (T,)) positions ``P*H..N-1`` in draw order; its last card is
     the turned card."""
-    n_players = cfg[CFG_PLAYERS]
-    hand = cfg[CFG_HAND]
-    n = work.shape[0]
-    deal_planes(work, 0, n - 1, state)
-    for s in range(n_players):
-        q0 = q1 = q2 = q3 = np.uint32(0)
-        for j in range(s * hand, (s + 1) * hand):
-            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
-        hands[s, 0] = q0
-        hands[s, 1] = q1
-        hands[s, 2] = q2
-        hands[s, 3] = q3
-    for j in range(talon.shape[0]):
-        talon[j] = work[n_players * hand + j]
+    deal_planes(work, 0, work.shape[0] - 1, state)
+    lay_out(work, 0, cfg[CFG_HAND], hands, talon)
 
 
 @njit
@@ -246,23 +235,11 @@ def deal_around(work, known, turned, cfg, state, hands, talon):
     """The deal around a known hand: seat 0 holds ``known`` (uint32 (4,) planes) and the turned
     card is ``turned``; ``work`` (the unseen cards) is shuffled over positions 0..n-2, seats
     1..P-1 take consecutive hands from it and the talon the rest, then the turned card."""
-    n_players = cfg[CFG_PLAYERS]
-    hand = cfg[CFG_HAND]
-    n = work.shape[0]
-    deal_planes(work, 0, n - 1, state)
+    deal_planes(work, 0, work.shape[0] - 1, state)
     hands[0, :] = known
-    for s in range(1, n_players):
-        q0 = q1 = q2 = q3 = np.uint32(0)
-        for j in range((s - 1) * hand, s * hand):
-            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
-        hands[s, 0] = q0
-        hands[s, 1] = q1
-        hands[s, 2] = q2
-        hands[s, 3] = q3
-    first = (n_players - 1) * hand
-    for j in range(n - first):
-        talon[j] = work[first + j]
-    talon[talon.shape[0] - 1] = turned
+    n_talon = talon.shape[0]
+    lay_out(work, 1, cfg[CFG_HAND], hands, talon[:n_talon - 1])
+    talon[n_talon - 1] = turned
 
 
 @njit
@@ -274,8 +251,9 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
     ``seat_policies`` int64 (P,): policy id per seat; ``state`` uint64[4]: the random stream, read
     by the random policy only: one bounded draw per card when at least two card types are legal,
     and after each phase-1 trick it wins, one for its declaration when it has at least two
-    choices. ``scratch`` is ``(served, served_any, legal_rows)``: int64 (P, 24, 4), (P, n_melds)
-    and (rows,), see :func:`_scratch`.
+    choices. ``scratch`` is ``(served, served_any, legal_rows, won)``: int64 (P, 24, 4),
+    (P, n_melds), (rows,) and (P,), see :func:`_scratch`. Phase 2 is
+    :func:`binokel_sim.kernels.strict_tricks.play_strict_tricks`.
 
     Writes ``points`` int64 (P, 2): card points (the last trick included) and meld points (the
     declarations, the turned bonus for the dealer) per seat; per trick ``k``:
@@ -285,7 +263,7 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
     talon's final last card), so they are not written.
     """
     cfg, rows_all, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
-    served, served_any, legal_rows = scratch
+    served, served_any, legal_rows, won = scratch
     n_players = cfg[CFG_PLAYERS]
     n_talon = talon.shape[0]
     trump = talon[n_talon - 1] // 6
@@ -297,6 +275,7 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
     served[:, :, :] = 0
     served_any[:, :] = 0
     points[:, :] = 0
+    won[:] = 0
     if talon[n_talon - 1] % 6 == cfg[CFG_BONUS_RANK]:
         points[dealer, 1] += cfg[CFG_BONUS]
     counters = np.int64(0)
@@ -308,16 +287,14 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     leader = dealer + 1 if dealer + 1 < n_players else 0
     drawn = 0
-    winner = leader
-    for k in range(n_tricks):
-        early = k < phase1
-        strict = not early or cfg[CFG_STRICT1] != 0
+    strict = cfg[CFG_STRICT1] != 0
+    for k in range(phase1):
+        led = -1
         led_block = np.int64(0)
         beat = np.int64(0)
         win_key = np.int64(-1)
         win_card = -1
         win_seat = leader
-        led = -1
         trick_points = 0
         for i in range(n_players):
             seat = leader + i
@@ -330,63 +307,61 @@ def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
                 c, s0, s1, s2, s3 = random_card(legal, s0, s1, s2, s3)
             else:
                 ready = 0
-                if early and i > 0 and trick_points < WIN_FOR_POINTS and \
+                if i > 0 and trick_points < WIN_FOR_POINTS and \
                         beats(legal, win_card, led, trump_block):
                     r, _ = heuristic_declaration(hands, served, served_any, seat, rows, n_rows,
                                                  trump, talon, cfg)
                     ready = rows[r, D_POINTS] if r >= 0 else 0
                 c = heuristic_talon_card(legal, hands[seat, 0], hands[seat, 1], hands[seat, 2],
                                          hands[seat, 3], g0, g1, g2, g3, cfg[CFG_COPIES],
-                                         early, i, led, win_card,
+                                         True, i, led, win_card,
                                          pairs and i > 0 and win_seat == (seat ^ 2),
                                          i == n_players - 1, trick_points, ready, trump, counters)
             remove_card(hands, seat, c)
-            if early and served[seat, c, 0] != 0:
+            if served[seat, c, 0] != 0:
                 forget_copy(hands, served, served_any, seat, c)
             g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             trick_cards[k, i] = c
             trick_points += card_points[c]
-            if i == 0:
-                led = c // 6
-                led_block = suit_block(led)
-            key = card_key(c, led_block, trump_block)
-            if key > win_key:
-                win_key = key
-                win_card = c
-                win_seat = seat
-                beat = beaters(c)
+            led, led_block, win_key, win_card, win_seat, beat = into_trick(
+                c, i, led, led_block, win_key, win_card, win_seat, beat, seat, trump_block)
         winner = win_seat
         trick_leaders[k] = leader
         trick_winners[k] = winner
         points[winner, 0] += trick_points
+        if seat_policies[winner] == POLICY_RANDOM:
+            r, swap, s0, s1, s2, s3 = random_declaration(hands, served, served_any, winner,
+                                                         rows, n_rows, trump, talon, cfg,
+                                                         legal_rows, s0, s1, s2, s3)
+        else:
+            r, swap = heuristic_declaration(hands, served, served_any, winner, rows, n_rows,
+                                            trump, talon, cfg)
+        decl_out[k, 0] = r
+        decl_out[k, 1] = 0
+        if r >= 0:
+            declare(hands, served, served_any, winner, rows, r)
+            points[winner, 1] += rows[r, D_POINTS]
+            if swap:
+                nine = swap_card(rows, r, trump, cfg)
+                remove_card(hands, winner, nine)
+                forget_copy(hands, served, served_any, winner, nine)
+                give_card(hands, winner, talon[n_talon - 1])
+                talon[n_talon - 1] = nine
+                decl_out[k, 1] = 1
+        for j in range(n_players):
+            seat = winner + j
+            if seat >= n_players:
+                seat -= n_players
+            give_card(hands, seat, talon[drawn])
+            drawn += 1
+        leader = winner
+    for k in range(phase1, n_tricks):
         decl_out[k, 0] = -1
         decl_out[k, 1] = 0
-        if early:
-            if seat_policies[winner] == POLICY_RANDOM:
-                r, swap, s0, s1, s2, s3 = random_declaration(hands, served, served_any, winner,
-                                                             rows, n_rows, trump, talon, cfg,
-                                                             legal_rows, s0, s1, s2, s3)
-            else:
-                r, swap = heuristic_declaration(hands, served, served_any, winner, rows, n_rows,
-                                                trump, talon, cfg)
-            if r >= 0:
-                declare(hands, served, served_any, winner, rows, r)
-                points[winner, 1] += rows[r, D_POINTS]
-                decl_out[k, 0] = r
-                if swap:
-                    nine = swap_card(rows, r, trump, cfg)
-                    remove_card(hands, winner, nine)
-                    forget_copy(hands, served, served_any, winner, nine)
-                    give_card(hands, winner, talon[n_talon - 1])
-                    talon[n_talon - 1] = nine
-                    decl_out[k, 1] = 1
-            for j in range(n_players):
-                seat = winner + j
-                if seat >= n_players:
-                    seat -= n_players
-                give_card(hands, seat, talon[drawn])
-                drawn += 1
-        leader = winner
+    winner, s0, s1, s2, s3 = play_strict_tricks(
+        hands, leader, phase1, n_tricks, trump, seat_policies, cfg[CFG_COPIES], pairs,
+        card_points, counters, g0, g1, g2, g3, points[:, 0], won, trick_cards, trick_leaders,
+        trick_winners, s0, s1, s2, s3)
     points[winner, 0] += cfg[CFG_LAST_TRICK]
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
@@ -402,7 +377,7 @@ def _scratch(tt):
     talon = np.empty(cfg[CFG_TALON], dtype=np.int64)
     scratch = (np.zeros((n_players, 24, MAX_COPIES), dtype=np.int64),
                np.zeros((n_players, tt[4]), dtype=np.int64),
-               np.empty(tt[1].shape[1], dtype=np.int64))
+               np.empty(tt[1].shape[1], dtype=np.int64), np.zeros(n_players, dtype=np.int64))
     trick_cards = np.empty((n_tricks, n_players), dtype=np.int64)
     trick_leaders = np.empty(n_tricks, dtype=np.int64)
     trick_winners = np.empty(n_tricks, dtype=np.int64)

@@ -24,14 +24,15 @@ from numba import prange
 
 from binokel_sim.constants import ACE_VALUE, ALL_TRICKS_BONUS, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
-from binokel_sim.kernels.deal import add_card, block_start, deal_planes
+from binokel_sim.kernels.deal import add_card, block_start, deal_planes, lay_out
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import POLICY_RANDOM, lowest_bit, nth_bit, popcount, random_card
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.talon import game_over
-from binokel_sim.kernels.talon_policy import count_in, heuristic_talon_card
-from binokel_sim.kernels.tricks import beaters, card_key, legal_under, remove_card, suit_block
+from binokel_sim.kernels.strict_tricks import play_strict_tricks
+from binokel_sim.kernels.talon_policy import count_in
+from binokel_sim.kernels.tricks import remove_card, suit_block
 
 CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES = range(6)
 N_CFG = 6
@@ -242,20 +243,8 @@ def deal_widow(work, cfg, state, hands, widow):
     """Shuffle ``work`` (the block's carried deck) by one partial Fisher-Yates over positions
     0..N-2; seat ``s`` takes positions ``s*H..s*H+H-1`` into ``hands[s]``, ``widow`` (int64 (W,))
     the positions ``P*H..N-1``."""
-    n_players = cfg[CFG_PLAYERS]
-    hand = cfg[CFG_HAND]
-    n = work.shape[0]
-    deal_planes(work, 0, n - 1, state)
-    for s in range(n_players):
-        q0 = q1 = q2 = q3 = np.uint32(0)
-        for j in range(s * hand, (s + 1) * hand):
-            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
-        hands[s, 0] = q0
-        hands[s, 1] = q1
-        hands[s, 2] = q2
-        hands[s, 3] = q3
-    for j in range(widow.shape[0]):
-        widow[j] = work[n_players * hand + j]
+    deal_planes(work, 0, work.shape[0] - 1, state)
+    lay_out(work, 0, cfg[CFG_HAND], hands, widow)
 
 
 @njit
@@ -263,21 +252,9 @@ def deal_around(work, known, cfg, state, hands, widow):
     """The deal around a known hand: seat 0 holds ``known`` (uint32 (4,)); ``work`` (the unseen
     cards) is shuffled over positions 0..n-2, seats 1..P-1 take consecutive hands and the widow
     the rest."""
-    n_players = cfg[CFG_PLAYERS]
-    hand = cfg[CFG_HAND]
-    n = work.shape[0]
-    deal_planes(work, 0, n - 1, state)
+    deal_planes(work, 0, work.shape[0] - 1, state)
     hands[0, :] = known
-    for s in range(1, n_players):
-        q0 = q1 = q2 = q3 = np.uint32(0)
-        for j in range((s - 1) * hand, s * hand):
-            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, work[j])
-        hands[s, 0] = q0
-        hands[s, 1] = q1
-        hands[s, 2] = q2
-        hands[s, 3] = q3
-    for j in range(widow.shape[0]):
-        widow[j] = work[(n_players - 1) * hand + j]
+    lay_out(work, 1, cfg[CFG_HAND], hands, widow)
 
 
 @njit
@@ -285,60 +262,18 @@ def play_widow(hands, leader, trump, seat_policies, tw, card_pts, won, trick_car
                trick_leaders, trick_winners, s0, s1, s2, s3):
     """Play every trick, strict (must head), ``leader`` first. Adds the card points of the
     tricks (the last trick's bonus included) to ``card_pts`` (int64 (P,)) and counts the tricks
-    won per seat in ``won`` (int64 (P,)); writes the tricks as :func:`binokel_sim.kernels.talon.
-    play_talon` does. Returns ``s0..s3``."""
+    won per seat in ``won`` (int64 (P,)); writes the tricks
+    (:func:`binokel_sim.kernels.strict_tricks.play_strict_tricks`). Returns ``s0..s3``."""
     cfg, card_points = tw[0], tw[2]
-    n_players = cfg[CFG_PLAYERS]
-    pairs = cfg[CFG_PAIRS] != 0
-    n_tricks = cfg[CFG_HAND]
-    trump_block = suit_block(trump)
     counters = np.int64(0)
     for t in range(24):
         if card_points[t] > 0:
             counters |= np.int64(1) << t
-    g0 = g1 = g2 = g3 = np.uint32(0)
-    winner = leader
-    for k in range(n_tricks):
-        led_block = np.int64(0)
-        beat = np.int64(0)
-        win_key = np.int64(-1)
-        win_card = -1
-        win_seat = leader
-        led = -1
-        trick_points = 0
-        for i in range(n_players):
-            seat = leader + i
-            if seat >= n_players:
-                seat -= n_players
-            held = np.int64(hands[seat, 0])
-            legal = held if i == 0 else legal_under(held, led_block, trump_block, beat)
-            if seat_policies[seat] == POLICY_RANDOM:
-                c, s0, s1, s2, s3 = random_card(legal, s0, s1, s2, s3)
-            else:
-                c = heuristic_talon_card(legal, hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                         hands[seat, 3], g0, g1, g2, g3, cfg[CFG_COPIES], False,
-                                         i, led, win_card,
-                                         pairs and i > 0 and win_seat == (seat ^ 2),
-                                         i == n_players - 1, trick_points, 0, trump, counters)
-            remove_card(hands, seat, c)
-            g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
-            trick_cards[k, i] = c
-            trick_points += card_points[c]
-            if i == 0:
-                led = c // 6
-                led_block = suit_block(led)
-            key = card_key(c, led_block, trump_block)
-            if key > win_key:
-                win_key = key
-                win_card = c
-                win_seat = seat
-                beat = beaters(c)
-        winner = win_seat
-        trick_leaders[k] = leader
-        trick_winners[k] = winner
-        card_pts[winner] += trick_points
-        won[winner] += 1
-        leader = winner
+    zero = np.uint32(0)
+    winner, s0, s1, s2, s3 = play_strict_tricks(
+        hands, leader, 0, cfg[CFG_HAND], trump, seat_policies, cfg[CFG_COPIES],
+        cfg[CFG_PAIRS] != 0, card_points, counters, zero, zero, zero, zero, card_pts, won,
+        trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3)
     card_pts[winner] += cfg[CFG_LAST_TRICK]
     return s0, s1, s2, s3
 
