@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.bidding import ladder
-from binokel_sim.cards import N_PLANES, counts_to_planes
+from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.games import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, policy_id
 from binokel_sim.kernels.widow import (
@@ -63,8 +63,8 @@ def check_widow(rules: Rules) -> None:
 @functools.lru_cache(maxsize=32)
 def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow`): ``(cfg,
-    ladder int64 (rungs, 2), card points int64 (24,), deck counts int64 (24,))``; the meld
-    kernels' ``kt`` goes beside it."""
+    ladder int64 (rungs, 2), card points int64 (24,), deck counts int64 (24,), completions
+    int64 (24, k) (:func:`completions`))``; the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels import widow as k
 
     tables = compile_tables(rules)
@@ -75,7 +75,31 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_LAST_TRICK] = rules.last_trick
     cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
     cfg[k.CFG_COPIES] = rules.copies
-    return cfg, tables.ladder, tables.card_points, tables.deck_counts
+    return cfg, tables.ladder, tables.card_points, tables.deck_counts, completions(rules)
+
+
+def completions(rules: Rules) -> np.ndarray:
+    """For every card type ``t``, the sets of other card types that ``t`` completes into one
+    set of a meld worth something at multiplicity 1 (in any suit the meld's scope allows, trump
+    or not): int64 (24, k), -1 padded. A card the soloist holds no copy of can raise his meld only
+    through such a set, which is how the heuristic's demand skips hopeless cards."""
+    sets = [set() for _ in range(N_TYPES)]
+    for meld in rules.melds:
+        if meld.points[1] <= 0:
+            continue
+        if meld.scope in ("around", "cards"):
+            masks = [meld.type_mask]
+        else:
+            masks = [meld.type_mask << (N_RANKS * suit) for suit in range(4)]
+        for mask in masks:
+            for t in range(N_TYPES):
+                if mask >> t & 1:
+                    sets[t].add(mask & ~(1 << t))
+    width = max(len(s) for s in sets)
+    out = np.full((N_TYPES, width), -1, dtype=np.int64)
+    for t, needs in enumerate(sets):
+        out[t, :len(needs)] = sorted(needs)
+    return out
 
 
 def n_sides(rules: Rules) -> int:

@@ -40,15 +40,20 @@ def meld_cards(trump_block):
 @njit(inline="always")
 def unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies):
     """Card types some copy of which the seat has not seen: neither in its hand nor played
-    (``g0..g3`` are the played cards' bit planes; ``copies`` the deck's copies per type)."""
-    unseen = np.int64(0)
-    for t in range(24):
-        seen = (((h0 >> t) & 1) + ((h1 >> t) & 1) + ((h2 >> t) & 1)
-                + ((h3 >> t) & 1) + ((g0 >> t) & 1) + ((g1 >> t) & 1) + ((g2 >> t) & 1)
-                + ((g3 >> t) & 1))
-        if seen < copies:
-            unseen |= np.int64(1) << t
-    return unseen
+    (``h0..h3`` the hand's planes, ``g0..g3`` the played cards' planes, ``copies`` the deck's
+    copies per type, 1 to 4). In thermometer codes "hand + played >= c" is the union over
+    ``i + j = c`` of "hand >= i and played >= j" (plane ``i - 1``; ">= 0" is every type)."""
+    h0, h1, h2, h3 = np.int64(h0), np.int64(h1), np.int64(h2), np.int64(h3)
+    g0, g1, g2, g3 = np.int64(g0), np.int64(g1), np.int64(g2), np.int64(g3)
+    if copies == 1:
+        seen = h0 | g0
+    elif copies == 2:
+        seen = h1 | g1 | (h0 & g0)
+    elif copies == 3:
+        seen = h2 | g2 | (h1 & g0) | (h0 & g1)
+    else:
+        seen = h3 | g3 | (h2 & g0) | (h1 & g1) | (h0 & g2)
+    return np.int64((1 << 24) - 1) & ~seen
 
 
 @njit(inline="always")

@@ -8,7 +8,9 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.tables.compile_widow
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``ladder`` int64 (rungs, 2): the bidding ladder;
 - ``card_points`` int64 (24,);
-- ``deck_counts`` int64 (24,): copies of each card type.
+- ``deck_counts`` int64 (24,): copies of each card type;
+- ``completions`` int64 (24, k): per card type, the other cards of each meld set it completes
+  (-1 padded; :func:`binokel_sim.widow_games.completions`).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's parallel loops take no tuple nested in a tuple).
@@ -123,37 +125,65 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
 
 
 @njit
-def _best_without(hands, seat, candidates, kt, totals, trump, card_points, trump_block, avoid):
-    """The card type of ``candidates`` whose loss keeps the seat's meld highest (with ``trump``,
-    or the best over the suits when ``trump < 0``); ties: with ``avoid`` set, not a trump, then
-    the most card points; without, the fewest card points; then the lowest type."""
-    best = -1
-    best_key = np.int64(-(1 << 62))
+def meld_without(hands, seat, t, kt, totals, trump):
+    """The seat's meld with one copy of ``t`` taken out: with ``trump``, or the best over the
+    suits when ``trump < 0`` (thermometer removal: plane k takes plane k+1's bit)."""
+    bit = np.int64(1) << t
+    keep = ~bit
+    q0 = np.int64(hands[seat, 0])
+    q1 = np.int64(hands[seat, 1])
+    q2 = np.int64(hands[seat, 2])
+    q3 = np.int64(hands[seat, 3])
+    score_hand(np.uint32((q0 & keep) | (q1 & bit)), np.uint32((q1 & keep) | (q2 & bit)),
+               np.uint32((q2 & keep) | (q3 & bit)), np.uint32(q3 & keep), kt, totals)
+    if trump >= 0:
+        return totals[trump]
+    return max(max(totals[0], totals[1]), max(totals[2], totals[3]))
+
+
+@njit
+def cheapest_loss(hands, seat, candidates, kt, totals, trump, card_points, trump_block, avoid,
+                  order):
+    """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in order
+    of preference, the first whose loss leaves the seat's meld as it is (with ``trump``, or the
+    best over the suits when ``trump < 0``); when every card costs meld, the one whose loss keeps
+    it highest (the first in preference on a tie). Preference: with ``avoid`` (burying) no trump
+    before a trump, then the most card points; without (giving back) the fewest card points; then
+    the lowest type. ``order`` (int64 (24,)) is scratch."""
+    n = 0
     todo = candidates
-    while todo:
+    while todo:  # insertion sort by preference; ascending types keep the lowest type first
         t = lowest_bit(todo)
         todo &= todo - 1
-        bit = np.int64(1) << t
-        q0 = np.int64(hands[seat, 0])
-        q1 = np.int64(hands[seat, 1])
-        q2 = np.int64(hands[seat, 2])
-        q3 = np.int64(hands[seat, 3])
-        keep = ~bit  # thermometer removal of one copy: plane k takes plane k+1's bit
-        r0 = (q0 & keep) | (q1 & bit)
-        r1 = (q1 & keep) | (q2 & bit)
-        r2 = (q2 & keep) | (q3 & bit)
-        r3 = q3 & keep
-        score_hand(np.uint32(r0), np.uint32(r1), np.uint32(r2), np.uint32(r3), kt, totals)
-        meld = (totals[trump] if trump >= 0
-                else max(max(totals[0], totals[1]), max(totals[2], totals[3])))
         if avoid:
-            tie = (1 - ((trump_block >> t) & 1)) * 64 + card_points[t]
+            key = (1 - ((trump_block >> t) & 1)) * 64 + card_points[t]
         else:
-            tie = 63 - card_points[t]
-        key = meld * 256 + tie
-        if key > best_key:
-            best_key = key
-            best = t
+            key = 63 - card_points[t]
+        j = n
+        while j > 0:
+            u = order[j - 1]
+            if avoid:
+                other = (1 - ((trump_block >> u) & 1)) * 64 + card_points[u]
+            else:
+                other = 63 - card_points[u]
+            if other >= key:
+                break
+            order[j] = u
+            j -= 1
+        order[j] = t
+        n += 1
+    score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], kt, totals)
+    whole = (totals[trump] if trump >= 0
+             else max(max(totals[0], totals[1]), max(totals[2], totals[3])))
+    best = -1
+    best_meld = np.int64(-1)
+    for i in range(n):
+        meld = meld_without(hands, seat, order[i], kt, totals, trump)
+        if meld > best_meld:
+            best = order[i]
+            best_meld = meld
+            if meld >= whole:
+                break
     return best
 
 
@@ -174,6 +204,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
             in_deck |= np.int64(1) << t
     missing = in_deck & ~np.int64(hands[soloist, 0])
     random = seat_policies[soloist] == POLICY_RANDOM
+    order = np.empty(24, dtype=np.int64)
     demand = -1
     if random:
         n = 1 + popcount(missing)
@@ -185,9 +216,17 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         base = best_meld(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                          hands[soloist, 3], kt, totals)
         todo = missing
+        held = np.int64(hands[soloist, 0])
+        needs = tw[4]
         while todo:
             t = lowest_bit(todo)
             todo &= todo - 1
+            useful = False  # one copy of t raises the meld only by completing a set
+            for j in range(needs.shape[1]):
+                need = needs[t, j]
+                useful |= need >= 0 and (held & need) == need
+            if not useful:
+                continue
             p0, p1, p2, p3 = add_card(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                                       hands[soloist, 3], t)
             gain = best_meld(p0, p1, p2, p3, kt, totals)
@@ -208,8 +247,8 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         if random:
             given, s0, s1, s2, s3 = random_card(choices, s0, s1, s2, s3)
         else:
-            given = _best_without(hands, soloist, choices, kt, totals, -1, card_points,
-                                  np.int64(0), False)
+            given = cheapest_loss(hands, soloist, choices, kt, totals, -1, card_points,
+                                  np.int64(0), False, order)
         remove_card(hands, soloist, given)
         give(hands, holder, given)
     trump = 0
@@ -229,8 +268,8 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         if random:
             t, s0, s1, s2, s3 = random_card(held, s0, s1, s2, s3)
         else:
-            t = _best_without(hands, soloist, held, kt, totals, trump, card_points,
-                              suit_block(trump), True)
+            t = cheapest_loss(hands, soloist, held, kt, totals, trump, card_points,
+                              suit_block(trump), True, order)
         remove_card(hands, soloist, t)
         buried[j] = t
     if random:
