@@ -64,7 +64,8 @@ def check_widow(rules: Rules) -> None:
 def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), deck counts int64 (24,), completions
-    int64 (24, k) (:func:`completions`))``; the meld kernels' ``kt`` goes beside it."""
+    int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`))``;
+    the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels import widow as k
 
     tables = compile_tables(rules)
@@ -75,8 +76,22 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_LAST_TRICK] = rules.last_trick
     cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
     cfg[k.CFG_COPIES] = rules.copies
-    return cfg, tables.ladder, tables.card_points, tables.deck_counts, completions(rules)
+    return (cfg, tables.ladder, tables.card_points, tables.deck_counts, completions(rules),
+            preferences(rules))
 
+
+def preferences(rules: Rules) -> np.ndarray:
+    """The order in which the heuristic parts with cards (docs/rules.md, "Policies"), int64
+    (2, 4, 24): ``[0, any]`` for the card given back (the fewest card points, then the lowest
+    type), ``[1, trump]`` for burying (no trump before a trump, then the most card points, then
+    the lowest type)."""
+    points = [rules.rank_points[t % N_RANKS] for t in range(N_TYPES)]
+    out = np.empty((2, 4, N_TYPES), dtype=np.int64)
+    for trump in range(4):
+        out[0, trump] = sorted(range(N_TYPES), key=lambda t: (points[t], t))
+        out[1, trump] = sorted(range(N_TYPES),
+                               key=lambda t: (t // N_RANKS == trump, -points[t], t))
+    return out
 
 def completions(rules: Rules) -> np.ndarray:
     """For every card type ``t``, the sets of other card types that ``t`` completes into one

@@ -10,7 +10,9 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.tables.compile_widow
 - ``card_points`` int64 (24,);
 - ``deck_counts`` int64 (24,): copies of each card type;
 - ``completions`` int64 (24, k): per card type, the other cards of each meld set it completes
-  (-1 padded; :func:`binokel_sim.widow_games.completions`).
+  (-1 padded; :func:`binokel_sim.widow_games.completions`);
+- ``prefer`` int64 (2, 4, 24): the heuristic's order for parting with cards
+  (:func:`binokel_sim.widow_games.preferences`).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's parallel loops take no tuple nested in a tuple).
@@ -49,7 +51,7 @@ def side_of(seat, pairs):
     return seat % 2 if pairs else seat
 
 
-@njit
+@njit(inline="always")
 def give(hands, seat, t):
     """One more copy of ``t`` in ``hands[seat]``."""
     p0, p1, p2, p3 = add_card(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], t)
@@ -59,14 +61,14 @@ def give(hands, seat, t):
     hands[seat, 3] = p3
 
 
-@njit
+@njit(inline="always")
 def best_meld(p0, p1, p2, p3, kt, totals):
     """The hand's best meld over the four trumps (``totals`` int64 (4,) scratch: per trump)."""
     score_hand(p0, p1, p2, p3, kt, totals)
     return max(max(totals[0], totals[1]), max(totals[2], totals[3]))
 
 
-@njit
+@njit(inline="always")
 def bid_limit(p0, p1, p2, p3, kt, totals):
     """The heuristic's highest bid: the best over the suits of meld + WIDOW_GAIN +
     CARDS_PER_TRUMP * cards of the suit + ACE_VALUE * aces (docs/rules.md, "Policies")."""
@@ -124,7 +126,7 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
     return holder, current, n_calls, s0, s1, s2, s3
 
 
-@njit
+@njit(inline="always")
 def meld_without(hands, seat, t, kt, totals, trump):
     """The seat's meld with one copy of ``t`` taken out: with ``trump``, or the best over the
     suits when ``trump < 0`` (thermometer removal: plane k takes plane k+1's bit)."""
@@ -142,45 +144,24 @@ def meld_without(hands, seat, t, kt, totals, trump):
 
 
 @njit
-def cheapest_loss(hands, seat, candidates, kt, totals, trump, card_points, trump_block, avoid,
-                  order):
-    """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in order
-    of preference, the first whose loss leaves the seat's meld as it is (with ``trump``, or the
-    best over the suits when ``trump < 0``); when every card costs meld, the one whose loss keeps
-    it highest (the first in preference on a tie). Preference: with ``avoid`` (burying) no trump
-    before a trump, then the most card points; without (giving back) the fewest card points; then
-    the lowest type. ``order`` (int64 (24,)) is scratch."""
-    n = 0
-    todo = candidates
-    while todo:  # insertion sort by preference; ascending types keep the lowest type first
-        t = lowest_bit(todo)
-        todo &= todo - 1
-        if avoid:
-            key = (1 - ((trump_block >> t) & 1)) * 64 + card_points[t]
-        else:
-            key = 63 - card_points[t]
-        j = n
-        while j > 0:
-            u = order[j - 1]
-            if avoid:
-                other = (1 - ((trump_block >> u) & 1)) * 64 + card_points[u]
-            else:
-                other = 63 - card_points[u]
-            if other >= key:
-                break
-            order[j] = u
-            j -= 1
-        order[j] = t
-        n += 1
+def cheapest_loss(hands, seat, candidates, kt, totals, trump, prefer):
+    """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in the
+    order of preference ``prefer`` (int64 (24,), :func:`binokel_sim.widow_games.preferences`),
+    the first whose loss leaves the seat's meld as it is (with ``trump``, or the best over the
+    suits when ``trump < 0``); when every card costs meld, the one whose loss keeps it highest
+    (the first in preference on a tie)."""
     score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], kt, totals)
     whole = (totals[trump] if trump >= 0
              else max(max(totals[0], totals[1]), max(totals[2], totals[3])))
     best = -1
     best_meld = np.int64(-1)
-    for i in range(n):
-        meld = meld_without(hands, seat, order[i], kt, totals, trump)
+    for i in range(prefer.shape[0]):
+        t = prefer[i]
+        if not (candidates >> t) & 1:
+            continue
+        meld = meld_without(hands, seat, t, kt, totals, trump)
         if meld > best_meld:
-            best = order[i]
+            best = t
             best_meld = meld
             if meld >= whole:
                 break
@@ -204,7 +185,6 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
             in_deck |= np.int64(1) << t
     missing = in_deck & ~np.int64(hands[soloist, 0])
     random = seat_policies[soloist] == POLICY_RANDOM
-    order = np.empty(24, dtype=np.int64)
     demand = -1
     if random:
         n = 1 + popcount(missing)
@@ -247,8 +227,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         if random:
             given, s0, s1, s2, s3 = random_card(choices, s0, s1, s2, s3)
         else:
-            given = cheapest_loss(hands, soloist, choices, kt, totals, -1, card_points,
-                                  np.int64(0), False, order)
+            given = cheapest_loss(hands, soloist, choices, kt, totals, -1, tw[5][0, 0])
         remove_card(hands, soloist, given)
         give(hands, holder, given)
     trump = 0
@@ -268,8 +247,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         if random:
             t, s0, s1, s2, s3 = random_card(held, s0, s1, s2, s3)
         else:
-            t = cheapest_loss(hands, soloist, held, kt, totals, trump, card_points,
-                              suit_block(trump), True, order)
+            t = cheapest_loss(hands, soloist, held, kt, totals, trump, tw[5][1, trump])
         remove_card(hands, soloist, t)
         buried[j] = t
     if random:
