@@ -7,3 +7,4 @@ python benchmarks/bench_melds.py
 python benchmarks/bench_playout.py
 python benchmarks/bench_talon.py
 python benchmarks/bench_widow.py
+python scripts/results_doc.py

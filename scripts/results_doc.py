@@ -1,0 +1,94 @@
+"""Write docs/results.md from results/benchmarks.json (run after scripts/run_benchmarks.sh)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TALON = ("two-hand-48", "three-hand-72", "four-hand-72")
+WIDOW = ("three-hand-auction-48", "four-hand-widow-48")
+FAIR = {"three-hand-72": "1/3", "three-hand-auction-48": "1/3"}
+TARGETS = {("two-hand-48", "random"): "≥ 1,000k per thread",
+           ("two-hand-48", "heuristic"): "≥ 300k per thread",
+           ("three-hand-auction-48", "heuristic"): "≥ 200k per thread"}
+
+HEAD = """# Results: duels, games and throughput
+
+Measured on the project's 2-core machine (no GPU) with `scripts/run_benchmarks.sh`, then written
+here by `scripts/results_doc.py`; the raw figures, with the date and machine, are in
+`results/benchmarks.json`. Throughput is the best of five runs after a warm-up; this VM's wall
+times swing by about ±30% from run to run. Duels and games are exact for their seed (`--seed 1`):
+the same command gives the same numbers on any thread count.
+
+## Heuristic against random
+
+`binokel-sim duel --variant V --a heuristic --b random --deals N --seed 1` (A minus B per deal,
+95% interval) and `binokel-sim match --variant V --a heuristic --b random --games N --seed 1`
+(P(A's side wins the game), Wilson 95% interval; A plays one side, random every other side).
+
+| variant | duel: heuristic − random per deal | deals | match: P(heuristic wins) | fair share | games | mean deals per game |
+|---|---|---|---|---|---|---|
+"""
+
+
+def thousands(x: float) -> str:
+    return f"{x / 1000:,.0f}k"
+
+
+def met(value: float, target: float, higher: bool = True) -> str:
+    return "met" if (value >= target if higher else value <= target) else "**missed**"
+
+
+def main() -> None:
+    data = json.loads((ROOT / "results" / "benchmarks.json").read_text())
+    talon, widow = data["talon"], data["widow"]
+    lines = [HEAD.rstrip("\n")]
+    for name in TALON + WIDOW:
+        x = (talon if name in TALON else widow)[name]
+        du, m = x["duel_heuristic_minus_random"], x["match_heuristic_vs_random"]
+        lines.append(f"| {name} | +{du['mean_diff']:.1f} ({du['ci_low']:.1f} to "
+                     f"{du['ci_high']:.1f}) | {du['deals']:,} | {m['p_win_a']:.4f} "
+                     f"({m['ci_low']:.4f} to {m['ci_high']:.4f}) | {FAIR.get(name, '1/2')} | "
+                     f"{m['games']:,} | {m['mean_deals']:.2f} |")
+    du = data["playouts"]["duel_heuristic_minus_random"]
+    lines.append(f"| four-hand-80 | +{du['mean_diff']:.1f} ({du['ci_low']:.1f} to "
+                 f"{du['ci_high']:.1f}) | {du['deals']:,} | (not benchmarked) | 1/2 | | |")
+    lines += ["", "## Throughput (whole deals per second, every decision included)", "",
+              "| variant | policy | 1 thread | 2 threads | target |", "|---|---|---|---|---|"]
+    for name in TALON + WIDOW:
+        x = (talon if name in TALON else widow)[name]
+        for policy in ("random", "heuristic"):
+            rate = x[f"{policy}_deals_per_s"]
+            two = next(v for k, v in rate.items() if k != "1_thread")
+            target = TARGETS.get((name, policy))
+            if target:
+                goal = float(target.split()[1].rstrip("k").replace(",", "")) * 1000
+                target = f"{target}: {met(rate['1_thread'], goal)}"
+            lines.append(f"| {name} | {policy} | {thousands(rate['1_thread'])} | "
+                         f"{thousands(two)} | {target or '–'} |")
+    two_hand = talon["two-hand-48"]
+    speedup = two_hand["random_speedup_all_threads_vs_reference_1_thread"]
+    odds = talon["deal_odds_1m_seconds"]
+    bid = widow["bid_odds_1m_seconds"]
+    three, four = widow["three-hand-auction-48"], widow["four-hand-widow-48"]
+    lines += ["", "| measure | figure | target |", "|---|---|---|",
+              f"| two-hand-48 random on 2 threads vs the pure-Python twin on 1 | {speedup:,.0f}× "
+              f"(twin: {two_hand['reference_python_random_deals_per_s_1_thread']:,.0f} deals/s) "
+              f"| ≥ 1,000×: {met(speedup, 1000)} |",
+              f"| `deal-odds` two-hand-48, 1,000,000 samples, heuristic | "
+              f"{odds['in_process']:.1f} s in process, {odds['cli']:.1f} s as a command | "
+              f"≤ 5 s: {met(odds['in_process'], 5, higher=False)} |",
+              f"| exact widow section, three hands (5,456 widows) | "
+              f"{three['exact_widow_ms']:.1f} ms | ≤ 20 ms: "
+              f"{met(three['exact_widow_ms'], 20, higher=False)} |",
+              f"| exact widow section, four hands (66,045 widows) | {four['exact_widow_ms']:.1f} ms "
+              f"| ≤ 150 ms: {met(four['exact_widow_ms'], 150, higher=False)} |",
+              f"| `bid-odds` three-hand-auction-48, 1,000,000 samples, heuristic | "
+              f"{bid['in_process']:.1f} s in process, {bid['cli']:.1f} s as a command | "
+              f"≤ 10 s: {met(bid['in_process'], 10, higher=False)} |"]
+    (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
