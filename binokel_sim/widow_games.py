@@ -18,6 +18,7 @@ import numpy as np
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.engines import sides as n_sides
 from binokel_sim.games import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, policy_id
 from binokel_sim.kernels.widow import (
     N_INFO,
@@ -115,10 +116,6 @@ def completions(rules: Rules) -> np.ndarray:
     for t, needs in enumerate(sets):
         out[t, :len(needs)] = sorted(needs)
     return out
-
-
-def n_sides(rules: Rules) -> int:
-    return 2 if rules.partnerships else rules.players
 
 
 def most_calls(rules: Rules) -> int:
