@@ -351,12 +351,16 @@ def bid_odds_cmd(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.bid_odds import bid_odds
-    from binokel_sim.engines import WIDOW, engine_family
+    from binokel_sim.engines import TALON, WIDOW, engine_family
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
+        if engine_family(rules) == TALON:
+            raise SimulationError(f"variant {rules.name}: bid-odds needs an auction "
+                                  f"(four-hand-80, the widow games); for a talon game's hand use "
+                                  f"binokel-sim deal-odds")
         if engine_family(rules) == WIDOW:
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
@@ -599,10 +603,15 @@ def deal_odds_cmd(
     from binokel_sim.deal_odds import deal_odds
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import write_text
+    from binokel_sim.engines import TALON, engine_family
     from binokel_sim.talon_games import check_talon
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        if engine_family(rules) != TALON:
+            raise SimulationError(f"variant {rules.name}: deal-odds is for the talon games "
+                                  f"(two-hand-48, three-hand-72, four-hand-72); for a hand that "
+                                  f"bids use binokel-sim bid-odds")
         check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_text = turned if turned is not None else rules.example_turned

@@ -213,7 +213,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     from binokel_sim.kernels.deals import match_blocks
 
     check_game(rules)
-    check_run(games, seed)
+    check_run(games, seed, "--games")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a), policy_id(policy_b)

@@ -44,11 +44,12 @@ MAX_DEALS = 10**11  # about two hours of meld counting on two cores
 MAX_MEMORY = 8 * 2**30  # result arrays above this would crowd a 24 GiB machine
 
 
-def check_run(deals: int, seed: int) -> None:
+def check_run(deals: int, seed: int, option: str = "--deals") -> None:
+    """A run's size (named by its command-line ``option``) and seed are in range."""
     if deals < 1:
-        raise SimulationError(f"--deals must be at least 1, got {deals}")
+        raise SimulationError(f"{option} must be at least 1, got {deals}")
     if deals > MAX_DEALS:
-        raise SimulationError(f"--deals must be at most {MAX_DEALS:,}, got {deals:,}")
+        raise SimulationError(f"{option} must be at most {MAX_DEALS:,}, got {deals:,}")
     if not 0 <= seed < 2**63:
         raise SimulationError(f"--seed must be between 0 and 2**63 - 1, got {seed}")
 

@@ -144,7 +144,7 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the B sides' summed final totals (see ``kernels.talon.talon_match_blocks``)."""
     check_talon(rules)
-    check_run(games, seed)
+    check_run(games, seed, "--games")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck

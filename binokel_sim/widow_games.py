@@ -223,7 +223,7 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the B sides' summed final totals."""
     check_widow(rules)
-    check_run(games, seed)
+    check_run(games, seed, "--games")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
