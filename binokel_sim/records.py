@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
 
 from binokel_sim.cards import N_TYPES, format_card, format_counts, planes_to_counts
 from binokel_sim.games import DEAL_FIELDS, PlayedDeals, suit_letter

@@ -177,7 +177,7 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     known[turned] += 1
     unseen = unseen_deck(rules, known)
     if (known > rules.deck_counts()).any():
-        raise SimulationError(f"the turned card is a copy the deck does not have beside the hand")
+        raise SimulationError("the turned card is a copy the deck does not have beside the hand")
     seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
     check_memory(16 * rules.players * samples, f"{samples:,} samples")
     out = np.empty((samples, rules.players, 2), dtype=np.int64)

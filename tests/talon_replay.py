@@ -27,6 +27,8 @@ from typing import Any
 from binokel_sim.cards import CardError, format_card, parse_card
 from binokel_sim.variants import MeldSpec, Rules
 
+from replay_rules import hand_order, legal_types, rank_of, suit_of, trick_winner_index
+
 SUITS = "SHDC"
 N_SUITS = 4
 N_RANKS = 6
@@ -38,59 +40,11 @@ TRICK_KEYS = ["leader", "cards", "winner", "declaration", "draws"]
 DECLARATION_KEYS = ["meld", "level", "cards", "points", "swap"]
 
 
-def _suit(t: int) -> int:
-    return t // N_RANKS
-
-
-def _rank(t: int) -> int:
-    return t % N_RANKS
-
-
 def _type(rank: int, suit: int) -> int:
     return suit * N_RANKS + rank
 
 
-def _hand_order(t: int) -> tuple[int, int]:
-    """Records list hands and declared cards S H D C, high to low within a suit."""
-    return (_suit(t), -_rank(t))
-
-
 # --- the rules, written out from SPEC.md --------------------------------------------------------
-
-def legal_types(held: set[int], played: list[int], trump: int) -> set[int]:
-    """SPEC "Must-head obligation": the card types of ``held`` that may be played to a trick
-    holding ``played`` (in play order; empty: the player leads, anything goes)."""
-    if not played:
-        return set(held)
-    led = _suit(played[0])
-    trumps_in_trick = [_rank(t) for t in played if _suit(t) == trump]
-    led_held = {t for t in held if _suit(t) == led}
-    if led_held:
-        if led == trump:  # a trump higher than the highest trump in the trick, else any trump
-            top = max(trumps_in_trick)
-            return {t for t in led_held if _rank(t) > top} or led_held
-        if not trumps_in_trick:  # a led card higher than the highest led card, else any
-            top = max(_rank(t) for t in played if _suit(t) == led)
-            return {t for t in led_held if _rank(t) > top} or led_held
-        return led_held  # the trick has been trumped: any card of the led suit
-    trumps_held = {t for t in held if _suit(t) == trump}
-    if trumps_held:
-        if not trumps_in_trick:
-            return trumps_held
-        top = max(trumps_in_trick)
-        return {t for t in trumps_held if _rank(t) > top} or trumps_held
-    return set(held)
-
-
-def trick_winner_index(cards: list[int], trump: int) -> int:
-    """SPEC "Trick winner": the highest trump, else the highest card of the led suit; of
-    identical cards the one played first. Returns the position in play order."""
-    led = _suit(cards[0])
-    pool = [i for i, t in enumerate(cards) if _suit(t) == trump]
-    if not pool:
-        pool = [i for i, t in enumerate(cards) if _suit(t) == led]
-    return max(pool, key=lambda i: (_rank(cards[i]), -i))
-
 
 def meld_set_types(meld: MeldSpec, trump: int) -> list[tuple[int | None, list[int]]]:
     """Every possible single set of ``meld``: (suit or None, the card types of one set)."""
@@ -153,7 +107,7 @@ class _Replay:
             self.fail(f"{what}: unknown card {token!r}", trick)
         self.check(format_card(t) == token,
                    f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
-        self.check(_rank(t) in self.rules.ranks,
+        self.check(rank_of(t) in self.rules.ranks,
                    f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
         return t
 
@@ -228,7 +182,7 @@ class _Replay:
         for s, h in enumerate(dealt):
             self.check(len(h) == rules.hand_size,
                        f"hands[{s}] has {len(h)} cards, the hand size is {rules.hand_size}")
-            self.check(h == sorted(h, key=_hand_order),
+            self.check(h == sorted(h, key=hand_order),
                        f"hands[{s}] is not sorted S H D C, high to low: {hands_rec[s]}")
         talon = self.cards(rec["talon"], "talon")
         self.check(len(talon) == rules.talon,
@@ -242,12 +196,12 @@ class _Replay:
 
         # trump and the turned dix
         turned = talon[-1]
-        trump = _suit(turned)
+        trump = suit_of(turned)
         self.trump = trump
         self.check(rec["trump"] == SUITS[trump],
                    f"trump is {rec['trump']!r}, the turned card {format_card(turned)} makes it "
                    f"{SUITS[trump]!r}")
-        dix = rules.turned_bonus_rank >= 0 and _rank(turned) == rules.turned_bonus_rank
+        dix = rules.turned_bonus_rank >= 0 and rank_of(turned) == rules.turned_bonus_rank
         self.check(isinstance(rec["turned_dix"], bool),
                    f"turned_dix must be true/false, got {rec['turned_dix']!r}")
         self.check(rec["turned_dix"] == dix,
@@ -272,7 +226,7 @@ class _Replay:
         leader = (dealer + 1) % players
         for i, trick in enumerate(tricks):
             winner = self.trick(i, trick, leader)
-            won_points[winner] += sum(rules.rank_points[_rank(self.card(c, "cards", i))]
+            won_points[winner] += sum(rules.rank_points[rank_of(self.card(c, "cards", i))]
                                       for c in trick["cards"])
             if trick["declaration"] is not None:
                 declared[winner] += trick["declaration"]["points"]
@@ -354,7 +308,7 @@ class _Replay:
                            f"seat {seat} plays {format_card(t)} to "
                            f"{' '.join(map(format_card, cards[:k]))} (trump "
                            f"{SUITS[self.trump]}), which breaks the must-head obligation: legal "
-                           f"are {' '.join(format_card(u) for u in sorted(legal, key=_hand_order))}",
+                           f"are {' '.join(format_card(u) for u in sorted(legal, key=hand_order))}",
                            i)
             self.take(seat, t)
 
@@ -392,7 +346,7 @@ class _Replay:
         return winner
 
     def _show(self, seat: int) -> str:
-        types = sorted((t for t, c in self.hands[seat].items() for _ in c), key=_hand_order)
+        types = sorted((t for t, c in self.hands[seat].items() for _ in c), key=hand_order)
         return " ".join(map(format_card, types)) or "nothing"
 
     def declaration(self, i: int, decl: Any, seat: int) -> None:
@@ -415,7 +369,7 @@ class _Replay:
         self.check(1 <= level <= top,
                    f"declaration of {name} at level {level}: declarable levels are 1..{top}", i)
         cards = self.cards(decl["cards"], "declaration cards", i)
-        self.check(cards == sorted(cards, key=_hand_order),
+        self.check(cards == sorted(cards, key=hand_order),
                    f"declaration cards {decl['cards']} are not sorted S H D C, high to low", i)
 
         # the cards must be exactly `level` sets of the meld, in a suit its scope allows

@@ -30,6 +30,8 @@ from binokel_sim.cards import CardError, format_card, parse_card
 from binokel_sim.reference import meld_total
 from binokel_sim.variants import Rules
 
+from replay_rules import hand_order, legal_types, rank_of, trick_winner_index
+
 SUITS = "SHDC"
 N_SUITS = 4
 N_RANKS = 6
@@ -43,21 +45,8 @@ DEMAND_KEYS = ["card", "from", "given"]
 TRICK_KEYS = ["leader", "cards", "winner"]
 
 
-def _suit(t: int) -> int:
-    return t // N_RANKS
-
-
-def _rank(t: int) -> int:
-    return t % N_RANKS
-
-
-def _hand_order(t: int) -> tuple[int, int]:
-    """Records list cards S H D C, high to low within a suit."""
-    return (_suit(t), -_rank(t))
-
-
 def _show(types) -> str:
-    return " ".join(format_card(t) for t in sorted(types, key=_hand_order)) or "nothing"
+    return " ".join(format_card(t) for t in sorted(types, key=hand_order)) or "nothing"
 
 
 def _show_counts(counts: Counter) -> str:
@@ -65,41 +54,6 @@ def _show_counts(counts: Counter) -> str:
 
 
 # --- the rules, written out from SPEC.md --------------------------------------------------------
-
-def legal_types(held: set[int], played: list[int], trump: int) -> set[int]:
-    """SPEC "Must-head obligation": the card types of ``held`` that may be played to a trick
-    holding ``played`` (in play order; empty: the player leads, anything goes)."""
-    if not played:
-        return set(held)
-    led = _suit(played[0])
-    trumps_in_trick = [_rank(t) for t in played if _suit(t) == trump]
-    led_held = {t for t in held if _suit(t) == led}
-    if led_held:
-        if led == trump:  # 1. a trump higher than the highest trump in the trick, else any trump
-            top = max(trumps_in_trick)
-            return {t for t in led_held if _rank(t) > top} or led_held
-        if not trumps_in_trick:  # 1. a led card higher than the highest led card, else any
-            top = max(_rank(t) for t in played if _suit(t) == led)
-            return {t for t in led_held if _rank(t) > top} or led_held
-        return led_held  # 1. the trick has been trumped: any card of the led suit
-    trumps_held = {t for t in held if _suit(t) == trump}
-    if trumps_held:  # 2. void in the led suit: a higher trump if able, else any trump
-        if not trumps_in_trick:
-            return trumps_held
-        top = max(trumps_in_trick)
-        return {t for t in trumps_held if _rank(t) > top} or trumps_held
-    return set(held)  # 3. any card
-
-
-def trick_winner_index(cards: list[int], trump: int) -> int:
-    """SPEC "Trick winner": the highest trump, else the highest card of the led suit; of
-    identical cards the one played first. Returns the position in play order."""
-    led = _suit(cards[0])
-    pool = [i for i, t in enumerate(cards) if _suit(t) == trump]
-    if not pool:
-        pool = [i for i, t in enumerate(cards) if _suit(t) == led]
-    return max(pool, key=lambda i: (_rank(cards[i]), -i))
-
 
 def on_ladder(rules: Rules, value: int) -> bool:
     """A bid of the ladder ``((from, step), ...)``: rung ``i`` covers ``from_i`` up to (not
@@ -157,7 +111,7 @@ class _Replay:
             self.fail(f"{what}: unknown card {token!r}", trick)
         self.check(format_card(t) == token,
                    f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
-        self.check(_rank(t) in self.rules.ranks,
+        self.check(rank_of(t) in self.rules.ranks,
                    f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
         return t
 
@@ -168,7 +122,7 @@ class _Replay:
 
     def sorted_cards(self, tokens: Any, what: str) -> list[int]:
         types = self.cards(tokens, what)
-        self.check(types == sorted(types, key=_hand_order),
+        self.check(types == sorted(types, key=hand_order),
                    f"{what} is not sorted S H D C, high to low: {tokens}")
         return types
 
@@ -367,7 +321,7 @@ class _Replay:
         leader = soloist
         for i, trick in enumerate(tricks):
             winner, cards = self.trick(i, trick, leader, soloist)
-            won_points[winner] += sum(rules.rank_points[_rank(t)] for t in cards)
+            won_points[winner] += sum(rules.rank_points[rank_of(t)] for t in cards)
             self.tricks_won[winner] += 1
             leader = winner
         for s in range(players):
@@ -375,7 +329,7 @@ class _Replay:
             self.check(n == 0, f"seat {s} still holds {n} card(s) after the last trick")
         card_points = list(won_points)
         card_points[leader] += rules.last_trick
-        card_points[soloist] += sum(rules.rank_points[_rank(t)] for t in self.buried)
+        card_points[soloist] += sum(rules.rank_points[rank_of(t)] for t in self.buried)
         self.check(sum(card_points) == rules.total_card_points,
                    f"replayed card points add up to {sum(card_points)}, not "
                    f"{rules.total_card_points}")
@@ -383,7 +337,7 @@ class _Replay:
         self.last_winner = leader
 
     def trick(self, i: int, trick: Any, leader: int, soloist: int) -> tuple[int, list[int]]:
-        rules, players = self.rules, self.rules.players
+        players = self.rules.players
         self.keys(trick, TRICK_KEYS, "trick", i)
         got_leader = self.seat(trick["leader"], "leader", i)
         if i == 0:

@@ -24,7 +24,7 @@ from numba import prange
 
 from binokel_sim.kernels.deal import add_card, block_start, deal_planes, lay_out
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import POLICY_RANDOM, lowest_bit, popcount, random_card
+from binokel_sim.kernels.policies import POLICY_RANDOM, lowest_bit, random_card
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.strict_tricks import into_trick, play_strict_tricks
 from binokel_sim.kernels.talon_policy import WIN_FOR_POINTS, beats, heuristic_talon_card

@@ -173,7 +173,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
     """The soloist takes the widow (``widow`` int64 (W,) card types), may demand a card, buries
     ``W`` cards (written to ``buried``) and names trump (docs/rules.md, "The widow, the demand,
     burying and trump"). Returns ``(trump, demand, from, given, s0..s3)`` (-1: no demand)."""
-    cfg, card_points = tw[0], tw[2]
+    cfg = tw[0]
     n_players = cfg[CFG_PLAYERS]
     n_widow = cfg[CFG_WIDOW]
     for j in range(n_widow):
