@@ -1,8 +1,14 @@
 """The rules every replay checker reads the same way, written from SPEC.md alone ("Common to all
 variants": the must-head obligation and the trick winner) and shared by ``talon_replay.py`` and
-``widow_replay.py``. Nothing here imports the engine, its twins or the kernels."""
+``widow_replay.py``, with the record validators both use (:class:`RecordCheck`). Nothing here
+imports the engine, its twins or the kernels: only the card notation and the rules data."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from binokel_sim.cards import CardError, format_card, parse_card
+from binokel_sim.variants import Rules
 
 N_RANKS = 6
 
@@ -53,3 +59,55 @@ def trick_winner_index(cards: list[int], trump: int) -> int:
     if not pool:
         pool = [i for i, t in enumerate(cards) if suit_of(t) == led]
     return max(pool, key=lambda i: (rank_of(cards[i]), -i))
+
+
+class RecordCheck:
+    """The validators both replays share: one failure message naming the deal (and the trick),
+    integers, card names written as the records write them and in the variant's deck, per-seat
+    lists. A replay subclasses it and may say more about a trick in :meth:`trick_label`."""
+
+    def __init__(self, rules: Rules, record: Any):
+        self.rules = rules
+        self.record = record
+        deal = record.get("deal") if isinstance(record, dict) else None
+        self.where = f"deal {deal!r}"
+
+    def trick_label(self, trick: int) -> str:
+        return f"tricks[{trick}] (trick {trick + 1})"
+
+    def fail(self, problem: str, trick: int | None = None) -> None:
+        if trick is None:
+            raise AssertionError(f"{self.where}: {problem}")
+        raise AssertionError(f"{self.where}: {self.trick_label(trick)}: {problem}")
+
+    def check(self, ok: bool, problem: str, trick: int | None = None) -> None:
+        if not ok:
+            self.fail(problem, trick)
+
+    def integer(self, value: Any, what: str, trick: int | None = None) -> int:
+        self.check(isinstance(value, int) and not isinstance(value, bool),
+                   f"{what} must be an integer, got {value!r}", trick)
+        return value
+
+    def card(self, token: Any, what: str, trick: int | None = None) -> int:
+        self.check(isinstance(token, str), f"{what}: card {token!r} is not a string", trick)
+        try:
+            t = parse_card(token)
+        except CardError:
+            self.fail(f"{what}: unknown card {token!r}", trick)
+        self.check(format_card(t) == token,
+                   f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
+        self.check(rank_of(t) in self.rules.ranks,
+                   f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
+        return t
+
+    def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
+        self.check(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
+                   trick)
+        return [self.card(tok, what, trick) for tok in tokens]
+
+    def per_seat(self, key: str) -> list[int]:
+        values = self.record[key]
+        self.check(isinstance(values, list) and len(values) == self.rules.players,
+                   f"{key} must be a list of {self.rules.players} integers, got {values!r}")
+        return [self.integer(v, f"{key}[{i}]") for i, v in enumerate(values)]

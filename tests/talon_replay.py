@@ -24,10 +24,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from binokel_sim.cards import CardError, format_card, parse_card
+from binokel_sim.cards import format_card
 from binokel_sim.variants import MeldSpec, Rules
 
-from replay_rules import hand_order, legal_types, rank_of, suit_of, trick_winner_index
+from replay_rules import (
+    RecordCheck,
+    hand_order,
+    legal_types,
+    rank_of,
+    suit_of,
+    trick_winner_index,
+)
 
 SUITS = "SHDC"
 N_SUITS = 4
@@ -75,52 +82,10 @@ def meld_points(meld: MeldSpec, level: int) -> int:
 
 # --- the replay ---------------------------------------------------------------------------------
 
-class _Replay:
-    def __init__(self, rules: Rules, record: Any):
-        self.rules = rules
-        self.record = record
-        deal = record.get("deal") if isinstance(record, dict) else None
-        self.where = f"deal {deal!r}"
-
-    # -- failures and small validators ----------------------------------------------------------
-    def fail(self, problem: str, trick: int | None = None) -> None:
-        if trick is None:
-            raise AssertionError(f"{self.where}: {problem}")
+class _Replay(RecordCheck):
+    def trick_label(self, trick: int) -> str:
         phase = 1 if trick < self.n_phase1 else 2
-        raise AssertionError(f"{self.where}: tricks[{trick}] (trick {trick + 1}, phase {phase}): "
-                             f"{problem}")
-
-    def check(self, ok: bool, problem: str, trick: int | None = None) -> None:
-        if not ok:
-            self.fail(problem, trick)
-
-    def integer(self, value: Any, what: str, trick: int | None = None) -> int:
-        self.check(isinstance(value, int) and not isinstance(value, bool),
-                   f"{what} must be an integer, got {value!r}", trick)
-        return value
-
-    def card(self, token: Any, what: str, trick: int | None = None) -> int:
-        self.check(isinstance(token, str), f"{what}: card {token!r} is not a string", trick)
-        try:
-            t = parse_card(token)
-        except CardError:
-            self.fail(f"{what}: unknown card {token!r}", trick)
-        self.check(format_card(t) == token,
-                   f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
-        self.check(rank_of(t) in self.rules.ranks,
-                   f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
-        return t
-
-    def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
-        self.check(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
-                   trick)
-        return [self.card(tok, what, trick) for tok in tokens]
-
-    def per_seat(self, key: str) -> list[int]:
-        values = self.record[key]
-        self.check(isinstance(values, list) and len(values) == self.rules.players,
-                   f"{key} must be a list of {self.rules.players} integers, got {values!r}")
-        return [self.integer(v, f"{key}[{i}]") for i, v in enumerate(values)]
+        return f"tricks[{trick}] (trick {trick + 1}, phase {phase})"
 
     # -- the hands: copies with their served records --------------------------------------------
     def key(self, served: list[int]) -> int:

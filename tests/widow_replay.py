@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from binokel_sim.cards import CardError, format_card, parse_card
+from binokel_sim.cards import format_card
 from binokel_sim.reference import meld_total
 from binokel_sim.variants import Rules
 
-from replay_rules import hand_order, legal_types, rank_of, trick_winner_index
+from replay_rules import RecordCheck, hand_order, legal_types, rank_of, trick_winner_index
 
 SUITS = "SHDC"
 N_SUITS = 4
@@ -75,50 +75,13 @@ def sides_of(rules: Rules) -> list[tuple[int, ...]]:
 
 # --- the replay ---------------------------------------------------------------------------------
 
-class _Replay:
-    def __init__(self, rules: Rules, record: Any):
-        self.rules = rules
-        self.record = record
-        deal = record.get("deal") if isinstance(record, dict) else None
-        self.where = f"deal {deal!r}"
-
-    # -- failures and small validators ----------------------------------------------------------
-    def fail(self, problem: str, trick: int | None = None) -> None:
-        if trick is None:
-            raise AssertionError(f"{self.where}: {problem}")
-        raise AssertionError(f"{self.where}: tricks[{trick}] (trick {trick + 1}): {problem}")
-
-    def check(self, ok: bool, problem: str, trick: int | None = None) -> None:
-        if not ok:
-            self.fail(problem, trick)
-
-    def integer(self, value: Any, what: str, trick: int | None = None) -> int:
-        self.check(isinstance(value, int) and not isinstance(value, bool),
-                   f"{what} must be an integer, got {value!r}", trick)
-        return value
-
+class _Replay(RecordCheck):
+    # -- validators of this record format -------------------------------------------------------
     def seat(self, value: Any, what: str, trick: int | None = None) -> int:
         s = self.integer(value, what, trick)
         self.check(0 <= s < self.rules.players,
                    f"{what} is {s!r}, not a seat 0..{self.rules.players - 1}", trick)
         return s
-
-    def card(self, token: Any, what: str, trick: int | None = None) -> int:
-        self.check(isinstance(token, str), f"{what}: card {token!r} is not a string", trick)
-        try:
-            t = parse_card(token)
-        except CardError:
-            self.fail(f"{what}: unknown card {token!r}", trick)
-        self.check(format_card(t) == token,
-                   f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
-        self.check(rank_of(t) in self.rules.ranks,
-                   f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
-        return t
-
-    def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
-        self.check(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
-                   trick)
-        return [self.card(tok, what, trick) for tok in tokens]
 
     def sorted_cards(self, tokens: Any, what: str) -> list[int]:
         types = self.cards(tokens, what)
@@ -134,12 +97,6 @@ class _Replay:
         self.check(not unknown, f"{what} has unexpected key(s) {', '.join(unknown)}", trick)
         self.check(list(obj) == expected,
                    f"{what} keys are in the order {list(obj)}, expected {expected}", trick)
-
-    def per_seat(self, key: str) -> list[int]:
-        values = self.record[key]
-        self.check(isinstance(values, list) and len(values) == self.rules.players,
-                   f"{key} must be a list of {self.rules.players} integers, got {values!r}")
-        return [self.integer(v, f"{key}[{i}]") for i, v in enumerate(values)]
 
     # -- the checks -----------------------------------------------------------------------------
     def run(self) -> None:
