@@ -22,13 +22,11 @@ import numpy as np
 from binokel_sim.bench import all_threads, reference_talon_rate, talon_rate
 from binokel_sim.cards import parse_card
 from binokel_sim.deal_odds import deal_odds
-from binokel_sim.engines import duel, match
 from binokel_sim.hands import parse_hand
-from binokel_sim.stats import mean_interval, wilson_interval
 from binokel_sim.variants import find_variant
 
 sys.path.insert(0, str(Path(__file__).parent))
-from results_file import record  # noqa: E402
+from results_file import heuristic_against_random, record  # noqa: E402
 
 VARIANTS = ("two-hand-48", "three-hand-72", "four-hand-72")
 
@@ -46,18 +44,7 @@ def main() -> None:
         rates["reference_python_random_deals_per_s_1_thread"] = ref
         rates["random_speedup_all_threads_vs_reference_1_thread"] = (
             rates["random_deals_per_s"][f"{n}_threads"] / ref)
-        diff = duel(rules, "heuristic", "random", 200_000, 1)
-        mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), diff.size)
-        rates["duel_heuristic_minus_random"] = {"deals": int(diff.size), "seed": 1,
-                                                "mean_diff": mean, "ci_low": low, "ci_high": high}
-        games = match(rules, "heuristic", "random", 20_000, 1)
-        wins = int((games[:, 0] == 1).sum())
-        done = int((games[:, 0] >= 0).sum())
-        lo, hi = wilson_interval(wins, done)
-        rates["match_heuristic_vs_random"] = {
-            "games": int(games.shape[0]), "seed": 1, "target": rules.game_target,
-            "p_win_a": wins / done, "ci_low": float(lo), "ci_high": float(hi),
-            "unfinished": int(games.shape[0] - done), "mean_deals": float(games[:, 1].mean())}
+        rates.update(heuristic_against_random(rules, 200_000, 20_000))
         figures[name] = rates
 
     rules = find_variant("two-hand-48")

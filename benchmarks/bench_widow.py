@@ -20,14 +20,12 @@ import time
 from pathlib import Path
 
 from binokel_sim.bench import all_threads, best_seconds, reference_widow_rate, widow_rate
-from binokel_sim.engines import duel, match
 from binokel_sim.hands import parse_hand
-from binokel_sim.stats import mean_interval, wilson_interval
 from binokel_sim.variants import find_variant
 from binokel_sim.widow_odds import widow_bid_odds, widow_section
 
 sys.path.insert(0, str(Path(__file__).parent))
-from results_file import record  # noqa: E402
+from results_file import heuristic_against_random, record  # noqa: E402
 
 VARIANTS = ("three-hand-auction-48", "four-hand-widow-48")
 
@@ -47,19 +45,7 @@ def main() -> None:
             rates["random_deals_per_s"][f"{n}_threads"] / ref)
         counts = parse_hand(rules.example_hand, rules)
         rates["exact_widow_ms"] = 1000 * best_seconds(lambda: widow_section(rules, counts))
-        diff = duel(rules, "heuristic", "random", 100_000, 1)
-        mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), diff.size)
-        rates["duel_heuristic_minus_random"] = {"deals": int(diff.size), "seed": 1,
-                                                "mean_diff": mean, "ci_low": low, "ci_high": high}
-        games = match(rules, "heuristic", "random", 10_000, 1)
-        wins = int((games[:, 0] == 1).sum())
-        done = int((games[:, 0] >= 0).sum())
-        lo, hi = wilson_interval(wins, done)
-        rates["match_heuristic_vs_random"] = {
-            "games": int(games.shape[0]), "seed": 1, "target": rules.game_target,
-            "p_win_a": wins / done, "ci_low": float(lo), "ci_high": float(hi),
-            "fair_share": 1 / (2 if rules.partnerships else rules.players),
-            "unfinished": int(games.shape[0] - done), "mean_deals": float(games[:, 1].mean())}
+        rates.update(heuristic_against_random(rules, 100_000, 10_000))
         figures[name] = rates
 
     rules = find_variant("three-hand-auction-48")
