@@ -64,7 +64,7 @@ def check_widow(rules: Rules) -> None:
 @functools.lru_cache(maxsize=32)
 def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow`): ``(cfg,
-    ladder int64 (rungs, 2), card points int64 (24,), deck counts int64 (24,), completions
+    ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`))``;
     the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels import widow as k
@@ -77,8 +77,8 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_LAST_TRICK] = rules.last_trick
     cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
     cfg[k.CFG_COPIES] = rules.copies
-    return (cfg, tables.ladder, tables.card_points, tables.deck_counts, completions(rules),
-            preferences(rules))
+    cfg[k.CFG_DECK] = sum(1 << t for t in range(N_TYPES) if tables.deck_counts[t])
+    return cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules)
 
 
 def preferences(rules: Rules) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, planes_to_counts
+from binokel_sim.cards import N_TYPES, SUITS, counts_of, format_card, format_counts, planes_to_counts
 from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.widow import (
     I_BID,
@@ -22,13 +22,6 @@ from binokel_sim.simulate import SimulationError
 from binokel_sim.widow_games import WidowDeals
 
 CARD_NAMES = [format_card(t) for t in range(N_TYPES)]
-
-
-def _sorted_names(types: list[int]) -> list[str]:
-    counts = [0] * N_TYPES
-    for t in types:
-        counts[t] += 1
-    return format_counts(counts)
 
 
 def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
@@ -61,13 +54,13 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "variant": rules.name,
             "dealer": (first_deal + d) % players,
             "hands": [format_counts(counts[d][seat]) for seat in range(players)],
-            "widow": _sorted_names(widows[d]),
+            "widow": format_counts(counts_of(widows[d])),
             "bids": [{"seat": seat, "bid": None if value == NO_BID else value}
                      for seat, value in zip(seats, values)],
             "soloist": info[I_SOLOIST],
             "bid": info[I_BID],
             "demand": demand,
-            "buried": _sorted_names(buried[d]),
+            "buried": format_counts(counts_of(buried[d])),
             "trump": SUITS[info[I_TRUMP]],
             "melds": melds[d],
             "tricks": tricks,

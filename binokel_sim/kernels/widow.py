@@ -3,12 +3,11 @@ widow, demand, burying and trump, every seat's meld, strict play and the deal's 
 exact widow analysis of one hand. Contract: SPEC.md "Variant three-hand-auction-48" and
 "four-hand-widow-48"; the decisions it leaves open are in docs/rules.md, "Widow games".
 
-The variant arrives as one tuple ``tw`` (:func:`binokel_sim.tables.compile_widow`):
+The variant arrives as one tuple ``tw`` (:func:`binokel_sim.widow_games.compile_widow`):
 
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``ladder`` int64 (rungs, 2): the bidding ladder;
 - ``card_points`` int64 (24,);
-- ``deck_counts`` int64 (24,): copies of each card type;
 - ``completions`` int64 (24, k): per card type, the other cards of each meld set it completes
   (-1 padded; :func:`binokel_sim.widow_games.completions`);
 - ``prefer`` int64 (2, 4, 24): the heuristic's order for parting with cards
@@ -38,8 +37,8 @@ from binokel_sim.kernels.strict_tricks import play_strict_tricks
 from binokel_sim.kernels.talon_policy import count_in
 from binokel_sim.kernels.tricks import remove_card, suit_block
 
-CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES = range(6)
-N_CFG = 6
+CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES, CFG_DECK = range(7)
+N_CFG = 7
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
@@ -178,12 +177,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
     n_widow = cfg[CFG_WIDOW]
     for j in range(n_widow):
         give(hands, soloist, widow[j])
-    deck_counts = tw[3]
-    in_deck = np.int64(0)
-    for t in range(24):
-        if deck_counts[t] > 0:
-            in_deck |= np.int64(1) << t
-    missing = in_deck & ~np.int64(hands[soloist, 0])
+    missing = cfg[CFG_DECK] & ~np.int64(hands[soloist, 0])
     random = seat_policies[soloist] == POLICY_RANDOM
     demand = -1
     if random:
@@ -197,7 +191,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
                          hands[soloist, 3], kt, totals)
         todo = missing
         held = np.int64(hands[soloist, 0])
-        needs = tw[4]
+        needs = tw[3]
         while todo:
             t = lowest_bit(todo)
             todo &= todo - 1
@@ -227,7 +221,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         if random:
             given, s0, s1, s2, s3 = random_card(choices, s0, s1, s2, s3)
         else:
-            given = cheapest_loss(hands, soloist, choices, kt, totals, -1, tw[5][0, 0])
+            given = cheapest_loss(hands, soloist, choices, kt, totals, -1, tw[4][0, 0])
         remove_card(hands, soloist, given)
         give(hands, holder, given)
     trump = 0
@@ -247,7 +241,7 @@ def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s
         if random:
             t, s0, s1, s2, s3 = random_card(held, s0, s1, s2, s3)
         else:
-            t = cheapest_loss(hands, soloist, held, kt, totals, trump, tw[5][1, trump])
+            t = cheapest_loss(hands, soloist, held, kt, totals, trump, tw[4][1, trump])
         remove_card(hands, soloist, t)
         buried[j] = t
     if random:
