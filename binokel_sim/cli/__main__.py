@@ -1,0 +1,5 @@
+import sys
+
+from binokel_sim.cli import app
+
+sys.exit(app())
