@@ -18,8 +18,14 @@ from binokel_sim.tables import allowed_trumps, compile_tables
 from binokel_sim.variants import Rules
 
 TOTAL_ROW = "total_meld"
-ODDS_SCHEMA = {"meld": pl.String, "count": pl.Int64, "hands": pl.Int64,
+ODDS_SCHEMA = {"meld": pl.String, "count": pl.Int64, "points": pl.Int64, "hands": pl.Int64,
                "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+
+
+def meld_points(meld, count: int) -> int:
+    """What holding ``meld`` ``count`` times scores (a count past its table scores the last
+    entry)."""
+    return int(meld.points[min(count, len(meld.points) - 1)])
 
 
 def analyze_hand(rules: Rules, counts: np.ndarray) -> dict:
@@ -47,6 +53,26 @@ def analyze_hand(rules: Rules, counts: np.ndarray) -> dict:
             "best_trump": best}
 
 
+def analysis_rows(results: list[dict]) -> pl.DataFrame:
+    """:func:`analyze_hand` results as one table: per hand (``hand_index`` 0-based) and trump, one
+    row per meld (``count`` held, ``points``) and a ``total`` row (``count`` null), with whether
+    the hand may name that trump and its best trump."""
+    rows = []
+    for i, result in enumerate(results):
+        hand = " ".join(result["hand"])
+        for suit, info in result["by_trump"].items():
+            common = {"hand_index": i, "hand": hand, "trump": suit, "may_name": info["allowed"],
+                      "best_trump": result["best_trump"]}
+            for meld in info["melds"]:
+                rows.append({**common, "meld": meld["name"], "count": meld["count"],
+                             "points": meld["points"]})
+            rows.append({**common, "meld": "total", "count": None, "points": info["total"]})
+    return pl.DataFrame(rows, schema={"hand_index": pl.Int64, "hand": pl.String,
+                                      "trump": pl.String, "may_name": pl.Boolean,
+                                      "best_trump": pl.String, "meld": pl.String,
+                                      "count": pl.Int64, "points": pl.Int64})
+
+
 def provenance(rules: Rules, **fields) -> dict:
     """The record every result file carries: variant, version and the run's parameters."""
     return {"variant": rules.name, "version": __version__, **fields}
@@ -56,26 +82,29 @@ def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int 
               progress: Progress | None = None) -> pl.DataFrame:
     """Monte Carlo meld table of a random hand of the variant.
 
-    One row per meld and exact multiplicity (``count`` 0 up to the largest seen) with ``trump``
-    fixed, then rows ``meld == "total_meld"`` giving the distribution of the best total (best over
-    the suits the hand may name; a hand that may name none has no trump-dependent meld, so its
-    total is the same for every suit). ``probability`` is hands / deals with a Wilson 95% interval.
+    One row per meld and exact multiplicity (``count`` 0 up to the largest seen, ``points`` what
+    that multiplicity scores) with ``trump`` fixed, then rows ``meld == "total_meld"`` giving the
+    distribution of the best total meld ``points`` (``count`` null; best over the suits the hand
+    may name; a hand that may name none has no trump-dependent meld, so its total is the same for
+    every suit). ``probability`` is hands / deals with a Wilson 95% interval.
     """
     result = run_meld_counts(rules, deals, seed, trump, threads, progress)
-    names, counts, hands = [], [], []
+    names, counts, values, hands = [], [], [], []
     for m, meld in enumerate(rules.melds):
         seen = np.flatnonzero(result.count_hist[m])
         for c in range(int(seen.max()) + 1):
             names.append(meld.name)
             counts.append(c)
+            values.append(meld_points(meld, c))
             hands.append(int(result.count_hist[m, c]))
     for value in np.flatnonzero(result.total_hist):
         names.append(TOTAL_ROW)
-        counts.append(int(value))
+        counts.append(None)
+        values.append(int(value))
         hands.append(int(result.total_hist[value]))
     hands_arr = np.array(hands, dtype=np.int64)
     low, high = wilson_interval(hands_arr, deals)
-    return pl.DataFrame({"meld": names, "count": counts, "hands": hands_arr,
+    return pl.DataFrame({"meld": names, "count": counts, "points": values, "hands": hands_arr,
                          "probability": hands_arr / deals, "ci_low": low, "ci_high": high},
                         schema=ODDS_SCHEMA)
 
@@ -88,6 +117,6 @@ def exact_meld_odds(rules: Rules, trump: int = 0) -> pl.DataFrame:
         dist = exact_meld_distribution(rules, meld.name, trump)
         for c in range(max(dist) + 1):
             p = float(dist.get(c, 0))
-            rows.append({"meld": meld.name, "count": c, "hands": None, "probability": p,
-                         "ci_low": p, "ci_high": p})
+            rows.append({"meld": meld.name, "count": c, "points": meld_points(meld, c),
+                         "hands": None, "probability": p, "ci_low": p, "ci_high": p})
     return pl.DataFrame(rows, schema=ODDS_SCHEMA)

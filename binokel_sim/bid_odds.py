@@ -136,6 +136,20 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     result = run_bid_samples(rules, counts, samples, seed, policy, trumps, threads, progress)
     rows = bid_rows(rules, result, married)
     best, max_bid = recommend(rows, [SUITS[t] for t in married])
+    by_trump = trump_summary(rules, result)
+    for suit, info in by_trump.items():
+        info.update(at_minimum_bid(rows.filter(pl.col("trump") == suit)))
     return {"hand": format_counts(counts), "has_marriage": bool(married), "rows": rows,
-            "by_trump": trump_summary(rules, result), "recommended_trump": best,
-            "max_bid_positive_ev": max_bid}
+            "by_trump": by_trump, "recommended_trump": best, "max_bid_positive_ev": max_bid}
+
+
+def at_minimum_bid(rows: pl.DataFrame) -> dict:
+    """One trump's bid rows in brief: ``p_make_min_bid`` with its interval
+    (``p_make_min_bid_ci``), ``expected_score_min_bid`` and ``max_bid_positive_ev`` (None when
+    even the minimum bid loses on average)."""
+    first = rows.row(0, named=True)
+    positive = rows.filter(pl.col("expected_score") > 0)
+    return {"p_make_min_bid": first["p_make"],
+            "p_make_min_bid_ci": [first["ci_low"], first["ci_high"]],
+            "expected_score_min_bid": first["expected_score"],
+            "max_bid_positive_ev": int(positive["bid"].max()) if not positive.is_empty() else None}

@@ -1,15 +1,24 @@
-"""Writing result tables through polars, with a provenance record, never half-written."""
+"""Writing result tables through polars, with a provenance record, never half-written.
+
+``-`` as a path means standard output; its format then comes from the command's ``--format``
+(a file's comes from its suffix).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import polars as pl
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "jsonl"}
+STDOUT = "-"
 
 
 class OutputError(ValueError):
@@ -17,8 +26,11 @@ class OutputError(ValueError):
 
 
 def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -> Path:
-    """Fail before any work is done if ``path`` cannot take a result (one of ``suffixes``)."""
+    """Fail before any work is done if ``path`` cannot take a result (one of ``suffixes``);
+    ``-`` (standard output) always can."""
     p = Path(path)
+    if is_stdout(p):
+        return p
     if p.suffix.lower() not in suffixes:
         raise OutputError(f"cannot write {str(p)!r}: the suffix must be one of "
                           f"{', '.join(suffixes)}")
@@ -32,20 +44,64 @@ def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -
     return p
 
 
-def _atomic_write(path: Path, write) -> None:
-    """Call ``write(temp_path)``, then rename the temp file onto ``path``; on any failure remove
-    the temp file, so ``path`` appears whole or not at all."""
+def is_stdout(path: str | Path | None) -> bool:
+    """Whether ``path`` is ``-``, standard output."""
+    return path is not None and str(path) == STDOUT
+
+
+def output_format(path: str | Path, fmt: str | None = None) -> str:
+    """The format a result goes out in: the suffix's for a file, ``fmt`` for ``-``."""
+    if is_stdout(path):
+        if fmt not in ("csv", "json", "jsonl"):
+            raise OutputError("--out - (standard output) needs --format csv, json or jsonl")
+        return fmt
+    return FORMATS[Path(path).suffix.lower()]
+
+
+@contextmanager
+def atomic_file(path: str | Path, binary: bool = False) -> Iterator[IO]:
+    """An open file that appears at ``path`` whole when the block ends and not at all when it
+    raises (KeyboardInterrupt included); ``-`` yields standard output."""
+    if is_stdout(path):
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    p = check_output(path)
+    tmp = _temp_beside(p)
+    try:
+        with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
+        _publish(tmp, p)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"cannot write {str(p)!r}: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _temp_beside(path: Path) -> str:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:
         raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     os.close(fd)
+    return tmp
+
+
+def _publish(tmp: str, path: Path) -> None:
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes the file private; give it the usual mode
+    os.replace(tmp, path)
+
+
+def _atomic_write(path: Path, write) -> None:
+    """Call ``write(temp_path)``, then rename the temp file onto ``path``; on any failure remove
+    the temp file, so ``path`` appears whole or not at all."""
+    tmp = _temp_beside(path)
     try:
         write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes the file private; give it the usual mode
-        os.replace(tmp, path)
+        _publish(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
@@ -55,10 +111,10 @@ def _atomic_write(path: Path, write) -> None:
 
 
 def write_text(text: str, path: str | Path) -> Path:
-    """Write ``text`` (UTF-8) atomically."""
-    p = check_output(path)
-    _atomic_write(p, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-    return p
+    """Write ``text`` (UTF-8) atomically, or to standard output for ``-``."""
+    with atomic_file(path) as f:
+        f.write(text)
+    return Path(path)
 
 
 def _literal(value) -> pl.Expr:
@@ -73,18 +129,29 @@ def with_provenance(df: pl.DataFrame, provenance: dict) -> pl.DataFrame:
     return df.with_columns([_literal(v).alias(k) for k, v in provenance.items()])
 
 
-def write_table(df: pl.DataFrame, path: str | Path, provenance: dict) -> Path:
-    """Write ``df`` with its provenance as Parquet, CSV, JSON or JSON lines, chosen by suffix.
+def write_table(df: pl.DataFrame, path: str | Path, provenance: dict,
+                fmt: str | None = None, result: dict | None = None) -> Path:
+    """Write ``df`` with its provenance as Parquet, CSV, JSON or JSON lines, chosen by suffix
+    (by ``fmt`` for ``-``, standard output).
 
     The provenance goes into constant columns (every format) and, for Parquet, also into the
-    file's key-value metadata. The file appears whole or not at all (temp file + rename).
+    file's key-value metadata (key ``binokel_sim``; ``result``, the command's whole answer, under
+    ``binokel_sim_result``). The file appears whole or not at all (temp file + rename).
     """
     p = check_output(path)
-    fmt = FORMATS[p.suffix.lower()]
+    fmt = output_format(p, fmt)
     table = with_provenance(df, provenance)
+    if is_stdout(p):
+        text = {"csv": table.write_csv, "json": table.write_json,
+                "jsonl": table.write_ndjson}[fmt]()
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+        return p
+    metadata = {"binokel_sim": json.dumps(provenance)}
+    if result is not None:
+        metadata["binokel_sim_result"] = json.dumps(result)
     writers = {
-        "parquet": lambda tmp: table.write_parquet(tmp, metadata={"binokel_sim":
-                                                                  json.dumps(provenance)}),
+        "parquet": lambda tmp: table.write_parquet(tmp, metadata=metadata),
         "csv": table.write_csv,
         "json": table.write_json,
         "jsonl": table.write_ndjson,

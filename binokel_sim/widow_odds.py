@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from binokel_sim.bid_odds import P_MAKE_FLOOR
+from binokel_sim.bid_odds import P_MAKE_FLOOR, at_minimum_bid
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts
 from binokel_sim.simulate import Progress
@@ -77,14 +77,13 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
                    policy: str = "heuristic", threads: int | None = None,
                    progress: Progress | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
-    (DataFrame), "max_bid_positive_ev", "trump_chosen", "mean_meld_after_widow",
-    "p_bonus", "widow"}``."""
+    (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
+    "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow"}``."""
     widow = widow_section(rules, counts)
     out = run_widow_samples(rules, counts, samples, seed, policy, threads, progress)
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
     totals = out[:, col["total"]]
     rows = bid_rows(rules, totals)
-    positive = rows.filter(pl.col("expected_score") > 0)
     meld = out[:, col["meld"]].astype(np.float64)
     m_mean, m_low, m_high = mean_interval(float(meld.sum()), float((meld * meld).sum()), samples)
     bonus = int(out[:, col["bonus"]].sum())
@@ -93,7 +92,7 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     return {
         "hand": format_counts(counts),
         "rows": rows,
-        "max_bid_positive_ev": int(positive["bid"].max()) if not positive.is_empty() else None,
+        **at_minimum_bid(rows),
         "trump_chosen": {SUITS[s]: float(chosen[s]) for s in range(4)},
         "mean_meld_after_widow": m_mean,
         "mean_meld_after_widow_ci": [m_low, m_high],

@@ -251,7 +251,8 @@ def test_meld_odds_json():
     assert obj["provenance"]["seed"] == 2 and obj["provenance"]["deals"] == 5000
     assert obj["provenance"]["variant"] == "two-hand-48"
     rows = obj["rows"]
-    assert set(rows[0]) == {"meld", "count", "hands", "probability", "ci_low", "ci_high"}
+    assert set(rows[0]) == {"meld", "count", "points", "hands", "probability", "ci_low",
+                            "ci_high"}
     for meld in {r["meld"] for r in rows}:
         assert sum(r["hands"] for r in rows if r["meld"] == meld) == 5000
 
@@ -271,7 +272,7 @@ def test_meld_odds_exact_json():
 
 def test_meld_odds_table_output():
     result = ok("meld-odds", "-v", "two-hand-48", "-n", "2000")
-    assert "binokel" in result.stdout and "total_meld" in result.stdout
+    assert "binokel" in result.stdout and "best total meld" in result.stdout
 
 
 # --- help ------------------------------------------------------------------------------------------------
@@ -392,4 +393,4 @@ def test_write_failure_is_a_one_line_error(tmp_path, monkeypatch):
 
 def test_exact_still_rejects_bad_options():
     assert_one_line_error(invoke("meld-odds", "--exact", "--deals", "-5"), "--deals")
-    assert_one_line_error(invoke("meld-odds", "--exact", "--threads", "99"), "--threads")
+    assert_one_line_error(invoke("meld-odds", "--exact", "--threads", "0"), "--threads")

@@ -154,7 +154,7 @@ def test_unknown_meld_is_an_error():
 def test_exact_meld_odds_table():
     r = find_variant("two-hand-48")
     df = exact_meld_odds(r, 0)
-    assert df.columns == ["meld", "count", "hands", "probability", "ci_low", "ci_high"]
+    assert df.columns == ["meld", "count", "points", "hands", "probability", "ci_low", "ci_high"]
     assert df["hands"].null_count() == df.height
     assert df["meld"].unique(maintain_order=True).to_list() == list(r.meld_names)
     assert "total_meld" not in df["meld"].to_list()

@@ -110,18 +110,22 @@ def test_meld_odds_table_shape():
     r = find_variant("four-hand-80")
     n = 4000
     df = meld_odds(r, n, seed=1)
-    assert df.columns == ["meld", "count", "hands", "probability", "ci_low", "ci_high"]
-    assert df.schema == {"meld": pl.String, "count": pl.Int64, "hands": pl.Int64,
+    assert df.columns == ["meld", "count", "points", "hands", "probability", "ci_low", "ci_high"]
+    assert df.schema == {"meld": pl.String, "count": pl.Int64, "points": pl.Int64,
+                         "hands": pl.Int64,
                          "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
     assert df["meld"].unique(maintain_order=True).to_list() == list(r.meld_names) + ["total_meld"]
     for name in r.meld_names:
         rows = df.filter(pl.col("meld") == name)
         assert rows["count"].to_list() == list(range(rows.height))  # 0 .. largest seen
+        meld = r.melds[r.meld_names.index(name)]
+        assert rows["points"].to_list() == [meld.points[min(c, len(meld.points) - 1)]
+                                            for c in range(rows.height)]
         assert rows["hands"].sum() == n
         assert rows["hands"][-1] > 0
     total = df.filter(pl.col("meld") == "total_meld")
     assert total["hands"].sum() == n and (total["hands"] > 0).all()
-    assert total["count"].is_sorted()
+    assert total["count"].is_null().all() and total["points"].is_sorted()
     assert ((df["probability"] - df["hands"] / n).abs() < 1e-15).all()
     assert (df["ci_low"] <= df["probability"]).all() and (df["probability"] <= df["ci_high"]).all()
     assert (df["ci_low"] >= 0).all() and (df["ci_high"] <= 1).all()
@@ -138,7 +142,7 @@ def test_total_meld_rows_match_reference_best_total():
     r = find_variant("four-hand-80")
     df = meld_odds(r, 800, seed=17).filter(pl.col("meld") == "total_meld")
     _, total_hist = reference.meld_odds_counts(r, 800, 17, 0, simulate.BLOCK_SIZE)
-    assert dict(zip(df["count"].to_list(), df["hands"].to_list())) == total_hist
+    assert dict(zip(df["points"].to_list(), df["hands"].to_list())) == total_hist
 
 
 # --- statistics against the exact values --------------------------------------------------------------

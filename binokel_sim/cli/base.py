@@ -7,6 +7,10 @@ line on stderr with exit code 1; typer itself answers usage errors with exit cod
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -16,19 +20,34 @@ from typing import Annotated, Optional
 import polars as pl
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from binokel_sim import __version__
 from binokel_sim.cards import CardError, parse_suit
-from binokel_sim.io import OutputError
+from binokel_sim.io import (
+    FORMATS,
+    STDOUT,
+    OutputError,
+    check_output,
+    is_stdout,
+    output_format,
+    write_table,
+)
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import Rules, RulesError, find_variant, load_rules
 
 app = typer.Typer(
     help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
          "Example: binokel-sim bid-odds --deals 200000 --seed 1",
-    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    no_args_is_help=True, pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 out = Console()
 err = Console(stderr=True)
@@ -37,6 +56,8 @@ DOMAIN_ERRORS = (CardError, RulesError, OutputError, SimulationError)
 # runs this large (about a second or more on two cores) get a progress bar on a terminal
 PROGRESS_HANDS = 20_000_000  # meld-odds: hands dealt and scored
 PROGRESS_DEALS = 100_000  # bid-odds, duel, play: deals played out
+FEW_SAMPLES = 1_000  # below this many deals a result's intervals are wide enough to warn
+STOPPED = "stopped by Ctrl-C; nothing was written"
 
 
 class TableFormat(str, Enum):
@@ -50,11 +71,30 @@ class OddsFormat(str, Enum):
     json = "json"
 
 
+class RowsFormat(str, Enum):
+    """A result on stdout: a table for people, the JSON document, or its rows as JSON lines or
+    CSV (each row with the provenance columns, as ``--out`` files have them)."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+
+
+def warn(message: str) -> None:
+    """One line on stderr about an option the run treats other than asked."""
+    err.print(f"warning: {message}", markup=False, highlight=False, soft_wrap=True)
+
+
 @contextmanager
-def domain_errors() -> Iterator[None]:
-    """Turn a domain error into one line on stderr and exit code 1."""
+def domain_errors(stopped: str = STOPPED) -> Iterator[None]:
+    """Turn a domain error into one line on stderr and exit code 1, and Ctrl-C into the line
+    ``stopped`` and exit code 130 (the files being written are removed, :func:`io.atomic_file`)."""
     try:
         yield
+    except KeyboardInterrupt:
+        err.print(stopped, markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     except DOMAIN_ERRORS as exc:
         err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
@@ -97,10 +137,113 @@ ThreadsOpt = Annotated[Optional[int], typer.Option(
 
 OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f",
                                                    help="table or json on stdout.")]
+RowsFormatOpt = Annotated[RowsFormat, typer.Option(
+    "--format", "-f", help="On stdout: table (for people), json (one document), or the rows as "
+                           "jsonl or csv; with --out -, the format of the rows written to stdout.")]
+
+
+def command(name: Optional[str] = None):
+    """``@app.command`` with the docstring's paragraphs re-flowed, so help wraps to the terminal
+    (rich keeps a docstring's line breaks); lines starting with ``Example:`` stay whole."""
+    def register(function):
+        return app.command(name, help=reflow(function.__doc__ or ""))(function)
+    return register
+
+
+def reflow(doc: str) -> str:
+    """Join each paragraph's lines into one (paragraphs stay apart)."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def check_out(out_file: Optional[Path], fmt: Enum, suffixes: tuple[str, ...] = tuple(FORMATS)
+              ) -> None:
+    """Before any work: ``--out`` can be written; ``--out -`` needs a row format."""
+    if out_file is None:
+        return
+    check_output(out_file, suffixes)
+    if is_stdout(out_file):
+        output_format(out_file, fmt.value)
+
+
+def write_out(df, out_file: Optional[Path], record: dict, fmt: Enum,
+              result: Optional[dict] = None) -> bool:
+    """Write ``df`` with its provenance ``record`` to ``--out`` (``-``: stdout in ``fmt``) and
+    say ``wrote FILE`` on stderr; ``result`` (the whole answer) goes into Parquet metadata too.
+    Returns True when stdout was used (nothing else may go there)."""
+    if out_file is None:
+        return False
+    write_table(df, out_file, record, fmt.value, result)
+    if is_stdout(out_file):
+        return True
+    err.print(f"wrote {out_file}", markup=False, highlight=False, soft_wrap=True)
+    return False
+
+
+def print_rows(df, record: dict, fmt: Enum) -> bool:
+    """``--format jsonl|csv``: the rows with their provenance columns on stdout. Returns whether
+    it printed (False: the caller shows the table or the JSON document)."""
+    if fmt.value not in ("jsonl", "csv"):
+        return False
+    write_table(df, STDOUT, record, fmt.value)
+    return True
+
+
+def print_json(document: dict) -> None:
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
 def resolve_rules(variant: str, rules_file: Optional[Path]) -> Rules:
-    return load_rules(rules_file) if rules_file is not None else find_variant(variant)
+    """The rules of ``--rules FILE``, else of ``--variant``; both given is an error (the file
+    would silently win)."""
+    if rules_file is not None:
+        if given("variant"):
+            raise RulesError("give --variant or --rules, not both (a rules file names its own "
+                             "variant)")
+        return load_rules(rules_file)
+    return find_variant(variant)
+
+
+def given(parameter: str) -> bool:
+    """Whether the user gave the running command's ``parameter`` (not left at its default)."""
+    ctx = _current_context()
+    source = None if ctx is None else ctx.get_parameter_source(parameter)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _current_context():
+    """The running click context (newer typer versions carry their own copy of click)."""
+    for module in ("typer._click.globals", "click.globals"):
+        try:
+            found = importlib.import_module(module).get_current_context(silent=True)
+        except ImportError:
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def clamp_threads(threads: Optional[int]) -> Optional[int]:
+    """``--threads`` above the cores numba may use is clamped to them, with a warning."""
+    limit = numba_threads()
+    if threads is not None and threads > limit:
+        warn(f"--threads {threads} is more than the {limit} cores here; using {limit}")
+        return limit
+    return threads
+
+
+def numba_threads() -> int:
+    """The most worker threads numba may use (its ``NUMBA_NUM_THREADS``, all cores by default)."""
+    from numba import config
+
+    return config.NUMBA_NUM_THREADS
+
+
+def warn_few(samples: int, what: str = "deals", option: str = "--deals") -> None:
+    """A result from fewer than :data:`FEW_SAMPLES` samples says its intervals are wide."""
+    if samples < FEW_SAMPLES:
+        warn(f"only {samples:,} {what}: the 95% intervals are wide; use {option} "
+             f"{FEW_SAMPLES:,} or more for usable odds")
 
 
 def source(rules_file: Optional[Path]) -> dict:
@@ -142,10 +285,14 @@ def print_frame(df, record: dict, float_format: str) -> None:
 
 def read_hands_file(path: Path) -> list[tuple[str, str]]:
     """``(where, hand text)`` per hand: a text file (one hand a line, # comments) or a CSV or
-    Parquet file with a ``hand`` column."""
+    Parquet file with a ``hand`` column; ``-`` reads text lines from stdin."""
     suffix = path.suffix.lower()
     try:
-        if suffix in (".csv", ".parquet"):
+        if is_stdout(path):  # "-" names the standard stream: stdin here
+            lines = sys.stdin.read().splitlines()
+            hands = [(f"stdin line {i + 1}", line) for i, line in enumerate(lines)
+                     if line.strip() and not line.lstrip().startswith("#")]
+        elif suffix in (".csv", ".parquet"):
             df = pl.read_csv(path) if suffix == ".csv" else pl.read_parquet(path)
             if "hand" not in df.columns:
                 raise CardError(f"{path.name}: no column named 'hand' (columns: "
@@ -164,6 +311,6 @@ def read_hands_file(path: Path) -> list[tuple[str, str]]:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise CardError(f"cannot read hands file {str(path)!r}: {first_line}") from None
     if not hands:
-        raise CardError(f"{path.name}: no hands in the file")
+        raise CardError(f"{'stdin' if is_stdout(path) else path.name}: no hands in the file")
     return hands
 

@@ -8,12 +8,11 @@ import typer
 from rich.table import Table
 
 from binokel_sim.cli.base import (
-    RulesOpt, ThreadsOpt,
-    VariantOpt, app, domain_errors, out, resolve_rules,
+    RulesOpt, ThreadsOpt, VariantOpt, clamp_threads, command, domain_errors, out, resolve_rules,
 )
 
 
-@app.command()
+@command()
 def bench(
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
@@ -34,7 +33,7 @@ def bench(
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         check_run(deals, 0)
-        n = set_threads(threads)
+        n = set_threads(clamp_threads(threads))
         rows = [("hands dealt / s", deal_rate(rules, deals, n)),
                 ("hands dealt + all melds, all trumps / s", meld_rate(rules, deals, n))]
         if reference:

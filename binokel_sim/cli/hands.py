@@ -1,61 +1,76 @@
-"""Commands about hands and variants: ``variants``, ``analyze``, ``meld-odds``."""
+"""Commands about hands: ``analyze``, ``meld-odds``."""
 
 from __future__ import annotations
 
-import json
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.table import Table
 
 from binokel_sim.cards import SUITS, CardError
 from binokel_sim.cli.base import (
-    OddsFormat, OddsFormatOpt, RulesOpt, SamplesOpt, SeedOpt, TableFormat, ThreadsOpt,
-    VariantOpt, app, domain_errors, err, out, print_frame, progress_bar, parse_trump,
-    read_hands_file, resolve_rules, source, PROGRESS_HANDS,
+    PROGRESS_HANDS,
+    RowsFormat,
+    RowsFormatOpt,
+    RulesOpt,
+    SamplesOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    check_out,
+    clamp_threads,
+    command,
+    domain_errors,
+    given,
+    out,
+    parse_trump,
+    print_json,
+    print_rows,
+    progress_bar,
+    read_hands_file,
+    resolve_rules,
+    source,
+    warn,
+    warn_few,
+    write_out,
 )
-from binokel_sim.io import check_output, write_table
-from binokel_sim.variants import all_variants
+from binokel_sim.cli.render import (
+    Column,
+    integer,
+    percent,
+    percent_interval,
+    provenance_line,
+)
+from binokel_sim.cli.render import table as render_table
+
+OutOpt = Annotated[Optional[Path], typer.Option(
+    "--out", "-o", help="Write the rows to a .parquet, .csv, .json or .jsonl file (- for stdout, "
+                        "in --format), with what made them (variant, version, ...) in columns.")]
 
 
-@app.command()
-def variants(
-    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json.")] =
-    OddsFormat.table,
-) -> None:
-    """List the built-in variants: players, deck, hand size, widow/talon and meld table.
-
-    Example: binokel-sim variants --format json
-    """
-    rows = [r.summary() for r in all_variants()]
-    if fmt is OddsFormat.json:
-        print(json.dumps(rows, indent=2))
-        return
-    table = Table(title="Built-in variants")
-    for key in rows[0]:
-        table.add_column(key)
-    for row in rows:
-        table.add_row(*(str(v) for v in row.values()))
-    out.print(table)
-
+class AnalyzeFormat(str, Enum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
 
 
 def _print_analysis(result: dict) -> None:
     by_trump = result["by_trump"]
-    table = Table(title=f"{result['variant']}: {' '.join(result['hand'])}", title_justify="left")
-    table.add_column("meld")
-    for suit in SUITS:
-        table.add_column(f"trump {suit}", justify="right")
+    rows = []
     for i, meld in enumerate(by_trump["S"]["melds"]):
-        cells = []
+        row = {"meld": meld["name"]}
         for suit in SUITS:
             m = by_trump[suit]["melds"][i]
-            cells.append(f"{m['count']}x = {m['points']}" if m["count"] else "-")
-        table.add_row(meld["name"], *cells)
-    table.add_row("total", *(str(by_trump[s]["total"]) for s in SUITS), style="bold")
-    table.add_row("may name", *("yes" if by_trump[s]["allowed"] else "no" for s in SUITS))
-    out.print(table)
+            row[suit] = f"{m['count']}x = {m['points']}" if m["count"] else "-"
+        rows.append(row)
+    rows.append({"meld": "total", **{s: str(by_trump[s]["total"]) for s in SUITS}})
+    rows.append({"meld": "may name", **{s: "yes" if by_trump[s]["allowed"] else "no"
+                                        for s in SUITS}})
+    columns = [Column("meld", "meld", numeric=False)] + [Column(s, f"trump {s}") for s in SUITS]
+    out.print(f"{result['variant']}: {' '.join(result['hand'])}", highlight=False)
+    out.print(render_table(rows, columns))
     best = result["best_trump"]
     if best is None:
         out.print("best trump: none (this hand may not name any suit)")
@@ -63,32 +78,37 @@ def _print_analysis(result: dict) -> None:
         out.print(f"best trump: {best} ({by_trump[best]['total']} meld)")
 
 
-@app.command()
+@command()
 def analyze(
     hand: Annotated[Optional[str], typer.Option(
         "--hand", help="The hand, cards separated by spaces or commas (AS TS KS QS ...). Without "
                        "--hand or --hands-file the variant's built-in example hand is used.")] = None,
     hands_file: Annotated[Optional[Path], typer.Option(
-        "--hands-file", help="Many hands: a text file with one hand a line, or a CSV/Parquet "
-                             "file with a 'hand' column.")] = None,
+        "--hands-file", help="Many hands: a text file with one hand a line (- reads stdin), or a "
+                             "CSV/Parquet file with a 'hand' column.")] = None,
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
-    fmt: Annotated[TableFormat, typer.Option(
-        "--format", "-f", help="table, json (one object, or an array for --hands-file) or "
-                               "jsonl (one object a line).")] = TableFormat.table,
+    fmt: Annotated[AnalyzeFormat, typer.Option(
+        "--format", "-f", help="table; json (one object, or an array for --hands-file); jsonl "
+                               "(one object a line); csv (one row per hand, trump and meld).")]
+    = AnalyzeFormat.table,
+    out_file: OutOpt = None,
 ) -> None:
     """The melds of a hand with each suit as trump, the total per trump, which suits the hand may
     name and the best one.
 
     Example: binokel-sim analyze --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --format json
+
+    Example: binokel-sim analyze --variant two-hand-48 --hands-file - --format jsonl < hands.txt
     """
-    from binokel_sim.analysis import analyze_hand
+    from binokel_sim.analysis import analysis_rows, analyze_hand, provenance
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         if hand is not None and hands_file is not None:
             raise CardError("give --hand or --hands-file, not both")
+        check_out(out_file, fmt)
         if hands_file is not None:
             sources = read_hands_file(hands_file)
         else:
@@ -99,18 +119,47 @@ def analyze(
                 results.append(analyze_hand(rules, parse_hand(text, rules)))
             except CardError as exc:
                 raise CardError(f"{where}: {exc}" if hands_file is not None else str(exc)) from None
-    if fmt is TableFormat.jsonl:
+        record = provenance(rules, **source(rules_file))
+        rows = analysis_rows(results)
+        if write_out(rows, out_file, record, fmt, {"provenance": record, "hands": results}):
+            return
+    if fmt is AnalyzeFormat.jsonl and out_file is None:
+        import json
+
         for result in results:
             print(json.dumps(result, ensure_ascii=False))
-    elif fmt is TableFormat.json:
-        print(json.dumps(results if hands_file is not None else results[0], ensure_ascii=False,
-                         indent=2))
-    else:
+    elif fmt is AnalyzeFormat.csv:
+        print_rows(rows, record, fmt)
+    elif fmt is AnalyzeFormat.json:
+        print_json(results if hands_file is not None else results[0])
+    elif fmt is AnalyzeFormat.table:
         for result in results:
             _print_analysis(result)
 
 
-@app.command("meld-odds")
+def _print_meld_odds(df, record: dict, exact: bool) -> None:
+    """The meld rows (without sampling columns for exact ones), then the best total meld."""
+    out.print(provenance_line(record), highlight=False)
+    sampled = [] if exact else [Column("hands", "hands", integer)]
+    interval = [] if exact else [Column("interval", "95% interval", percent_interval_4)]
+    melds = [Column("meld", "meld", numeric=False), Column("count", "held"),
+             Column("points", "points"), *sampled,
+             Column("probability", "probability" if exact else "share",
+                    lambda p: percent(p, 4)), *interval]
+    rows = [{**r, "interval": (r["ci_low"], r["ci_high"])} for r in df.iter_rows(named=True)]
+    out.print(render_table([r for r in rows if r["count"] is not None], melds))
+    totals = [r for r in rows if r["count"] is None]
+    if totals:
+        columns = [Column("points", "best total meld"), *sampled,
+                   Column("probability", "share", lambda p: percent(p, 4)), *interval]
+        out.print(render_table(totals, columns))
+
+
+def percent_interval_4(bounds: tuple[float, float]) -> str:
+    return percent_interval(*bounds, decimals=4)
+
+
+@command("meld-odds")
 def meld_odds_cmd(
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
@@ -122,17 +171,18 @@ def meld_odds_cmd(
     = "S",
     threads: ThreadsOpt = None,
     exact: Annotated[bool, typer.Option(
-        "--exact", help="Compute the meld rows exactly by combinatorics instead of sampling.")]
-    = False,
-    out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the table to a .parquet, .csv, .json or .jsonl file, with the "
-                            "seed, variant, deals and version in it.")] = None,
-    fmt: OddsFormatOpt = OddsFormat.table,
+        "--exact", help="Compute the meld rows exactly by combinatorics instead of sampling "
+                        "(--deals and --seed do not apply).")] = False,
+    out_file: OutOpt = None,
+    fmt: RowsFormatOpt = RowsFormat.table,
 ) -> None:
-    """How often a random hand holds each meld 0, 1, 2... times, and the distribution of its best
-    total meld, with Wilson 95% intervals (or exact probabilities with --exact).
+    """How often a random hand holds each meld 0, 1, 2... times (count: times held, points: what
+    that scores), and the distribution of its best total meld, with Wilson 95% intervals (or
+    exact probabilities with --exact).
 
     Example: binokel-sim meld-odds --variant four-hand-80 --deals 1000000 --seed 1 --out x.parquet
+
+    Example: binokel-sim meld-odds --variant two-hand-48 --exact --out - --format csv
     """
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
     from binokel_sim.simulate import check_run, set_threads
@@ -141,24 +191,29 @@ def meld_odds_cmd(
         rules = resolve_rules(variant, rules_file)
         trump_index = parse_trump(trump)
         check_run(deals, seed)  # checked with --exact too: a bad option is never ignored
-        set_threads(threads)
-        if out_file is not None:
-            check_output(out_file)
+        threads = clamp_threads(threads)
+        set_threads(threads)  # checked with --exact too
+        check_out(out_file, fmt)
         if exact:
+            ignored = [f"--{name}" for name in ("deals", "seed", "threads") if given(name)]
+            if ignored:
+                verb = "does" if len(ignored) == 1 else "do"
+                warn(f"{' and '.join(ignored)} {verb} not apply to --exact (exact probabilities "
+                     f"need no sampling)")
             df = exact_meld_odds(rules, trump_index)
             record = provenance(rules, method="exact", trump=SUITS[trump_index],
                                 **source(rules_file))
         else:
             with progress_bar(deals, "dealing", PROGRESS_HANDS) as progress:
                 df = meld_odds(rules, deals, seed, trump_index, threads, progress)
+            warn_few(deals, "hands")
             record = provenance(rules, method="monte_carlo", seed=seed, deals=deals,
                                 trump=SUITS[trump_index], **source(rules_file))
-        if out_file is not None:
-            write_table(df, out_file, record)
-    if fmt is OddsFormat.json:
-        print(json.dumps({"provenance": record, "rows": df.to_dicts()}, indent=2))
+        if write_out(df, out_file, record, fmt):
+            return
+    if print_rows(df, record, fmt):
         return
-    print_frame(df, record, "{:.7g}")
-    if out_file is not None:
-        err.print(f"wrote {out_file}")
-
+    if fmt is RowsFormat.json:
+        print_json({"provenance": record, "rows": df.to_dicts()})
+        return
+    _print_meld_odds(df, record, exact)

@@ -7,20 +7,53 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.table import Table
 
-from binokel_sim.cards import CardError
+from binokel_sim.cards import SUITS, CardError
 from binokel_sim.cli.base import (
-    OddsFormat, OddsFormatOpt, PolicyOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt,
-    VariantOpt, app, domain_errors, err, out, print_frame, progress_bar, parse_trump,
-    resolve_rules, source,
+    OddsFormat, OddsFormatOpt, PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt,
+    SeedOpt, ThreadsOpt, VariantOpt, check_out, clamp_threads, command, domain_errors, err,
+    out, parse_trump, print_json, print_rows, progress_bar, resolve_rules, source, warn,
+    warn_few, write_out,
 )
-from binokel_sim.io import check_output, write_table
+from binokel_sim.cli.render import (
+    Column, percent, percent_interval, plus_minus, points, provenance_line,
+)
+from binokel_sim.cli.render import table as render_table
+from binokel_sim.io import check_output
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import Rules
 
+LANDMARKS = (0.9, 0.75, 0.5, 0.25, 0.1)  # p_make levels whose crossing the default ladder shows
+AROUND = 2  # bids shown on each side of the highest bid with a positive expected score
 
-@app.command("bid-odds")
+
+def interesting_bids(rows: list[dict]) -> list[int]:
+    """The bids the default ladder shows: the minimum bid; per trump, the first bid at or below
+    each of :data:`LANDMARKS` of p_make; and the bids around the highest one with a positive
+    expected score."""
+    bids = sorted({r["bid"] for r in rows})
+    shown = {bids[0]}
+    for trump in dict.fromkeys(r.get("trump") for r in rows):
+        own = [r for r in rows if r.get("trump") == trump]
+        for level in LANDMARKS:
+            below = [r["bid"] for r in own if r["p_make"] <= level]
+            if below:
+                shown.add(below[0])
+        positive = [r["bid"] for r in own if r["expected_score"] > 0]
+        if positive:
+            k = bids.index(max(positive))
+            shown.update(bids[max(k - AROUND, 0):k + AROUND + 1])
+    return sorted(shown)
+
+
+def ladder_note(shown: int, total: int) -> None:
+    if shown < total:
+        out.print(f"{shown} of {total} bids shown: the minimum bid, where p_make falls below "
+                  f"{', '.join(f'{p:.0%}' for p in LANDMARKS)}, and around the highest bid "
+                  f"with a positive expected score; --full shows every row", highlight=False)
+
+
+@command("bid-odds")
 def bid_odds_cmd(
     hand: Annotated[Optional[str], typer.Option(
         "--hand", help="The bid winner's cards: 20 in four-hand-80, 15 or 11 before the widow in "
@@ -36,10 +69,14 @@ def bid_odds_cmd(
                               "C. In the widow games the soloist's policy names trump after "
                               "the widow, so only auto is accepted.")] = "auto",
     threads: ThreadsOpt = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Show every row of the bid ladder (by default: a summary per trump and "
+                       "the bids where the odds change).")] = False,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the bid rows to a .parquet, .csv, .json or .jsonl file, with "
-                            "the seed, policy, deals and version in it.")] = None,
-    fmt: OddsFormatOpt = OddsFormat.table,
+        "--out", "-o", help="Write the bid rows to a .parquet, .csv, .json or .jsonl file (- for "
+                            "stdout, in --format), with the hand, trump option, policy, seed, "
+                            "deals, version and the recommendation in columns.")] = None,
+    fmt: RowsFormatOpt = RowsFormat.table,
 ) -> None:
     """For every bid on the ladder: how likely the bid is made and what bidding it is worth, from
     simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
@@ -54,89 +91,147 @@ def bid_odds_cmd(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.bid_odds import bid_odds
-    from binokel_sim.engines import TALON, WIDOW, engine_family
+    from binokel_sim.engines import WIDOW, check_supports, engine_family
+    from binokel_sim.games import marriage_trumps
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        check_supports(rules, "bid-odds")
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
-        if engine_family(rules) == TALON:
-            raise SimulationError(f"variant {rules.name}: bid-odds needs an auction "
-                                  f"(four-hand-80, the widow games); for a talon game's hand use "
-                                  f"binokel-sim deal-odds")
+        threads = clamp_threads(threads)
+        check_out(out_file, fmt)
         if engine_family(rules) == WIDOW:
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                                       f"after the widow; only --trump auto is accepted")
-            _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt,
+            _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt, full,
                             source(rules_file))
             return
         trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
-        if out_file is not None:
-            check_output(out_file)
+        if trump_index is not None and trump_index not in marriage_trumps(rules, counts):
+            warn(f"--trump {SUITS[trump_index]}: the hand holds no marriage in "
+                 f"{SUITS[trump_index]} and may not name it, so every bid there is lost")
         with progress_bar(deals, "playing") as progress:
             result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress)
+        warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                            hand=" ".join(result["hand"]), trump_option=trump.strip().lower(),
+                            recommended_trump=result["recommended_trump"],
+                            max_bid_positive_ev=result["max_bid_positive_ev"],
                             **source(rules_file))
-        if out_file is not None:
-            write_table(result["rows"], out_file, record)
-    summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
-                                      "max_bid_positive_ev")}
-    if fmt is OddsFormat.json:
-        print(json.dumps({"provenance": record, **summary, "by_trump": result["by_trump"],
-                          "rows": result["rows"].to_dicts()}, indent=2))
+        summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
+                                          "max_bid_positive_ev")}
+        document = {"provenance": record, **summary, "by_trump": result["by_trump"],
+                    "rows": result["rows"].to_dicts()}
+        if write_out(result["rows"], out_file, record, fmt, document):
+            return
+    if print_rows(result["rows"], record, fmt):
         return
+    if fmt is RowsFormat.json:
+        print_json(document)
+        return
+    _print_bid_odds(rules, result, record, full)
+
+
+def _print_bid_odds(rules: Rules, result: dict, record: dict, full: bool) -> None:
     out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
+    out.print(provenance_line(record, skip=("hand", "recommended_trump", "max_bid_positive_ev")),
+              highlight=False)
     if not result["has_marriage"]:
         out.print("This hand holds no marriage: it may not name trump, and every bid is lost.")
-    for suit, info in result["by_trump"].items():
-        out.print(f"trump {suit}: pair meld >= {rules.min_meld} in {info['p_meld_20']:.1%}, mean "
-                  f"pair meld {info['mean_pair_meld']:.1f}, mean pair play "
-                  f"{info['mean_pair_play']:.1f}", highlight=False)
-    print_frame(result["rows"], record, "{:.4f}")
+    floor = result["rows"]["bid"].min()
+    summary = [{"trump": suit, **info,
+                "ci": tuple(info["p_make_min_bid_ci"])} for suit, info in result["by_trump"].items()]
+    out.print(render_table(summary, [
+        Column("trump", "trump", numeric=False),
+        Column("p_make_min_bid", f"p_make at {floor}", percent),
+        Column("ci", "95% interval", lambda b: percent_interval(*b)),
+        Column("expected_score_min_bid", f"expected score at {floor}", points),
+        Column("max_bid_positive_ev", "bid up to"),
+        Column("mean_pair_meld", "pair meld", points),
+        Column("mean_pair_play", "pair play", points),
+    ]))
+    rows = result["rows"].to_dicts()
+    if full:
+        out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows], [
+            Column("trump", "trump", numeric=False), Column("bid", "bid"),
+            Column("p_make", "p_make", percent),
+            Column("ci", "95% interval", lambda b: percent_interval(*b)),
+            Column("expected_score", "expected score", points),
+            Column("expected_opponent_score", "opponents' score", points),
+        ]))
+    else:
+        bids = interesting_bids(rows)
+        trumps = list(result["by_trump"])
+        ladder = []
+        for bid in bids:
+            line = {"bid": bid}
+            for r in rows:
+                if r["bid"] == bid:
+                    line[f"{r['trump']}_p"] = r["p_make"]
+                    line[f"{r['trump']}_e"] = r["expected_score"]
+            ladder.append(line)
+        columns = [Column("bid", "bid")]
+        for suit in trumps:
+            columns += [Column(f"{suit}_p", f"{suit} p_make", percent),
+                        Column(f"{suit}_e", f"{suit} expected score", points)]
+        out.print(render_table(ladder, columns))
+        ladder_note(len(bids), len({r["bid"] for r in rows}))
     if result["recommended_trump"] is not None:
         top = result["max_bid_positive_ev"]
         out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "
-                  f"expected score: {top if top is not None else 'none'}")
+                  f"expected score: {top if top is not None else 'none'}", highlight=False)
 
 
 def _widow_bid_odds(rules: Rules, counts, deals: int, seed: int, policy: str,
-                    threads: Optional[int], out_file: Optional[Path], fmt: OddsFormat,
-                    origin: dict) -> None:
+                    threads: Optional[int], out_file: Optional[Path], fmt: RowsFormat,
+                    full: bool, origin: dict) -> None:
     """bid-odds for the widow games (inside :func:`domain_errors`)."""
     from binokel_sim.analysis import provenance
     from binokel_sim.widow_odds import widow_bid_odds
 
-    if out_file is not None:
-        check_output(out_file)
     with progress_bar(deals, "playing") as progress:
         result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress)
+    warn_few(deals)
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
-                        **origin)
-    if out_file is not None:
-        write_table(result["rows"], out_file, record)
+                        hand=" ".join(result["hand"]), trump_option="auto",
+                        max_bid_positive_ev=result["max_bid_positive_ev"], **origin)
     rest = {k: v for k, v in result.items() if k != "rows"}
-    if fmt is OddsFormat.json:
-        print(json.dumps({"provenance": record, **rest, "rows": result["rows"].to_dicts()},
-                         indent=2))
+    document = {"provenance": record, **rest, "rows": result["rows"].to_dicts()}
+    if write_out(result["rows"], out_file, record, fmt, document):
+        return
+    if print_rows(result["rows"], record, fmt):
+        return
+    if fmt is RowsFormat.json:
+        print_json(document)
         return
     widow = result["widow"]
     out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
+    out.print(provenance_line(record, skip=("hand", "max_bid_positive_ev")), highlight=False)
     out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
               f"before it, {widow['mean_best_meld']:.1f} on average after it; it raises the best "
-              f"meld in {widow['p_improves']:.1%}", highlight=False)
-    chosen = ", ".join(f"{s} {p:.1%}" for s, p in result["trump_chosen"].items())
+              f"meld in {percent(widow['p_improves'])}", highlight=False)
+    chosen = ", ".join(f"{s} {percent(p)}" for s, p in result["trump_chosen"].items())
     out.print(f"trump chosen: {chosen}; mean meld after the widow "
               f"{result['mean_meld_after_widow']:.1f}; all tricks (+1000) in "
-              f"{result['p_bonus']:.2%}", highlight=False)
-    print_frame(result["rows"], record, "{:.4f}")
+              f"{percent(result['p_bonus'])}", highlight=False)
+    rows = result["rows"].to_dicts()
+    bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
+    out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows
+                            if r["bid"] in bids], [
+        Column("bid", "bid"), Column("p_make", "p_make", percent),
+        Column("ci", "95% interval", lambda b: percent_interval(*b)),
+        Column("expected_score", "expected score", points),
+    ]))
+    if not full:
+        ladder_note(len(bids), len(rows))
     top = result["max_bid_positive_ev"]
     out.print(f"highest bid with positive expected score: {top if top is not None else 'none'}",
               highlight=False)
 
 
-
-@app.command("deal-odds")
+@command("deal-odds")
 def deal_odds_cmd(
     hand: Annotated[Optional[str], typer.Option(
         "--hand", help="Your 12 cards. Without --hand the variant's built-in example hand is "
@@ -154,8 +249,8 @@ def deal_odds_cmd(
     policy: PolicyOpt = "heuristic",
     threads: ThreadsOpt = None,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the result to a .json file, with the seed, policy, deals and "
-                            "version in it.")] = None,
+        "--out", "-o", help="Write the result to a .json file (- for stdout), with the hand, "
+                            "turned card, seat, seed, policy, deals and version in it.")] = None,
     fmt: OddsFormatOpt = OddsFormat.table,
 ) -> None:
     """What a talon-game hand is worth in one deal: the unseen cards are dealt at random around
@@ -168,17 +263,14 @@ def deal_odds_cmd(
     from binokel_sim.analysis import provenance
     from binokel_sim.cards import parse_card
     from binokel_sim.deal_odds import deal_odds
+    from binokel_sim.engines import check_supports
     from binokel_sim.hands import parse_hand
-    from binokel_sim.io import write_text
-    from binokel_sim.engines import TALON, engine_family
+    from binokel_sim.io import is_stdout, write_text
     from binokel_sim.talon_games import check_talon
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
-        if engine_family(rules) != TALON:
-            raise SimulationError(f"variant {rules.name}: deal-odds is for the talon games "
-                                  f"(two-hand-48, three-hand-72, four-hand-72); for a hand that "
-                                  f"bids use binokel-sim bid-odds")
+        check_supports(rules, "deal-odds")
         check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_text = turned if turned is not None else rules.example_turned
@@ -193,48 +285,56 @@ def deal_odds_cmd(
         if counts[turned_type] + turned_counts[turned_type] > rules.deck_counts()[turned_type]:
             raise CardError(f"the turned card {turned_text.strip()} is a copy your hand already "
                             f"holds all of")
+        threads = clamp_threads(threads)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
         with progress_bar(deals, "playing") as progress:
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
                                progress)
+        warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             **source(rules_file))
         document = {"provenance": record, **result}
         if out_file is not None:
             write_text(json.dumps(document, indent=2) + "\n", out_file)
+            if is_stdout(out_file):
+                return
+            err.print(f"wrote {out_file}", markup=False, highlight=False, soft_wrap=True)
     if fmt is OddsFormat.json:
-        print(json.dumps(document, indent=2))
+        print_json(document)
         return
     _print_deal_odds(result, record)
-    if out_file is not None:
-        err.print(f"wrote {out_file}")
 
 
 def _print_deal_odds(result: dict, record: dict) -> None:
     out.print(f"{result['variant']}: {' '.join(result['hand'])}, turned {result['turned']} "
               f"(trump {result['trump']}), you are the {result['seat']}; static meld "
               f"{result['static_meld']}", highlight=False)
-    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
-    for column in ("", "score", "card points", "declared melds"):
-        table.add_column(column, justify="left" if not column else "right")
+    out.print(provenance_line(record), highlight=False)
 
-    def cell(key: str, i: int | None = None) -> str:
-        mean, low, high = (result[key], result[f"{key}_ci_low"], result[f"{key}_ci_high"])
-        if i is not None:
-            mean, low, high = mean[i], low[i], high[i]
-        return f"{mean:.1f} ({low:.1f}-{high:.1f})"
+    def figures(who: str, suffix: str, i: int | None = None) -> dict:
+        row = {"who": who}
+        for key in ("score", "card_points", "meld"):
+            name = f"mean_{suffix}{key}"
+            mean, low, high = result[name], result[f"{name}_ci_low"], result[f"{name}_ci_high"]
+            if i is not None:
+                mean, low, high = mean[i], low[i], high[i]
+            row[key] = (mean, low, high)
+        return row
 
-    table.add_row("you", cell("mean_score"), cell("mean_card_points"), cell("mean_meld"))
+    rows = [figures("you", "")]
     opponents = result["mean_opponent_score"]
-    for i in range(len(opponents) if isinstance(opponents, list) else 1):
-        j = i if isinstance(opponents, list) else None
-        table.add_row(f"opponent {i + 1}" if j is not None else "opponent",
-                      cell("mean_opponent_score", j), cell("mean_opponent_card_points", j),
-                      cell("mean_opponent_meld", j))
-    out.print(table)
+    if isinstance(opponents, list):
+        rows += [figures(f"opponent {i + 1}", "opponent_", i) for i in range(len(opponents))]
+    else:
+        rows.append(figures("opponent", "opponent_"))
+    columns = [Column("who", "", numeric=False)]
+    for key, header in (("score", "score"), ("card_points", "card points"),
+                        ("meld", "declared melds")):
+        columns.append(Column(key, header, lambda m: plus_minus(*m)))
+    out.print(render_table(rows, columns))
+    out.print("means with the half-width of their 95% intervals", highlight=False)
     q = result["quantiles"]
-    out.print(f"P(out-score every opponent) = {result['p_win']:.4f} (95% interval "
-              f"{result['p_win_ci_low']:.4f} to {result['p_win_ci_high']:.4f}); your score: 10% "
-              f"{q['10']:.0f}, median {q['50']:.0f}, 90% {q['90']:.0f}", highlight=False)
-
+    out.print(f"P(out-score every opponent) = {percent(result['p_win'])} (95% interval "
+              f"{percent_interval(result['p_win_ci_low'], result['p_win_ci_high'])}); your score: "
+              f"10% {q['10']:.0f}, median {q['50']:.0f}, 90% {q['90']:.0f}", highlight=False)
