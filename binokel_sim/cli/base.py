@@ -146,8 +146,16 @@ def command(name: Optional[str] = None):
     """``@app.command`` with the docstring's paragraphs re-flowed, so help wraps to the terminal
     (rich keeps a docstring's line breaks); lines starting with ``Example:`` stay whole."""
     def register(function):
-        return app.command(name, help=reflow(function.__doc__ or ""))(function)
+        text = reflow(function.__doc__ or "")
+        return app.command(name, help=text, short_help=first_sentence(text))(function)
     return register
+
+
+def first_sentence(text: str) -> str:
+    """The command list shows each command's first sentence; its help shows all."""
+    paragraph = text.split("\n\n")[0]
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[:end + 1]
 
 
 def reflow(doc: str) -> str:

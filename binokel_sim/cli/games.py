@@ -44,9 +44,10 @@ def duel(
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
 ) -> None:
-    """Play the same deals once for every side with A's policy on that side and B's on the others
-    (two plays per deal for partnerships and two players, three for three players) and report A's
-    mean score minus B's per deal, with a 95% interval.
+    """Which of two play policies scores more on the same cards. Every deal is played once for
+    every side with A's policy on that side and B's on the others (two plays per deal for
+    partnerships and two players, three for three players); reported is A's mean score minus B's
+    per deal, with a 95% interval.
 
     Example: binokel-sim duel --variant two-hand-48 -a heuristic -b random --deals 100000 --seed 1
     """
@@ -87,9 +88,10 @@ def match(
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
 ) -> None:
-    """Play whole games to the variant's target (1000 in two-hand-48, 1500 in the 72-card games,
-    500 in four-hand-80) with A's policy on one side and B's on the others, the side and the
-    first dealer rotating from game to game, and report how often A wins, with a 95% interval.
+    """How often policy A wins whole games against policy B. Games are played to the variant's
+    target (1000 in two-hand-48, 1500 in the 72-card games, 500 in four-hand-80) with A's policy
+    on one side and B's on the others, the side and the first dealer rotating from game to game;
+    reported is how often A wins, with a 95% interval.
 
     Example: binokel-sim match --variant two-hand-48 --a heuristic --b random --games 10000 --seed 1
     """

@@ -176,9 +176,9 @@ def meld_odds_cmd(
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
 ) -> None:
-    """How often a random hand holds each meld 0, 1, 2... times (count: times held, points: what
-    that scores), and the distribution of its best total meld, with Wilson 95% intervals (or
-    exact probabilities with --exact).
+    """How often a random hand holds each meld, and how its best total meld is distributed. Each
+    meld gets a row per count (times held, 0, 1, 2...) with the points that count scores, with
+    Wilson 95% intervals (or exact probabilities with --exact).
 
     Example: binokel-sim meld-odds --variant four-hand-80 --deals 1000000 --seed 1 --out x.parquet
 

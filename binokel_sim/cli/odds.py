@@ -78,8 +78,7 @@ def bid_odds_cmd(
                             "deals, version and the recommendation in columns.")] = None,
     fmt: RowsFormatOpt = RowsFormat.table,
 ) -> None:
-    """For every bid on the ladder: how likely the bid is made and what bidding it is worth, from
-    simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
+    """How likely each bid is made and what it is worth, from simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
     at random, the bid winner leading, the same deals for every trump). Widow games
     (three-hand-auction-48, four-hand-widow-48): the unseen cards are dealt to the widow and the
     other seats, the soloist takes the widow, demands, buries, names trump and plays; also the
