@@ -35,22 +35,14 @@ def engine_family(rules: Rules) -> str:
 
 def play_records(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                  progress: Progress | None = None) -> Iterator[dict]:
-    """Simulate ``deals`` whole deals with ``policy`` on every seat; JSON-ready records."""
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim.talon_games import run_talon_play
-        from binokel_sim.talon_records import talon_records
+    """Simulate ``deals`` whole deals with ``policy`` on every seat; JSON-ready records, made a
+    chunk of deals at a time as they are asked for (:mod:`binokel_sim.record_stream`), so any
+    number of deals fits in memory. The arguments are checked at once."""
+    from binokel_sim.record_columns import dicts
+    from binokel_sim.record_stream import record_frames
 
-        return talon_records(run_talon_play(rules, deals, seed, policy, threads, progress))
-    if family == WIDOW:
-        from binokel_sim.widow_games import run_widow_play
-        from binokel_sim.widow_records import widow_records
-
-        return widow_records(run_widow_play(rules, deals, seed, policy, threads, progress))
-    from binokel_sim.games import run_play
-    from binokel_sim.records import deal_records
-
-    return deal_records(run_play(rules, deals, seed, policy, threads, progress))
+    frames = record_frames(rules, deals, seed, policy, threads, progress)
+    return (record for frame in frames for record in dicts(frame))
 
 
 def duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
@@ -92,3 +84,61 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
 def sides(rules: Rules) -> int:
     """How many sides play: the partnerships, else every seat."""
     return len(rules.partnerships) if rules.partnerships else rules.players
+
+
+# --- which commands a variant supports ------------------------------------------------------------
+# One table, by engine family (read from the rules data, so a user's --rules file gets the same
+# answer as the built-in variant it resembles). `binokel-sim variants` shows it; the commands ask
+# `check_supports` before any work.
+
+FAMILIES = (PARTNERSHIP, TALON, WIDOW)
+SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it serves, in CLI order
+    "variants": FAMILIES,
+    "analyze": FAMILIES,
+    "meld-odds": FAMILIES,
+    "bid-odds": (PARTNERSHIP, WIDOW),
+    "deal-odds": (TALON,),
+    "duel": FAMILIES,
+    "match": FAMILIES,
+    "play": FAMILIES,
+    "bench": FAMILIES,
+}
+# why a family lacks a command, and where to go instead (for the error message)
+_UNSUPPORTED = {
+    "bid-odds": ("has no auction", "for a talon game's hand use deal-odds"),
+    "deal-odds": ("has no talon", "for an auction game's hand use bid-odds"),
+}
+
+
+def supported_commands(rules: Rules) -> tuple[str, ...]:
+    """The ``binokel-sim`` commands that take ``rules``, in the order of :data:`SUPPORTS`."""
+    family = engine_family(rules)
+    return tuple(command for command, families in SUPPORTS.items() if family in families)
+
+
+def supported_variants(command: str) -> list[str]:
+    """The built-in variants ``command`` takes (names, in the order of ``variants``)."""
+    from binokel_sim.variants import all_variants
+
+    families = _families(command)
+    return [rules.name for rules in all_variants() if engine_family(rules) in families]
+
+
+def check_supports(rules: Rules, command: str) -> None:
+    """Raise :class:`~binokel_sim.simulate.SimulationError` (one line, naming the variants the
+    command takes) when ``command`` does not serve ``rules``' engine family."""
+    from binokel_sim.simulate import SimulationError
+
+    if engine_family(rules) in _families(command):
+        return
+    why, instead = _UNSUPPORTED.get(command, (f"is a {engine_family(rules)} game", ""))
+    message = (f"variant {rules.name} {why}: {command} supports "
+               f"{', '.join(supported_variants(command))}")
+    raise SimulationError(f"{message}; {instead}" if instead else message)
+
+
+def _families(command: str) -> tuple[str, ...]:
+    try:
+        return SUPPORTS[command]
+    except KeyError:
+        raise ValueError(f"unknown command {command!r}; known: {', '.join(SUPPORTS)}") from None

@@ -1,7 +1,7 @@
 """An independent replay checker for the deal records of the talon games (two-hand-48,
 three-hand-72, four-hand-72).
 
-Written from the rules alone (``../shared/rules/SPEC.md``: "Common to all variants", "Variant
+Written from the rules alone (``docs/SPEC.md``: "Common to all variants", "Variant
 two-hand-48", "Variants three-hand-72 and four-hand-72"; ``docs/rules.md``: "Talon games"), so that
 it catches the engine's mistakes: it imports nothing of the engine (no kernels, no
 ``reference_play``, no ``talon_games``), only the card notation and the rules data.

@@ -1,7 +1,7 @@
 """An independent replay checker for the deal records of the widow games (three-hand-auction-48,
 four-hand-widow-48).
 
-Written from the rules alone (``../shared/rules/SPEC.md``: "Common to all variants", "Variant
+Written from the rules alone (``docs/SPEC.md``: "Common to all variants", "Variant
 three-hand-auction-48", "Variant four-hand-widow-48"; the project's widow conventions: deal,
 auction, widow, demand, burying, trump, scoring, records), so that it catches the engine's
 mistakes. It imports nothing of the engine (no kernels, no ``reference_widow``, no

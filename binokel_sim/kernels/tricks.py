@@ -218,7 +218,7 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
 @njit
 def score_deal(bidder_pair_meld, opp_meld, bidder_has_marriage_in_trump, bid, play_bidder,
                play_opp, min_meld=20, min_play=20):
-    """Score one played deal per SPEC.md "Scoring a played deal" (lines 58-86).
+    """Score one played deal per SPEC.md "Scoring a played deal" and "Automatic loss".
 
     Returns ``(score of the bidding pair, score of the opponents)``. Automatic loss before play
     (no marriage in trump, or the pair's meld under ``min_meld``): ``(-bid, 0)``. Otherwise the

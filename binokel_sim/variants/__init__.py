@@ -517,3 +517,11 @@ def find_variant(name: str) -> Rules:
 
 def all_variants() -> list[Rules]:
     return [find_variant(n) for n in builtin_names()]
+
+
+def builtin_toml(name: str) -> str:
+    """The TOML text of a built-in variant (name or alias) exactly as shipped: the place to start
+    house rules from (``binokel-sim variants --show NAME > house.toml``, then ``--rules``)."""
+    rules = find_variant(name)
+    stem = next(vname for vname, cached in _CACHE.items() if cached is rules)
+    return resources.files(__name__).joinpath(f"{stem}.toml").read_text(encoding="utf-8")
