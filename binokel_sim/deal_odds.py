@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.analysis import analyze_hand
-from binokel_sim.cards import SUITS, format_card, format_counts
+from binokel_sim.bid_odds import score_histogram
+from binokel_sim.cards import SUITS, CardError, format_card, format_counts, parse_card
+from binokel_sim.hands import parse_hand
 from binokel_sim.simulate import Progress, SimulationError
 from binokel_sim.stats import mean_interval, wilson_interval
 from binokel_sim.talon_games import check_talon, run_talon_samples, sides_of
@@ -39,7 +41,12 @@ def _per_opponent(result: dict, key: str, values: np.ndarray, opponents: list[in
 def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples: int, seed: int,
               policy: str, threads: int | None = None, progress: Progress | None = None) -> dict:
     """The hand ``counts`` (seat 0) with ``turned`` (a card type) turned: ``seat`` is ``dealer``
-    (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first)."""
+    (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first).
+
+    ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
+    the deal's scores: series ``you`` (mean: ``mean_score``), ``opponent`` (or ``opponent 1``,
+    ``opponent 2``... in seat order, as ``mean_opponent_score`` lists them) and, with
+    partnerships, ``pair`` and ``opponent pair``."""
     check_talon(rules)
     if seat not in SEATS:
         raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
@@ -83,4 +90,29 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     result["quantiles"] = {str(q): float(v) for q, v in
                            zip(QUANTILES, np.percentile(scores[:, 0], QUANTILES))}
     result["static_meld"] = int(static)
+    series = {"you": scores[:, 0]}
+    for i, seat_i in enumerate(opponents):
+        series["opponent" if len(opponents) == 1 else f"opponent {i + 1}"] = scores[:, seat_i]
+    if rules.partnerships:
+        series["pair"] = side_scores[:, own_side]
+        series["opponent pair"] = others[:, 0]  # partnerships: two sides
+    result["score_histogram"] = score_histogram(series)
     return result
+
+
+def turned_card(rules: Rules, counts: np.ndarray, text: str | None) -> int:
+    """The card type of the turned card ``text`` (None: the variant's example), checked against
+    the deck and the hand ``counts`` (the hand cannot hold every copy of it)."""
+    text = text if text is not None else rules.example_turned
+    if not text:
+        raise CardError(f"give --turned: the {rules.name} rules have no example turned card")
+    try:
+        turned_counts = parse_hand(text, rules, size=1)
+    except CardError as exc:
+        raise CardError(f"--turned: {exc}".replace("the hand has", "it has")
+                        .replace(f"a {rules.name} hand has 1", "give one card")) from None
+    turned = parse_card(text)
+    if counts[turned] + turned_counts[turned] > rules.deck_counts()[turned]:
+        raise CardError(f"the turned card {text.strip()} is a copy your hand already holds all "
+                        f"of")
+    return turned

@@ -87,13 +87,15 @@ def warn(message: str) -> None:
 
 
 @contextmanager
-def domain_errors(stopped: str = STOPPED) -> Iterator[None]:
+def domain_errors(stopped: str | Callable[[], str] = STOPPED) -> Iterator[None]:
     """Turn a domain error into one line on stderr and exit code 1, and Ctrl-C into the line
-    ``stopped`` and exit code 130 (the files being written are removed, :func:`io.atomic_file`)."""
+    ``stopped`` (or what it returns, called then) and exit code 130 (the files being written are
+    removed, :func:`io.atomic_file`)."""
     try:
         yield
     except KeyboardInterrupt:
-        err.print(stopped, markup=False, highlight=False, soft_wrap=True)
+        line = stopped() if callable(stopped) else stopped
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(130) from None
     except DOMAIN_ERRORS as exc:
         err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
@@ -292,33 +294,7 @@ def print_frame(df, record: dict, float_format: str) -> None:
 
 
 def read_hands_file(path: Path) -> list[tuple[str, str]]:
-    """``(where, hand text)`` per hand: a text file (one hand a line, # comments) or a CSV or
-    Parquet file with a ``hand`` column; ``-`` reads text lines from stdin."""
-    suffix = path.suffix.lower()
-    try:
-        if is_stdout(path):  # "-" names the standard stream: stdin here
-            lines = sys.stdin.read().splitlines()
-            hands = [(f"stdin line {i + 1}", line) for i, line in enumerate(lines)
-                     if line.strip() and not line.lstrip().startswith("#")]
-        elif suffix in (".csv", ".parquet"):
-            df = pl.read_csv(path) if suffix == ".csv" else pl.read_parquet(path)
-            if "hand" not in df.columns:
-                raise CardError(f"{path.name}: no column named 'hand' (columns: "
-                                f"{', '.join(df.columns)})")
-            hands = [(f"{path.name} row {i + 1}", "" if h is None else str(h))
-                     for i, h in enumerate(df["hand"])]
-        else:
-            lines = path.read_text(encoding="utf-8-sig").splitlines()
-            hands = [(f"{path.name} line {i + 1}", line) for i, line in enumerate(lines)
-                     if line.strip() and not line.lstrip().startswith("#")]
-    except OSError as exc:
-        raise CardError(f"cannot read hands file {str(path)!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CardError(f"cannot read hands file {str(path)!r}: not UTF-8 text") from None
-    except pl.exceptions.PolarsError as exc:
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CardError(f"cannot read hands file {str(path)!r}: {first_line}") from None
-    if not hands:
-        raise CardError(f"{'stdin' if is_stdout(path) else path.name}: no hands in the file")
-    return hands
+    """``(where, hand text)`` per row of a hands file (:func:`binokel_sim.hands_file.read_hands`)."""
+    from binokel_sim.hands_file import read_hands
 
+    return [(row.where, row.hand) for row in read_hands(path)]

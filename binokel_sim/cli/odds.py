@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from binokel_sim.cards import SUITS, CardError
+from binokel_sim.cards import SUITS
 from binokel_sim.cli.base import (
     OddsFormat, OddsFormatOpt, PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt,
     SeedOpt, ThreadsOpt, VariantOpt, check_out, clamp_threads, command, domain_errors, err,
@@ -260,8 +260,7 @@ def deal_odds_cmd(
     Example: binokel-sim deal-odds --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --seat dealer
     """
     from binokel_sim.analysis import provenance
-    from binokel_sim.cards import parse_card
-    from binokel_sim.deal_odds import deal_odds
+    from binokel_sim.deal_odds import deal_odds, turned_card
     from binokel_sim.engines import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
@@ -272,18 +271,7 @@ def deal_odds_cmd(
         check_supports(rules, "deal-odds")
         check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
-        turned_text = turned if turned is not None else rules.example_turned
-        if not turned_text:
-            raise CardError(f"give --turned: the {rules.name} rules have no example turned card")
-        try:
-            turned_counts = parse_hand(turned_text, rules, size=1)
-        except CardError as exc:
-            raise CardError(f"--turned: {exc}".replace("the hand has", "it has")
-                            .replace(f"a {rules.name} hand has 1", "give one card")) from None
-        turned_type = parse_card(turned_text)
-        if counts[turned_type] + turned_counts[turned_type] > rules.deck_counts()[turned_type]:
-            raise CardError(f"the turned card {turned_text.strip()} is a copy your hand already "
-                            f"holds all of")
+        turned_type = turned_card(rules, counts, turned)
         threads = clamp_threads(threads)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))

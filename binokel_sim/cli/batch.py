@@ -1,0 +1,227 @@
+"""``batch``: the summary odds of every hand in a file, one row per hand, resumable."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from binokel_sim.cli.base import (
+    PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt,
+    check_out, clamp_threads, command, domain_errors, err, out, print_json, print_rows,
+    resolve_rules, source, warn, warn_few, write_out,
+)
+from binokel_sim.cli.render import Column, percent, percent_interval, points
+from binokel_sim.cli.render import table as render_table
+from binokel_sim.io import OutputError, is_stdout
+from binokel_sim.simulate import SimulationError
+
+PARTIAL = ".partial.jsonl"  # the rows finished so far, beside --out, until the run completes
+
+
+def partial_path(out_file: Path) -> Path:
+    return out_file.with_name(out_file.name + PARTIAL)
+
+
+@command("batch")
+def batch_cmd(
+    hands_file: Annotated[Path, typer.Option(
+        "--hands-file", help="The hands: a text file with one hand a line (- reads stdin), or a "
+                             "CSV/Parquet file with a 'hand' column and, for the talon games, "
+                             "optional 'turned' and 'seat' columns.")],
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 200_000,
+    seed: SeedOpt = 1,
+    policy: PolicyOpt = "heuristic",
+    seat: Annotated[str, typer.Option(
+        "--seat", help="Talon games: dealer or elder, for rows without a 'seat' column.")]
+    = "elder",
+    threads: ThreadsOpt = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Stop at the first bad row (default: name it on stderr, skip it and "
+                         "give it an error in the output).")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue an interrupted run of the same command from the rows it "
+                         "finished (kept in --out's name + .partial.jsonl).")] = False,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write the rows to a .parquet, .csv, .json or .jsonl file (- for "
+                            "stdout, in --format), with the variant, seed, deals, policy and "
+                            "version in columns.")] = None,
+    fmt: RowsFormatOpt = RowsFormat.table,
+) -> None:
+    """The odds of every hand in a file, one row per hand. For the auction variants what bid-odds
+    reports in summary (the recommended trump, the highest bid with a positive expected score,
+    p_make at the minimum bid with its interval, the expected score there); for the talon games
+    what deal-odds reports (p_win with its interval, the mean score and the mean declared meld).
+    Row i of the file (0-based, bad rows counted) uses seed S + i and gives exactly the numbers
+    of the single-hand command with that seed.
+
+    Example: binokel-sim batch --variant four-hand-80 --hands-file hands.txt --deals 200000 --seed 1 --out odds.parquet
+
+    Example: binokel-sim batch --variant two-hand-48 --hands-file hands.csv --out odds.csv --resume
+    """
+    from binokel_sim.analysis import provenance
+    from binokel_sim.batch import batch_frame, check_batch, summarize_hand
+    from binokel_sim.hands_file import read_hands
+    from binokel_sim.simulate import check_run
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        check_batch(rules)
+        check_run(deals, seed)
+        threads = clamp_threads(threads)
+        check_out(out_file, fmt)
+        if resume and (out_file is None or is_stdout(out_file)):
+            raise OutputError("--resume needs --out FILE (the finished rows are kept beside it)")
+        rows_in = read_hands(hands_file)
+        record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                            hands_file=str(hands_file), **source(rules_file))
+        identity = {**record, "seat": seat, "strict": strict,
+                    "hands": hashlib.sha256("\n".join(f"{r.where}\t{r.hand}\t{r.turned}\t{r.seat}"
+                                                      for r in rows_in).encode()).hexdigest()}
+        keep = _Checkpoint(out_file, identity, resume)
+        done = keep.rows()
+        todo = [i for i in range(len(rows_in)) if i not in done]
+
+    def stopped() -> str:
+        if keep.path is None:
+            return "stopped by Ctrl-C; nothing was written"
+        return (f"stopped by Ctrl-C; {len(done)} of {len(rows_in)} hands are kept in {keep.path}: "
+                f"run the same command with --resume to go on")
+
+    with domain_errors(stopped), _bar(len(rows_in), len(done)) as advance:
+        for i in todo:
+            row = summarize_hand(rules, rows_in[i], i, deals, seed, policy, threads, seat)
+            if row["error"] is not None:
+                if strict:
+                    keep.discard()
+                    raise SimulationError(f"{row['where']}: {row['error']}")
+                warn(f"{row['where']}: {row['error']} (row skipped; see its error column)")
+            keep.add(row)
+            done[i] = row
+            advance()
+    warn_few(deals)
+    with domain_errors():
+        df = batch_frame(rules, list(done.values()))
+        wrote_stdout = write_out(df, out_file, record, fmt, {"provenance": record})
+        keep.finish()
+    if wrote_stdout or print_rows(df, record, fmt):
+        return
+    if fmt is RowsFormat.json:
+        print_json({"provenance": record, "rows": df.to_dicts()})
+        return
+    _print_batch(df)
+
+
+def _print_batch(df) -> None:
+    talon = "p_win" in df.columns
+    if talon:
+        columns = [Column("where", "hand", numeric=False), Column("turned", "turned"),
+                   Column("p_win", "p_win", percent),
+                   Column("ci", "95% interval", lambda b: percent_interval(*b)),
+                   Column("mean_score", "mean score", points),
+                   Column("mean_meld", "mean meld", points)]
+        low, high = "p_win_ci_low", "p_win_ci_high"
+    else:
+        columns = [Column("where", "hand", numeric=False), Column("recommended_trump", "trump"),
+                   Column("max_bid_positive_ev", "bid up to"),
+                   Column("p_make_min_bid", "p_make at the minimum bid", percent),
+                   Column("ci", "95% interval", lambda b: percent_interval(*b)),
+                   Column("expected_score_min_bid", "expected score", points)]
+        low, high = "p_make_min_bid_ci_low", "p_make_min_bid_ci_high"
+    rows = [{**r, "ci": (r[low], r[high])} for r in df.iter_rows(named=True)]
+    out.print(render_table([r for r in rows if r["error"] is None], columns))
+    for r in rows:
+        if r["error"] is not None:
+            out.print(f"{r['where']}: {r['error']}", highlight=False)
+
+
+class _Checkpoint:
+    """The rows a run has finished, one JSON line each after a first line naming the run, in a
+    file beside ``--out``; a run given ``--resume`` reads them back and goes on."""
+
+    def __init__(self, out_file: Optional[Path], identity: dict, resume: bool):
+        self.path = None if out_file is None or is_stdout(out_file) else partial_path(out_file)
+        self.identity = json.loads(json.dumps(identity))
+        self._rows: dict[int, dict] = {}
+        self._file = None
+        if self.path is None:
+            return
+        if self.path.exists() and not resume:
+            raise OutputError(f"{self.path} holds an interrupted run: add --resume to continue "
+                              f"it, or delete it to start again")
+        if resume and self.path.exists():
+            self._read()
+        elif resume:
+            warn(f"--resume: no interrupted run at {self.path}; starting from the first hand")
+
+    def _read(self) -> None:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+            head = json.loads(lines[0]) if lines else None
+            rows = [json.loads(line) for line in lines[1:] if line.strip()]
+        except (OSError, ValueError) as exc:
+            raise OutputError(f"cannot resume from {self.path}: {exc}") from None
+        if head != {"batch": self.identity}:
+            raise OutputError(f"cannot resume: {self.path} was made by a run with other "
+                              f"arguments or hands; delete it to start again")
+        self._rows = {r["row"]: r for r in rows}
+
+    def rows(self) -> dict[int, dict]:
+        return dict(self._rows)
+
+    def add(self, row: dict) -> None:
+        if self.path is None:
+            return
+        if self._file is None:
+            fresh = not self.path.exists() or not self._rows
+            try:
+                self._file = open(self.path, "w" if fresh else "a", encoding="utf-8")
+            except OSError as exc:
+                raise OutputError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}") \
+                    from None
+            if fresh:
+                self._file.write(json.dumps({"batch": self.identity}) + "\n")
+        self._file.write(json.dumps(row) + "\n")
+        self._file.flush()
+
+    def _close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def finish(self) -> None:
+        """The output is whole: the finished rows are no longer needed."""
+        self.discard()
+
+    def discard(self) -> None:
+        self._close()
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+class _bar:
+    """A progress bar over hands on a terminal (``advance()`` after each hand)."""
+
+    def __init__(self, total: int, done: int):
+        self.total, self.done = total, done
+
+    def __enter__(self):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        if not err.is_terminal:
+            return lambda: None
+        self._progress = Progress("hands", BarColumn(), MofNCompleteColumn(),
+                                  TimeRemainingColumn(), console=err, transient=True)
+        self._progress.__enter__()
+        task = self._progress.add_task("hands", total=self.total, completed=self.done)
+        return lambda: self._progress.advance(task)
+
+    def __exit__(self, *exc):
+        if hasattr(self, "_progress"):
+            self._progress.__exit__(*exc)
+        return False
