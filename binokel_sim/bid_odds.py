@@ -126,7 +126,11 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     studies that suit alone (a suit without a marriage: every bid is lost). The other 60 cards
     are dealt at random ``samples`` times and the same deals serve every trump. Returns
     ``{"rows": DataFrame, "by_trump": {...}, "recommended_trump", "max_bid_positive_ev",
-    "has_marriage", "hand"}``.
+    "has_marriage", "hand"}``. Each ``by_trump`` entry carries, besides its summary, the
+    ``score_histogram`` of the deal's score at the minimum bid (:func:`score_histogram`: series
+    ``pair``, the bidding pair's score, whose mean is ``expected_score_min_bid``, and
+    ``opponents``, whose mean is the rows' ``expected_opponent_score``); at a higher bid ``b``
+    every pair score below ``b`` becomes ``-b``.
     """
     married = marriage_trumps(rules, counts)
     if trump is not None:
@@ -137,10 +141,29 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     rows = bid_rows(rules, result, married)
     best, max_bid = recommend(rows, [SUITS[t] for t in married])
     by_trump = trump_summary(rules, result)
-    for suit, info in by_trump.items():
-        info.update(at_minimum_bid(rows.filter(pl.col("trump") == suit)))
+    floor = minimum_bid(rules)
+    for j, trump_j in enumerate(result.trumps):
+        suit = SUITS[trump_j]
+        by_trump[suit].update(at_minimum_bid(rows.filter(pl.col("trump") == suit)))
+        _, pair_score, opp_score = deal_scores(
+            rules, floor, result.pair_meld[:, j], result.pair_play[:, j], result.opp_meld[:, j],
+            result.opp_play[:, j], trump_j in married)
+        by_trump[suit]["score_histogram"] = score_histogram(
+            {"pair": pair_score, "opponents": opp_score}, bid=floor)
     return {"hand": format_counts(counts), "has_marriage": bool(married), "rows": rows,
             "by_trump": by_trump, "recommended_trump": best, "max_bid_positive_ev": max_bid}
+
+
+def score_histogram(series: dict[str, np.ndarray], **fields) -> dict:
+    """The distribution of a deal's score: how many samples scored each value, for every named
+    series of per-sample scores on one shared score axis. Returns ``{**fields, "score": [every
+    value any series took, ascending], "count": {name: [samples with that score]}}`` in plain
+    Python ints (JSON-ready); each count list sums to the samples."""
+    arrays = {name: np.asarray(values, dtype=np.int64) for name, values in series.items()}
+    values = np.unique(np.concatenate(list(arrays.values())))
+    count = {name: np.bincount(np.searchsorted(values, a), minlength=values.size).tolist()
+             for name, a in arrays.items()}
+    return {**fields, "score": values.tolist(), "count": count}
 
 
 def at_minimum_bid(rows: pl.DataFrame) -> dict:

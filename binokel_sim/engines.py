@@ -98,6 +98,8 @@ SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it se
     "meld-odds": FAMILIES,
     "bid-odds": (PARTNERSHIP, WIDOW),
     "deal-odds": (TALON,),
+    "batch": FAMILIES,
+    "report": FAMILIES,
     "duel": FAMILIES,
     "match": FAMILIES,
     "play": FAMILIES,

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from binokel_sim.bid_odds import P_MAKE_FLOOR, at_minimum_bid
+from binokel_sim.bid_odds import P_MAKE_FLOOR, at_minimum_bid, score_histogram
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts
 from binokel_sim.simulate import Progress
@@ -78,7 +78,10 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
                    progress: Progress | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
-    "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow"}``."""
+    "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
+    ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
+    the soloist's side's score at the minimum bid (series ``soloist``: the total when made, else
+    minus twice the bid; its mean is ``expected_score_min_bid``)."""
     widow = widow_section(rules, counts)
     out = run_widow_samples(rules, counts, samples, seed, policy, threads, progress)
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
@@ -89,6 +92,8 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     bonus = int(out[:, col["bonus"]].sum())
     b_low, b_high = wilson_interval(bonus, samples)
     chosen = np.bincount(out[:, col["trump"]], minlength=4) / samples
+    floor = minimum_bid(rules)
+    scores = np.where(totals >= floor, totals, -2 * floor)
     return {
         "hand": format_counts(counts),
         "rows": rows,
@@ -99,4 +104,5 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
         "p_bonus": bonus / samples,
         "p_bonus_ci": [float(b_low), float(b_high)],
         "widow": widow,
+        "score_histogram": score_histogram({"soloist": scores}, bid=floor),
     }

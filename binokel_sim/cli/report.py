@@ -1,0 +1,155 @@
+"""``report``: a hand's odds as PNG figures with a report.md that lists them
+(:mod:`binokel_sim.report`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from binokel_sim.cards import CardError
+from binokel_sim.cli.base import (
+    PolicyOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt, clamp_threads, command,
+    domain_errors, err, given, progress_bar, read_hands_file, resolve_rules, source, warn_few,
+)
+from binokel_sim.simulate import SimulationError
+
+
+@command("report")
+def report_cmd(
+    out_dir: Annotated[Path, typer.Option(
+        "--out", "-o", help="The folder for the figures and report.md (made if missing; its "
+                            "parent must exist).")],
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", help="The hand: the bid winner's 20 cards in four-hand-80, the soloist's "
+                       "before the widow in the widow games, your 12 cards in the talon games. "
+                       "Without --hand (and --hands-file) the variant's example hand is "
+                       "used.")] = None,
+    hands_file: Annotated[Optional[Path], typer.Option(
+        "--hands-file", help="One set of figures per hand of this file (text: one hand a line; "
+                             "CSV or Parquet: a 'hand' column; - for stdin); hand i (0-based) "
+                             "uses seed --seed + i and the file-name prefix hand-i-.")] = None,
+    turned: Annotated[Optional[str], typer.Option(
+        "--turned", help="Talon games: the turned card (its suit is trump), e.g. 9H; without "
+                         "it the variant's example turned card.")] = None,
+    seat: Annotated[str, typer.Option(
+        "--seat", help="Talon games: dealer or elder (as in deal-odds).")] = "elder",
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 200_000,
+    seed: SeedOpt = 1,
+    policy: PolicyOpt = "heuristic",
+    threads: ThreadsOpt = None,
+) -> None:
+    """PNG figures of a hand's odds, and a report.md that lists them with their provenance
+    (variant, hand, seed, deals, policy, version). Auction games (four-hand-80, the widow games):
+    the bid curve (P(bid made) against the bid with its 95% interval, one line per trump, the
+    highest bid worth making marked) and the distribution of the deal's score at the minimum bid;
+    the widow games also the exact best meld after the widow. Talon games (no auction, so no bid
+    curve): the score of the deal, you against the opponents. Every variant: how often a random
+    hand holds each meld (exact) and its best total meld (Monte Carlo). The numbers are those
+    bid-odds, deal-odds and meld-odds --exact report for the same seed.
+
+    Needs matplotlib: pip install "binokel-sim\\[plot]". The figures are drawn in memory and
+    written into a temporary folder beside --out, which is then renamed to --out (if --out exists,
+    each file is moved into it, report.md last), so a failed or interrupted run leaves nothing
+    half-written.
+
+    Example: binokel-sim report --variant four-hand-80 --deals 200000 --seed 1 --out report-80
+
+    Example: binokel-sim report --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --out report-2h
+    """
+    from binokel_sim import report as rp
+    from binokel_sim.engines import TALON, engine_family
+    from binokel_sim.hands import parse_hand
+
+    with domain_errors():
+        rules = resolve_rules(variant, rules_file)
+        family = engine_family(rules)
+        if hand is not None and hands_file is not None:
+            raise CardError("give --hand or --hands-file, not both")
+        if family != TALON:
+            for option in ("turned", "seat"):
+                if given(option):
+                    raise SimulationError(f"--{option} is for the talon games (two-hand-48, "
+                                          f"three-hand-72, four-hand-72); {rules.name} has no "
+                                          f"turned card")
+        elif seat not in ("dealer", "elder"):
+            raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
+        if hands_file is not None:
+            inputs = [(i, where, text) for i, (where, text) in
+                      enumerate(read_hands_file(hands_file))]
+        else:
+            inputs = [(None, None, hand if hand is not None else rules.example_hand)]
+        parsed = []
+        for index, where, text in inputs:
+            try:
+                counts = parse_hand(text, rules)
+                turned_type = _turned(rules, counts, turned) if family == TALON else None
+            except CardError as exc:
+                raise CardError(f"{where}: {exc}" if where else str(exc)) from None
+            parsed.append((index, where, counts, turned_type))
+        threads = clamp_threads(threads)
+        out_dir = rp.check_out_dir(out_dir)
+        rp.require_matplotlib()
+
+        hands = []
+        with progress_bar(deals * len(parsed), "playing") as progress:
+            for k, (index, where, counts, turned_type) in enumerate(parsed):
+                odds = rp.hand_odds(rules, counts, deals, seed + k, policy, turned_type, seat,
+                                    threads, _offset(progress, k * deals, len(parsed) * deals))
+                hands.append(rp.HandReport(
+                    hand=odds["hand"], seed=seed + k, odds=odds, index=index, where=where,
+                    turned=odds.get("turned"), seat=odds.get("seat")))
+        warn_few(deals)
+        for h in hands:
+            h.figures = rp.hand_figures(rules, h, deals, policy)
+        marks = [] if family == TALON else [
+            ("your hand" if h.index is None else f"hand {h.index}", rp.hand_meld(rules, c))
+            for h, (_, _, c, _) in zip(hands, parsed)]
+        record = _provenance(rules, hands, hands_file, deals, seed, policy, source(rules_file))
+        report = rp.Report(rules, family, record, hands,
+                           rp.variant_figures(rules, deals, seed, marks, threads))
+        written = rp.write_report(report, out_dir)
+    err.print(f"wrote {written[0]} and {len(written) - 1} figures", markup=False,
+              highlight=False, soft_wrap=True)
+
+
+def _turned(rules, counts, text: Optional[str]) -> int:
+    from binokel_sim.deal_odds import turned_card
+
+    return turned_card(rules, counts, text)
+
+
+def _offset(progress: Optional[Callable[[int, int], None]], done_before: int, total: int
+            ) -> Optional[Callable[[int, int], None]]:
+    """One run's progress callback as a part of the whole report's."""
+    if progress is None:
+        return None
+    return lambda done, _total: progress(done_before + done, total)
+
+
+def _provenance(rules, hands, hands_file: Optional[Path], deals: int, seed: int, policy: str,
+                origin: dict) -> dict:
+    """report.md's provenance table."""
+    from binokel_sim import __version__
+
+    record = {"variant": rules.name}
+    if hands_file is None:
+        record["hand"] = " ".join(hands[0].hand)
+    else:
+        record["hands file"] = str(hands_file)
+        record["hands"] = len(hands)
+    if hands[0].turned is not None:
+        record["turned card"] = hands[0].turned
+        record["seat"] = hands[0].seat
+    if hands_file is None:
+        record["seed"] = seed
+    else:
+        record["seeds"] = f"{seed} to {seed + len(hands) - 1} (hand i: seed {seed} + i)"
+    record.update({"deals": f"{deals:,}", "policy": policy,
+                   "version": f"binokel-sim {__version__}"})
+    record.update({k.replace("_", " "): v for k, v in origin.items()})
+    return record
