@@ -65,15 +65,22 @@ def atomic_file(path: str | Path, binary: bool = False) -> Iterator[IO]:
     if is_stdout(path):
         yield sys.stdout.buffer if binary else sys.stdout
         return
-    p = check_output(path)
-    tmp = _temp_beside(p)
-    try:
+    with temp_beside(check_output(path)) as tmp:
         with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
-        _publish(tmp, p)
+
+
+@contextmanager
+def temp_beside(path: Path) -> Iterator[str]:
+    """A temporary file name beside ``path``, renamed onto ``path`` when the block ends and
+    removed when it raises (an OSError becomes an :class:`OutputError` naming ``path``)."""
+    tmp = _temp_beside(path)
+    try:
+        yield tmp
+        _publish(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write {str(p)!r}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -98,16 +105,8 @@ def _publish(tmp: str, path: Path) -> None:
 def _atomic_write(path: Path, write) -> None:
     """Call ``write(temp_path)``, then rename the temp file onto ``path``; on any failure remove
     the temp file, so ``path`` appears whole or not at all."""
-    tmp = _temp_beside(path)
-    try:
+    with temp_beside(path) as tmp:
         write(tmp)
-        _publish(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_text(text: str, path: str | Path) -> Path:
