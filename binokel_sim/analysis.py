@@ -79,16 +79,17 @@ def provenance(rules: Rules, **fields) -> dict:
 
 
 def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int | None = None,
-              progress: Progress | None = None) -> pl.DataFrame:
+              progress: Progress | None = None, backend=None) -> pl.DataFrame:
     """Monte Carlo meld table of a random hand of the variant.
 
     One row per meld and exact multiplicity (``count`` 0 up to the largest seen, ``points`` what
     that multiplicity scores) with ``trump`` fixed, then rows ``meld == "total_meld"`` giving the
     distribution of the best total meld ``points`` (``count`` null; best over the suits the hand
     may name; a hand that may name none has no trump-dependent meld, so its total is the same for
-    every suit). ``probability`` is hands / deals with a Wilson 95% interval.
+    every suit). ``probability`` is hands / deals with a Wilson 95% interval. The hands are
+    counted in tasks run by ``backend`` (:mod:`binokel_sim.backend`; default: here).
     """
-    result = run_meld_counts(rules, deals, seed, trump, threads, progress)
+    result = run_meld_counts(rules, deals, seed, trump, threads, progress, backend)
     names, counts, values, hands = [], [], [], []
     for m, meld in enumerate(rules.melds):
         seen = np.flatnonzero(result.count_hist[m])

@@ -5,7 +5,7 @@ Row ``i`` of the input (0-based, bad rows counted) is simulated with seed ``seed
 numbers are exactly those of the single-hand command run with that seed. A row that cannot be
 used (an unknown card, a wrong hand size, a bad turned card or seat) gets its message in ``error``
 and empty figures. The rows are independent, so they may run in any order or on any machine
-(:func:`summarize_hand` is the unit of work).
+(:func:`summarize_hand` is the unit of work, :func:`summarize_task` the task a backend runs).
 """
 
 from __future__ import annotations
@@ -60,6 +60,18 @@ def summarize_hand(rules: Rules, row: HandRow, index: int, deals: int, seed: int
                                       if engine_family(rules) == TALON else {}),
                 "error": str(exc)}
     return {**record, **empty, **figures}
+
+
+def summarize_task(task: tuple) -> dict:
+    """One task of a batch (:mod:`binokel_sim.backend`): ``(rules, row, index, deals, seed,
+    policy, threads, seat)`` → :func:`summarize_hand`'s row. The hand's own simulation runs
+    where the task runs, in that process, with at most the threads that machine has."""
+    from binokel_sim.backend import task_context
+
+    rules, row, index, deals, seed, policy, threads, seat = task
+    with task_context(threads) as n_threads:
+        return summarize_hand(rules, row, index, deals, seed, policy,
+                              n_threads if threads is not None else None, seat)
 
 
 def _row_error(exc: Exception) -> bool:

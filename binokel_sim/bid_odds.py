@@ -1,8 +1,10 @@
 """Bid odds: from simulated play-outs of one hand to ``p_make`` and expected scores per bid.
 
-The simulation (:func:`binokel_sim.simulate.run_bid_samples`) gives, for every sample and every
+The simulation (:func:`binokel_sim.games.run_bid_samples`) gives, for every sample and every
 trump candidate, the bidding pair's meld and play (counters including the last trick) and the
-opponents' meld. This module turns those arrays into the bid table. Scoring is the contract's
+opponents' meld. This module reduces those arrays to integer counts and sums (:func:`bid_tally`,
+which add across the tasks of a run, :mod:`binokel_sim.backend`) and turns them into the bid
+table. Scoring is the contract's
 (SPEC.md, four-hand-80, "Scoring a played deal"); definitions of the recommendation are in
 docs/rules.md ("Bid odds").
 """
@@ -16,7 +18,7 @@ from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, format_counts
 from binokel_sim.games import BidSamples, marriage_trumps, run_bid_samples
 from binokel_sim.simulate import Progress
-from binokel_sim.stats import mean_interval, wilson_interval
+from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.variants import Rules
 
 P_MAKE_FLOOR = 0.001  # the ladder is listed up to the highest bid made more often than this
@@ -47,56 +49,123 @@ def deal_scores(rules: Rules, bid: int, pair_meld, pair_play, opp_meld, opp_play
     return made, pair_score, opp_score
 
 
+def bid_tally(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> dict:
+    """The integer statistics of bid samples that everything :func:`bid_odds` reports is computed
+    from; tallies of disjoint samples add (:func:`binokel_sim.backend.add`). Per trump (lists in
+    the order of ``samples.trumps``): ``made``, the histogram of the totals (play + meld) of the
+    samples that make some bid (:func:`deal_scores`: played, and play at least ``min_play``);
+    ``opponents``, the histogram of the opponents' scores (which do not depend on the bid); the
+    sums and sums of squares of the pair's ``meld`` and ``play``; ``meld_ok``, the samples with
+    pair meld at least ``min_meld``. ``samples``: how many."""
+    per: dict[str, list] = {key: [] for key in ("made", "opponents", "meld", "meld_sq", "play",
+                                                "play_sq", "meld_ok")}
+    for j, trump in enumerate(samples.trumps):
+        meld, play = samples.pair_meld[:, j], samples.pair_play[:, j]
+        made_at_any, _, opp = deal_scores(rules, 0, meld, play, samples.opp_meld[:, j],
+                                          samples.opp_play[:, j], trump in marriage_trumps)
+        per["made"].append(Hist.of((play + meld)[made_at_any]))
+        per["opponents"].append(Hist.of(opp))
+        per["meld"].append(int(meld.sum()))
+        per["meld_sq"].append(int((meld * meld).sum()))
+        per["play"].append(int(play.sum()))
+        per["play_sq"].append(int((play * play).sum()))
+        per["meld_ok"].append(int((meld >= rules.min_meld).sum()))
+    return {"samples": int(samples.pair_meld.shape[0]), **per}
+
+
 def bid_rows(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> pl.DataFrame:
     """One row per trump candidate and bid, from the minimum bid up to the highest bid with
-    ``p_make`` above 0.1% (at least the minimum bid), with a Wilson 95% interval.
+    ``p_make`` above 0.1% (at least the minimum bid), with a Wilson 95% interval
+    (:func:`rows_from_tally` of the samples' :func:`bid_tally`)."""
+    return rows_from_tally(rules, bid_tally(rules, samples, marriage_trumps), samples.trumps)
+
+
+def rows_from_tally(rules: Rules, tally: dict, trumps) -> pl.DataFrame:
+    """The bid rows of :func:`bid_rows` from a :func:`bid_tally`.
 
     A bid ``b`` is made by the samples that are played (a marriage in trump, pair meld at least
-    ``min_meld``) and whose total reaches ``b``; with the totals of played samples sorted once,
-    every bid is a binary search and a suffix sum (the same numbers as :func:`deal_scores`).
+    ``min_meld``) and whose total reaches ``b``: ``k`` of the ``n`` samples, a suffix of the
+    totals' histogram; the expected score is (the suffix's sum of totals - ``b`` (n - k)) / n
+    (the same numbers as :func:`deal_scores`).
     """
-    n = samples.pair_meld.shape[0]
+    n = tally["samples"]
     floor = minimum_bid(rules)
     rows = []
-    for j, trump in enumerate(samples.trumps):
-        # bid 0: the samples that make some bid (their totals, play + meld, decide which) and
-        # the opponents' scores, which do not depend on the bid
-        made_at_any, _, opp = deal_scores(rules, 0, samples.pair_meld[:, j],
-                                          samples.pair_play[:, j], samples.opp_meld[:, j],
-                                          samples.opp_play[:, j], trump in marriage_trumps)
-        totals = np.sort((samples.pair_play[:, j] + samples.pair_meld[:, j])[made_at_any])
-        suffix = np.concatenate([np.cumsum(totals[::-1])[::-1], [0]])
-        opp_mean = float(opp.mean())
-        top = int(totals[-1]) if totals.size else floor
+    for j, trump in enumerate(trumps):
+        values, counts = tally["made"][j].seen()
+        suffix_k = np.concatenate([np.cumsum(counts[::-1])[::-1], [0]])
+        suffix_sum = np.concatenate([np.cumsum((values * counts)[::-1])[::-1], [0]])
+        opp_mean = tally["opponents"][j].sum() / n
+        top = int(values[-1]) if values.size else floor
         for bid in ladder(rules, max(top, floor)):
-            first = int(np.searchsorted(totals, bid, side="left"))
-            k = totals.size - first
+            first = int(np.searchsorted(values, bid, side="left"))
+            k = int(suffix_k[first])
             if bid > floor and k / n <= P_MAKE_FLOOR:
                 break
             low, high = wilson_interval(k, n)
             rows.append({"trump": SUITS[trump], "bid": bid, "p_make": k / n,
                          "ci_low": float(low), "ci_high": float(high),
-                         "expected_score": float((suffix[first] - bid * (n - k)) / n),
+                         "expected_score": (int(suffix_sum[first]) - bid * (n - k)) / n,
                          "expected_opponent_score": opp_mean})
     return pl.DataFrame(rows, schema=ROW_SCHEMA)
 
 
 def trump_summary(rules: Rules, samples: BidSamples) -> dict[str, dict]:
     """Per trump: p_meld_20 (pair meld at least min_meld), mean pair meld and play, with 95%
-    intervals."""
-    n = samples.pair_meld.shape[0]
+    intervals (:func:`summary_from_tally` of the samples' :func:`bid_tally`)."""
+    return summary_from_tally(bid_tally(rules, samples, []), samples.trumps)
+
+
+def summary_from_tally(tally: dict, trumps) -> dict[str, dict]:
+    """:func:`trump_summary` from a :func:`bid_tally`."""
+    n = tally["samples"]
     out = {}
-    for j, trump in enumerate(samples.trumps):
-        meld = samples.pair_meld[:, j].astype(np.float64)
-        play = samples.pair_play[:, j].astype(np.float64)
-        k = int((samples.pair_meld[:, j] >= rules.min_meld).sum())
+    for j, trump in enumerate(trumps):
+        k = tally["meld_ok"][j]
         low, high = wilson_interval(k, n)
-        m_mean, m_low, m_high = mean_interval(meld.sum(), (meld * meld).sum(), n)
-        p_mean, p_low, p_high = mean_interval(play.sum(), (play * play).sum(), n)
+        m_mean, m_low, m_high = mean_interval(float(tally["meld"][j]),
+                                              float(tally["meld_sq"][j]), n)
+        p_mean, p_low, p_high = mean_interval(float(tally["play"][j]),
+                                              float(tally["play_sq"][j]), n)
         out[SUITS[trump]] = {"p_meld_20": k / n, "p_meld_20_ci": [float(low), float(high)],
                              "mean_pair_meld": m_mean, "mean_pair_meld_ci": [m_low, m_high],
                              "mean_pair_play": p_mean, "mean_pair_play_ci": [p_low, p_high]}
     return out
+
+
+def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
+                      trumps: list[int], marriage_trumps: list[int], threads: int | None = None,
+                      progress: Progress | None = None, backend=None) -> dict:
+    """The :func:`bid_tally` of :func:`~binokel_sim.games.run_bid_samples`'s samples, computed
+    in tasks of ``backend.BID_TASK_BLOCKS`` blocks (:func:`bid_odds_task`) run by ``backend``
+    (default: here) and added up: the same integers however the run is split."""
+    from binokel_sim import games
+    from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.simulate import check_run, set_threads
+
+    games.check_game(rules)
+    check_run(samples, seed)
+    games.policy_id(policy)
+    set_threads(threads)
+    backend = backend if backend is not None else LocalBackend()
+    ranges = task_ranges(samples, games.GAME_BLOCK, BID_TASK_BLOCKS)
+    tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, tuple(trumps),
+              tuple(marriage_trumps), first, n, backend.threads_for(threads))
+             for _, first, n in ranges]
+    return total(backend.map(bid_odds_task, tasks, [n for *_, n in ranges], progress))
+
+
+def bid_odds_task(task: tuple) -> dict:
+    """One task of :func:`bid_samples_tally`: ``(rules, counts, seed, policy, trumps,
+    marriage_trumps, first_sample, samples, threads)`` → the :func:`bid_tally` of those
+    samples."""
+    from binokel_sim.backend import task_context, task_progress
+
+    rules, counts, seed, policy, trumps, married, first, n, threads = task
+    with task_context(threads) as n_threads:
+        result = run_bid_samples(rules, counts, n, seed, policy, list(trumps), n_threads,
+                                 task_progress(), first_sample=first)
+    return bid_tally(rules, result, list(married))
 
 
 def recommend(rows: pl.DataFrame, allowed: list[str]) -> tuple[str | None, int | None]:
@@ -119,7 +188,7 @@ def recommend(rows: pl.DataFrame, allowed: list[str]) -> tuple[str | None, int |
 
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
              trump: int | None = None, threads: int | None = None,
-             progress: Progress | None = None) -> dict:
+             progress: Progress | None = None, backend=None) -> dict:
     """Bid odds of one hand held by the bid winner (seat 0, who leads the first trick).
 
     ``trump=None`` ("auto") studies every suit in which the hand holds a marriage; a suit number
@@ -130,26 +199,29 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``score_histogram`` of the deal's score at the minimum bid (:func:`score_histogram`: series
     ``pair``, the bidding pair's score, whose mean is ``expected_score_min_bid``, and
     ``opponents``, whose mean is the rows' ``expected_opponent_score``); at a higher bid ``b``
-    every pair score below ``b`` becomes ``-b``.
+    every pair score below ``b`` becomes ``-b``. The samples are played in tasks run by
+    ``backend`` (:mod:`binokel_sim.backend`; default: here); every figure comes from their
+    integer :func:`bid_tally`, so every backend gives the same result.
     """
     married = marriage_trumps(rules, counts)
     if trump is not None:
         trumps = [trump]
     else:
         trumps = married or [0, 1, 2, 3]  # no marriage: every suit, every bid lost
-    result = run_bid_samples(rules, counts, samples, seed, policy, trumps, threads, progress)
-    rows = bid_rows(rules, result, married)
+    tally = bid_samples_tally(rules, counts, samples, seed, policy, trumps, married, threads,
+                              progress, backend)
+    rows = rows_from_tally(rules, tally, trumps)
     best, max_bid = recommend(rows, [SUITS[t] for t in married])
-    by_trump = trump_summary(rules, result)
+    by_trump = summary_from_tally(tally, trumps)
     floor = minimum_bid(rules)
-    for j, trump_j in enumerate(result.trumps):
+    n = tally["samples"]
+    for j, trump_j in enumerate(trumps):
         suit = SUITS[trump_j]
         by_trump[suit].update(at_minimum_bid(rows.filter(pl.col("trump") == suit)))
-        _, pair_score, opp_score = deal_scores(
-            rules, floor, result.pair_meld[:, j], result.pair_play[:, j], result.opp_meld[:, j],
-            result.opp_play[:, j], trump_j in married)
-        by_trump[suit]["score_histogram"] = score_histogram(
-            {"pair": pair_score, "opponents": opp_score}, bid=floor)
+        made = tally["made"][j].where(lambda v: v >= floor)  # made at the minimum bid
+        pair = made + Hist.constant(-floor, n - made.n)  # else the bid is lost
+        by_trump[suit]["score_histogram"] = histogram_document(
+            {"pair": pair, "opponents": tally["opponents"][j]}, bid=floor)
     return {"hand": format_counts(counts), "has_marriage": bool(married), "rows": rows,
             "by_trump": by_trump, "recommended_trump": best, "max_bid_positive_ev": max_bid}
 
@@ -159,10 +231,21 @@ def score_histogram(series: dict[str, np.ndarray], **fields) -> dict:
     series of per-sample scores on one shared score axis. Returns ``{**fields, "score": [every
     value any series took, ascending], "count": {name: [samples with that score]}}`` in plain
     Python ints (JSON-ready); each count list sums to the samples."""
-    arrays = {name: np.asarray(values, dtype=np.int64) for name, values in series.items()}
-    values = np.unique(np.concatenate(list(arrays.values())))
-    count = {name: np.bincount(np.searchsorted(values, a), minlength=values.size).tolist()
-             for name, a in arrays.items()}
+    return histogram_document({name: Hist.of(values) for name, values in series.items()},
+                              **fields)
+
+
+def histogram_document(series: dict[str, Hist], **fields) -> dict:
+    """:func:`score_histogram` from histograms (:class:`~binokel_sim.stats.Hist`) of the
+    series."""
+    seen = {name: hist.seen() for name, hist in series.items()}
+    values = np.unique(np.concatenate([v for v, _ in seen.values()] or
+                                      [np.zeros(0, dtype=np.int64)]))
+    count = {}
+    for name, (v, c) in seen.items():
+        row = np.zeros(values.size, dtype=np.int64)
+        row[np.searchsorted(values, v)] = c
+        count[name] = row.tolist()
     return {**fields, "score": values.tolist(), "count": count}
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.analysis import analyze_hand
-from binokel_sim.bid_odds import score_histogram
+from binokel_sim.bid_odds import histogram_document
 from binokel_sim.cards import SUITS, CardError, format_card, format_counts, parse_card
 from binokel_sim.hands import parse_hand
 from binokel_sim.simulate import Progress, SimulationError
-from binokel_sim.stats import mean_interval, wilson_interval
+from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.talon_games import check_talon, run_talon_samples, sides_of
 from binokel_sim.variants import Rules
 
@@ -22,37 +22,28 @@ SEATS = ("dealer", "elder")
 QUANTILES = (10, 50, 90)
 
 
-def _mean(values: np.ndarray) -> dict:
-    v = values.astype(np.float64)
-    mean, low, high = mean_interval(float(v.sum()), float((v * v).sum()), v.size)
+def _mean(total: int, total_sq: int, n: int) -> dict:
+    mean, low, high = mean_interval(float(total), float(total_sq), n)
     return {"mean": mean, "ci_low": low, "ci_high": high}
 
 
-def _per_opponent(result: dict, key: str, values: np.ndarray, opponents: list[int]) -> None:
+def _per_opponent(result: dict, key: str, stats: list[dict], opponents: list[int]) -> None:
     """``mean_opponent_<key>`` and its interval: a number against one opponent, else a list with
     one entry per opponent seat (in seat order)."""
-    stats = [_mean(values[:, seat]) for seat in opponents]
+    mine = [stats[seat] for seat in opponents]
     for field in ("mean", "ci_low", "ci_high"):
-        values_of = [s[field] for s in stats]
+        values_of = [s[field] for s in mine]
         name = f"mean_opponent_{key}" + ("" if field == "mean" else f"_{field}")
         result[name] = values_of[0] if len(opponents) == 1 else values_of
 
 
-def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples: int, seed: int,
-              policy: str, threads: int | None = None, progress: Progress | None = None) -> dict:
-    """The hand ``counts`` (seat 0) with ``turned`` (a card type) turned: ``seat`` is ``dealer``
-    (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first).
-
-    ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
-    the deal's scores: series ``you`` (mean: ``mean_score``), ``opponent`` (or ``opponent 1``,
-    ``opponent 2``... in seat order, as ``mean_opponent_score`` lists them) and, with
-    partnerships, ``pair`` and ``opponent pair``."""
-    check_talon(rules)
-    if seat not in SEATS:
-        raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
-    dealer = 0 if seat == "dealer" else rules.players - 1
-    points = run_talon_samples(rules, counts, turned, dealer, samples, seed, policy, threads,
-                               progress)
+def deal_tally(rules: Rules, points: np.ndarray) -> dict:
+    """The integer statistics of talon samples (:func:`run_talon_samples`'s ``points``) that
+    :func:`deal_odds` reports from; tallies of disjoint samples add
+    (:func:`binokel_sim.backend.add`): ``samples``; ``wins`` (seat 0's side out-scored every
+    other side); per seat the histogram of the ``score`` (card + meld points) and the sums and
+    sums of squares of ``card`` and ``meld`` points; per side the histogram of its score
+    (``side``)."""
     card, meld = points[:, :, 0], points[:, :, 1]
     scores = card + meld
     side = sides_of(rules)
@@ -61,6 +52,65 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     own_side = side[0]
     others = np.delete(side_scores, own_side, axis=1)
     wins = int((side_scores[:, own_side][:, None] > others).all(axis=1).sum())
+    seats = range(rules.players)
+    return {"samples": int(points.shape[0]), "wins": wins,
+            "score": [Hist.of(scores[:, s]) for s in seats],
+            "card": [int(card[:, s].sum()) for s in seats],
+            "card_sq": [int((card[:, s] * card[:, s]).sum()) for s in seats],
+            "meld": [int(meld[:, s].sum()) for s in seats],
+            "meld_sq": [int((meld[:, s] * meld[:, s]).sum()) for s in seats],
+            "side": [Hist.of(side_scores[:, q]) for q in range(side_scores.shape[1])]}
+
+
+def deal_task(task: tuple) -> dict:
+    """One task of :func:`deal_odds`: ``(rules, counts, turned, dealer, seed, policy,
+    first_sample, samples, threads)`` → the :func:`deal_tally` of those samples."""
+    from binokel_sim.backend import task_context, task_progress
+
+    rules, counts, turned, dealer, seed, policy, first, n, threads = task
+    with task_context(threads) as n_threads:
+        points = run_talon_samples(rules, counts, turned, dealer, n, seed, policy, n_threads,
+                                   task_progress(), first_sample=first)
+    return deal_tally(rules, points)
+
+
+def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples: int, seed: int,
+              policy: str, threads: int | None = None, progress: Progress | None = None,
+              backend=None) -> dict:
+    """The hand ``counts`` (seat 0) with ``turned`` (a card type) turned: ``seat`` is ``dealer``
+    (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first).
+
+    ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
+    the deal's scores: series ``you`` (mean: ``mean_score``), ``opponent`` (or ``opponent 1``,
+    ``opponent 2``... in seat order, as ``mean_opponent_score`` lists them) and, with
+    partnerships, ``pair`` and ``opponent pair``. The samples are played in tasks of
+    ``backend.DEAL_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every figure comes
+    from their integer :func:`deal_tally` (the score quantiles too, read off the histogram)."""
+    from binokel_sim import talon_games
+    from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.games import policy_id
+    from binokel_sim.simulate import check_run, set_threads, unseen_deck
+
+    check_talon(rules)
+    if seat not in SEATS:
+        raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
+    dealer = 0 if seat == "dealer" else rules.players - 1
+    check_run(samples, seed)
+    known = np.asarray(counts, dtype=np.int64).copy()
+    known[turned] += 1
+    unseen_deck(rules, known)
+    if (known > rules.deck_counts()).any():
+        raise SimulationError("the turned card is a copy the deck does not have beside the hand")
+    policy_id(policy)
+    set_threads(threads)
+    backend = backend if backend is not None else LocalBackend()
+    ranges = task_ranges(samples, talon_games.GAME_BLOCK, DEAL_TASK_BLOCKS)
+    tasks = [(rules, np.asarray(counts, dtype=np.int64), turned, dealer, seed, policy, first, n,
+              backend.threads_for(threads)) for _, first, n in ranges]
+    tally = total(backend.map(deal_task, tasks, [n for *_, n in ranges], progress))
+    side = sides_of(rules)
+    own_side = side[0]
+    wins = tally["wins"]
     low, high = wilson_interval(wins, samples)
     opponents = [s for s in range(rules.players) if side[s] != own_side]
     trump = turned // 6
@@ -76,27 +126,34 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
         "p_win_ci_low": float(low),
         "p_win_ci_high": float(high),
     }
-    for key, values in (("score", scores[:, 0]), ("card_points", card[:, 0]),
-                        ("meld", meld[:, 0])):
-        m = _mean(values)
+    stats = {
+        "score": [_mean(h.sum(), h.sum_sq(), samples) for h in tally["score"]],
+        "card_points": [_mean(t, t_sq, samples)
+                        for t, t_sq in zip(tally["card"], tally["card_sq"])],
+        "meld": [_mean(t, t_sq, samples) for t, t_sq in zip(tally["meld"], tally["meld_sq"])],
+    }
+    for key, per_seat in stats.items():
+        m = per_seat[0]
         result[f"mean_{key}"] = m["mean"]
         result[f"mean_{key}_ci_low"] = m["ci_low"]
         result[f"mean_{key}_ci_high"] = m["ci_high"]
-    for key, values in (("score", scores), ("card_points", card), ("meld", meld)):
-        _per_opponent(result, key, values, opponents)
+    for key, per_seat in stats.items():
+        _per_opponent(result, key, per_seat, opponents)
+    other_sides = [h for q, h in enumerate(tally["side"]) if q != own_side]
     if rules.partnerships:
-        result["mean_pair_score"] = float(side_scores[:, own_side].mean())
-        result["mean_opponent_pair_score"] = float(others.mean())
-    result["quantiles"] = {str(q): float(v) for q, v in
-                           zip(QUANTILES, np.percentile(scores[:, 0], QUANTILES))}
+        result["mean_pair_score"] = tally["side"][own_side].sum() / samples
+        result["mean_opponent_pair_score"] = (sum(h.sum() for h in other_sides)
+                                              / (samples * len(other_sides)))
+    you = tally["score"][0]
+    result["quantiles"] = {str(q): you.percentile(q) for q in QUANTILES}
     result["static_meld"] = int(static)
-    series = {"you": scores[:, 0]}
+    series = {"you": you}
     for i, seat_i in enumerate(opponents):
-        series["opponent" if len(opponents) == 1 else f"opponent {i + 1}"] = scores[:, seat_i]
+        series["opponent" if len(opponents) == 1 else f"opponent {i + 1}"] = tally["score"][seat_i]
     if rules.partnerships:
-        series["pair"] = side_scores[:, own_side]
-        series["opponent pair"] = others[:, 0]  # partnerships: two sides
-    result["score_histogram"] = score_histogram(series)
+        series["pair"] = tally["side"][own_side]
+        series["opponent pair"] = other_sides[0]  # partnerships: two sides
+    result["score_histogram"] = histogram_document(series)
     return result
 
 

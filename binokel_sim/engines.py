@@ -81,6 +81,147 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     return run_match(rules, policy_a, policy_b, games, seed, threads, progress)
 
 
+# --- duels and matches as tasks: integer sums only (docs/distributed.md) --------------------------
+
+def _family_module(rules: Rules):
+    """The driver module of ``rules``' engine family (its GAME_BLOCK and MATCH_BLOCK)."""
+    family = engine_family(rules)
+    if family == TALON:
+        from binokel_sim import talon_games as module
+    elif family == WIDOW:
+        from binokel_sim import widow_games as module
+    else:
+        from binokel_sim import games as module
+    return module
+
+
+def duel_scale(rules: Rules) -> int:
+    """What a deal's A-minus-B (:func:`duel`) is multiplied by to make it an integer: it is a
+    mean over the ``k`` seatings of (A's side minus the mean of the ``k - 1`` B sides), so
+    ``k (k - 1)`` (2 for two sides, 6 for three)."""
+    k = sides(rules)
+    return k * (k - 1)
+
+
+def duel_task(task: tuple) -> dict:
+    """One task of :func:`duel_summary`: ``(rules, policy_a, policy_b, seed, first_deal, deals,
+    threads)`` → ``{"deals", "sum", "sum_sq"}`` of the deals' A-minus-B times
+    :func:`duel_scale` (integers)."""
+    from binokel_sim.backend import task_context, task_progress
+
+    rules, policy_a, policy_b, seed, first, deals, threads = task
+    with task_context(threads) as n_threads:
+        diff = _duel(rules, policy_a, policy_b, deals, seed, n_threads, task_progress(), first)
+    scaled = np.rint(diff * duel_scale(rules)).astype(np.int64)  # exact: see duel_scale
+    return {"deals": int(deals), "sum": int(scaled.sum()), "sum_sq": int((scaled * scaled).sum())}
+
+
+def _duel(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal):
+    family = engine_family(rules)
+    if family == TALON:
+        from binokel_sim.talon_games import run_talon_duel as run
+    elif family == WIDOW:
+        from binokel_sim.widow_games import run_widow_duel as run
+    else:
+        from binokel_sim.games import run_duel as run
+    return run(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal=first_deal)
+
+
+def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
+                 threads: int | None = None, progress: Progress | None = None,
+                 backend=None) -> dict:
+    """What ``binokel-sim duel`` reports: ``{"deals", "mean_diff", "ci_low", "ci_high"}``, the
+    mean of :func:`duel`'s per-deal A minus B with its normal 95% interval, computed from exact
+    integer sums over tasks of ``backend.DUEL_TASK_BLOCKS`` blocks run by ``backend`` (default:
+    here), so every backend gives the same numbers."""
+    from binokel_sim.backend import DUEL_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.stats import mean_interval
+
+    module = _family_module(rules)
+    _check_policies(rules, policy_a, policy_b, deals, seed, threads)
+    backend = backend if backend is not None else LocalBackend()
+    ranges = task_ranges(deals, module.GAME_BLOCK, DUEL_TASK_BLOCKS)
+    tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads))
+             for _, first, n in ranges]
+    sums = total(backend.map(duel_task, tasks, [n for *_, n in ranges], progress))
+    scale = duel_scale(rules)
+    mean, low, high = mean_interval(sums["sum"] / scale, sums["sum_sq"] / (scale * scale),
+                                    sums["deals"])
+    return {"deals": sums["deals"], "mean_diff": mean, "ci_low": low, "ci_high": high}
+
+
+def match_task(task: tuple) -> dict:
+    """One task of :func:`match_summary`: ``(rules, policy_a, policy_b, seed, first_game, games,
+    threads)`` → integer sums over its games: ``games``, ``finished``, ``wins_a``, ``deals``,
+    ``score_a``, ``score_b`` (A's final totals, the B sides' summed final totals)."""
+    from binokel_sim.backend import task_context, task_progress
+
+    rules, policy_a, policy_b, seed, first, games, threads = task
+    with task_context(threads) as n_threads:
+        family = engine_family(rules)
+        if family == TALON:
+            from binokel_sim.talon_games import run_talon_match as run
+        elif family == WIDOW:
+            from binokel_sim.widow_games import run_widow_match as run
+        else:
+            from binokel_sim.games import run_match as run
+        result = run(rules, policy_a, policy_b, games, seed, n_threads, task_progress(),
+                     first_game=first)
+    return {"games": int(games), "finished": int((result[:, 0] >= 0).sum()),
+            "wins_a": int((result[:, 0] == 1).sum()), "deals": int(result[:, 1].sum()),
+            "score_a": int(result[:, 2].sum()), "score_b": int(result[:, 3].sum())}
+
+
+def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
+                  threads: int | None = None, progress: Progress | None = None,
+                  backend=None) -> dict:
+    """What ``binokel-sim match`` reports, from :func:`match`'s games summed in tasks of
+    ``backend.MATCH_TASK_BLOCKS`` blocks run by ``backend`` (default: here): ``games``,
+    ``target``, ``sides``, ``p_win_a`` with its Wilson 95% interval (``ci_low``, ``ci_high``;
+    None when no game finished; unfinished games are left out), ``fair_share``, ``unfinished``,
+    ``mean_deals``, ``mean_final_score_a`` and ``mean_final_score_b`` (per B side), the means
+    over every game."""
+    from binokel_sim.backend import MATCH_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.stats import wilson_interval
+
+    module = _family_module(rules)
+    _check_policies(rules, policy_a, policy_b, games, seed, threads, "--games")
+    backend = backend if backend is not None else LocalBackend()
+    ranges = task_ranges(games, module.MATCH_BLOCK, MATCH_TASK_BLOCKS)
+    tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads))
+             for _, first, n in ranges]
+    sums = total(backend.map(match_task, tasks, [n for *_, n in ranges], progress))
+    n_done, wins, n_sides = sums["finished"], sums["wins_a"], sides(rules)
+    low, high = wilson_interval(wins, max(n_done, 1))
+    return {"games": games, "target": rules.game_target, "sides": n_sides,
+            "p_win_a": wins / n_done if n_done else None,
+            "ci_low": float(low) if n_done else None, "ci_high": float(high) if n_done else None,
+            "fair_share": 1 / n_sides, "unfinished": games - n_done,
+            "mean_deals": sums["deals"] / games,
+            "mean_final_score_a": sums["score_a"] / games,
+            "mean_final_score_b": sums["score_b"] / games / (n_sides - 1)}
+
+
+def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: int,
+                    threads: int | None, option: str = "--deals") -> None:
+    """What the family's drivers would refuse, refused before any task starts."""
+    from binokel_sim.games import policy_id
+    from binokel_sim.simulate import check_run, set_threads
+
+    family = engine_family(rules)
+    if family == TALON:
+        from binokel_sim.talon_games import check_talon as check
+    elif family == WIDOW:
+        from binokel_sim.widow_games import check_widow as check
+    else:
+        from binokel_sim.games import check_game as check
+    check(rules)
+    check_run(n, seed, option)
+    policy_id(policy_a)
+    policy_id(policy_b)
+    set_threads(threads)
+
+
 def sides(rules: Rules) -> int:
     """How many sides play: the partnerships, else every seat."""
     return len(rules.partnerships) if rules.partnerships else rules.players

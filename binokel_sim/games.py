@@ -18,6 +18,7 @@ from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
+    block_of,
     check_memory,
     check_run,
     chunks,
@@ -86,11 +87,14 @@ def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
 
 def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                     trumps: list[int], threads: int | None = None,
-                    progress: Progress | None = None) -> BidSamples:
+                    progress: Progress | None = None, first_sample: int = 0) -> BidSamples:
     """Deal the other cards around ``counts`` (the bid winner's hand, seat 0) ``samples`` times and
-    play each deal out once per trump in ``trumps`` with ``policy`` on every seat."""
+    play each deal out once per trump in ``trumps`` with ``policy`` on every seat.
+    ``first_sample`` (a multiple of :data:`GAME_BLOCK`) gives the samples ``first_sample ..`` of
+    a longer run."""
     check_game(rules)
     check_run(samples, seed)
+    offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     unseen = unseen_deck(rules, counts)
@@ -105,7 +109,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     for first_block, start, n in _chunks(samples, n_threads):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, tables.card_points,
-                          rules.last_trick, seed, first_block, GAME_BLOCK,
+                          rules.last_trick, seed, offset + first_block, GAME_BLOCK,
                           pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop])
         if progress is not None:
             progress(stop, samples)
@@ -116,10 +120,14 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
 # --- duels --------------------------------------------------------------------------------------
 
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
-             threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
-    """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,))."""
+             threads: int | None = None, progress: Progress | None = None,
+             first_deal: int = 0) -> np.ndarray:
+    """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,)).
+    ``first_deal`` (a multiple of :data:`GAME_BLOCK`) gives the deals ``first_deal ..`` of a
+    longer run."""
     check_game(rules)
     check_run(deals, seed)
+    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a), policy_id(policy_b)
@@ -127,8 +135,8 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     diff = np.empty(deals, dtype=np.int64)
     for first_block, start, n in _chunks(deals, n_threads):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
-                    rules.last_trick, rules.min_meld, rules.min_play, a, b, seed, first_block,
-                    GAME_BLOCK, start, diff[start:start + n])
+                    rules.last_trick, rules.min_meld, rules.min_play, a, b, seed,
+                    offset + first_block, GAME_BLOCK, first_deal + start, diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
     return diff / 2.0
@@ -151,11 +159,14 @@ class PlayedDeals:
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-             progress: Progress | None = None) -> PlayedDeals:
+             progress: Progress | None = None, first_deal: int = 0) -> PlayedDeals:
     """Simulate ``deals`` whole deals: deal, auction (the bidding heuristic), trump, melds,
-    play-out with ``policy`` on every seat, scores. The dealer of deal ``d`` is ``d % 4``."""
+    play-out with ``policy`` on every seat, scores. The dealer of deal ``d`` is ``d % 4``.
+    ``first_deal`` (a multiple of :data:`GAME_BLOCK`) runs the deals ``first_deal ..`` of a
+    longer run: the same deals as that run's."""
     check_game(rules)
     check_run(deals, seed)
+    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     seats = np.full(4, policy_id(policy), dtype=np.int64)
@@ -172,13 +183,13 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
         trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
     )
-    for first_block, start, n in _chunks(deals, n_threads):
+    for block, start, n in _chunks(deals, n_threads):
         s = slice(start, start + n)
         play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
-                    rules.last_trick, rules.min_meld, rules.min_play, seats, seed, first_block,
-                    GAME_BLOCK, start, out.hands[s], out.info[s], out.melds[s], out.bid_seats[s],
-                    out.bid_values[s], out.trick_cards[s], out.trick_leaders[s],
-                    out.trick_winners[s])
+                    rules.last_trick, rules.min_meld, rules.min_play, seats, seed,
+                    offset + block, GAME_BLOCK, first_deal + start, out.hands[s], out.info[s],
+                    out.melds[s], out.bid_seats[s], out.bid_values[s], out.trick_cards[s],
+                    out.trick_leaders[s], out.trick_winners[s])
         if progress is not None:
             progress(start + n, deals)
     return out
@@ -206,14 +217,17 @@ MATCH_BLOCK = 64  # games per random stream: a game is many deals
 
 
 def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
-              threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+              threads: int | None = None, progress: Progress | None = None,
+              first_game: int = 0) -> np.ndarray:
     """Whole games to ``rules.game_target`` (SPEC four-hand-80 "game"), A's policy on one pair
     and B's on the other, alternating by game; int64 (games, 4): A won (1/0, -1 unfinished),
-    deals, A's final total, B's final total (``kernels.deals.match_blocks``)."""
+    deals, A's final total, B's final total (``kernels.deals.match_blocks``). ``first_game`` (a
+    multiple of :data:`MATCH_BLOCK`) gives the games ``first_game ..`` of a longer run."""
     from binokel_sim.kernels.deals import match_blocks
 
     check_game(rules)
     check_run(games, seed, "--games")
+    offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a), policy_id(policy_b)
@@ -222,7 +236,8 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                      rules.last_trick, rules.min_meld, rules.min_play, a, b, rules.game_target,
-                     MAX_GAME_DEALS, seed, first_block, MATCH_BLOCK, start, out[start:start + n])
+                     MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK, first_game + start,
+                     out[start:start + n])
         if progress is not None:
             progress(start + n, games)
     return out

@@ -59,13 +59,14 @@ def output_format(path: str | Path, fmt: str | None = None) -> str:
 
 
 @contextmanager
-def atomic_file(path: str | Path, binary: bool = False) -> Iterator[IO]:
-    """An open file that appears at ``path`` whole when the block ends and not at all when it
-    raises (KeyboardInterrupt included); ``-`` yields standard output."""
+def atomic_file(path: str | Path, binary: bool = False,
+                suffixes: tuple[str, ...] = tuple(FORMATS)) -> Iterator[IO]:
+    """An open file that appears at ``path`` (one of ``suffixes``) whole when the block ends and
+    not at all when it raises (KeyboardInterrupt included); ``-`` yields standard output."""
     if is_stdout(path):
         yield sys.stdout.buffer if binary else sys.stdout
         return
-    with temp_beside(check_output(path)) as tmp:
+    with temp_beside(check_output(path, suffixes)) as tmp:
         with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
 

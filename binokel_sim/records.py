@@ -1,48 +1,63 @@
-"""Simulated deals (:class:`binokel_sim.games.PlayedDeals`) as plain JSON-ready records."""
+"""Simulated four-hand-80 deals (:class:`binokel_sim.games.PlayedDeals`) as records: a polars
+frame per chunk of deals (one row a deal, the record's keys as columns, in order) and, from it,
+plain JSON-ready dicts. The format is docs/rules.md, "Play, bidding and scoring"."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+import polars as pl
 
-from binokel_sim.cards import N_TYPES, format_card, format_counts, planes_to_counts
-from binokel_sim.games import DEAL_FIELDS, PlayedDeals, suit_letter
+from binokel_sim import record_columns as col
+from binokel_sim.games import DEAL_FIELDS, PlayedDeals
 from binokel_sim.kernels.auction import NO_BID
 
+INFO = {name: i for i, name in enumerate(DEAL_FIELDS)}
 
-CARD_NAMES = [format_card(t) for t in range(N_TYPES)]
+SCHEMA = pl.Schema({
+    "deal": pl.Int64,
+    "hands": pl.List(col.CARDS),
+    "dealer": pl.Int64,
+    "bids": pl.List(col.CALL),
+    "bidder": pl.Int64,
+    "bid": pl.Int64,
+    "trump": pl.String,
+    "melds": col.INTS,
+    "tricks": pl.List(pl.Struct({"leader": pl.Int64, "cards": col.CARDS, "winner": pl.Int64})),
+    "play_points": col.INTS,
+    "scores": col.INTS,
+})
+
+
+def deal_frame(played: PlayedDeals, first_deal: int = 0) -> pl.DataFrame:
+    """One row per deal, columns :data:`SCHEMA`: ``deal``, ``hands`` (seat 0 first, as dealt),
+    ``dealer``, ``bids`` (calls in order: ``{"seat", "bid"}``, ``bid`` null for a pass),
+    ``bidder``, ``bid``, ``trump`` (null: the bid winner could name none), ``melds`` (points per
+    seat with the named trump, null without one), ``tricks`` (``leader``, ``cards`` in play order
+    from the leader, ``winner``; empty when the bid was lost before play), ``play_points`` and
+    ``scores`` per pair (seats 0+2, 1+3)."""
+    info = played.info
+    deals = info.shape[0]
+    trump = info[:, INFO["trump"]]
+    melds = np.take_along_axis(played.melds, np.clip(trump, 0, None)[:, None, None], axis=2)
+    return col.frame({
+        "deal": pl.Series(np.arange(first_deal, first_deal + deals, dtype=np.int64)),
+        "hands": col.hands(played.hands),
+        "dealer": pl.Series(info[:, INFO["dealer"]]),
+        "bids": col.calls(played.bid_seats, played.bid_values, info[:, INFO["n_calls"]], NO_BID),
+        "bidder": pl.Series(info[:, INFO["bidder"]]),
+        "bid": pl.Series(info[:, INFO["bid"]]),
+        "trump": col.suits(trump),
+        "melds": col.when(trump >= 0, col.ints(melds[:, :, 0])),
+        "tricks": col.head(col.tricks(played.trick_leaders, played.trick_cards,
+                                      played.trick_winners), info[:, INFO["n_tricks"]],
+                           played.trick_leaders.shape[1]),
+        "play_points": col.ints(info[:, [INFO["play_02"], INFO["play_13"]]]),
+        "scores": col.ints(info[:, [INFO["score_02"], INFO["score_13"]]]),
+    }).cast(SCHEMA)
 
 
 def deal_records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
-    """One dict per deal: ``deal``, ``hands`` (seat 0 first, as dealt), ``dealer``, ``bids`` (calls
-    in order: ``{"seat", "bid"}``, ``bid`` null for a pass), ``bidder``, ``bid``, ``trump`` (null:
-    the bid winner could name none), ``melds`` (points per seat with the named trump, null without
-    one), ``tricks`` (``leader``, ``cards`` in play order from the leader, ``winner``; empty when
-    the bid was lost before play), ``play_points`` and ``scores`` per pair (seats 0+2, 1+3)."""
-    counts = planes_to_counts(played.hands).tolist()
-    col = {name: i for i, name in enumerate(DEAL_FIELDS)}
-    info_rows = played.info.tolist()
-    for d, info in enumerate(info_rows):
-        trump = info[col["trump"]]
-        n_calls = info[col["n_calls"]]
-        seats, values = played.bid_seats[d, :n_calls].tolist(), played.bid_values[d, :n_calls].tolist()
-        n_tricks = info[col["n_tricks"]]
-        cards = played.trick_cards[d, :n_tricks].tolist()
-        leaders = played.trick_leaders[d, :n_tricks].tolist()
-        winners = played.trick_winners[d, :n_tricks].tolist()
-        yield {
-            "deal": first_deal + d,
-            "hands": [format_counts(counts[d][seat]) for seat in range(4)],
-            "dealer": info[col["dealer"]],
-            "bids": [{"seat": seat, "bid": None if value == NO_BID else value}
-                     for seat, value in zip(seats, values)],
-            "bidder": info[col["bidder"]],
-            "bid": info[col["bid"]],
-            "trump": suit_letter(trump),
-            "melds": played.melds[d, :, trump].tolist() if trump >= 0 else None,
-            "tricks": [{"leader": leader, "cards": [CARD_NAMES[c] for c in trick],
-                        "winner": winner}
-                       for leader, trick, winner in zip(leaders, cards, winners)],
-            "play_points": [info[col["play_02"]], info[col["play_13"]]],
-            "scores": [info[col["score_02"]], info[col["score_13"]]],
-        }
+    """The rows of :func:`deal_frame` as dicts."""
+    yield from col.dicts(deal_frame(played, first_deal))

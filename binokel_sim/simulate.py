@@ -4,6 +4,9 @@ Work is cut into blocks of ``BLOCK_SIZE`` deals; block ``i`` always reads random
 i)``, so a run gives the same numbers on 1 or N threads and in any chunking. Chunks of blocks go
 to the parallel kernels one after another; between chunks the optional ``progress(done, total)``
 callback is called (the CLI draws its progress bar from it; the library draws nothing).
+
+A run is a list of tasks of fixed block ranges (:mod:`binokel_sim.backend`), run here one after
+another or on a Dask cluster; each task returns integer counts, added up in task order.
 """
 
 from __future__ import annotations
@@ -116,23 +119,54 @@ class MeldCounts:
 
 
 def run_meld_counts(rules: Rules, deals: int, seed: int, trump: int = 0,
-                    threads: int | None = None, progress: Progress | None = None) -> MeldCounts:
-    """Deal ``deals`` single hands and histogram every meld (with ``trump``) and the best total."""
+                    threads: int | None = None, progress: Progress | None = None,
+                    backend=None) -> MeldCounts:
+    """Deal ``deals`` single hands and histogram every meld (with ``trump``) and the best total.
+    The run is tasks of ``backend.MELD_TASK_BLOCKS`` blocks (:func:`meld_counts_task`), run by
+    ``backend`` (default: here, :class:`~binokel_sim.backend.LocalBackend`)."""
+    from binokel_sim.backend import MELD_TASK_BLOCKS, LocalBackend, task_ranges, total
+
     check_run(deals, seed)
-    n_threads = set_threads(threads)
-    tables = compile_tables(rules)
-    count_hist = np.zeros((tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
-    total_hist = np.zeros(tables.max_total + 1, dtype=np.int64)
-    done = 0
-    for first_block, _, n in chunks(deals, n_threads):
-        n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
-        ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
-        th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-        meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, trump,
-                         seed, first_block, BLOCK_SIZE, n, ch, th)
-        count_hist += ch.sum(axis=0)  # serial reduction, in block order
-        total_hist += th.sum(axis=0)
-        done += n
-        if progress is not None:
-            progress(done, deals)
+    set_threads(threads)
+    compile_tables(rules)  # a variant the kernels cannot take fails here, not on a worker
+    backend = backend if backend is not None else LocalBackend()
+    ranges = task_ranges(deals, BLOCK_SIZE, MELD_TASK_BLOCKS)
+    tasks = [(rules, seed, trump, block, n, backend.threads_for(threads))
+             for block, _, n in ranges]
+    count_hist, total_hist = total(backend.map(meld_counts_task, tasks,
+                                               [n for *_, n in ranges], progress))
     return MeldCounts(deals, count_hist, total_hist)
+
+
+def meld_counts_task(task: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """One task of :func:`run_meld_counts`: ``(rules, seed, trump, first_block, deals,
+    threads)`` → the meld count and best-total histograms (int64) of blocks ``first_block ..``
+    (``deals`` hands)."""
+    from binokel_sim.backend import task_context, task_progress
+
+    rules, seed, trump, first, deals, threads = task
+    with task_context(threads) as n_threads:
+        tables = compile_tables(rules)
+        progress = task_progress()
+        count_hist = np.zeros((tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
+        total_hist = np.zeros(tables.max_total + 1, dtype=np.int64)
+        for block, start, n in chunks(deals, n_threads):
+            n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
+            ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
+            th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
+            meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, trump,
+                             seed, first + block, BLOCK_SIZE, n, ch, th)
+            count_hist += ch.sum(axis=0)  # serial reduction, in block order
+            total_hist += th.sum(axis=0)
+            if progress is not None:
+                progress(start + n, deals)
+    return count_hist, total_hist
+
+
+def block_of(first: int, block_size: int, what: str = "deals") -> int:
+    """The random-stream block item ``first`` of a run starts, which must be a block's first
+    item (a run of items ``first ..`` then gives the same items as the whole run's)."""
+    if first < 0 or first % block_size:
+        raise SimulationError(f"a run of {what} must start at a multiple of {block_size}, got "
+                              f"{first}")
+    return first // block_size

@@ -24,6 +24,7 @@ from binokel_sim.kernels.talon import (
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
+    block_of,
     check_memory,
     check_run,
     chunks,
@@ -85,9 +86,11 @@ class TalonDeals:
 def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                    progress: Progress | None = None, first_deal: int = 0) -> TalonDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
-    ``d % players``."""
+    ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
+    ..`` of a longer run: the same deals as that run's."""
     check_talon(rules)
     check_run(deals, seed)
+    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
@@ -105,9 +108,9 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_winners=np.empty((deals, nt), dtype=np.int64),
         declarations=np.empty((deals, nt, 2), dtype=np.int64),
     )
-    for first_block, start, n in _chunks(deals, n_threads):
+    for block, start, n in _chunks(deals, n_threads):
         s = slice(start, start + n)
-        talon_play_blocks(deck, tt, seats, seed, first_block, GAME_BLOCK, first_deal + start,
+        talon_play_blocks(deck, tt, seats, seed, offset + block, GAME_BLOCK, first_deal + start,
                           out.hands[s], out.talon[s], out.points[s], out.trick_cards[s],
                           out.trick_leaders[s], out.trick_winners[s], out.declarations[s])
         if progress is not None:
@@ -118,12 +121,15 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
 # --- duels and matches --------------------------------------------------------------------------
 
 def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
-                   threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+                   threads: int | None = None, progress: Progress | None = None,
+                   first_deal: int = 0) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn: every seat for three players, each partnership for four-hand-72), float64
-    (deals,)."""
+    (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals ``first_deal ..``
+    of a longer run."""
     check_talon(rules)
     check_run(deals, seed)
+    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
@@ -132,19 +138,24 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
     for first_block, start, n in _chunks(deals, n_threads):
-        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, seed, first_block,
-                          GAME_BLOCK, start, diff[start:start + n])
+        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, seed,
+                          offset + first_block, GAME_BLOCK, first_deal + start,
+                          diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
     return diff
 
 
 def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
-                    threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+                    threads: int | None = None, progress: Progress | None = None,
+                    first_game: int = 0) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
-    A's final total, the B sides' summed final totals (see ``kernels.talon.talon_match_blocks``)."""
+    A's final total, the B sides' summed final totals (see ``kernels.talon.talon_match_blocks``).
+    ``first_game`` (a multiple of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer
+    run."""
     check_talon(rules)
     check_run(games, seed, "--games")
+    offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
@@ -154,8 +165,8 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     out = np.empty((games, 4), dtype=np.int64)
     for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
         talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, rules.game_target,
-                           MAX_GAME_DEALS, seed, first_block, MATCH_BLOCK, start,
-                           out[start:start + n])
+                           MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK,
+                           first_game + start, out[start:start + n])
         if progress is not None:
             progress(start + n, games)
     return out
@@ -165,12 +176,14 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 
 def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
                       seed: int, policy: str, threads: int | None = None,
-                      progress: Progress | None = None) -> np.ndarray:
+                      progress: Progress | None = None, first_sample: int = 0) -> np.ndarray:
     """Deal the unseen cards around ``counts`` (seat 0's hand) and the ``turned`` card (a card
     type) ``samples`` times and play each deal with ``policy`` on every seat, ``dealer`` dealing.
-    Returns int64 (samples, players, 2): card and meld points per seat."""
+    Returns int64 (samples, players, 2): card and meld points per seat. ``first_sample`` (a
+    multiple of ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run."""
     check_talon(rules)
     check_run(samples, seed)
+    offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     known = counts.copy()
@@ -183,8 +196,8 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
     for first_block, start, n in _chunks(samples, n_threads):
-        talon_sample_blocks(unseen, planes, turned, dealer, tt, seats, seed, first_block,
-                            GAME_BLOCK, out[start:start + n])
+        talon_sample_blocks(unseen, planes, turned, dealer, tt, seats, seed,
+                            offset + first_block, GAME_BLOCK, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)
     return out

@@ -31,6 +31,7 @@ from binokel_sim.kernels.widow import (
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
+    block_of,
     check_memory,
     check_run,
     chunks,
@@ -157,9 +158,11 @@ class WidowDeals:
 def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                    progress: Progress | None = None, first_deal: int = 0) -> WidowDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
-    ``d % players``."""
+    ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
+    ..`` of a longer run: the same deals as that run's."""
     check_widow(rules)
     check_run(deals, seed)
+    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
@@ -183,9 +186,9 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_leaders=np.empty((deals, h), dtype=np.int64),
         trick_winners=np.empty((deals, h), dtype=np.int64),
     )
-    for first_block, start, n in _chunks(deals, n_threads):
+    for block, start, n in _chunks(deals, n_threads):
         s = slice(start, start + n)
-        widow_play_blocks(deck, tw, tables.kt, seats, seed, first_block, GAME_BLOCK,
+        widow_play_blocks(deck, tw, tables.kt, seats, seed, offset + block, GAME_BLOCK,
                           first_deal + start, out.hands[s], out.widow[s], out.info[s], out.bid_seats[s],
                           out.bid_values[s], out.buried[s], out.melds[s], out.card_points[s],
                           out.scores[s], out.trick_cards[s], out.trick_leaders[s],
@@ -198,11 +201,14 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
 # --- duels and matches --------------------------------------------------------------------------
 
 def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
-                   threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+                   threads: int | None = None, progress: Progress | None = None,
+                   first_deal: int = 0) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
-    side in turn), float64 (deals,)."""
+    side in turn), float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
+    deals ``first_deal ..`` of a longer run."""
     check_widow(rules)
     check_run(deals, seed)
+    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
@@ -212,18 +218,22 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     diff = np.empty(deals, dtype=np.float64)
     for first_block, start, n in _chunks(deals, n_threads):
         widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, most_calls(rules), seed,
-                          first_block, GAME_BLOCK, start, diff[start:start + n])
+                          offset + first_block, GAME_BLOCK, first_deal + start,
+                          diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
     return diff
 
 
 def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
-                    threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+                    threads: int | None = None, progress: Progress | None = None,
+                    first_game: int = 0) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
-    A's final total, the B sides' summed final totals."""
+    A's final total, the B sides' summed final totals. ``first_game`` (a multiple of
+    ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run."""
     check_widow(rules)
     check_run(games, seed, "--games")
+    offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
@@ -233,8 +243,8 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     out = np.empty((games, 4), dtype=np.int64)
     for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
         widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, most_calls(rules),
-                           rules.game_target, MAX_GAME_DEALS, seed, first_block, MATCH_BLOCK, start,
-                           out[start:start + n])
+                           rules.game_target, MAX_GAME_DEALS, seed, offset + first_block,
+                           MATCH_BLOCK, first_game + start, out[start:start + n])
         if progress is not None:
             progress(start + n, games)
     return out
@@ -244,12 +254,14 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 
 def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       threads: int | None = None,
-                      progress: Progress | None = None) -> np.ndarray:
+                      progress: Progress | None = None, first_sample: int = 0) -> np.ndarray:
     """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
-    Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``."""
+    Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``. ``first_sample`` (a multiple of
+    ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run."""
     check_widow(rules)
     check_run(samples, seed)
+    offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     unseen = unseen_deck(rules, counts)
@@ -258,8 +270,8 @@ def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
     planes = counts_to_planes(counts)
     for first_block, start, n in _chunks(samples, n_threads):
-        widow_sample_blocks(unseen, planes, tw, compile_tables(rules).kt, seats, seed, first_block, GAME_BLOCK,
-                            out[start:start + n])
+        widow_sample_blocks(unseen, planes, tw, compile_tables(rules).kt, seats, seed,
+                            offset + first_block, GAME_BLOCK, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)
     return out

@@ -14,11 +14,11 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from binokel_sim.bid_odds import P_MAKE_FLOOR, at_minimum_bid, score_histogram
+from binokel_sim.bid_odds import P_MAKE_FLOOR, at_minimum_bid, histogram_document
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts
 from binokel_sim.simulate import Progress
-from binokel_sim.stats import mean_interval, wilson_interval
+from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 from binokel_sim.widow_games import SAMPLE_FIELDS, exact_widow, run_widow_samples
@@ -32,20 +32,52 @@ def bid_rows(rules: Rules, totals: np.ndarray) -> pl.DataFrame:
     samples (at least the minimum): ``p_make`` = share of samples whose total reaches the bid,
     with a Wilson 95% interval, and the expected score (the total when made, else minus twice
     the bid). The play does not depend on the bid, so one set of samples serves every bid."""
-    n = totals.shape[0]
-    ordered = np.sort(totals)
-    suffix = np.concatenate([np.cumsum(ordered[::-1])[::-1], [0]])
+    return rows_from_totals(rules, Hist.of(totals))
+
+
+def rows_from_totals(rules: Rules, totals: Hist) -> pl.DataFrame:
+    """:func:`bid_rows` from the histogram of the samples' totals."""
+    n = totals.n
+    values, counts = totals.seen()
+    suffix_k = np.concatenate([np.cumsum(counts[::-1])[::-1], [0]])
+    suffix_sum = np.concatenate([np.cumsum((values * counts)[::-1])[::-1], [0]])
     floor = minimum_bid(rules)
     rows = []
-    for bid in ladder(rules, max(int(ordered[-1]), floor)):
-        first = int(np.searchsorted(ordered, bid, side="left"))
-        k = n - first
+    for bid in ladder(rules, max(int(values[-1]), floor)):
+        first = int(np.searchsorted(values, bid, side="left"))
+        k = int(suffix_k[first])
         if bid > floor and k / n <= P_MAKE_FLOOR:
             break
         low, high = wilson_interval(k, n)
         rows.append({"bid": bid, "p_make": k / n, "ci_low": float(low), "ci_high": float(high),
-                     "expected_score": float((suffix[first] - 2 * bid * (n - k)) / n)})
+                     "expected_score": (int(suffix_sum[first]) - 2 * bid * (n - k)) / n})
     return pl.DataFrame(rows, schema=ROW_SCHEMA)
+
+
+def widow_tally(out: np.ndarray) -> dict:
+    """The integer statistics of widow samples (:func:`~binokel_sim.widow_games.run_widow_samples`'s
+    array) that :func:`widow_bid_odds` reports from; tallies of disjoint samples add
+    (:func:`binokel_sim.backend.add`): ``samples``, the histogram of the ``totals``, the sum and
+    sum of squares of the soloist's ``meld``, the ``bonus`` count and the ``trump`` chosen
+    (int64 (4,))."""
+    col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
+    meld = out[:, col["meld"]]
+    return {"samples": int(out.shape[0]), "totals": Hist.of(out[:, col["total"]]),
+            "meld": int(meld.sum()), "meld_sq": int((meld * meld).sum()),
+            "bonus": int(out[:, col["bonus"]].sum()),
+            "trump": np.bincount(out[:, col["trump"]], minlength=4).astype(np.int64)}
+
+
+def widow_task(task: tuple) -> dict:
+    """One task of :func:`widow_bid_odds`: ``(rules, counts, seed, policy, first_sample,
+    samples, threads)`` → the :func:`widow_tally` of those samples."""
+    from binokel_sim.backend import task_context, task_progress
+
+    rules, counts, seed, policy, first, n, threads = task
+    with task_context(threads) as n_threads:
+        out = run_widow_samples(rules, counts, n, seed, policy, n_threads, task_progress(),
+                                first_sample=first)
+    return widow_tally(out)
 
 
 def widow_section(rules: Rules, counts: np.ndarray) -> dict:
@@ -75,25 +107,38 @@ def widow_section(rules: Rules, counts: np.ndarray) -> dict:
 
 def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
                    policy: str = "heuristic", threads: int | None = None,
-                   progress: Progress | None = None) -> dict:
+                   progress: Progress | None = None, backend=None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
     ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
     the soloist's side's score at the minimum bid (series ``soloist``: the total when made, else
-    minus twice the bid; its mean is ``expected_score_min_bid``)."""
+    minus twice the bid; its mean is ``expected_score_min_bid``). The samples are played in
+    tasks of ``backend.BID_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every
+    figure comes from their integer :func:`widow_tally`."""
+    from binokel_sim import widow_games
+    from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.games import policy_id
+    from binokel_sim.simulate import check_run, set_threads
+
+    widow_games.check_widow(rules)
+    check_run(samples, seed)
+    policy_id(policy)
+    set_threads(threads)
     widow = widow_section(rules, counts)
-    out = run_widow_samples(rules, counts, samples, seed, policy, threads, progress)
-    col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
-    totals = out[:, col["total"]]
-    rows = bid_rows(rules, totals)
-    meld = out[:, col["meld"]].astype(np.float64)
-    m_mean, m_low, m_high = mean_interval(float(meld.sum()), float((meld * meld).sum()), samples)
-    bonus = int(out[:, col["bonus"]].sum())
+    backend = backend if backend is not None else LocalBackend()
+    ranges = task_ranges(samples, widow_games.GAME_BLOCK, BID_TASK_BLOCKS)
+    tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, first, n,
+              backend.threads_for(threads)) for _, first, n in ranges]
+    tally = total(backend.map(widow_task, tasks, [n for *_, n in ranges], progress))
+    rows = rows_from_totals(rules, tally["totals"])
+    m_mean, m_low, m_high = mean_interval(float(tally["meld"]), float(tally["meld_sq"]), samples)
+    bonus = tally["bonus"]
     b_low, b_high = wilson_interval(bonus, samples)
-    chosen = np.bincount(out[:, col["trump"]], minlength=4) / samples
+    chosen = tally["trump"] / samples
     floor = minimum_bid(rules)
-    scores = np.where(totals >= floor, totals, -2 * floor)
+    made = tally["totals"].where(lambda v: v >= floor)
+    scores = made + Hist.constant(-2 * floor, samples - made.n)  # set: minus twice the bid
     return {
         "hand": format_counts(counts),
         "rows": rows,
@@ -104,5 +149,5 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
         "p_bonus": bonus / samples,
         "p_bonus_ci": [float(b_low), float(b_high)],
         "widow": widow,
-        "score_histogram": score_histogram({"soloist": scores}, bid=floor),
+        "score_histogram": histogram_document({"soloist": scores}, bid=floor),
     }

@@ -1,11 +1,15 @@
-"""Simulated widow deals (:class:`binokel_sim.widow_games.WidowDeals`) as JSON-ready records, in
-the format of docs/rules.md ("Widow games", "Records")."""
+"""Simulated widow deals (:class:`binokel_sim.widow_games.WidowDeals`) as records, in the format
+of docs/rules.md ("Widow games", "Records"): a polars frame per chunk of deals (one row a deal,
+the record's keys as columns, in order) and, from it, plain JSON-ready dicts."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from binokel_sim.cards import N_TYPES, SUITS, counts_of, format_card, format_counts, planes_to_counts
+import numpy as np
+import polars as pl
+
+from binokel_sim import record_columns as col
 from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.widow import (
     I_BID,
@@ -19,56 +23,65 @@ from binokel_sim.kernels.widow import (
     I_TRUMP,
 )
 from binokel_sim.simulate import SimulationError
+from binokel_sim.variants import Rules
 from binokel_sim.widow_games import WidowDeals
 
-CARD_NAMES = [format_card(t) for t in range(N_TYPES)]
+DEMAND = pl.Struct({"card": pl.String, "from": pl.Int64, "given": pl.String})
+TRICK = pl.Struct({"leader": pl.Int64, "cards": col.CARDS, "winner": pl.Int64})
+
+
+def schema(rules: Rules) -> pl.Schema:
+    """The columns of a widow game's record frame (``pair_scores`` with partnerships only)."""
+    columns = {
+        "deal": pl.Int64, "variant": pl.String, "dealer": pl.Int64, "hands": pl.List(col.CARDS),
+        "widow": col.CARDS, "bids": pl.List(col.CALL), "soloist": pl.Int64, "bid": pl.Int64,
+        "demand": DEMAND, "buried": col.CARDS, "trump": pl.String, "melds": col.INTS,
+        "tricks": pl.List(TRICK), "card_points": col.INTS, "bonus": pl.Int64,
+        "made": pl.Boolean, "scores": col.INTS,
+    }
+    if rules.partnerships:
+        columns["pair_scores"] = col.INTS
+    return pl.Schema(columns)
+
+
+def widow_frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
+    """One row per deal, columns :func:`schema` (the keys of docs/rules.md, in order)."""
+    rules = played.rules
+    info = played.info
+    if (info[:, I_CALLS] > played.bid_seats.shape[1]).any():
+        raise SimulationError("an auction had more calls than the record has room for")
+    deals = info.shape[0]
+    numbers = np.arange(first_deal, first_deal + deals, dtype=np.int64)
+    demanded = info[:, I_DEMAND] >= 0
+    demand = pl.DataFrame({
+        "card": col.card_names(np.clip(info[:, I_DEMAND], 0, None)),
+        "from": info[:, I_FROM],
+        "given": col.card_names(np.clip(info[:, I_GIVEN], 0, None)),
+    }).to_struct("demand")
+    columns = {
+        "deal": pl.Series(numbers),
+        "variant": pl.Series([rules.name] * deals, dtype=pl.String),
+        "dealer": pl.Series(numbers % rules.players),
+        "hands": col.hands(played.hands),
+        "widow": col.types_sorted(played.widow),
+        "bids": col.calls(played.bid_seats, played.bid_values, info[:, I_CALLS], NO_BID),
+        "soloist": pl.Series(info[:, I_SOLOIST]),
+        "bid": pl.Series(info[:, I_BID]),
+        "demand": col.when(demanded, demand),
+        "buried": col.types_sorted(played.buried),
+        "trump": col.suits(info[:, I_TRUMP]),
+        "melds": col.ints(played.melds),
+        "tricks": col.tricks(played.trick_leaders, played.trick_cards, played.trick_winners),
+        "card_points": col.ints(played.card_points),
+        "bonus": pl.Series(info[:, I_BONUS]),
+        "made": pl.Series(info[:, I_MADE] != 0),
+        "scores": col.ints(played.scores),
+    }
+    if rules.partnerships:
+        columns["pair_scores"] = col.ints(played.scores[:, :2])
+    return col.frame(columns).cast(schema(rules))
 
 
 def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
-    """One dict per deal (keys in the documented order)."""
-    rules = played.rules
-    players = rules.players
-    if (played.info[:, I_CALLS] > played.bid_seats.shape[1]).any():
-        raise SimulationError("an auction had more calls than the record has room for")
-    counts = planes_to_counts(played.hands).tolist()
-    info_rows = played.info.tolist()
-    widows = played.widow.tolist()
-    buried = played.buried.tolist()
-    melds = played.melds.tolist()
-    card_points = played.card_points.tolist()
-    scores = played.scores.tolist()
-    for d, info in enumerate(info_rows):
-        n_calls = info[I_CALLS]
-        seats = played.bid_seats[d, :n_calls].tolist()
-        values = played.bid_values[d, :n_calls].tolist()
-        demand = None
-        if info[I_DEMAND] >= 0:
-            demand = {"card": CARD_NAMES[info[I_DEMAND]], "from": info[I_FROM],
-                      "given": CARD_NAMES[info[I_GIVEN]]}
-        tricks = [{"leader": leader, "cards": [CARD_NAMES[c] for c in cards], "winner": winner}
-                  for leader, cards, winner in zip(played.trick_leaders[d].tolist(),
-                                                   played.trick_cards[d].tolist(),
-                                                   played.trick_winners[d].tolist())]
-        record = {
-            "deal": first_deal + d,
-            "variant": rules.name,
-            "dealer": (first_deal + d) % players,
-            "hands": [format_counts(counts[d][seat]) for seat in range(players)],
-            "widow": format_counts(counts_of(widows[d])),
-            "bids": [{"seat": seat, "bid": None if value == NO_BID else value}
-                     for seat, value in zip(seats, values)],
-            "soloist": info[I_SOLOIST],
-            "bid": info[I_BID],
-            "demand": demand,
-            "buried": format_counts(counts_of(buried[d])),
-            "trump": SUITS[info[I_TRUMP]],
-            "melds": melds[d],
-            "tricks": tricks,
-            "card_points": card_points[d],
-            "bonus": info[I_BONUS],
-            "made": bool(info[I_MADE]),
-            "scores": scores[d],
-        }
-        if rules.partnerships:
-            record["pair_scores"] = [scores[d][0], scores[d][1]]
-        yield record
+    """The rows of :func:`widow_frame` as dicts (keys in the documented order)."""
+    yield from col.dicts(widow_frame(played, first_deal))

@@ -87,6 +87,13 @@ def main() -> None:
               f"| `bid-odds` three-hand-auction-48, 1,000,000 samples, heuristic | "
               f"{bid['in_process']:.1f} s in process, {bid['cli']:.1f} s as a command | "
               f"≤ 10 s: {met(bid['in_process'], 10, higher=False)} |"]
+    records = data.get("records")
+    if records:
+        for how, run in records["cli_deals_per_s"].items():
+            lines.append(f"| `play` four-hand-80, {run['deals']:,} deals, "
+                         f"{how.replace('_', ' to ')} | {thousands(run['deals_per_s'])} deals/s, "
+                         f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
+                         f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
 
 

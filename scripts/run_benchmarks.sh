@@ -7,4 +7,5 @@ python benchmarks/bench_melds.py
 python benchmarks/bench_playout.py
 python benchmarks/bench_talon.py
 python benchmarks/bench_widow.py
+python benchmarks/bench_records.py
 python scripts/results_doc.py

@@ -135,6 +135,14 @@ SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the sam
                                                             "same numbers on any thread count.")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(
     "--threads", help="Worker threads (default: all cores).")]
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="K", help="Run on a local Dask cluster of K worker processes (pip "
+                                   "install \"binokel-sim\\[dask]\"); the numbers are those of "
+                                   "a run without it.")]
+SchedulerOpt = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Run on a running Dask cluster: its scheduler's address, tcp://HOST:PORT "
+         "(docs/distributed.md); the numbers are those of a run without it.")]
 
 
 OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f",

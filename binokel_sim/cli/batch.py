@@ -10,9 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt,
-    check_out, clamp_threads, command, domain_errors, err, out, print_json, print_rows,
-    resolve_rules, source, warn, warn_few, write_out,
+    PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, ThreadsOpt,
+    VariantOpt, WorkersOpt, check_out, clamp_threads, command, domain_errors, err, out,
+    print_json, print_rows, resolve_rules, source, warn, warn_few, write_out,
 )
 from binokel_sim.cli.render import Column, percent, percent_interval, points
 from binokel_sim.cli.render import table as render_table
@@ -52,6 +52,8 @@ def batch_cmd(
                             "stdout, in --format), with the variant, seed, deals, policy and "
                             "version in columns.")] = None,
     fmt: RowsFormatOpt = RowsFormat.table,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """The odds of every hand in a file, one row per hand. For the auction variants what bid-odds
     reports in summary (the recommended trump, the highest bid with a positive expected score,
@@ -65,7 +67,8 @@ def batch_cmd(
     Example: binokel-sim batch --variant two-hand-48 --hands-file hands.csv --out odds.csv --resume
     """
     from binokel_sim.analysis import provenance
-    from binokel_sim.batch import batch_frame, check_batch, summarize_hand
+    from binokel_sim.backend import open_backend
+    from binokel_sim.batch import batch_frame, check_batch, summarize_task
     from binokel_sim.hands_file import read_hands
     from binokel_sim.simulate import check_run
 
@@ -93,9 +96,13 @@ def batch_cmd(
         return (f"stopped by Ctrl-C; {len(done)} of {len(rows_in)} hands are kept in {keep.path}: "
                 f"run the same command with --resume to go on")
 
-    with domain_errors(stopped), _bar(len(rows_in), len(done)) as advance:
-        for i in todo:
-            row = summarize_hand(rules, rows_in[i], i, deals, seed, policy, threads, seat)
+    with domain_errors(stopped), open_backend(workers, scheduler, threads) as backend, \
+            _bar(len(rows_in), len(done)) as advance:
+        # one task a hand; on a cluster the rows finish in any order (the file is sorted)
+        tasks = [(rules, rows_in[i], i, deals, seed, policy, backend.threads_for(threads), seat)
+                 for i in todo]
+        for _, row in backend.imap_unordered(summarize_task, tasks):
+            i = row["row"]
             if row["error"] is not None:
                 if strict:
                     keep.discard()

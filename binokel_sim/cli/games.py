@@ -9,9 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PROGRESS_DEALS, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt,
-    VariantOpt, check_out, clamp_threads, command, domain_errors, out, print_json, print_rows,
-    progress_bar, resolve_rules, source, warn_few, write_out,
+    PROGRESS_DEALS, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt,
+    ThreadsOpt, VariantOpt, WorkersOpt, check_out, clamp_threads, command, domain_errors, out,
+    print_json, print_rows, progress_bar, resolve_rules, source, warn_few, write_out,
 )
 from binokel_sim.cli.render import percent, percent_interval
 
@@ -43,6 +43,8 @@ def duel(
     threads: ThreadsOpt = None,
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Which of two play policies scores more on the same cards. Every deal is played once for
     every side with A's policy on that side and B's on the others (two plays per deal for
@@ -52,19 +54,20 @@ def duel(
     Example: binokel-sim duel --variant two-hand-48 -a heuristic -b random --deals 100000 --seed 1
     """
     from binokel_sim.analysis import provenance
-    from binokel_sim.engines import duel as run_duel
-    from binokel_sim.stats import mean_interval
+    from binokel_sim.backend import open_backend
+    from binokel_sim.engines import duel_summary
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
-        with progress_bar(deals, "dueling") as progress:
-            diff = run_duel(rules, a, b, deals, seed, threads, progress)
+        with open_backend(workers, scheduler, threads) as backend, \
+                progress_bar(deals, "dueling") as progress:
+            summary = duel_summary(rules, a, b, deals, seed, threads, progress, backend)
         warn_few(deals)
-        mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), deals)
+        mean, low, high = summary["mean_diff"], summary["ci_low"], summary["ci_high"]
         record = provenance(rules, seed=seed, a=a, b=b, **source(rules_file))
-        result = {**record, "deals": deals, "mean_diff": mean, "ci_low": low, "ci_high": high}
+        result = {**record, **summary}
         if write_out(one_row(result), out_file, {}, fmt, result):
             return
     if print_rows(one_row(result), {}, fmt):
@@ -87,6 +90,8 @@ def match(
     threads: ThreadsOpt = None,
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """How often policy A wins whole games against policy B. Games are played to the variant's
     target (1000 in two-hand-48, 1500 in the 72-card games, 500 in four-hand-80) with A's policy
@@ -96,17 +101,18 @@ def match(
     Example: binokel-sim match --variant two-hand-48 --a heuristic --b random --games 10000 --seed 1
     """
     from binokel_sim.analysis import provenance
-    from binokel_sim.engines import match as run_match
+    from binokel_sim.backend import open_backend
+    from binokel_sim.engines import match_summary
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
-        with progress_bar(games, "playing games", PROGRESS_DEALS // 10) as progress:
-            result = run_match(rules, a, b, games, seed, threads, progress)
+        with open_backend(workers, scheduler, threads) as backend, \
+                progress_bar(games, "playing games", PROGRESS_DEALS // 10) as progress:
+            figures = match_summary(rules, a, b, games, seed, threads, progress, backend)
         warn_few(games, "games", "--games")
-        summary = _match_summary(rules, result, provenance(rules, seed=seed, a=a, b=b,
-                                                           **source(rules_file)))
+        summary = {**provenance(rules, seed=seed, a=a, b=b, **source(rules_file)), **figures}
         if write_out(one_row(summary), out_file, {}, fmt, summary):
             return
     if print_rows(one_row(summary), {}, fmt):
@@ -128,23 +134,3 @@ def match(
     if summary["unfinished"]:
         out.print(f"{summary['unfinished']} games were still open after the deal limit and are "
                   f"not counted", highlight=False)
-
-
-def _match_summary(rules, result, record: dict) -> dict:
-    """The match figures from the per-game array of :func:`binokel_sim.engines.match`."""
-    from binokel_sim.engines import sides
-    from binokel_sim.stats import wilson_interval
-
-    games = result.shape[0]
-    finished = result[:, 0] >= 0
-    n_done = int(finished.sum())
-    wins = int((result[:, 0] == 1).sum())
-    low, high = wilson_interval(wins, max(n_done, 1))
-    n_sides = sides(rules)
-    return {**record, "games": games, "target": rules.game_target, "sides": n_sides,
-            "p_win_a": wins / n_done if n_done else None,
-            "ci_low": float(low) if n_done else None, "ci_high": float(high) if n_done else None,
-            "fair_share": 1 / n_sides, "unfinished": games - n_done,
-            "mean_deals": float(result[:, 1].mean()),
-            "mean_final_score_a": float(result[:, 2].mean()),
-            "mean_final_score_b": float(result[:, 3].mean() / (n_sides - 1))}

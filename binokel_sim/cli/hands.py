@@ -16,8 +16,10 @@ from binokel_sim.cli.base import (
     RulesOpt,
     SamplesOpt,
     SeedOpt,
+    SchedulerOpt,
     ThreadsOpt,
     VariantOpt,
+    WorkersOpt,
     check_out,
     clamp_threads,
     command,
@@ -175,6 +177,8 @@ def meld_odds_cmd(
                         "(--deals and --seed do not apply).")] = False,
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """How often a random hand holds each meld, and how its best total meld is distributed. Each
     meld gets a row per count (times held, 0, 1, 2...) with the points that count scores, with
@@ -185,7 +189,8 @@ def meld_odds_cmd(
     Example: binokel-sim meld-odds --variant two-hand-48 --exact --out - --format csv
     """
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
-    from binokel_sim.simulate import check_run, set_threads
+    from binokel_sim.backend import open_backend
+    from binokel_sim.simulate import SimulationError, check_run, set_threads
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -195,7 +200,10 @@ def meld_odds_cmd(
         set_threads(threads)  # checked with --exact too
         check_out(out_file, fmt)
         if exact:
-            ignored = [f"--{name}" for name in ("deals", "seed", "threads") if given(name)]
+            if workers is not None and scheduler is not None:
+                raise SimulationError("give --workers or --scheduler, not both")
+            ignored = [f"--{name}" for name in ("deals", "seed", "threads", "workers",
+                                                 "scheduler") if given(name)]
             if ignored:
                 verb = "does" if len(ignored) == 1 else "do"
                 warn(f"{' and '.join(ignored)} {verb} not apply to --exact (exact probabilities "
@@ -204,8 +212,9 @@ def meld_odds_cmd(
             record = provenance(rules, method="exact", trump=SUITS[trump_index],
                                 **source(rules_file))
         else:
-            with progress_bar(deals, "dealing", PROGRESS_HANDS) as progress:
-                df = meld_odds(rules, deals, seed, trump_index, threads, progress)
+            with open_backend(workers, scheduler, threads) as backend, \
+                    progress_bar(deals, "dealing", PROGRESS_HANDS) as progress:
+                df = meld_odds(rules, deals, seed, trump_index, threads, progress, backend)
             warn_few(deals, "hands")
             record = provenance(rules, method="monte_carlo", seed=seed, deals=deals,
                                 trump=SUITS[trump_index], **source(rules_file))

@@ -11,9 +11,9 @@ import typer
 from binokel_sim.cards import SUITS
 from binokel_sim.cli.base import (
     OddsFormat, OddsFormatOpt, PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt,
-    SeedOpt, ThreadsOpt, VariantOpt, check_out, clamp_threads, command, domain_errors, err,
-    out, parse_trump, print_json, print_rows, progress_bar, resolve_rules, source, warn,
-    warn_few, write_out,
+    SchedulerOpt, SeedOpt, ThreadsOpt, VariantOpt, WorkersOpt, check_out, clamp_threads, command,
+    domain_errors, err, out, parse_trump, print_json, print_rows, progress_bar, resolve_rules,
+    source, warn, warn_few, write_out,
 )
 from binokel_sim.cli.render import (
     Column, percent, percent_interval, plus_minus, points, provenance_line,
@@ -77,6 +77,8 @@ def bid_odds_cmd(
                             "stdout, in --format), with the hand, trump option, policy, seed, "
                             "deals, version and the recommendation in columns.")] = None,
     fmt: RowsFormatOpt = RowsFormat.table,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
     at random, the bid winner leading, the same deals for every trump). Widow games
@@ -89,6 +91,7 @@ def bid_odds_cmd(
     Example: binokel-sim bid-odds --variant three-hand-auction-48 --hand "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" --format json
     """
     from binokel_sim.analysis import provenance
+    from binokel_sim.backend import open_backend
     from binokel_sim.bid_odds import bid_odds
     from binokel_sim.engines import WIDOW, check_supports, engine_family
     from binokel_sim.games import marriage_trumps
@@ -105,14 +108,16 @@ def bid_odds_cmd(
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                                       f"after the widow; only --trump auto is accepted")
             _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt, full,
-                            source(rules_file))
+                            source(rules_file), workers, scheduler)
             return
         trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
         if trump_index is not None and trump_index not in marriage_trumps(rules, counts):
             warn(f"--trump {SUITS[trump_index]}: the hand holds no marriage in "
                  f"{SUITS[trump_index]} and may not name it, so every bid there is lost")
-        with progress_bar(deals, "playing") as progress:
-            result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress)
+        with open_backend(workers, scheduler, threads) as backend, \
+                progress_bar(deals, "playing") as progress:
+            result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress,
+                              backend)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             hand=" ".join(result["hand"]), trump_option=trump.strip().lower(),
@@ -185,13 +190,16 @@ def _print_bid_odds(rules: Rules, result: dict, record: dict, full: bool) -> Non
 
 def _widow_bid_odds(rules: Rules, counts, deals: int, seed: int, policy: str,
                     threads: Optional[int], out_file: Optional[Path], fmt: RowsFormat,
-                    full: bool, origin: dict) -> None:
+                    full: bool, origin: dict, workers: Optional[int],
+                    scheduler: Optional[str]) -> None:
     """bid-odds for the widow games (inside :func:`domain_errors`)."""
     from binokel_sim.analysis import provenance
+    from binokel_sim.backend import open_backend
     from binokel_sim.widow_odds import widow_bid_odds
 
-    with progress_bar(deals, "playing") as progress:
-        result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress)
+    with open_backend(workers, scheduler, threads) as backend, \
+            progress_bar(deals, "playing") as progress:
+        result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress, backend)
     warn_few(deals)
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                         hand=" ".join(result["hand"]), trump_option="auto",
@@ -251,6 +259,8 @@ def deal_odds_cmd(
         "--out", "-o", help="Write the result to a .json file (- for stdout), with the hand, "
                             "turned card, seat, seed, policy, deals and version in it.")] = None,
     fmt: OddsFormatOpt = OddsFormat.table,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """What a talon-game hand is worth in one deal: the unseen cards are dealt at random around
     your hand and the turned card, and every deal is played out. Reports your mean score, card
@@ -260,6 +270,7 @@ def deal_odds_cmd(
     Example: binokel-sim deal-odds --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --seat dealer
     """
     from binokel_sim.analysis import provenance
+    from binokel_sim.backend import open_backend
     from binokel_sim.deal_odds import deal_odds, turned_card
     from binokel_sim.engines import check_supports
     from binokel_sim.hands import parse_hand
@@ -275,9 +286,10 @@ def deal_odds_cmd(
         threads = clamp_threads(threads)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
-        with progress_bar(deals, "playing") as progress:
+        with open_backend(workers, scheduler, threads) as backend, \
+                progress_bar(deals, "playing") as progress:
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
-                               progress)
+                               progress, backend)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             **source(rules_file))

@@ -1,0 +1,121 @@
+"""``play``: whole simulated deals as records, streamed a chunk of deals at a time."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from binokel_sim.cli.base import (
+    PROGRESS_DEALS, PolicyOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt,
+    clamp_threads, command, domain_errors, err, given, progress_bar, resolve_rules, source, warn,
+)
+from binokel_sim.io import OutputError, atomic_file, check_output, is_stdout
+from binokel_sim.simulate import MAX_DEALS
+
+STOPPED_STDOUT = "stopped by Ctrl-C; the output is incomplete"
+
+
+class PlayFormat(str, Enum):
+    jsonl = "jsonl"
+    json = "json"
+    parquet = "parquet"
+    text = "text"
+
+
+SUFFIXES = {".jsonl": PlayFormat.jsonl, ".json": PlayFormat.json,
+            ".parquet": PlayFormat.parquet, ".txt": PlayFormat.text}
+
+
+@command()
+def play(
+    variant: VariantOpt = "four-hand-80",
+    rules_file: RulesOpt = None,
+    deals: SamplesOpt = 10,
+    seed: SeedOpt = 1,
+    policy: PolicyOpt = "heuristic",
+    threads: ThreadsOpt = None,
+    fmt: Annotated[PlayFormat, typer.Option(
+        "--format", "-f", help="jsonl (one deal a line), json (an array), parquet (list and "
+                               "struct columns; needs --out FILE) or text (for reading). With "
+                               "--out FILE the suffix decides.")] = PlayFormat.jsonl,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write the records to this file: .jsonl, .json, .parquet or .txt "
+                            "(the suffix decides the format); - or none: stdout in --format.")
+    ] = None,
+) -> None:
+    """Whole simulated deals, one record a deal. For four-hand-80 the hands, auction, trump,
+    melds, every trick and the scores; for the talon games the hands, the talon, every trick with
+    its declaration and draws, and the scores; for the widow games the hands, the widow, auction,
+    demand, burying, trump, melds, every trick and the scores. The dealer rotates: deal d is
+    dealt by seat d % players. Deals are made and written a chunk at a time, so any --deals runs
+    in a few hundred MB. Parquet files carry the run (variant, seed, policy, deals, version) in
+    their key-value metadata under "binokel_sim"; JSON records hold the deals alone.
+
+    Example: binokel-sim play --variant two-hand-48 --deals 5 --seed 1 --format jsonl
+
+    Example: binokel-sim play --deals 2 --seed 1 --format text
+
+    Example: binokel-sim play --deals 10000000 --policy random --out deals.parquet
+    """
+    from binokel_sim.analysis import provenance
+    from binokel_sim.record_stream import record_frames, write_records
+
+    to_stdout = out_file is None or is_stdout(out_file)
+    stopped = STOPPED_STDOUT if to_stdout else "stopped by Ctrl-C; nothing was written"
+    with domain_errors(stopped):
+        rules = resolve_rules(variant, rules_file)
+        fmt = output_format(fmt, out_file)
+        threads = clamp_threads(threads)
+        run = provenance(rules, seed=seed, policy=policy, deals=deals, **source(rules_file))
+        # no bar over records printed on the same terminal
+        quiet = to_stdout and sys.stdout.isatty()
+        with progress_bar(deals, "playing", MAX_DEALS + 1 if quiet else PROGRESS_DEALS
+                          ) as progress:
+            frames = record_frames(rules, deals, seed, policy, threads, progress)
+            if to_stdout:
+                _to_stdout(frames, fmt.value, rules, run)
+            else:
+                _to_file(out_file, lambda f: write_records(frames, f, fmt.value, rules, run))
+    if not to_stdout:
+        err.print(f"wrote {out_file}", markup=False, highlight=False, soft_wrap=True)
+
+
+def output_format(fmt: PlayFormat, out_file: Optional[Path]) -> PlayFormat:
+    """The format the records go out in: a file's suffix decides (a ``--format`` that says
+    otherwise gets a warning); stdout takes ``--format``, but not Parquet."""
+    if out_file is None or is_stdout(out_file):
+        if fmt is PlayFormat.parquet:
+            raise OutputError("Parquet cannot go to standard output; give --out FILE.parquet")
+        return fmt
+    check_output(out_file, suffixes=tuple(SUFFIXES))
+    by_suffix = SUFFIXES[out_file.suffix.lower()]
+    if given("fmt") and fmt is not by_suffix:
+        warn(f"--format {fmt.value} ignored: {out_file.name} is written as {by_suffix.value} "
+             f"(the suffix decides)")
+    return by_suffix
+
+
+def _to_file(path: Path, write) -> None:
+    """``write(f)`` into an open binary file that appears at ``path`` whole or not at all."""
+    with atomic_file(path, binary=True, suffixes=tuple(SUFFIXES)) as f:
+        write(f)
+
+
+def _to_stdout(frames, fmt: str, rules, run: dict) -> None:
+    """Write to standard output; a reader that stops early (``| head``) ends the run quietly."""
+    import os
+
+    from binokel_sim.record_stream import write_records
+
+    sys.stdout.flush()
+    try:
+        write_records(frames, sys.stdout.buffer, fmt, rules, run)
+    except BrokenPipeError:
+        # the reader is gone: point stdout at /dev/null so the interpreter's last flush is quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None

@@ -1,0 +1,160 @@
+"""A simulated deal as a person reads it (``binokel-sim play --format text``): the hands by
+seat grouped by suit, the auction or the talon, the widow's handling, every trick with who
+played each card and who won it, and the scores; at most 80 columns a line.
+
+It reads the JSON-ready record of any engine family (docs/rules.md, "Records"), so it shows
+exactly what the JSON and Parquet records hold."""
+
+from __future__ import annotations
+
+import textwrap
+
+from binokel_sim.variants import Rules
+
+WIDTH = 80
+SUITS = "SHDC"
+
+
+def deal_text(record: dict, rules: Rules) -> str:
+    """The deal of ``record`` (a record of ``rules``' engine family) as lines of text."""
+    if "talon" in record:
+        body = _talon(record, rules)
+    elif "widow" in record:
+        body = _widow(record, rules)
+    else:
+        body = _partnership(record, rules)
+    head = (f"deal {record['deal']}, {rules.name}, dealer seat {record['dealer']}")
+    return "\n".join([head, "=" * len(head), *body]) + "\n"
+
+
+# --- pieces -------------------------------------------------------------------------------------
+
+def _wrap(text: str, indent: str = "", more: str | None = None) -> list[str]:
+    """``text`` in lines of at most :data:`WIDTH` columns, continued lines indented deeper."""
+    more = indent + "    " if more is None else more
+    if len(indent) + len(text) <= WIDTH:  # most lines fit: no need for textwrap's work
+        return [indent + text]
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more,
+                         break_on_hyphens=False) or [indent]
+
+
+def _by_suit(cards: list[str]) -> str:
+    """``AS TS KH`` -> ``S: A T   H: K`` (the record's cards are sorted S H D C, high first)."""
+    groups = []
+    for suit in SUITS:
+        ranks = [card[:-1] for card in cards if card[-1] == suit]
+        if ranks:
+            groups.append(f"{suit}: {' '.join(ranks)}")
+    return "   ".join(groups) if groups else "-"
+
+
+def _hands(record: dict) -> list[str]:
+    lines = ["hands:"]
+    for seat, hand in enumerate(record["hands"]):
+        mark = " (dealer)" if seat == record["dealer"] else ""
+        lines += _wrap(_by_suit(hand), f"  seat {seat}{mark:<9}  ", " " * 21)
+    return lines
+
+
+def _calls(bids: list[dict]) -> str:
+    return ", ".join(f"{c['seat']}:{'pass' if c['bid'] is None else c['bid']}" for c in bids)
+
+
+def _play(card: str, seat: int) -> str:
+    return f"{card}({seat})"
+
+
+def _tricks(record: dict, players: int, extra=None) -> list[str]:
+    lines = ["tricks (card(seat) in play order):"] if record["tricks"] else []
+    for k, trick in enumerate(record["tricks"], 1):
+        leader = trick["leader"]
+        cards = " ".join(_play(card, (leader + i) % players)
+                         for i, card in enumerate(trick["cards"]))
+        text = f"{k:>3}. {cards}  won by {trick['winner']}"
+        if extra is not None:
+            text += extra(trick)
+        lines += _wrap(text, "", " " * 9)
+    return lines
+
+
+def _per_seat(values: list) -> str:
+    return ", ".join(f"{seat} {value}" for seat, value in enumerate(values))
+
+
+def _pairs(values: list) -> str:
+    return f"0+2 {values[0]}, 1+3 {values[1]}"
+
+
+# --- the families -------------------------------------------------------------------------------
+
+def _partnership(record: dict, rules: Rules) -> list[str]:
+    lines = _hands(record)
+    lines += _wrap(f"auction (seat:bid): {_calls(record['bids'])}")
+    bidder, bid, trump = record["bidder"], record["bid"], record["trump"]
+    if trump is None:
+        lines.append(f"seat {bidder} holds the bid at {bid} and may name no trump: the deal is "
+                     f"lost before play")
+    else:
+        lines.append(f"seat {bidder} holds the bid at {bid} and names {trump} trump")
+        lines += _wrap(f"melds by seat: {_per_seat(record['melds'])}")
+    lines += _tricks(record, rules.players)
+    lines.append(f"card points by pair: {_pairs(record['play_points'])}")
+    lines.append(f"scores by pair: {_pairs(record['scores'])}")
+    return lines
+
+
+def _talon(record: dict, rules: Rules) -> list[str]:
+    lines = _hands(record)
+    talon = record["talon"]
+    lines += _wrap(f"talon (draw order): {' '.join(talon)}")
+    turned = f"turned card {talon[-1]}: {record['trump']} trump"
+    if record["turned_dix"]:
+        turned += f" (a dix: {rules.turned_bonus} to the dealer)"
+    lines.append(turned)
+    players = rules.players
+
+    def declared(trick: dict) -> str:
+        text = ""
+        d = trick["declaration"]
+        if d is not None:
+            text += (f"; {trick['winner']} declares {d['meld']} {' '.join(d['cards'])} "
+                     f"({d['points']})")
+            if d["swap"]:
+                text += " and swaps the nine for the turned card"
+        if trick["draws"]:
+            draws = " ".join(_play(card, (trick["winner"] + i) % players)
+                             for i, card in enumerate(trick["draws"]))
+            text += f"; draws {draws}"
+        return text
+
+    lines += _tricks(record, players, declared)
+    lines.append(f"card points by seat: {_per_seat(record['card_points'])}")
+    lines.append(f"meld points by seat: {_per_seat(record['meld_points'])}")
+    lines.append(f"scores by seat: {_per_seat(record['scores'])}")
+    if "pair_scores" in record:
+        lines.append(f"scores by pair: {_pairs(record['pair_scores'])}")
+    return lines
+
+
+def _widow(record: dict, rules: Rules) -> list[str]:
+    lines = _hands(record)
+    lines.append(f"widow: {_by_suit(record['widow'])}")
+    lines += _wrap(f"auction (seat:bid): {_calls(record['bids'])}")
+    soloist = record["soloist"]
+    lines.append(f"seat {soloist} plays alone at {record['bid']} and takes the widow")
+    demand = record["demand"]
+    if demand is not None:
+        lines.append(f"seat {soloist} demands {demand['card']}: seat {demand['from']} gives it "
+                     f"and gets {demand['given']} back")
+    lines.append(f"seat {soloist} buries {' '.join(record['buried'])} and names "
+                 f"{record['trump']} trump")
+    lines += _wrap(f"melds by seat: {_per_seat(record['melds'])}")
+    lines += _tricks(record, rules.players)
+    lines.append(f"card points by seat: {_per_seat(record['card_points'])}")
+    outcome = "made" if record["made"] else "lost"
+    bonus = f", bonus {record['bonus']} for every trick" if record["bonus"] else ""
+    lines.append(f"the bid of {record['bid']} is {outcome}{bonus}")
+    lines.append(f"scores by seat: {_per_seat(record['scores'])}")
+    if "pair_scores" in record:
+        lines.append(f"scores by pair: {_pairs(record['pair_scores'])}")
+    return lines
