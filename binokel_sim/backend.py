@@ -34,14 +34,14 @@ QUIET_SCHEDULER = {"dashboard_address": "127.0.0.1:0"}
 
 # Task sizes, in random-stream blocks (simulate.BLOCK_SIZE = 16,384 hands for meld-odds,
 # games.GAME_BLOCK = 1,024 deals for the play-outs, games.MATCH_BLOCK = 64 games for match),
-# chosen so that a task is about a second or more of work on two cores (results/benchmarks.json:
-# 15 million hands/s; 160,000-220,000 bid-odds and deal-odds samples/s; see docs/distributed.md).
-# They are constants: the tasks of a run never depend on the workers or threads.
+# chosen so that a task is about a second or more of work on two cores (measured per variant:
+# docs/distributed.md, "What runs where"). They are constants: the tasks of a run never depend
+# on the workers or threads.
 MELD_TASK_BLOCKS = 1024  # 16,777,216 hands
 BID_TASK_BLOCKS = 256  # 262,144 deals played out once per trump studied (bid-odds)
 DEAL_TASK_BLOCKS = 256  # 262,144 deals (deal-odds)
 DUEL_TASK_BLOCKS = 256  # 262,144 deals, each played once per side
-MATCH_TASK_BLOCKS = 256  # 16,384 whole games
+MATCH_TASK_BLOCKS = 1024  # 65,536 whole games
 
 
 def task_ranges(total: int, block_size: int, blocks_per_task: int) -> list[tuple[int, int, int]]:
