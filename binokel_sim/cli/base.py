@@ -207,6 +207,18 @@ def print_rows(df, record: dict, fmt: Enum) -> bool:
     return True
 
 
+def deliver(df, out_file: Optional[Path], record: dict, fmt: Enum, document: dict) -> bool:
+    """Every output but the table: ``--out`` (:func:`write_out`), the rows on stdout for
+    ``--format jsonl|csv`` and the JSON ``document`` for ``--format json``. Returns True when
+    that was all (False: the caller prints its table)."""
+    if write_out(df, out_file, record, fmt, document) or print_rows(df, record, fmt):
+        return True
+    if fmt.value == "json":
+        print_json(document)
+        return True
+    return False
+
+
 def print_json(document: dict) -> None:
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 

@@ -10,9 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, ThreadsOpt,
-    VariantOpt, WorkersOpt, check_out, clamp_threads, command, domain_errors, err, out,
-    print_json, print_rows, resolve_rules, source, warn, warn_few, write_out,
+    check_out, clamp_threads, command, deliver, domain_errors, err, out, PolicyOpt,
+    resolve_rules, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt,
+    source, ThreadsOpt, VariantOpt, warn, warn_few, WorkersOpt,
 )
 from binokel_sim.cli.render import Column, percent, percent_interval, points
 from binokel_sim.cli.render import table as render_table
@@ -114,12 +114,10 @@ def batch_cmd(
     warn_few(deals)
     with domain_errors():
         df = batch_frame(rules, list(done.values()))
-        wrote_stdout = write_out(df, out_file, record, fmt, {"provenance": record})
+        delivered = deliver(df, out_file, record, fmt, {"provenance": record,
+                                                        "rows": df.to_dicts()})
         keep.finish()
-    if wrote_stdout or print_rows(df, record, fmt):
-        return
-    if fmt is RowsFormat.json:
-        print_json({"provenance": record, "rows": df.to_dicts()})
+    if delivered:
         return
     _print_batch(df)
 

@@ -9,9 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PROGRESS_DEALS, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt,
-    ThreadsOpt, VariantOpt, WorkersOpt, check_out, clamp_threads, command, domain_errors, out,
-    print_json, print_rows, progress_bar, resolve_rules, source, warn_few, write_out,
+    PROGRESS_DEALS, check_out, clamp_threads, command, deliver, domain_errors, out,
+    progress_bar, resolve_rules, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt,
+    SeedOpt, source, ThreadsOpt, VariantOpt, warn_few, WorkersOpt,
 )
 from binokel_sim.cli.render import percent, percent_interval
 
@@ -68,13 +68,8 @@ def duel(
         mean, low, high = summary["mean_diff"], summary["ci_low"], summary["ci_high"]
         record = provenance(rules, seed=seed, a=a, b=b, **source(rules_file))
         result = {**record, **summary}
-        if write_out(one_row(result), out_file, {}, fmt, result):
+        if deliver(one_row(result), out_file, {}, fmt, result):
             return
-    if print_rows(one_row(result), {}, fmt):
-        return
-    if fmt is RowsFormat.json:
-        print_json(result)
-        return
     out.print(f"{rules.name}, {deals:,} deals, seed {seed}: {a} minus {b} = {mean:+.2f} points "
               f"per deal (95% interval {low:+.2f} to {high:+.2f})", highlight=False)
 
@@ -113,13 +108,8 @@ def match(
             figures = match_summary(rules, a, b, games, seed, threads, progress, backend)
         warn_few(games, "games", "--games")
         summary = {**provenance(rules, seed=seed, a=a, b=b, **source(rules_file)), **figures}
-        if write_out(one_row(summary), out_file, {}, fmt, summary):
+        if deliver(one_row(summary), out_file, {}, fmt, summary):
             return
-    if print_rows(one_row(summary), {}, fmt):
-        return
-    if fmt is RowsFormat.json:
-        print_json(summary)
-        return
     n_sides, n_done = summary["sides"], summary["games"] - summary["unfinished"]
     others = "the other side" if n_sides == 2 else f"each of the other {n_sides - 1} sides"
     out.print(f"{rules.name}, {games:,} games to {rules.game_target}, seed {seed}: {a} (one side) "

@@ -10,32 +10,10 @@ import typer
 
 from binokel_sim.cards import SUITS, CardError
 from binokel_sim.cli.base import (
-    PROGRESS_HANDS,
-    RowsFormat,
-    RowsFormatOpt,
-    RulesOpt,
-    SamplesOpt,
-    SeedOpt,
-    SchedulerOpt,
-    ThreadsOpt,
-    VariantOpt,
-    WorkersOpt,
-    check_out,
-    clamp_threads,
-    command,
-    domain_errors,
-    given,
-    out,
-    parse_trump,
-    print_json,
-    print_rows,
-    progress_bar,
-    read_hands_file,
-    resolve_rules,
-    source,
-    warn,
-    warn_few,
-    write_out,
+    PROGRESS_HANDS, check_out, clamp_threads, command, deliver, domain_errors, given, out,
+    parse_trump, print_json, print_rows, progress_bar, read_hands_file, resolve_rules,
+    RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, source, ThreadsOpt,
+    VariantOpt, warn, warn_few, WorkersOpt, write_out,
 )
 from binokel_sim.cli.render import (
     Column,
@@ -218,11 +196,6 @@ def meld_odds_cmd(
             warn_few(deals, "hands")
             record = provenance(rules, method="monte_carlo", seed=seed, deals=deals,
                                 trump=SUITS[trump_index], **source(rules_file))
-        if write_out(df, out_file, record, fmt):
+        if deliver(df, out_file, record, fmt, {"provenance": record, "rows": df.to_dicts()}):
             return
-    if print_rows(df, record, fmt):
-        return
-    if fmt is RowsFormat.json:
-        print_json({"provenance": record, "rows": df.to_dicts()})
-        return
     _print_meld_odds(df, record, exact)

@@ -10,10 +10,10 @@ import typer
 
 from binokel_sim.cards import SUITS
 from binokel_sim.cli.base import (
-    OddsFormat, OddsFormatOpt, PolicyOpt, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt,
-    SchedulerOpt, SeedOpt, ThreadsOpt, VariantOpt, WorkersOpt, check_out, clamp_threads, command,
-    domain_errors, err, out, parse_trump, print_json, print_rows, progress_bar, resolve_rules,
-    source, warn, warn_few, write_out,
+    check_out, clamp_threads, command, deliver, domain_errors, err, OddsFormat, OddsFormatOpt,
+    out, parse_trump, PolicyOpt, print_json, progress_bar, resolve_rules, RowsFormat,
+    RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, source, ThreadsOpt, VariantOpt,
+    warn, warn_few, WorkersOpt,
 )
 from binokel_sim.cli.render import (
     Column, percent, percent_interval, plus_minus, points, provenance_line,
@@ -128,13 +128,8 @@ def bid_odds_cmd(
                                           "max_bid_positive_ev")}
         document = {"provenance": record, **summary, "by_trump": result["by_trump"],
                     "rows": result["rows"].to_dicts()}
-        if write_out(result["rows"], out_file, record, fmt, document):
+        if deliver(result["rows"], out_file, record, fmt, document):
             return
-    if print_rows(result["rows"], record, fmt):
-        return
-    if fmt is RowsFormat.json:
-        print_json(document)
-        return
     _print_bid_odds(rules, result, record, full)
 
 
@@ -206,12 +201,7 @@ def _widow_bid_odds(rules: Rules, counts, deals: int, seed: int, policy: str,
                         max_bid_positive_ev=result["max_bid_positive_ev"], **origin)
     rest = {k: v for k, v in result.items() if k != "rows"}
     document = {"provenance": record, **rest, "rows": result["rows"].to_dicts()}
-    if write_out(result["rows"], out_file, record, fmt, document):
-        return
-    if print_rows(result["rows"], record, fmt):
-        return
-    if fmt is RowsFormat.json:
-        print_json(document)
+    if deliver(result["rows"], out_file, record, fmt, document):
         return
     widow = result["widow"]
     out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
