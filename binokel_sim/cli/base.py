@@ -17,7 +17,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
-import polars as pl
 import typer
 from rich.console import Console
 from rich.progress import (
@@ -27,7 +26,6 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
 from binokel_sim import __version__
 from binokel_sim.cards import CardError, parse_suit
@@ -58,12 +56,6 @@ PROGRESS_HANDS = 20_000_000  # meld-odds: hands dealt and scored
 PROGRESS_DEALS = 100_000  # bid-odds, duel, play: deals played out
 FEW_SAMPLES = 1_000  # below this many deals a result's intervals are wide enough to warn
 STOPPED = "stopped by Ctrl-C; nothing was written"
-
-
-class TableFormat(str, Enum):
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
 
 
 class OddsFormat(str, Enum):
@@ -194,8 +186,13 @@ def write_out(df, out_file: Optional[Path], record: dict, fmt: Enum,
     write_table(df, out_file, record, fmt.value, result)
     if is_stdout(out_file):
         return True
-    err.print(f"wrote {out_file}", markup=False, highlight=False, soft_wrap=True)
+    wrote(out_file)
     return False
+
+
+def wrote(path) -> None:
+    """Every command that writes a file says so on stderr."""
+    err.print(f"wrote {path}", markup=False, highlight=False, soft_wrap=True)
 
 
 def print_rows(df, record: dict, fmt: Enum) -> bool:
@@ -289,28 +286,17 @@ def parse_trump(text: str) -> int:
 
 
 @contextmanager
-def progress_bar(total: int, label: str, threshold: int = PROGRESS_DEALS
+def progress_bar(total: int, label: str, threshold: int = PROGRESS_DEALS, done: int = 0
                  ) -> Iterator[Optional[Callable[[int, int], None]]]:
-    """A rich progress bar on stderr for runs of ``threshold`` or more on a terminal; yields the
-    callback the drivers call (None: no bar)."""
+    """A rich progress bar on stderr for runs of ``threshold`` or more on a terminal, starting at
+    ``done``; yields the callback the drivers call (None: no bar)."""
     if total < threshold or not err.is_terminal:
         yield None
         return
     columns = (TextColumn(label), BarColumn(), TaskProgressColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task(label, total=total)
+        task = bar.add_task(label, total=total, completed=done)
         yield lambda done, _total: bar.update(task, completed=done)
-
-
-def print_frame(df, record: dict, float_format: str) -> None:
-    """A result table on stdout, titled with its provenance; text columns left, numbers right."""
-    table = Table(title=", ".join(f"{k} {v}" for k, v in record.items()), title_justify="left")
-    for column, dtype in df.schema.items():
-        table.add_column(column, justify="left" if dtype == pl.String else "right")
-    for row in df.iter_rows():
-        table.add_row(*("" if v is None else float_format.format(v) if isinstance(v, float)
-                        else str(v) for v in row))
-    out.print(table)
 
 
 def read_hands_file(path: Path) -> list[tuple[str, str]]:

@@ -10,9 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    check_out, clamp_threads, command, deliver, domain_errors, err, out, PolicyOpt,
+    check_out, clamp_threads, command, deliver, domain_errors, out, PolicyOpt,
     resolve_rules, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt,
-    source, ThreadsOpt, VariantOpt, warn, warn_few, WorkersOpt,
+    progress_bar, source, ThreadsOpt, VariantOpt, warn, warn_few, WorkersOpt,
 )
 from binokel_sim.cli.render import Column, percent, percent_interval, points
 from binokel_sim.cli.render import table as render_table
@@ -97,7 +97,7 @@ def batch_cmd(
                 f"run the same command with --resume to go on")
 
     with domain_errors(stopped), open_backend(workers, scheduler, threads) as backend, \
-            _bar(len(rows_in), len(done)) as advance:
+            progress_bar(len(rows_in), "hands", 1, len(done)) as progress:
         # one task a hand; on a cluster the rows finish in any order (the file is sorted)
         tasks = [(rules, rows_in[i], i, deals, seed, policy, backend.threads_for(threads), seat)
                  for i in todo]
@@ -110,7 +110,8 @@ def batch_cmd(
                 warn(f"{row['where']}: {row['error']} (row skipped; see its error column)")
             keep.add(row)
             done[i] = row
-            advance()
+            if progress is not None:
+                progress(len(done), len(rows_in))
     warn_few(deals)
     with domain_errors():
         df = batch_frame(rules, list(done.values()))
@@ -207,26 +208,3 @@ class _Checkpoint:
         self._close()
         if self.path is not None:
             self.path.unlink(missing_ok=True)
-
-
-class _bar:
-    """A progress bar over hands on a terminal (``advance()`` after each hand)."""
-
-    def __init__(self, total: int, done: int):
-        self.total, self.done = total, done
-
-    def __enter__(self):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        if not err.is_terminal:
-            return lambda: None
-        self._progress = Progress("hands", BarColumn(), MofNCompleteColumn(),
-                                  TimeRemainingColumn(), console=err, transient=True)
-        self._progress.__enter__()
-        task = self._progress.add_task("hands", total=self.total, completed=self.done)
-        return lambda: self._progress.advance(task)
-
-    def __exit__(self, *exc):
-        if hasattr(self, "_progress"):
-            self._progress.__exit__(*exc)
-        return False

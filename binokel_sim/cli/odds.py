@@ -10,10 +10,10 @@ import typer
 
 from binokel_sim.cards import SUITS
 from binokel_sim.cli.base import (
-    check_out, clamp_threads, command, deliver, domain_errors, err, OddsFormat, OddsFormatOpt,
+    check_out, clamp_threads, command, deliver, domain_errors, OddsFormat, OddsFormatOpt,
     out, parse_trump, PolicyOpt, print_json, progress_bar, resolve_rules, RowsFormat,
     RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, source, ThreadsOpt, VariantOpt,
-    warn, warn_few, WorkersOpt,
+    warn, warn_few, WorkersOpt, wrote,
 )
 from binokel_sim.cli.render import (
     Column, percent, percent_interval, plus_minus, points, provenance_line,
@@ -288,7 +288,7 @@ def deal_odds_cmd(
             write_text(json.dumps(document, indent=2) + "\n", out_file)
             if is_stdout(out_file):
                 return
-            err.print(f"wrote {out_file}", markup=False, highlight=False, soft_wrap=True)
+            wrote(out_file)
     if fmt is OddsFormat.json:
         print_json(document)
         return

@@ -11,7 +11,8 @@ import typer
 
 from binokel_sim.cli.base import (
     PROGRESS_DEALS, PolicyOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt,
-    clamp_threads, command, domain_errors, err, given, progress_bar, resolve_rules, source, warn,
+    clamp_threads, command, domain_errors, given, progress_bar, resolve_rules, source, warn,
+    wrote,
 )
 from binokel_sim.io import OutputError, atomic_file, check_output, is_stdout
 from binokel_sim.simulate import MAX_DEALS
@@ -81,7 +82,7 @@ def play(
             else:
                 _to_file(out_file, lambda f: write_records(frames, f, fmt.value, rules, run))
     if not to_stdout:
-        err.print(f"wrote {out_file}", markup=False, highlight=False, soft_wrap=True)
+        wrote(out_file)
 
 
 def output_format(fmt: PlayFormat, out_file: Optional[Path]) -> PlayFormat:
