@@ -9,9 +9,18 @@ The public API:
 - :func:`binokel_sim.simulate.deal`: raw deals as bit planes
 """
 
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("binokel-sim")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0.0.0+unknown"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the installed package's metadata when first asked for
+    (importlib.metadata costs some 50 ms at start-up, which ``--help`` should not pay)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'binokel_sim' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("binokel-sim")
+    except PackageNotFoundError:  # pragma: no cover - a source tree without install
+        found = "0.0.0+unknown"
+    globals()["__version__"] = found
+    return found

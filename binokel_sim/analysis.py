@@ -1,25 +1,36 @@
 """Hand analysis and meld tables: the documented Python API behind ``analyze`` and ``meld-odds``.
 
-Everything returns plain dicts or polars DataFrames; nothing prints.
+Everything returns plain dicts or polars DataFrames; nothing prints. One hand is scored by the
+rules read straight (:func:`binokel_sim.meld_rules.meld_table`, held to the meld kernel by the
+tests): compiling or loading a kernel would cost more than the work. polars, the meld-odds driver
+and the exact engine are imported by the functions that use them, so ``analyze`` starts without
+numba or polars (docs/architecture.md, "Start-up").
 """
 
 from __future__ import annotations
 
-import numpy as np
-import polars as pl
+from typing import TYPE_CHECKING
 
-from binokel_sim import __version__
-from binokel_sim.cards import SUITS, counts_to_planes, format_counts
-from binokel_sim.exact import exact_meld_distribution
-from binokel_sim.kernels.melds import meld_hand
-from binokel_sim.simulate import Progress, run_meld_counts
-from binokel_sim.stats import wilson_interval
-from binokel_sim.tables import allowed_trumps, compile_tables
-from binokel_sim.variants import Rules
+import numpy as np
+
+from binokel_sim.cards import SUITS, format_counts
+from binokel_sim.meld_rules import may_name, meld_table
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from binokel_sim.simulate import Progress
+    from binokel_sim.variants import Rules
 
 TOTAL_ROW = "total_meld"
-ODDS_SCHEMA = {"meld": pl.String, "count": pl.Int64, "points": pl.Int64, "hands": pl.Int64,
-               "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+
+
+def odds_schema() -> dict:
+    """The columns of :func:`meld_odds` and :func:`exact_meld_odds`."""
+    import polars as pl
+
+    return {"meld": pl.String, "count": pl.Int64, "points": pl.Int64, "hands": pl.Int64,
+            "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
 
 
 def meld_points(meld, count: int) -> int:
@@ -36,17 +47,13 @@ def analyze_hand(rules: Rules, counts: np.ndarray) -> dict:
     name the suit; ``best_trump`` is the allowed suit with the highest total (ties: the first in
     S H D C order), or None when the hand may name no suit.
     """
-    tables = compile_tables(rules)
-    planes = counts_to_planes(counts)
-    allowed = allowed_trumps(rules, counts)
+    hand = [int(c) for c in counts]
     by_trump = {}
     for t, suit in enumerate(SUITS):
-        meld_counts = np.empty(tables.n_melds, dtype=np.int64)
-        meld_points = np.empty(tables.n_melds, dtype=np.int64)
-        total = meld_hand(planes, t, tables.kt, meld_counts, meld_points)
-        melds = [{"name": m.name, "count": int(c), "points": int(p)}
-                 for m, c, p in zip(rules.melds, meld_counts, meld_points)]
-        by_trump[suit] = {"total": int(total), "allowed": allowed[t], "melds": melds}
+        melds = [{"name": name, "count": int(c), "points": int(p)}
+                 for name, c, p in meld_table(rules, hand, t)]
+        by_trump[suit] = {"total": sum(m["points"] for m in melds),
+                          "allowed": may_name(rules, hand, t), "melds": melds}
     candidates = [s for s in SUITS if by_trump[s]["allowed"]]
     best = max(candidates, key=lambda s: by_trump[s]["total"], default=None)
     return {"variant": rules.name, "hand": format_counts(counts), "by_trump": by_trump,
@@ -57,6 +64,8 @@ def analysis_rows(results: list[dict]) -> pl.DataFrame:
     """:func:`analyze_hand` results as one table: per hand (``hand_index`` 0-based) and trump, one
     row per meld (``count`` held, ``points``) and a ``total`` row (``count`` null), with whether
     the hand may name that trump and its best trump."""
+    import polars as pl
+
     rows = []
     for i, result in enumerate(results):
         hand = " ".join(result["hand"])
@@ -75,6 +84,8 @@ def analysis_rows(results: list[dict]) -> pl.DataFrame:
 
 def provenance(rules: Rules, **fields) -> dict:
     """The record every result file carries: variant, version and the run's parameters."""
+    from binokel_sim import __version__
+
     return {"variant": rules.name, "version": __version__, **fields}
 
 
@@ -89,6 +100,11 @@ def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int 
     every suit). ``probability`` is hands / deals with a Wilson 95% interval. The hands are
     counted in tasks run by ``backend`` (:mod:`binokel_sim.backend`; default: here).
     """
+    import polars as pl
+
+    from binokel_sim.simulate import run_meld_counts
+    from binokel_sim.stats import wilson_interval
+
     result = run_meld_counts(rules, deals, seed, trump, threads, progress, backend)
     names, counts, values, hands = [], [], [], []
     for m, meld in enumerate(rules.melds):
@@ -107,12 +123,16 @@ def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int 
     low, high = wilson_interval(hands_arr, deals)
     return pl.DataFrame({"meld": names, "count": counts, "points": values, "hands": hands_arr,
                          "probability": hands_arr / deals, "ci_low": low, "ci_high": high},
-                        schema=ODDS_SCHEMA)
+                        schema=odds_schema())
 
 
 def exact_meld_odds(rules: Rules, trump: int = 0) -> pl.DataFrame:
     """The meld rows of :func:`meld_odds` computed exactly (no ``total_meld`` rows; ``hands`` is
     null and the interval collapses to the probability)."""
+    import polars as pl
+
+    from binokel_sim.exact import exact_meld_distribution
+
     rows = []
     for meld in rules.melds:
         dist = exact_meld_distribution(rules, meld.name, trump)
@@ -120,4 +140,4 @@ def exact_meld_odds(rules: Rules, trump: int = 0) -> pl.DataFrame:
             p = float(dist.get(c, 0))
             rows.append({"meld": meld.name, "count": c, "points": meld_points(meld, c),
                          "hands": None, "probability": p, "ci_low": p, "ci_high": p})
-    return pl.DataFrame(rows, schema=ODDS_SCHEMA)
+    return pl.DataFrame(rows, schema=odds_schema())

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from binokel_sim.errors import CardError  # noqa: F401  (re-exported)
+
 # --- layered constants -----------------------------------------------------------------------
 SUITS = "SHDC"
 RANKS = "9JQKTA"
@@ -33,10 +35,6 @@ RANK_9, RANK_J, RANK_Q, RANK_K, RANK_T, RANK_A = range(N_RANKS)
 SUIT_S, SUIT_H, SUIT_D, SUIT_C = range(N_SUITS)
 SUIT_MASK = 0b111111  # the six card types of suit 0; shift by 6*suit for another suit
 ALL_TYPES: Mask = (1 << N_TYPES) - 1
-
-
-class CardError(ValueError):
-    """Bad card notation, a card the deck lacks, too many copies or a wrong hand size."""
 
 
 def card_type(rank: int, suit: int) -> int:

@@ -14,11 +14,13 @@ Three engine families (docs/architecture.md, "Engine families"):
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # imported where used: the CLI reads SUPPORTS without numpy or numba
+    import numpy as np
 
-from binokel_sim.simulate import Progress
-from binokel_sim.variants import Rules
+    from binokel_sim.simulate import Progress
+    from binokel_sim.variants import Rules
 
 PARTNERSHIP, TALON, WIDOW = "partnership", "talon", "widow"
 
@@ -107,6 +109,8 @@ def duel_task(task: tuple) -> dict:
     """One task of :func:`duel_summary`: ``(rules, policy_a, policy_b, seed, first_deal, deals,
     threads)`` → ``{"deals", "sum", "sum_sq"}`` of the deals' A-minus-B times
     :func:`duel_scale` (integers)."""
+    import numpy as np
+
     from binokel_sim.backend import task_context, task_progress
 
     rules, policy_a, policy_b, seed, first, deals, threads = task

@@ -13,16 +13,15 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-import polars as pl
+from binokel_sim.errors import OutputError  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    import polars as pl
 
 FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "jsonl"}
 STDOUT = "-"
-
-
-class OutputError(ValueError):
-    """An output path that cannot be written (unknown suffix, missing or read-only folder)."""
 
 
 def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -> Path:
@@ -118,6 +117,8 @@ def write_text(text: str, path: str | Path) -> Path:
 
 
 def _literal(value) -> pl.Expr:
+    import polars as pl  # imported where used: the CLI's start-up does not pay for it
+
     if isinstance(value, int) and not isinstance(value, bool):
         return pl.lit(value, dtype=pl.Int64)
     return pl.lit(None if value is None else str(value), dtype=pl.String)

@@ -1,12 +1,13 @@
 """Meld sets read straight from the rules (pure Python, no bit tricks): the per-suit logic that
-both the exact engine (:mod:`binokel_sim.exact`) and the kernels' pure-Python twin
-(:mod:`binokel_sim.reference`) build on. Contract: SPEC.md meld tables and "Counting"; scopes and
+the exact engine (:mod:`binokel_sim.exact`), the kernels' pure-Python twin
+(:mod:`binokel_sim.reference`) and ``analyze`` (:func:`binokel_sim.analysis.analyze_hand`, one
+hand needs no compiled kernel) build on; tests hold it to the meld kernel on random hands. Contract: SPEC.md meld tables and "Counting"; scopes and
 ``inside`` as in docs/rules.md ("Meld scopes", "Melds inside melds").
 """
 
 from __future__ import annotations
 
-from binokel_sim.cards import N_TYPES, card_type
+from binokel_sim.cards import N_SUITS, N_TYPES, card_type
 from binokel_sim.variants import MeldSpec, Rules
 
 FIXED_SCOPES = ("around", "cards")
@@ -72,3 +73,33 @@ def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, in
         sets_of[meld.name] = sets
         kept[meld.name] = min(sets, meld.counted_sets)
     return sets_of
+
+
+def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, int, int]]:
+    """``(name, count, points)`` of every meld in table order, read straight from the contract:
+
+    a meld's sets are the smallest count over its cards; a suit meld is counted in each suit of its
+    scope and added up; a suit meld inside others loses, in each suit, the largest number of sets
+    one of them counts; an around meld inside around melds counts 0 when a parent counts at least
+    as many sets, else its own sets; the points table is read at the number of sets (the last entry
+    past the table's end).
+    """
+    fixed = fixed_sets(rules, counts)
+    fixed_kept = {m.name: min(fixed[m.name], m.counted_sets) for m in rules.melds if m.name in fixed}
+    per_suit = [suit_sets(rules, lambda r, s=s: counts[card_type(r, s)], s == trump, fixed_kept)
+                for s in range(N_SUITS)]
+    rows = []
+    for meld in rules.melds:
+        if meld.name in fixed:
+            sets = fixed[meld.name]
+            rows.append((meld.name, sets, meld.points[sets]))
+        else:
+            sets_by_suit = [per_suit[s][meld.name] for s in range(N_SUITS)]
+            rows.append((meld.name, sum(sets_by_suit),
+                         sum(meld.points[k] for k in sets_by_suit)))
+    return rows
+
+
+def may_name(rules: Rules, counts: list[int], suit: int) -> bool:
+    """Whether a hand (counts per type) may name ``suit`` as trump (holds ``trump_requires``)."""
+    return all(counts[card_type(r, suit)] > 0 for r in rules.trump_requires)

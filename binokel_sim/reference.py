@@ -9,10 +9,11 @@ same seed and block must give the same hands as the kernel.
 from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES, card_type
-from binokel_sim.meld_rules import fixed_sets, suit_sets
+from binokel_sim.meld_rules import fixed_sets, may_name, meld_table, suit_sets
 from binokel_sim.variants import Rules
 
-__all__ = ["fixed_sets", "suit_sets"]  # re-exported: the twin reads melds through them
+# re-exported: the twin reads melds through them (the rules read straight, no bit tricks)
+__all__ = ["fixed_sets", "may_name", "meld_table", "suit_sets"]
 
 M64 = (1 << 64) - 1
 
@@ -114,37 +115,8 @@ def deal_deals(deck: list[int], hand_sizes: list[int], n_deals: int, seed: int,
 
 # --- melds --------------------------------------------------------------------------------------
 
-def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, int, int]]:
-    """``(name, count, points)`` of every meld in table order, read straight from the contract:
-
-    a meld's sets are the smallest count over its cards; a suit meld is counted in each suit of its
-    scope and added up; a suit meld inside others loses, in each suit, the largest number of sets
-    one of them counts; an around meld inside around melds counts 0 when a parent counts at least
-    as many sets, else its own sets; the points table is read at the number of sets (the last entry
-    past the table's end).
-    """
-    fixed = fixed_sets(rules, counts)
-    fixed_kept = {m.name: min(fixed[m.name], m.counted_sets) for m in rules.melds if m.name in fixed}
-    per_suit = [suit_sets(rules, lambda r, s=s: counts[card_type(r, s)], s == trump, fixed_kept)
-                for s in range(N_SUITS)]
-    rows = []
-    for meld in rules.melds:
-        if meld.name in fixed:
-            sets = fixed[meld.name]
-            rows.append((meld.name, sets, meld.points[sets]))
-        else:
-            sets_by_suit = [per_suit[s][meld.name] for s in range(N_SUITS)]
-            rows.append((meld.name, sum(sets_by_suit),
-                         sum(meld.points[k] for k in sets_by_suit)))
-    return rows
-
-
 def meld_total(rules: Rules, counts: list[int], trump: int) -> int:
     return sum(points for _, _, points in meld_table(rules, counts, trump))
-
-
-def may_name(rules: Rules, counts: list[int], suit: int) -> bool:
-    return all(counts[card_type(r, suit)] > 0 for r in rules.trump_requires)
 
 
 def best_total(rules: Rules, counts: list[int]) -> int:

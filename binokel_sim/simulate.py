@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from binokel_sim.cards import N_PLANES, N_TYPES
+from binokel_sim.errors import SimulationError  # noqa: F401  (re-exported)
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
 from binokel_sim.tables import compile_tables
@@ -26,10 +27,6 @@ from binokel_sim.variants import Rules
 BLOCK_SIZE = 16384
 MAX_COUNT = 16  # a meld summed over four suits of four copies
 Progress = Callable[[int, int], None]
-
-
-class SimulationError(ValueError):
-    """Arguments a simulation cannot run with (deal count, seed, threads)."""
 
 
 def set_threads(threads: int | None) -> int:

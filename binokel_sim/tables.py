@@ -126,7 +126,9 @@ def compile_tables(rules: Rules) -> Tables:
 
 def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:
     """Whether a hand (counts per type) may name each suit as trump under ``rules``."""
-    return [all(counts[card_type(r, s)] > 0 for r in rules.trump_requires) for s in range(N_SUITS)]
+    from binokel_sim.meld_rules import may_name
+
+    return [may_name(rules, counts, s) for s in range(N_SUITS)]
 
 
 # --- the talon games (kernels/talon.py) ----------------------------------------------------------

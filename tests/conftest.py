@@ -13,7 +13,6 @@ import numba
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
-
 from typer.testing import CliRunner
 
 from binokel_sim import variants
@@ -66,6 +65,22 @@ def counts(rules_or_name, text: str) -> np.ndarray:
 def kernel_tables(tables):
     """The argument the meld kernels take: the compiled ``kt`` tuple."""
     return tables.kt
+
+
+def kernel_melds(rules, hand, trump: int) -> tuple[list[tuple[str, int, int]], int]:
+    """``[(meld, count, points)]`` in table order and the total of one hand (counts per type)
+    with ``trump``, from the meld kernel (``kernels.melds.meld_hand``), not from ``analyze_hand``,
+    which reads the rules in Python."""
+    from binokel_sim.cards import counts_to_planes
+    from binokel_sim.kernels.melds import meld_hand
+    from binokel_sim.tables import compile_tables
+
+    tables = compile_tables(rules)
+    c = np.empty(tables.n_melds, dtype=np.int64)
+    p = np.empty(tables.n_melds, dtype=np.int64)
+    total = meld_hand(counts_to_planes(np.asarray(hand, dtype=np.int64)), trump,
+                      kernel_tables(tables), c, p)
+    return [(m.name, int(ci), int(pi)) for m, ci, pi in zip(rules.melds, c, p)], int(total)
 
 
 def assert_one_line_error(result, *needles: str):

@@ -179,3 +179,40 @@ def test_sync_script_copies_byte_for_byte(tmp_path):
     missing = subprocess.run(["bash", script, str(tmp_path / "nope.md"), str(dest)],
                              capture_output=True, text=True, check=False)
     assert missing.returncode == 1 and "no contract" in missing.stderr
+
+
+# --- start-up: what a command imports -------------------------------------------------------------
+
+HEAVY = ("numpy", "numba", "polars", "scipy", "binokel_sim.kernels")
+
+
+def loaded_after(*argv: str) -> set[str]:
+    """The heavy modules (:data:`HEAVY`) loaded by running ``binokel-sim ARGV`` in a fresh
+    interpreter (start-up time is what they cost; the benchmarks time it)."""
+    code = ("import sys\n"
+            f"sys.argv = ['binokel-sim', *{list(argv)!r}]\n"
+            "from binokel_sim.cli import app\n"
+            "try:\n"
+            "    app()\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            f"heavy = {HEAVY!r}\n"
+            "found = {m for m in sys.modules for h in heavy if m == h or m.startswith(h + '.')}\n"
+            "sys.stderr.write('LOADED ' + ' '.join(sorted({m.split('.')[0] if not m.startswith("
+            "'binokel_sim') else m for m in found})) + '\\n')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    line = [x for x in done.stderr.splitlines() if x.startswith("LOADED")][-1]
+    return set(line.split()[1:])
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("bid-odds", "--help"), ("play", "--help"),
+                                  ("--version",)])
+def test_help_loads_no_numerical_library(argv):
+    assert loaded_after(*argv) == set()
+
+
+def test_analyze_loads_neither_numba_nor_polars_nor_a_kernel():
+    # one hand is scored by the rules read in Python (analysis.analyze_hand); numpy stays
+    loaded = loaded_after("analyze", "--variant", "two-hand-48")
+    assert not loaded & {"numba", "polars", "scipy"}, loaded
+    assert not any(m.startswith("binokel_sim.kernels") for m in loaded), loaded

@@ -5,29 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import TINY_RULES_FILES, VARIANT_NAMES, counts, kernel_melds
 from hypothesis import given
 from hypothesis import strategies as st
 
 from binokel_sim import reference
 from binokel_sim.analysis import analyze_hand
-from binokel_sim.cards import counts_to_planes
 from binokel_sim.hands import parse_hand
-from binokel_sim.kernels.melds import meld_hand
-from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant, load_rules
-
-from conftest import TINY_RULES_FILES, VARIANT_NAMES, counts, kernel_tables
 
 SUITS = "SHDC"
 
 
 def kernel_rows(rules, hand: np.ndarray, trump: int):
-    tables = compile_tables(rules)
-    c = np.empty(tables.n_melds, dtype=np.int64)
-    p = np.empty(tables.n_melds, dtype=np.int64)
-    total = meld_hand(counts_to_planes(hand), trump, kernel_tables(tables), c, p)
-    rows = [(m.name, int(ci), int(pi)) for m, ci, pi in zip(rules.melds, c, p)]
-    return rows, int(total)
+    return kernel_melds(rules, hand, trump)
 
 
 def check_kernel_equals_reference(rules, hand):
@@ -103,16 +94,19 @@ def test_kernel_equals_reference_full_and_empty(name):
 # --- known answers ----------------------------------------------------------------------------------
 
 def melds_of(name: str, text: str, trump: str) -> tuple[dict[str, tuple[int, int]], int]:
-    """``{meld: (count, points)}`` and the total of a hand, from the kernel (via analyze_hand),
-    checked against the reference."""
+    """``{meld: (count, points)}`` and the total of a hand, from the kernel, checked against the
+    reference and against analyze_hand."""
     r = find_variant(name)
     hand = counts(r, text)
     t = SUITS.index(trump)
-    entry = analyze_hand(r, hand)["by_trump"][trump]
-    got = {m["name"]: (m["count"], m["points"]) for m in entry["melds"]}
+    rows, total = kernel_melds(r, hand, t)
+    got = {n: (c, p) for n, c, p in rows}
     ref = {n: (c, p) for n, c, p in reference.meld_table(r, [int(x) for x in hand], t)}
     assert got == ref
-    return got, entry["total"]
+    entry = analyze_hand(r, hand)["by_trump"][trump]
+    assert {m["name"]: (m["count"], m["points"]) for m in entry["melds"]} == got
+    assert entry["total"] == total
+    return got, total
 
 
 def nonzero(melds):

@@ -2,7 +2,7 @@
 three-hand-auction-48): the roundhouse is worth 240 in all (it stands for kings around, queens
 around and its four marriages), a K+Q inside both a quint and the roundhouse is absorbed once,
 and eight of any one rank (tens and nines included) is 1000. Known answers on hand-made hands
-(kernel via analyze_hand and the reference twin), exact probabilities derived here independently,
+(the meld kernel, the reference twin and analyze_hand), exact probabilities derived here independently,
 and an around meld inside another around meld in a tiny made-up variant, enumerated completely."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from math import comb, prod
 
 import numpy as np
 import pytest
+from conftest import counts, kernel_melds
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,25 +25,26 @@ from binokel_sim.kernels.melds import meld_hand
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import MAX_MELDS, find_variant, load_rules
 
-from conftest import counts
-
 SUITS = "SHDC"
 WIDOW = ["three-hand-auction-48", "four-hand-widow-48"]
 
 
 def melds_of(name: str, text: str, trump: str) -> tuple[dict[str, tuple[int, int]], int]:
     """``{meld: (count, points)}`` of the melds that are not (0, 0), and the total: from the
-    kernel (analyze_hand), checked against the reference twin (meld_table, meld_total)."""
+    kernel (meld_hand), checked against the reference twin (meld_table, meld_total) and
+    analyze_hand."""
     r = find_variant(name)
     hand = counts(r, text)
     t = SUITS.index(trump)
-    entry = analyze_hand(r, hand)["by_trump"][trump]
-    got = {m["name"]: (m["count"], m["points"]) for m in entry["melds"]}
+    rows, total = kernel_melds(r, hand, t)
+    got = {n: (c, p) for n, c, p in rows}
     ref_hand = [int(x) for x in hand]
     ref = {n: (c, p) for n, c, p in reference.meld_table(r, ref_hand, t)}
     assert got == ref, (name, text, trump)
-    assert entry["total"] == reference.meld_total(r, ref_hand, t) == sum(p for _, p in got.values())
-    return {k: v for k, v in got.items() if v != (0, 0)}, entry["total"]
+    assert total == reference.meld_total(r, ref_hand, t) == sum(p for _, p in got.values())
+    entry = analyze_hand(r, hand)["by_trump"][trump]
+    assert {m["name"]: (m["count"], m["points"]) for m in entry["melds"]} == got
+    return {k: v for k, v in got.items() if v != (0, 0)}, total
 
 
 # --- the tables ------------------------------------------------------------------------------------
@@ -118,13 +120,13 @@ def test_double_roundhouse():
     hand = counts(r, "KS KS QS QS KH KH QH QH KD KD QD QD KC KC QC QC")
     ref_hand = [int(x) for x in hand]
     for t, trump in enumerate(SUITS):
-        entry = analyze_hand(r, hand)["by_trump"][trump]
-        got = {m["name"]: (m["count"], m["points"]) for m in entry["melds"]}
+        rows, total = kernel_melds(r, hand, t)
+        got = {n: (c, p) for n, c, p in rows}
         assert got == {n: (c, p) for n, c, p in reference.meld_table(r, ref_hand, t)}
         assert {k: v for k, v in got.items() if v != (0, 0)} == {
             "roundhouse": (2, 240), "kings_around": (2, 1000), "queens_around": (2, 1000),
             "marriage": (3, 60), "trump_marriage": (1, 40)}
-        assert entry["total"] == 240 + 2000 + 60 + 40
+        assert total == 240 + 2000 + 60 + 40
 
 
 def test_kings_around_without_a_roundhouse_still_counts():

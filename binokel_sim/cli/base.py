@@ -5,8 +5,6 @@ Domain errors (bad cards, rules, output paths, run parameters) are caught here a
 line on stderr with exit code 1; typer itself answers usage errors with exit code 2.
 """
 
-from __future__ import annotations
-
 import importlib
 import inspect
 import json
@@ -15,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -27,19 +25,22 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from binokel_sim import __version__
-from binokel_sim.cards import CardError, parse_suit
+from binokel_sim.errors import DOMAIN_ERRORS, CardError, RulesError
 from binokel_sim.io import (
     FORMATS,
     STDOUT,
-    OutputError,
     check_output,
     is_stdout,
     output_format,
     write_table,
 )
-from binokel_sim.simulate import SimulationError
-from binokel_sim.variants import Rules, RulesError, find_variant, load_rules
+
+if TYPE_CHECKING:
+    from binokel_sim.variants import Rules
+
+# Start-up: this module and the command modules import only typer, rich and light modules at
+# the top; numpy, numba, polars and the kernels are imported inside the commands that use them,
+# so `--help` answers quickly (tests/test_hygiene.py checks what `--help` imports).
 
 app = typer.Typer(
     help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
@@ -49,7 +50,6 @@ app = typer.Typer(
 )
 out = Console()
 err = Console(stderr=True)
-DOMAIN_ERRORS = (CardError, RulesError, OutputError, SimulationError)
 
 # runs this large (about a second or more on two cores) get a progress bar on a terminal
 PROGRESS_HANDS = 20_000_000  # meld-odds: hands dealt and scored
@@ -100,6 +100,8 @@ def domain_errors(stopped: str | Callable[[], str] = STOPPED) -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
+        from binokel_sim import __version__
+
         out.print(f"binokel-sim {__version__}")
         raise typer.Exit()
 
@@ -220,9 +222,11 @@ def print_json(document: dict) -> None:
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
-def resolve_rules(variant: str, rules_file: Optional[Path]) -> Rules:
+def resolve_rules(variant: str, rules_file: Optional[Path]) -> "Rules":
     """The rules of ``--rules FILE``, else of ``--variant``; both given is an error (the file
     would silently win)."""
+    from binokel_sim.variants import find_variant, load_rules
+
     if rules_file is not None:
         if given("variant"):
             raise RulesError("give --variant or --rules, not both (a rules file names its own "
@@ -279,6 +283,8 @@ def source(rules_file: Optional[Path]) -> dict:
 
 
 def parse_trump(text: str) -> int:
+    from binokel_sim.cards import parse_suit
+
     try:
         return parse_suit(text)
     except CardError:

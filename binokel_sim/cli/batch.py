@@ -1,7 +1,5 @@
 """``batch``: the summary odds of every hand in a file, one row per hand, resumable."""
 
-from __future__ import annotations
-
 import hashlib
 import json
 from pathlib import Path
@@ -10,14 +8,32 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    check_out, clamp_threads, command, deliver, domain_errors, out, PolicyOpt,
-    resolve_rules, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt,
-    progress_bar, source, ThreadsOpt, VariantOpt, warn, warn_few, WorkersOpt,
+    PolicyOpt,
+    RowsFormat,
+    RowsFormatOpt,
+    RulesOpt,
+    SamplesOpt,
+    SchedulerOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    WorkersOpt,
+    check_out,
+    clamp_threads,
+    command,
+    deliver,
+    domain_errors,
+    out,
+    progress_bar,
+    resolve_rules,
+    source,
+    warn,
+    warn_few,
 )
 from binokel_sim.cli.render import Column, percent, percent_interval, points
 from binokel_sim.cli.render import table as render_table
+from binokel_sim.errors import SimulationError
 from binokel_sim.io import OutputError, is_stdout
-from binokel_sim.simulate import SimulationError
 
 PARTIAL = ".partial.jsonl"  # the rows finished so far, beside --out, until the run completes
 

@@ -1,14 +1,19 @@
 """``bench``: dealing and meld-counting speed on this machine."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from binokel_sim.cli.base import (
-    RulesOpt, ThreadsOpt, VariantOpt, clamp_threads, command, domain_errors, out, resolve_rules,
+    RulesOpt,
+    ThreadsOpt,
+    VariantOpt,
+    clamp_threads,
+    command,
+    domain_errors,
+    out,
+    resolve_rules,
 )
 
 

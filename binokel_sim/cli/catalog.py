@@ -1,10 +1,8 @@
 """``variants``: the built-in variants and what each can do."""
 
-from __future__ import annotations
-
 import json
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.table import Table
@@ -13,7 +11,9 @@ from rich.text import Text
 from binokel_sim.cli import render
 from binokel_sim.cli.base import OddsFormat, command, domain_errors, out
 from binokel_sim.engines import engine_family, supported_commands
-from binokel_sim.variants import Rules, all_variants, builtin_toml
+
+if TYPE_CHECKING:
+    from binokel_sim.variants import Rules
 
 
 @command()
@@ -32,6 +32,8 @@ def variants(
 
     Example: binokel-sim variants --show two-hand-48 > house.toml; binokel-sim analyze --rules house.toml
     """
+    from binokel_sim.variants import all_variants, builtin_toml
+
     if show is not None:
         with domain_errors():
             text = builtin_toml(show)
@@ -44,13 +46,13 @@ def variants(
     out.print(_table(rows))
 
 
-def _record(rules: Rules) -> dict:
+def _record(rules: "Rules") -> dict:
     """One variant for ``--format json``: the summary plus aliases, engine and commands."""
     return {**rules.summary(), "aliases": list(rules.aliases), "engine": engine_family(rules),
             "commands": list(supported_commands(rules))}
 
 
-def _table(rows: list[Rules]) -> Table:
+def _table(rows: "list[Rules]") -> Table:
     """The variants as a table that fits 80 columns (:func:`render.table`): aliases under each
     name, the commands every variant supports in the caption and in each row only the others (the
     meld tables are in --show and json)."""
@@ -70,7 +72,7 @@ def _table(rows: list[Rules]) -> Table:
     return table
 
 
-def _name_and_aliases(rules: Rules) -> Text:
+def _name_and_aliases(rules: "Rules") -> Text:
     cell = Text(rules.name)
     for alias in rules.aliases:
         cell.append(f"\n  {alias}", style="dim")

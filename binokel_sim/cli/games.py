@@ -1,17 +1,32 @@
 """Policies against each other: ``duel`` (the same deals, sides swapped) and ``match`` (whole
 games)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from binokel_sim.cli.base import (
-    PROGRESS_DEALS, check_out, clamp_threads, command, deliver, domain_errors, out,
-    progress_bar, resolve_rules, RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt,
-    SeedOpt, source, ThreadsOpt, VariantOpt, warn_few, WorkersOpt,
+    PROGRESS_DEALS,
+    RowsFormat,
+    RowsFormatOpt,
+    RulesOpt,
+    SamplesOpt,
+    SchedulerOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    WorkersOpt,
+    check_out,
+    clamp_threads,
+    command,
+    deliver,
+    domain_errors,
+    out,
+    progress_bar,
+    resolve_rules,
+    source,
+    warn_few,
 )
 from binokel_sim.cli.render import percent, percent_interval
 

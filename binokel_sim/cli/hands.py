@@ -1,19 +1,39 @@
 """Commands about hands: ``analyze``, ``meld-odds``."""
 
-from __future__ import annotations
-
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from binokel_sim.cards import SUITS, CardError
 from binokel_sim.cli.base import (
-    PROGRESS_HANDS, check_out, clamp_threads, command, deliver, domain_errors, given, out,
-    parse_trump, print_json, print_rows, progress_bar, read_hands_file, resolve_rules,
-    RowsFormat, RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, source, ThreadsOpt,
-    VariantOpt, warn, warn_few, WorkersOpt, write_out,
+    PROGRESS_HANDS,
+    RowsFormat,
+    RowsFormatOpt,
+    RulesOpt,
+    SamplesOpt,
+    SchedulerOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    WorkersOpt,
+    check_out,
+    clamp_threads,
+    command,
+    deliver,
+    domain_errors,
+    given,
+    out,
+    parse_trump,
+    print_json,
+    print_rows,
+    progress_bar,
+    read_hands_file,
+    resolve_rules,
+    source,
+    warn,
+    warn_few,
+    write_out,
 )
 from binokel_sim.cli.render import (
     Column,
@@ -23,6 +43,7 @@ from binokel_sim.cli.render import (
     provenance_line,
 )
 from binokel_sim.cli.render import table as render_table
+from binokel_sim.errors import CardError
 
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--out", "-o", help="Write the rows to a .parquet, .csv, .json or .jsonl file (- for stdout, "
@@ -37,6 +58,8 @@ class AnalyzeFormat(str, Enum):
 
 
 def _print_analysis(result: dict) -> None:
+    from binokel_sim.cards import SUITS
+
     by_trump = result["by_trump"]
     rows = []
     for i, meld in enumerate(by_trump["S"]["melds"]):
@@ -99,10 +122,11 @@ def analyze(
                 results.append(analyze_hand(rules, parse_hand(text, rules)))
             except CardError as exc:
                 raise CardError(f"{where}: {exc}" if hands_file is not None else str(exc)) from None
-        record = provenance(rules, **source(rules_file))
-        rows = analysis_rows(results)
-        if write_out(rows, out_file, record, fmt, {"provenance": record, "hands": results}):
-            return
+        if out_file is not None or fmt is AnalyzeFormat.csv:  # rows (polars) only for files
+            record = provenance(rules, **source(rules_file))
+            rows = analysis_rows(results)
+            if write_out(rows, out_file, record, fmt, {"provenance": record, "hands": results}):
+                return
     if fmt is AnalyzeFormat.jsonl and out_file is None:
         import json
 
@@ -168,6 +192,7 @@ def meld_odds_cmd(
     """
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
     from binokel_sim.backend import open_backend
+    from binokel_sim.cards import SUITS
     from binokel_sim.simulate import SimulationError, check_run, set_threads
 
     with domain_errors():

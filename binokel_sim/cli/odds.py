@@ -1,27 +1,53 @@
 """The odds of one hand: ``bid-odds`` (auction variants) and ``deal-odds`` (talon games)."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from binokel_sim.cards import SUITS
 from binokel_sim.cli.base import (
-    check_out, clamp_threads, command, deliver, domain_errors, OddsFormat, OddsFormatOpt,
-    out, parse_trump, PolicyOpt, print_json, progress_bar, resolve_rules, RowsFormat,
-    RowsFormatOpt, RulesOpt, SamplesOpt, SchedulerOpt, SeedOpt, source, ThreadsOpt, VariantOpt,
-    warn, warn_few, WorkersOpt, wrote,
+    OddsFormat,
+    OddsFormatOpt,
+    PolicyOpt,
+    RowsFormat,
+    RowsFormatOpt,
+    RulesOpt,
+    SamplesOpt,
+    SchedulerOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    WorkersOpt,
+    check_out,
+    clamp_threads,
+    command,
+    deliver,
+    domain_errors,
+    out,
+    parse_trump,
+    print_json,
+    progress_bar,
+    resolve_rules,
+    source,
+    warn,
+    warn_few,
+    wrote,
 )
 from binokel_sim.cli.render import (
-    Column, percent, percent_interval, plus_minus, points, provenance_line,
+    Column,
+    percent,
+    percent_interval,
+    plus_minus,
+    points,
+    provenance_line,
 )
 from binokel_sim.cli.render import table as render_table
+from binokel_sim.errors import SimulationError
 from binokel_sim.io import check_output
-from binokel_sim.simulate import SimulationError
-from binokel_sim.variants import Rules
+
+if TYPE_CHECKING:
+    from binokel_sim.variants import Rules
 
 LANDMARKS = (0.9, 0.75, 0.5, 0.25, 0.1)  # p_make levels whose crossing the default ladder shows
 AROUND = 2  # bids shown on each side of the highest bid with a positive expected score
@@ -93,6 +119,7 @@ def bid_odds_cmd(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.bid_odds import bid_odds
+    from binokel_sim.cards import SUITS
     from binokel_sim.engines import WIDOW, check_supports, engine_family
     from binokel_sim.games import marriage_trumps
     from binokel_sim.hands import parse_hand
@@ -133,7 +160,7 @@ def bid_odds_cmd(
     _print_bid_odds(rules, result, record, full)
 
 
-def _print_bid_odds(rules: Rules, result: dict, record: dict, full: bool) -> None:
+def _print_bid_odds(rules: "Rules", result: dict, record: dict, full: bool) -> None:
     out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
     out.print(provenance_line(record, skip=("hand", "recommended_trump", "max_bid_positive_ev")),
               highlight=False)
@@ -183,7 +210,7 @@ def _print_bid_odds(rules: Rules, result: dict, record: dict, full: bool) -> Non
                   f"expected score: {top if top is not None else 'none'}", highlight=False)
 
 
-def _widow_bid_odds(rules: Rules, counts, deals: int, seed: int, policy: str,
+def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
                     threads: Optional[int], out_file: Optional[Path], fmt: RowsFormat,
                     full: bool, origin: dict, workers: Optional[int],
                     scheduler: Optional[str]) -> None:

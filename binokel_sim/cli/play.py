@@ -1,7 +1,5 @@
 """``play``: whole simulated deals as records, streamed a chunk of deals at a time."""
 
-from __future__ import annotations
-
 import sys
 from enum import Enum
 from pathlib import Path
@@ -10,12 +8,24 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PROGRESS_DEALS, PolicyOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt,
-    clamp_threads, command, domain_errors, given, progress_bar, resolve_rules, source, warn,
+    PROGRESS_DEALS,
+    PolicyOpt,
+    RulesOpt,
+    SamplesOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    clamp_threads,
+    command,
+    domain_errors,
+    given,
+    progress_bar,
+    resolve_rules,
+    source,
+    warn,
     wrote,
 )
 from binokel_sim.io import OutputError, atomic_file, check_output, is_stdout
-from binokel_sim.simulate import MAX_DEALS
 
 STOPPED_STDOUT = "stopped by Ctrl-C; the output is incomplete"
 
@@ -64,6 +74,7 @@ def play(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.record_stream import record_frames, write_records
+    from binokel_sim.simulate import MAX_DEALS
 
     to_stdout = out_file is None or is_stdout(out_file)
     stopped = STOPPED_STDOUT if to_stdout else "stopped by Ctrl-C; nothing was written"

@@ -1,20 +1,31 @@
 """``report``: a hand's odds as PNG figures with a report.md that lists them
 (:mod:`binokel_sim.report`)."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from binokel_sim.cards import CardError
 from binokel_sim.cli.base import (
-    PolicyOpt, RulesOpt, SamplesOpt, SeedOpt, ThreadsOpt, VariantOpt, clamp_threads, command,
-    domain_errors, err, given, progress_bar, read_hands_file, resolve_rules, source, warn_few,
+    PolicyOpt,
+    RulesOpt,
+    SamplesOpt,
+    SeedOpt,
+    ThreadsOpt,
+    VariantOpt,
+    clamp_threads,
+    command,
+    domain_errors,
+    err,
+    given,
+    progress_bar,
+    read_hands_file,
+    resolve_rules,
+    source,
+    warn_few,
 )
-from binokel_sim.simulate import SimulationError
+from binokel_sim.errors import CardError, SimulationError
 
 
 @command("report")

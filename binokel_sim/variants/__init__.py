@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from binokel_sim.errors import RulesError  # noqa: F401  (re-exported)
+
 from binokel_sim.cards import (
     N_RANKS,
     N_TYPES,
@@ -38,10 +40,6 @@ LEADERS = ("bid_winner", "non_dealer")
 ALL_PASS = ("dealer_at_minimum",)  # SPEC: if the first three pass, the dealer plays at the minimum
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
-
-
-class RulesError(ValueError):
-    """A rules file or variant name that cannot be used; the message names the bad key or value."""
 
 
 @dataclass(frozen=True)
