@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import platform
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numba
+from binokel_sim.bench import machine
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "benchmarks.json"
-
-
-def machine() -> dict:
-    return {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
-            "python": platform.python_version(), "numba": numba.__version__,
-            "processor": platform.processor() or platform.machine()}
 
 
 def record(section: str, figures: dict) -> None:

@@ -7,6 +7,7 @@ one least disturbed.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
@@ -60,6 +61,15 @@ def reference_meld_rate(rules: Rules, deals: int) -> float:
     start = time.perf_counter()
     reference.meld_odds_counts(rules, deals, 1, 0, BLOCK_SIZE)
     return deals / (time.perf_counter() - start)
+
+
+def machine() -> dict:
+    """What a throughput figure was measured on."""
+    import platform
+
+    return {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
+            "python": platform.python_version(), "numba": numba.__version__,
+            "processor": platform.processor() or platform.machine()}
 
 
 def all_threads() -> int:
@@ -140,3 +150,138 @@ def reference_widow_rate(rules: Rules, deals: int) -> float:
     start = time.perf_counter()
     reference_widow.play_deals(rules, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
+
+
+# --- the rest of `bench --all` (binokel_sim/bench_table.py) -------------------------------------
+
+def timed(work: Callable[[], object]) -> float:
+    """Seconds of one call (the twins: slow enough that one run is the measurement)."""
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def set_all_threads() -> None:
+    """Give numba all its threads back after a measurement on fewer."""
+    set_threads(all_threads())
+
+
+def reference_deal_rate(rules: Rules, deals: int) -> float:
+    """Hands per second dealt by the pure-Python twin (the same stream and hands as ``deal_rate``)."""
+    deck = reference.deck_cards(rules)
+    return deals / timed(lambda: reference.deal_deals(deck, [rules.hand_size], deals, 1,
+                                                      BLOCK_SIZE))
+
+
+def _example(rules: Rules):
+    from binokel_sim.hands import parse_hand
+
+    return parse_hand(rules.example_hand, rules)
+
+
+def bid_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:
+    """Bid-odds samples per second for the variant's example hand (every trump it may name):
+    ``bid_odds.bid_odds`` for four-hand-80, ``widow_odds.widow_bid_odds`` for the widow games."""
+    from binokel_sim.engines import WIDOW, engine_family
+
+    counts = _example(rules)
+    if engine_family(rules) == WIDOW:
+        from binokel_sim.widow_odds import widow_bid_odds
+
+        return samples / best_seconds(lambda: widow_bid_odds(rules, counts, samples, 1, policy,
+                                                             threads))
+    from binokel_sim.bid_odds import bid_odds
+
+    return samples / best_seconds(lambda: bid_odds(rules, counts, samples, 1, policy,
+                                                   threads=threads))
+
+
+def reference_bid_odds_rate(rules: Rules, samples: int) -> float:
+    """The twin of four-hand-80's bid samples (random policy, every marriage trump)."""
+    from binokel_sim import reference_play
+    from binokel_sim.games import marriage_trumps
+
+    counts = _example(rules)
+    trumps = marriage_trumps(rules, counts)
+    return samples / timed(lambda: reference_play.bid_samples(rules, [int(c) for c in counts],
+                                                              samples, 1, trumps, 1024))
+
+
+def deal_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:
+    """deal-odds samples per second for a talon game's example hand and turned card."""
+    from binokel_sim.deal_odds import deal_odds, turned_card
+
+    counts = _example(rules)
+    turned = turned_card(rules, counts, None)
+    return samples / best_seconds(lambda: deal_odds(rules, counts, turned, "dealer", samples, 1,
+                                                    policy, threads))
+
+
+def records_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
+    """Play records per second, built chunk by chunk and written as JSON lines to /dev/null
+    (``record_stream``: what ``play`` does, without the process start-up)."""
+    from binokel_sim.record_stream import record_frames, write_records
+
+    def work():
+        with open(os.devnull, "wb") as sink:
+            write_records(record_frames(rules, deals, 1, policy, threads), sink, "jsonl", rules,
+                          {})
+
+    return deals / best_seconds(work)
+
+
+def reference_records_rate(rules: Rules, deals: int) -> float:
+    """The family's twin making the same records (random policy), as dicts."""
+    from binokel_sim import reference_play, reference_talon, reference_widow
+    from binokel_sim.engines import TALON, WIDOW, engine_family
+
+    twin = {TALON: reference_talon, WIDOW: reference_widow}.get(engine_family(rules),
+                                                                  reference_play)
+    return deals / timed(lambda: twin.play_deals(rules, deals, 1, 1024))
+
+
+def exact_table_rate(rules: Rules, tables: int) -> float:
+    """Exact meld tables (every meld's distribution, trump S) per second (pure Python)."""
+    from binokel_sim.analysis import exact_meld_odds
+
+    def work():
+        for _ in range(tables):
+            exact_meld_odds(rules, 0)
+
+    return tables / best_seconds(work)
+
+
+def exact_widow_rate(rules: Rules, hands: int) -> float:
+    """Hands per second whose every widow is weighed exactly (``widow_games.exact_widow``; the
+    example hand, ``hands`` times)."""
+    from binokel_sim.widow_games import exact_widow
+
+    counts = _example(rules)
+
+    def work():
+        for _ in range(hands):
+            exact_widow(rules, counts)
+
+    return hands / best_seconds(work)
+
+
+def reference_exact_widow_rate(rules: Rules, hands: int) -> float:
+    """The same in plain Python: every subset of the unseen physical cards, hand + widow scored
+    for each trump by the rules read straight (``reference.meld_total``)."""
+    from itertools import combinations
+
+    counts = [int(c) for c in _example(rules)]
+    deck = rules.deck_counts()
+    unseen = [t for t in range(len(counts)) for _ in range(int(deck[t]) - counts[t])]
+
+    def work():
+        for _ in range(hands):
+            hist: dict[int, int] = {}
+            for widow in combinations(unseen, rules.widow):
+                full = list(counts)
+                for t in widow:
+                    full[t] += 1
+                best = max(reference.meld_total(rules, full, s) for s in range(4))
+                hist[best] = hist.get(best, 0) + 1
+
+    return hands / timed(work)

@@ -1,4 +1,5 @@
-"""Write docs/results.md from results/benchmarks.json (run after scripts/run_benchmarks.sh)."""
+"""Write docs/results.md and the README's "Speed" section from results/benchmarks.json (run after
+scripts/run_benchmarks.sh)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,79 @@ def main() -> None:
                          f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
+    if "all" in data and "startup" in data:
+        write_speed_section(data)
+
+
+SPEED_START, SPEED_END = "<!-- speed:start -->", "<!-- speed:end -->"
+
+
+def rate(value: float | None) -> str:
+    if value is None:
+        return "–"
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def speed_lines(data: dict) -> list[str]:
+    """The README's "Speed" section: the bench --all table and issue 10's targets."""
+    table, start = data["all"], data["startup"]
+    n = table["threads"]
+    rows = {(r["engine"], r["variant"]): r for r in table["rows"]}
+    lines = [SPEED_START, "", "## Speed", "",
+             f"Measured {table['measured'][:10]} on the project's {table['machine']['cpus']}-core "
+             "machine by `scripts/run_benchmarks.sh` (raw figures in `results/benchmarks.json`); "
+             "`binokel-sim bench --all` prints the same table for yours. Items per second, best "
+             "of five after a warm-up, no process start-up; *twin* is the pure-Python twin doing "
+             "the same work on one thread, *ratio* the engine's best rate over the twin's.", "",
+             f"| engine | variant | 1 thread | {n} threads | twin | ratio |",
+             "|---|---|---:|---:|---:|---:|"]
+    for r in table["rows"]:
+        ratio = "–" if r["ratio"] is None else f"{r['ratio']:,.0f}×"
+        lines.append(f"| {r['engine']} ({r['unit']}) | {r['variant']} | "
+                     f"{rate(r['per_s_1_thread'])} | {rate(r['per_s_all_threads'])} | "
+                     f"{rate(r['twin_per_s'])} | {ratio} |")
+
+    def per_thread(engine: str, variant: str, goal: float, label: str) -> str:
+        got = rows[(engine, variant)]["per_s_1_thread"]
+        return f"| {label} | {rate(goal)} per thread | {rate(got)} | {met(got, goal)} |"
+
+    help_max = start["help_seconds"]["max"]
+    lines += ["", "Targets (issue 10, on this machine):", "",
+              "| what | target | measured | |", "|---|---|---|---|",
+              per_thread("deal + meld", "four-hand-80", 16e6, "deal + meld, four-hand-80"),
+              per_thread("play-out random", "four-hand-80", 1e6, "random play-outs, four-hand-80"),
+              per_thread("play-out heuristic", "four-hand-80", 600e3,
+                         "heuristic play-outs, four-hand-80"),
+              per_thread("play-out random", "two-hand-48", 1e6, "random play-outs, two-hand-48"),
+              per_thread("play-out heuristic", "two-hand-48", 300e3,
+                         "heuristic play-outs, two-hand-48"),
+              per_thread("play-out heuristic", "three-hand-auction-48", 200e3,
+                         "heuristic play-outs, three-hand-auction-48"),
+              f"| `binokel-sim bid-odds --deals 1000000 --threads 2` | ≤ 2.5 s | "
+              f"{start['bid_odds_1m_seconds']:.2f} s | "
+              f"{met(start['bid_odds_1m_seconds'], 2.5, higher=False)} |",
+              f"| `binokel-sim COMMAND --help`, slowest command | < 0.3 s | {help_max:.2f} s | "
+              f"{met(help_max, 0.3, higher=False)} |",
+              f"| `binokel-sim analyze`, warm | < 0.6 s | {start['analyze_warm_seconds']:.2f} s | "
+              f"{met(start['analyze_warm_seconds'], 0.6, higher=False)} |",
+              "", SPEED_END]
+    return lines
+
+
+def write_speed_section(data: dict) -> None:
+    """Replace the README's text between the speed markers (or add it before "## Python API")."""
+    readme = ROOT / "README.md"
+    text = readme.read_text()
+    section = "\n".join(speed_lines(data))
+    if SPEED_START in text:
+        head, rest = text.split(SPEED_START, 1)
+        text = head + section + rest.split(SPEED_END, 1)[1]
+    else:
+        text = text.replace("## Python API", section + "\n\n## Python API", 1)
+    readme.write_text(text)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Run every benchmark and refresh results/benchmarks.json (a few minutes on two cores).
-# Run it on an otherwise idle machine: the figures are wall-clock throughput.
+# Run every benchmark and refresh results/benchmarks.json, docs/results.md and the README's
+# "Speed" section (some 15 minutes on two cores). Run it on an otherwise idle machine: the
+# figures are wall-clock throughput, best of five.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+python benchmarks/bench_all.py       # binokel-sim bench --all: every engine, 1 and 2 threads, twins
+python benchmarks/bench_startup.py   # --help, warm analyze, bid-odds 1M as commands
 python benchmarks/bench_melds.py
 python benchmarks/bench_playout.py
 python benchmarks/bench_talon.py

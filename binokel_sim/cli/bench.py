@@ -1,20 +1,31 @@
-"""``bench``: dealing and meld-counting speed on this machine."""
+"""``bench``: throughput on this machine, of the meld kernel for one variant or (``--all``) of
+every engine beside its pure-Python twin."""
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
-from rich.table import Table
 
 from binokel_sim.cli.base import (
+    RowsFormat,
+    RowsFormatOpt,
     RulesOpt,
     ThreadsOpt,
     VariantOpt,
+    check_out,
     clamp_threads,
     command,
+    deliver,
     domain_errors,
+    given,
     out,
+    progress_bar,
     resolve_rules,
+    warn,
 )
+from binokel_sim.cli.render import Column, rate, ratio
+from binokel_sim.cli.render import table as render_table
+from binokel_sim.errors import SimulationError
 
 
 @command()
@@ -26,25 +37,59 @@ def bench(
     reference: Annotated[bool, typer.Option(
         "--reference/--no-reference", help="Also time the pure-Python reference (20,000 hands).")]
     = True,
+    every: Annotated[bool, typer.Option(
+        "--all", help="Every engine (deal, deal + meld, each play-out per policy and variant, "
+                      "bid-odds, deal-odds, records, the exact engines) on 1 thread and on "
+                      "--threads, beside its pure-Python twin; a few minutes.")] = False,
+    scale: Annotated[float, typer.Option(
+        "--scale", min=0.0001, max=100.0,
+        help="With --all: each timed run does this fraction of the default work (0.1 for a "
+             "quick, noisier look).")] = 1.0,
+    fmt: RowsFormatOpt = RowsFormat.table,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="With --all: write the rows to a .parquet, .csv, .json or .jsonl file "
+                            "(- for stdout, in --format), with the version, threads and machine "
+                            "in their columns.")] = None,
 ) -> None:
-    """Measure dealing and meld-counting speed on this machine (the full benchmarks, which also
-    write results/benchmarks.json, are in benchmarks/).
+    """Measure speed on this machine: dealing and meld counting for one variant, or every
+    engine with --all (the figures in results/benchmarks.json and the README come from
+    scripts/run_benchmarks.sh, which runs --all). Each figure is the best of five runs after a
+    warm-up, without process start-up.
 
     Example: binokel-sim bench --variant four-hand-80 --deals 4000000 --threads 2
+
+    Example: binokel-sim bench --all --format json --out bench.json
     """
-    from binokel_sim.bench import deal_rate, meld_rate, reference_meld_rate
     from binokel_sim.simulate import check_run, set_threads
 
     with domain_errors():
+        if every:
+            if given("variant") or given("rules_file") or given("deals") or given("reference"):
+                raise SimulationError("--all measures every variant with its own work; drop "
+                                      "--variant, --rules, --deals and --reference")
+            check_out(out_file, fmt)
+            n = set_threads(clamp_threads(threads))
+            _bench_all(n, scale, fmt, out_file)
+            return
+        if given("scale") or given("fmt") or given("out_file"):
+            raise SimulationError("--scale, --format and --out go with --all")
         rules = resolve_rules(variant, rules_file)
         check_run(deals, 0)
         n = set_threads(clamp_threads(threads))
-        rows = [("hands dealt / s", deal_rate(rules, deals, n)),
-                ("hands dealt + all melds, all trumps / s", meld_rate(rules, deals, n))]
-        if reference:
-            ref = reference_meld_rate(rules, 20_000)
-            rows.append(("pure-Python reference, same work / s (1 thread)", ref))
-            rows.append(("speed-up over the reference", rows[1][1] / ref))
+        _bench_melds(rules, deals, n, reference)
+
+
+def _bench_melds(rules, deals: int, n: int, reference: bool) -> None:
+    from rich.table import Table
+
+    from binokel_sim.bench import deal_rate, meld_rate, reference_meld_rate
+
+    rows = [("hands dealt / s", deal_rate(rules, deals, n)),
+            ("hands dealt + all melds, all trumps / s", meld_rate(rules, deals, n))]
+    if reference:
+        ref = reference_meld_rate(rules, 20_000)
+        rows.append(("pure-Python reference, same work / s (1 thread)", ref))
+        rows.append(("speed-up over the reference", rows[1][1] / ref))
     table = Table(title=f"{rules.name}, {n} thread(s), {deals:,} hands per run",
                   title_justify="left")
     table.add_column("measure")
@@ -53,3 +98,33 @@ def bench(
         table.add_row(name, f"{value:,.0f}")
     out.print(table)
 
+
+def _bench_all(threads: int, scale: float, fmt: RowsFormat, out_file: Optional[Path]) -> None:
+    import polars as pl
+
+    from binokel_sim import __version__
+    from binokel_sim.bench import machine
+    from binokel_sim.bench_table import legend, measures, run_table
+
+    if threads < 2:
+        warn("--threads 1: the all-threads column is left empty")
+    with progress_bar(len(measures()), "measuring", threshold=0) as progress:
+        rows = run_table(threads, scale, progress)
+    record = {"command": "bench --all", "version": __version__, "threads": threads,
+              "scale": scale, **machine()}
+    document = {"provenance": record, "rows": rows}
+    if deliver(pl.DataFrame(rows), out_file, record, fmt, document):
+        return
+    many = f"{threads} threads" if threads > 1 else "all threads"
+    columns = [Column("engine", "engine", numeric=False),
+               Column("variant", "variant", numeric=False,
+                      min_width=max(len(r["variant"]) for r in rows)),
+               Column("per_s_1_thread", "1 thread", rate),
+               Column("per_s_all_threads", many, rate), Column("twin_per_s", "twin", rate),
+               Column("ratio", "ratio", ratio)]
+    out.print(render_table(rows, columns, title=f"binokel-sim {__version__}: items per second, "
+                                                f"best of five"))
+    for line in legend():
+        out.print(line, highlight=False)
+    out.print("twin: the pure-Python twin doing the same work on 1 thread; ratio: the engine's "
+              "best rate over the twin's.", highlight=False)

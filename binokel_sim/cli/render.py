@@ -69,6 +69,21 @@ def integer(value: int | None) -> str:
     return DASH if value is None else f"{value:,}"
 
 
+def rate(value: float | None) -> str:
+    """Items per second, three significant figures: ``24.1M``, ``612k``, ``3.84k``, ``51.2``."""
+    if value is None:
+        return DASH
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def ratio(value: float | None) -> str:
+    """A speed-up: ``4,180x``."""
+    return DASH if value is None else f"{value:,.0f}x"
+
+
 def text(value: Any) -> str:
     return DASH if value is None else str(value)
 
@@ -81,6 +96,7 @@ class Column:
     header: str
     format: Callable[[Any], str] = text
     numeric: bool = True
+    min_width: int | None = None  # a text column that must not fold (variant names)
 
 
 def table(rows: Iterable[dict], columns: Sequence[Column], title: str | None = None) -> Table:
@@ -90,7 +106,8 @@ def table(rows: Iterable[dict], columns: Sequence[Column], title: str | None = N
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
               collapse_padding=True)
     for c in columns:
-        t.add_column(Text(c.header), justify="right" if c.numeric else "left", overflow="fold")
+        t.add_column(Text(c.header), justify="right" if c.numeric else "left", overflow="fold",
+                     min_width=c.min_width)
     for row in rows:
         t.add_row(*(c.format(row.get(c.key)) for c in columns))
     return t
