@@ -248,37 +248,54 @@ SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it se
     "duel": FAMILIES,
     "match": FAMILIES,
     "play": FAMILIES,
+    "calibrate": (PARTNERSHIP, WIDOW),
+    "solve": (TALON,),
     "bench": FAMILIES,
+}
+# a command that needs more of a variant than its family: (test of the rules, what fails it)
+_REQUIRES = {
+    "solve": (lambda rules: rules.players == 2, "has more than two players"),
 }
 # why a family lacks a command, and where to go instead (for the error message)
 _UNSUPPORTED = {
     "bid-odds": ("has no auction", "for a talon game's hand use deal-odds"),
     "deal-odds": ("has no talon", "for an auction game's hand use bid-odds"),
+    "calibrate": ("has no auction", "calibrate studies the bid odds"),
+    "solve": ("has no talon", "the endgame solver plays a two-hand talon game's phase 2"),
 }
+
+
+def supports(rules: Rules, command: str) -> bool:
+    """Whether ``command`` takes ``rules``: its engine family, and what the command needs more."""
+    if engine_family(rules) not in _families(command):
+        return False
+    test = _REQUIRES.get(command)
+    return test is None or test[0](rules)
 
 
 def supported_commands(rules: Rules) -> tuple[str, ...]:
     """The ``binokel-sim`` commands that take ``rules``, in the order of :data:`SUPPORTS`."""
-    family = engine_family(rules)
-    return tuple(command for command, families in SUPPORTS.items() if family in families)
+    return tuple(command for command in SUPPORTS if supports(rules, command))
 
 
 def supported_variants(command: str) -> list[str]:
     """The built-in variants ``command`` takes (names, in the order of ``variants``)."""
     from binokel_sim.variants import all_variants
 
-    families = _families(command)
-    return [rules.name for rules in all_variants() if engine_family(rules) in families]
+    return [rules.name for rules in all_variants() if supports(rules, command)]
 
 
 def check_supports(rules: Rules, command: str) -> None:
     """Raise :class:`~binokel_sim.simulate.SimulationError` (one line, naming the variants the
-    command takes) when ``command`` does not serve ``rules``' engine family."""
+    command takes) when ``command`` does not serve ``rules``."""
     from binokel_sim.simulate import SimulationError
 
-    if engine_family(rules) in _families(command):
+    if supports(rules, command):
         return
-    why, instead = _UNSUPPORTED.get(command, (f"is a {engine_family(rules)} game", ""))
+    if engine_family(rules) in _families(command):
+        why, instead = _REQUIRES[command][1], ""
+    else:
+        why, instead = _UNSUPPORTED.get(command, (f"is a {engine_family(rules)} game", ""))
     message = (f"variant {rules.name} {why}: {command} supports "
                f"{', '.join(supported_variants(command))}")
     raise SimulationError(f"{message}; {instead}" if instead else message)

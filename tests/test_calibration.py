@@ -70,3 +70,88 @@ def test_base_rate_forecast_has_zero_skill_and_constant_outcomes_none():
 def test_bad_input_is_refused(p, o):
     with pytest.raises(ValueError):
         calibration_summary(p, o)
+
+
+# --- the study: binokel-sim calibrate -------------------------------------------------------------
+
+import json  # noqa: E402
+
+from conftest import assert_one_line_error, invoke, ok  # noqa: E402
+
+
+@pytest.mark.parametrize("variant", ["four-hand-80", "three-hand-auction-48"])
+def test_calibrate_json_has_the_issue_keys(variant):
+    doc = json.loads(ok("calibrate", "--variant", variant, "--deals", "40", "--samples", "64",
+                        "--threads", "1", "--format", "json").stdout)
+    for key in ("deals", "bins", "brier", "brier_skill", "ece", "reliability", "resolution",
+                "uncertainty", "base_rate", "provenance"):
+        assert key in doc
+    assert doc["deals"] == 40 and len(doc["bins"]) == 10
+    assert sum(b["n"] for b in doc["bins"]) == 40
+    for b in doc["bins"]:
+        assert set(b) >= {"mean_predicted", "observed", "n", "ci_low", "ci_high"}
+    assert doc["provenance"]["variant"] == variant and doc["provenance"]["seed"] == 1
+    ece = sum(b["n"] * abs(b["mean_predicted"] - b["observed"]) for b in doc["bins"]) / 40
+    assert doc["ece"] == pytest.approx(ece)
+
+
+def test_calibrate_forecasts_are_bid_odds_and_outcomes_the_played_deals(tmp_path):
+    from binokel_sim.bid_odds import bid_odds
+    from binokel_sim.calibrate import calibrate, sample_seed
+    from binokel_sim.games import DEAL_FIELDS, run_play
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.variants import find_variant
+
+    rules = find_variant("four-hand-80")
+    result = calibrate(rules, 12, 128, 7, threads=1)
+    played = run_play(rules, 12, 7, "heuristic", 1)
+    col = {n: i for i, n in enumerate(DEAL_FIELDS)}
+    for d, event in enumerate(result["events"]):
+        info = played.info[d]
+        assert event["bidder"] == info[col["bidder"]] and event["bid"] == info[col["bid"]]
+        score = info[col["score_02"] if event["bidder"] % 2 == 0 else col["score_13"]]
+        assert event["made"] == (score > 0)
+        if event["trump"] is None:
+            assert event["p_make"] == 0.0
+            continue
+        # the forecast is bid-odds' p_make for that hand, trump and bid, from the deal's seed
+        odds = bid_odds(rules, parse_hand(event["hand"], rules), 128, sample_seed(7, d),
+                        "heuristic", trump="SHDC".index(event["trump"]), threads=1)
+        rows = odds["rows"].filter(odds["rows"]["trump"] == event["trump"])
+        at_bid = rows.filter(rows["bid"] == event["bid"])["p_make"].to_list()
+        assert at_bid == [pytest.approx(event["p_make"])] or (not at_bid and event["p_make"]
+                                                               == pytest.approx(0.0, abs=0.002))
+
+
+def test_calibrate_is_the_same_on_one_or_two_threads():
+    args = ("calibrate", "--deals", "30", "--samples", "1100", "--seed", "3", "--format", "json")
+    one = json.loads(ok(*args, "--threads", "1").stdout)
+    two = json.loads(ok(*args, "--threads", "2").stdout)
+    assert one == two
+
+
+def test_calibrate_writes_its_folder(tmp_path):
+    out = tmp_path / "calib"
+    result = ok("calibrate", "--deals", "20", "--samples", "64", "--threads", "1", "--out",
+                str(out))
+    assert sorted(p.name for p in out.iterdir()) == ["calibration.json", "events.parquet",
+                                                    "reliability.png"]
+    assert (out / "reliability.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "wrote" in result.stderr
+    import polars as pl
+
+    events = pl.read_parquet(out / "events.parquet")
+    assert events.height == 20 and {"p_make", "made", "bid", "variant", "seed"} <= set(
+        events.columns)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--variant", "two-hand-48"), "calibrate supports four-hand-80"),
+    (("--deals", "5"), "fewer than the 10 bins"),
+    (("--bins", "1"), "--bins must be at least 2"),
+    (("--samples", "0"), "--samples must be at least 1"),
+    (("--out", "/nonexistent/x"), "does not exist"),
+    (("--policy", "clever"), "clever"),
+])
+def test_calibrate_bad_input(args, needle):
+    assert_one_line_error(invoke("calibrate", "--deals", "20", "--samples", "32", *args), needle)

@@ -29,7 +29,7 @@ TALON_GAMES = ["four-hand-72", "three-hand-72", "two-hand-48"]
 AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "three-hand-auction-48"]
 # every command of the app: a new command must say which variants it takes
 EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "batch", "report",
-                 "duel", "match", "play", "bench"]
+                 "duel", "match", "play", "calibrate", "solve", "bench"]
 ALIASES = {"two-hand-48": ["binokel-2", "binokel"], "four-hand-80": ["binokel-80",
                                                                      "double-deck-pinochle"],
            "three-hand-auction-48": ["binokel-3"], "four-hand-widow-48": ["binokel-4-widow"],
@@ -48,7 +48,7 @@ def test_the_table_names_every_command_of_the_app():
     ("bid-odds", AUCTION_GAMES), ("deal-odds", TALON_GAMES),
     ("play", VARIANT_NAMES), ("duel", VARIANT_NAMES), ("match", VARIANT_NAMES),
     ("analyze", VARIANT_NAMES), ("meld-odds", VARIANT_NAMES), ("variants", VARIANT_NAMES),
-    ("bench", VARIANT_NAMES),
+    ("bench", VARIANT_NAMES), ("calibrate", AUCTION_GAMES), ("solve", ["two-hand-48"]),
 ])
 def test_supported_variants(command, names):
     assert sorted(supported_variants(command)) == sorted(names)
