@@ -1,0 +1,135 @@
+"""The constrained sampler (kernels/sampler.py): exact counts, deal for deal equal to its twin,
+never a card where knowledge forbids it, and uniform over the consistent deals (chi-square
+against brute-force enumeration on small cases)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from binokel_sim import reference_sampler as twin
+from binokel_sim.kernels.sampler import count_ways, sample_counts
+from binokel_sim.reference import Stream
+
+ALL = (1 << 24) - 1
+SUIT = 0b111111
+
+
+def kernel_args(pool, allowed, capacity):
+    n = len(capacity)
+    a = np.zeros(3, dtype=np.int64)
+    c = np.zeros(3, dtype=np.int64)
+    a[:n] = allowed
+    c[:n] = capacity
+    ways = np.zeros((25, c[0] + 1, c[1] + 1), dtype=np.float64)
+    return np.asarray(pool, dtype=np.int64), a, c, n, ways
+
+
+def kernel_samples(pool, allowed, capacity, n, seed=1, block=0):
+    p, a, c, seats, ways = kernel_args(pool, allowed, capacity)
+    total = count_ways(p, a, c, seats, ways)
+    assert total > 0
+    state = np.zeros(4, dtype=np.uint64)
+    s = Stream(seed, block).s
+    state[:] = s
+    out = np.zeros((3, 24), dtype=np.int64)
+    draws = []
+    for _ in range(n):
+        sample_counts(p, a, c, seats, ways, state, out)
+        draws.append(tuple(tuple(int(x) for x in out[s]) for s in range(seats)))
+    return draws
+
+
+@st.composite
+def knowledge(draw, max_cards=16):
+    seats = draw(st.integers(1, 3))
+    pool = [0] * 24
+    for _ in range(draw(st.integers(0, max_cards))):
+        t = draw(st.integers(0, 23))
+        if pool[t] < 4:
+            pool[t] += 1
+    total = sum(pool)
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=seats - 1, max_size=seats - 1)))
+    capacity = [b - a for a, b in zip([0, *cuts], [*cuts, total])]
+    # each seat may hold everything but a few suits / top cards (voids, must-head inferences)
+    allowed = [ALL & ~draw(st.integers(0, ALL)) if draw(st.booleans()) else ALL
+               for _ in range(seats)]
+    return pool, allowed, capacity
+
+
+@settings(max_examples=60, deadline=None)
+@given(knowledge())
+def test_counts_equal_the_exact_twin(k):
+    pool, allowed, capacity = k
+    p, a, c, n, ways = kernel_args(pool, allowed, capacity)
+    exact = twin.count_ways(pool, allowed, capacity)
+    assert count_ways(p, a, c, n, ways) == pytest.approx(exact, rel=1e-12, abs=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(knowledge(), st.integers(0, 2**32))
+def test_samples_equal_the_twin_deal_for_deal(k, seed):
+    pool, allowed, capacity = k
+    if twin.count_ways(pool, allowed, capacity) == 0:
+        return
+    got = kernel_samples(pool, allowed, capacity, 5, seed)
+    stream = Stream(seed, 0)
+    for draw in got:
+        want = twin.sample_counts(pool, allowed, capacity, stream)
+        assert draw == tuple(tuple(row) for row in want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(knowledge(max_cards=60))
+def test_never_a_card_a_seat_may_not_hold(k):
+    pool, allowed, capacity = k
+    p, a, c, n, ways = kernel_args(pool, allowed, capacity)
+    if count_ways(p, a, c, n, ways) == 0:
+        return
+    for draw in kernel_samples(pool, allowed, capacity, 20):
+        counts = np.array(draw)
+        assert (counts.sum(axis=0) == np.array(pool)).all()  # every copy placed once
+        assert list(counts.sum(axis=1)) == capacity
+        for s, row in enumerate(counts):
+            for t in range(24):
+                assert row[t] == 0 or allowed[s] >> t & 1
+
+
+def test_contradictory_knowledge_has_no_deal():
+    # two aces of spades (type 5) left, and neither seat may hold one
+    pool = [0] * 24
+    pool[5] = 2
+    p, a, c, n, ways = kernel_args(pool, [ALL & ~(1 << 5)] * 2, [1, 1])
+    assert count_ways(p, a, c, n, ways) == 0
+    # capacities that do not add up to the pool
+    p, a, c, n, ways = kernel_args(pool, [ALL, ALL], [2, 1])
+    assert count_ways(p, a, c, n, ways) == 0
+
+
+@pytest.mark.parametrize("case", [
+    # 10 cards over three seats, one seat void in spades, one holding no spade above the queen
+    ([1, 0, 1, 0, 0, 2] + [1, 1, 0, 1, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 6,
+     [ALL & ~SUIT, ALL, ALL & ~0b111000], [3, 4, 3]),
+    # two seats, copies of the same type: multiplicities matter (KS KS AS AS 9H 9H JH)
+    ([0, 0, 0, 2, 0, 2] + [2, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL], [3, 4]),
+    # three seats, nothing known: the plain random deal
+    ([1, 1, 1, 0, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL, ALL], [2, 3, 2]),
+])
+def test_uniform_over_the_consistent_deals(case):
+    pool, allowed, capacity = case
+    exact = twin.enumerate_deals(pool, allowed, capacity)
+    assert sum(exact.values()) == twin.count_ways(pool, allowed, capacity)
+    n = 20_000
+    draws = kernel_samples(pool, allowed, capacity, n, seed=12345)
+    seen: dict = {}
+    for d in draws:
+        seen[d] = seen.get(d, 0) + 1
+    assert set(seen) <= set(exact)  # never a deal the knowledge rules out
+    keys = sorted(exact)
+    total = sum(exact.values())
+    observed = [seen.get(key, 0) for key in keys]
+    expected = [n * exact[key] / total for key in keys]
+    assert chisquare(observed, expected).pvalue > 0.001
