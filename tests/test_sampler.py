@@ -20,11 +20,11 @@ SUIT = 0b111111
 
 def kernel_args(pool, allowed, capacity):
     n = len(capacity)
-    a = np.zeros(3, dtype=np.int64)
-    c = np.zeros(3, dtype=np.int64)
+    a = np.zeros(4, dtype=np.int64)
+    c = np.zeros(4, dtype=np.int64)
     a[:n] = allowed
     c[:n] = capacity
-    ways = np.zeros((25, c[0] + 1, c[1] + 1), dtype=np.float64)
+    ways = np.zeros((25, c[0] + 1, c[1] + 1, c[2] + 1), dtype=np.float64)
     return np.asarray(pool, dtype=np.int64), a, c, n, ways
 
 
@@ -35,7 +35,7 @@ def kernel_samples(pool, allowed, capacity, n, seed=1, block=0):
     state = np.zeros(4, dtype=np.uint64)
     s = Stream(seed, block).s
     state[:] = s
-    out = np.zeros((3, 24), dtype=np.int64)
+    out = np.zeros((4, 24), dtype=np.int64)
     draws = []
     for _ in range(n):
         sample_counts(p, a, c, seats, ways, state, out)
@@ -45,7 +45,7 @@ def kernel_samples(pool, allowed, capacity, n, seed=1, block=0):
 
 @st.composite
 def knowledge(draw, max_cards=16):
-    seats = draw(st.integers(1, 3))
+    seats = draw(st.integers(1, 4))
     pool = [0] * 24
     for _ in range(draw(st.integers(0, max_cards))):
         t = draw(st.integers(0, 23))
@@ -117,6 +117,9 @@ def test_contradictory_knowledge_has_no_deal():
     ([0, 0, 0, 2, 0, 2] + [2, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL], [3, 4]),
     # three seats, nothing known: the plain random deal
     ([1, 1, 1, 0, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL, ALL], [2, 3, 2]),
+    # three seats and two hidden talon cards (anything), two seats void in a suit each
+    ([1, 0, 1, 0, 0, 1] + [1, 0, 0, 1, 0, 1] + [0] * 12,
+     [ALL & ~SUIT, ALL & ~(SUIT << 6), ALL, ALL], [2, 1, 1, 2]),
 ])
 def test_uniform_over_the_consistent_deals(case):
     pool, allowed, capacity = case

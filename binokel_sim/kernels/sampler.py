@@ -3,15 +3,15 @@
 A seat's knowledge of another seat is a mask of the card types that seat may still hold (voids
 and must-head inferences remove types) and the cards it is known to hold (shown melds, ``--known``
 options), which are placed first. The rest of the unseen cards (the *pool*, counts per type) must
-be spread over the other seats so that seat ``s`` gets exactly ``capacity[s]`` cards, all of types
-in ``allowed[s]``.
+be spread over the other seats (and the hidden talon, widow or buried cards: up to four *groups*) so
+that group ``g`` gets exactly ``capacity[g]`` cards, all of types in ``allowed[g]``.
 
 A random deal conditioned on that knowledge is uniform over the consistent assignments of the
 *physical* cards (copies of a type are different cards: two aces of spades can go to two seats in
 two ways). :func:`count_ways` counts them by dynamic programming over the card types: ``ways[t,
-r0, r1]`` is the number of ways to place the copies of types ``t..23`` when seat 0 still needs
-``r0`` cards, seat 1 ``r1`` and seat 2 the rest; a type with ``k`` copies split ``(a0, a1, a2)``
-contributes the multinomial ``k! / (a0! a1! a2!)``. :func:`sample_counts` then draws each type's
+r0, r1, r2]`` is the number of ways to place the copies of types ``t..23`` when groups 0, 1, 2
+still need ``r0, r1, r2`` cards and group 3 the rest; a type with ``k`` copies split ``(a0, a1,
+a2, a3)`` contributes the multinomial ``k! / (a0! a1! a2! a3!)``. :func:`sample_counts` then draws each type's
 split with probability proportional to its ways, type by type: an exact constrained shuffle (no
 rejection, so it costs the same however strong the knowledge). The counts are float64 (up to
 about 10^27 for 60 cards over three seats; relative rounding 1e-16, far below any sampling error);
@@ -24,107 +24,132 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import xoshiro_step
 
 N_TYPES = 24
-MAX_SEATS = 3
+MAX_GROUPS = 4  # three other seats and the hidden talon, widow or buried cards
 MAX_COPIES = 4
-# multinomial k! / (a0! a1! a2!) for k <= 4
-_FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])
+_FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])  # k! for k <= 4
+
+
+@njit(inline="always")
+def _split_ways(k, a0, a1, a2, a3):
+    """Ways to send ``k`` distinct copies ``a0, a1, a2, a3`` to the four groups (a multinomial)."""
+    return _FACT[k] / (_FACT[a0] * _FACT[a1] * _FACT[a2] * _FACT[a3])
 
 
 @njit
-def count_ways(pool, allowed, capacity, n_seats, ways):
-    """Fill ``ways`` (float64 (25, capacity[0] + 1, capacity[1] + 1), or a larger table) and
-    return the number of consistent deals (0: the knowledge is contradictory).
+def count_ways(pool, allowed, capacity, n_groups, ways):
+    """Fill ``ways`` and return the number of consistent deals (0: the knowledge contradicts
+    itself).
 
-    ``pool`` int64 (24,): copies of each type to place; ``allowed`` int64 (3,): per seat the mask
-    of types it may hold; ``capacity`` int64 (3,): cards each seat receives; ``n_seats`` (1..3):
-    seats in use (the others' capacities must be 0). ``sum(pool) == sum(capacity)``.
+    ``pool`` int64 (24,): copies of each type to place; ``allowed`` int64 (4,): per group the mask
+    of types it may hold; ``capacity`` int64 (4,): cards each group receives; ``n_groups`` (1..4):
+    groups in use (the others' capacities must be 0). ``ways`` float64 (25, capacity[0] + 1,
+    capacity[1] + 1, capacity[2] + 1) or larger: ``ways[t, r0, r1, r2]`` counts the placements of
+    types ``t..23`` when groups 0, 1, 2 still need ``r0, r1, r2`` cards and group 3 the rest.
     """
     c0 = capacity[0]
-    c1 = capacity[1] if n_seats > 1 else 0
-    remaining = 0  # cards of types t..23
+    c1 = capacity[1] if n_groups > 1 else 0
+    c2 = capacity[2] if n_groups > 2 else 0
     for r0 in range(c0 + 1):
         for r1 in range(c1 + 1):
-            ways[N_TYPES, r0, r1] = 0.0
-    ways[N_TYPES, 0, 0] = 1.0
+            for r2 in range(c2 + 1):
+                ways[N_TYPES, r0, r1, r2] = 0.0
+    ways[N_TYPES, 0, 0, 0] = 1.0
+    remaining = 0  # cards of types t..23
     for t in range(N_TYPES - 1, -1, -1):
         k = pool[t]
         remaining += k
         ok0 = (allowed[0] >> t) & 1
-        ok1 = ((allowed[1] >> t) & 1) if n_seats > 1 else 0
-        ok2 = ((allowed[2] >> t) & 1) if n_seats > 2 else 0
+        ok1 = ((allowed[1] >> t) & 1) if n_groups > 1 else 0
+        ok2 = ((allowed[2] >> t) & 1) if n_groups > 2 else 0
+        ok3 = ((allowed[3] >> t) & 1) if n_groups > 3 else 0
         for r0 in range(c0 + 1):
             for r1 in range(c1 + 1):
-                r2 = remaining - r0 - r1
-                total = 0.0
-                if r2 >= 0 and (n_seats > 2 or r2 == 0):
-                    for a0 in range(min(k, r0) + 1):
-                        if a0 > 0 and ok0 == 0:
-                            break
-                        for a1 in range(min(k - a0, r1) + 1):
-                            if a1 > 0 and ok1 == 0:
+                for r2 in range(c2 + 1):
+                    r3 = remaining - r0 - r1 - r2
+                    total = 0.0
+                    if r3 >= 0 and (n_groups > 3 or r3 == 0):
+                        for a0 in range(min(k, r0) + 1):
+                            if a0 > 0 and ok0 == 0:
                                 break
-                            a2 = k - a0 - a1
-                            if a2 > r2 or (a2 > 0 and ok2 == 0):
-                                continue
-                            w = ways[t + 1, r0 - a0, r1 - a1]
-                            if w > 0.0:
-                                total += _FACT[k] / (_FACT[a0] * _FACT[a1] * _FACT[a2]) * w
-                ways[t, r0, r1] = total
-    if remaining != c0 + c1 + (capacity[2] if n_seats > 2 else 0):
+                            for a1 in range(min(k - a0, r1) + 1):
+                                if a1 > 0 and ok1 == 0:
+                                    break
+                                for a2 in range(min(k - a0 - a1, r2) + 1):
+                                    if a2 > 0 and ok2 == 0:
+                                        break
+                                    a3 = k - a0 - a1 - a2
+                                    if a3 > r3 or (a3 > 0 and ok3 == 0):
+                                        continue
+                                    w = ways[t + 1, r0 - a0, r1 - a1, r2 - a2]
+                                    if w > 0.0:
+                                        total += _split_ways(k, a0, a1, a2, a3) * w
+                    ways[t, r0, r1, r2] = total
+    placed = 0
+    for g in range(n_groups):
+        placed += capacity[g]
+    if remaining != placed:
         return 0.0
-    return ways[0, c0, c1]
+    return ways[0, c0, c1, c2]
 
 
 @njit
-def sample_counts(pool, allowed, capacity, n_seats, ways, state, out):
-    """Draw one consistent deal: ``out[s, t]`` (int64 (3, 24)) copies of type ``t`` for seat
-    ``s``, uniform over the physical assignments. ``ways`` must hold :func:`count_ways` of the
+def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
+    """Draw one consistent deal: ``out[g, t]`` (int64 (4, 24)) copies of type ``t`` for group
+    ``g``, uniform over the physical assignments. ``ways`` must hold :func:`count_ways` of the
     same arguments (non-zero); ``state`` is the block's random stream (uint64[4], advanced: one
     53-bit uniform per type with copies to place)."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     r0 = capacity[0]
-    r1 = capacity[1] if n_seats > 1 else 0
+    r1 = capacity[1] if n_groups > 1 else 0
+    r2 = capacity[2] if n_groups > 2 else 0
     remaining = 0
     for t in range(N_TYPES):
         remaining += pool[t]
     for t in range(N_TYPES):
         k = pool[t]
-        out[0, t] = 0
-        out[1, t] = 0
-        out[2, t] = 0
+        for g in range(MAX_GROUPS):
+            out[g, t] = 0
         if k == 0:
             continue
         ok0 = (allowed[0] >> t) & 1
-        ok1 = ((allowed[1] >> t) & 1) if n_seats > 1 else 0
-        ok2 = ((allowed[2] >> t) & 1) if n_seats > 2 else 0
-        r2 = remaining - r0 - r1
+        ok1 = ((allowed[1] >> t) & 1) if n_groups > 1 else 0
+        ok2 = ((allowed[2] >> t) & 1) if n_groups > 2 else 0
+        ok3 = ((allowed[3] >> t) & 1) if n_groups > 3 else 0
+        r3 = remaining - r0 - r1 - r2
         x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        u = np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * ways[t, r0, r1]
-        b0 = -1
-        b1 = -1
+        u = np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * ways[t, r0, r1, r2]
+        b0 = b1 = b2 = -1
+        done = False
         for a0 in range(min(k, r0) + 1):
             if a0 > 0 and ok0 == 0:
                 break
             for a1 in range(min(k - a0, r1) + 1):
                 if a1 > 0 and ok1 == 0:
                     break
-                a2 = k - a0 - a1
-                if a2 > r2 or (a2 > 0 and ok2 == 0):
-                    continue
-                w = ways[t + 1, r0 - a0, r1 - a1]
-                if w > 0.0:
-                    b0 = a0
-                    b1 = a1
-                    u -= _FACT[k] / (_FACT[a0] * _FACT[a1] * _FACT[a2]) * w
-                    if u < 0.0:
+                for a2 in range(min(k - a0 - a1, r2) + 1):
+                    if a2 > 0 and ok2 == 0:
                         break
-            if u < 0.0:
+                    a3 = k - a0 - a1 - a2
+                    if a3 > r3 or (a3 > 0 and ok3 == 0):
+                        continue
+                    w = ways[t + 1, r0 - a0, r1 - a1, r2 - a2]
+                    if w > 0.0:
+                        b0, b1, b2 = a0, a1, a2
+                        u -= _split_ways(k, a0, a1, a2, a3) * w
+                        if u < 0.0:
+                            done = True
+                            break
+                if done:
+                    break
+            if done:
                 break
-        # rounding can leave u a hair above 0 after the last option: that option is b0, b1
+        # rounding may leave u a hair above 0 after the last option: that option is b0, b1, b2
         out[0, t] = b0
         out[1, t] = b1
-        out[2, t] = k - b0 - b1
+        out[2, t] = b2
+        out[3, t] = k - b0 - b1 - b2
         r0 -= b0
         r1 -= b1
+        r2 -= b2
         remaining -= k
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
