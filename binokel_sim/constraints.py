@@ -94,7 +94,12 @@ def parse_knowledge(rules: Rules, own: np.ndarray, known_texts: list[str],
         seat = parse_seat(seat_text, players, "--void")
         for token in suits.replace(",", " ").split():
             allowed[seat] &= ~(SUIT_MASK << (6 * parse_suit(token)))
-    left = rules.deck_counts() - own - known.sum(axis=0)
+    deck = rules.deck_counts()
+    missing = [t for t in range(N_TYPES) if known[:, t].any() and deck[t] == 0]
+    if missing:
+        name = format_counts(np.eye(N_TYPES, dtype=np.int64)[missing[0]])[0]
+        raise CardError(f"--known: {name} is not in the {rules.name} deck")
+    left = deck - own - known.sum(axis=0)
     if (left < 0).any():
         t = int(np.flatnonzero(left < 0)[0])
         name = format_counts(np.eye(N_TYPES, dtype=np.int64)[t])[0]

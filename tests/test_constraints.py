@@ -19,12 +19,12 @@ def pool(rules, own):
 
 
 def test_seats_by_number_or_name():
-    k = parse_knowledge(R80, OWN, ['partner:"AS"', "1:TH TH", "right:9D"], ["2:h", "left:C"])
+    k = parse_knowledge(R80, OWN, ['partner:"AS"', "1:TH TH", "right:JD"], ["2:h", "left:C"])
     assert k.known[2, parse_card("AS")] == 1 and k.known[1, parse_card("TH")] == 2
-    assert k.known[3, parse_card("9D")] == 1 and k.known[0].sum() == 0
+    assert k.known[3, parse_card("JD")] == 1 and k.known[0].sum() == 0
     assert k.allowed[2] == ALL_TYPES & ~(0b111111 << 6)
     assert k.allowed[1] == ALL_TYPES & ~(0b111111 << 18)
-    assert k.describe() == {"known": {"1": "TH TH", "2": "AS", "3": "9D"},
+    assert k.describe() == {"known": {"1": "TH TH", "2": "AS", "3": "JD"},
                             "void": {"1": "C", "2": "H"}}
     assert parse_knowledge(R80, OWN, [], []).empty
 
@@ -45,6 +45,7 @@ def test_three_and_two_player_seat_names():
     (["4:AS"], [], "unknown seat '4'"),
     (["0:AS"], [], "unknown seat '0'"),
     (["2:XX"], [], "unknown card"),
+    (["2:9S"], [], "9S is not in the four-hand-80 deck"),
     ([], ["2:Q"], "unknown suit"),
     (["2:" + " ".join(["AS"] * 4)], [], "more copies of AS"),
     (["2:AH"], ["2:H"], "void in its suit"),
