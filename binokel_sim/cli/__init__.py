@@ -9,7 +9,7 @@ typer itself answers usage errors with exit code 2. One module per group of comm
 
 # importing a command module registers its commands on the app
 from binokel_sim.cli import catalog, hands, odds, batch, report  # noqa: F401, I001
-from binokel_sim.cli import games, play, calibrate, bench  # noqa: F401, I001
+from binokel_sim.cli import games, play, calibrate, solve, bench  # noqa: F401, I001
 from binokel_sim.cli.base import app
 
 __all__ = ["app"]
