@@ -2,13 +2,14 @@
 
 Nothing here uses bit tricks or numba: hands are counts per card type (lists of 24 ints) and the
 meld rules are read straight from :class:`binokel_sim.variants.Rules`. The random generator is a
-plain port of the kernels' splitmix64 / xoshiro256++ / Lemire draw, so a reference deal with the
-same seed and block must give the same hands as the kernel.
+plain port of the kernels' splitmix64 / xoshiro256++ / Lemire draws (32 bits for the card
+policies, 16 bits for the shuffles), so a reference deal with the same seed and block must give the
+same hands as the kernel.
 """
 
 from __future__ import annotations
 
-from binokel_sim.cards import N_SUITS, N_TYPES, card_type
+from binokel_sim.cards import N_SUITS, N_TYPES
 from binokel_sim.meld_rules import fixed_sets, may_name, meld_table, suit_sets
 from binokel_sim.variants import Rules
 
@@ -65,18 +66,27 @@ class Stream:
                 m = (self.next_u64() >> 32) * n
         return m >> 32
 
+    def bounded16(self, x16: int, n: int) -> int:
+        """Uniform in [0, n) from 16 bits, rejecting (and drawing afresh from the top 16 bits of
+        the next output) like the kernel's ``bounded16``."""
+        m = x16 * n
+        if (m & 0xFFFF) < n:
+            threshold = (2**16 - n) % n
+            while (m & 0xFFFF) < threshold:
+                m = (self.next_u64() >> 48) * n
+        return m >> 16
+
 
 def deal_hand(work: list[int], start: int, size: int, stream: Stream) -> list[int]:
     """Partial Fisher-Yates: shuffle ``size`` cards into ``work[start:start+size]`` and return the
-    hand as counts per card type. Two draws per 64-bit output (high half first), like the kernel."""
-    spare = None
+    hand as counts per card type. Four 16-bit draws per 64-bit output (top bits first; the rest
+    of the last output is dropped), like the kernel."""
+    quarters: list[int] = []
     for i in range(start, start + size):
-        if spare is None:
+        if not quarters:
             r = stream.next_u64()
-            x, spare = r >> 32, r & 0xFFFFFFFF
-        else:
-            x, spare = spare, None
-        j = i + stream.bounded(x, len(work) - i)
+            quarters = [(r >> 48) & 0xFFFF, (r >> 32) & 0xFFFF, (r >> 16) & 0xFFFF, r & 0xFFFF]
+        j = i + stream.bounded16(quarters.pop(0), len(work) - i)
         work[i], work[j] = work[j], work[i]
     counts = [0] * N_TYPES
     for t in work[start:start + size]:

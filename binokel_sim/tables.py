@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
-from binokel_sim.kernels.melds import COUNT_BITS, build_suit_tables
+from binokel_sim.kernels import melds as km
 from binokel_sim.variants import MAX_INSIDE, MAX_MELDS, Rules
 
 # meld scope codes used by the kernels
@@ -31,8 +31,12 @@ N_COLS = COL_PARENTS + MAX_PARENTS
 # The kernels pack every meld's count into one int64, COUNT_BITS bits a meld: the loader's
 # MAX_MELDS fields must fit (sign bit spare), and a field holds a suit meld's count summed over
 # the four suits (at most 4 * MAX_COPIES) without carrying into the next.
-assert MAX_MELDS * COUNT_BITS <= 63
-assert N_SUITS * MAX_COPIES < 1 << COUNT_BITS
+assert MAX_MELDS * km.COUNT_BITS <= 63
+assert N_SUITS * MAX_COPIES < 1 << km.COUNT_BITS
+# The meld-odds kernel adds a hand's four suit pattern indices in one uint64, 16 bits a suit, and
+# finds fixed melds' sets with a guard bit above each count field (sets_min: counts <= 4 < 16).
+assert (MAX_COPIES + 1) ** N_RANKS <= 1 << 16
+assert MAX_COPIES < 1 << (km.COUNT_BITS - 1) and km.MAX_PARENTS == MAX_PARENTS
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,14 @@ class Tables:
       suit_counts       int64 (patterns, 2, states): every meld's count in one suit, packed
                         5 bits a meld (kernels/melds.py, COUNT_BITS)
       suit_meld_points  int64 (patterns, 2, states, n_melds): per meld points in one suit
+      card_value        uint64 (24,): what a card adds to a hand's four packed suit patterns
+                        (the meld-odds kernel; kernels/melds.py, build_pattern_rows)
+      pattern_rows      int64 (dense patterns, ROW_SUIT + 4 states): all a suit pattern adds
+      pattern_held      uint8 (dense patterns,): the ranks a suit pattern holds
+      fixed_inside      int64 (k, 1 + MAX_PARENTS): each fixed meld inside earlier fixed melds
+                        (the only parents that absorb it), then those parents (-1 = none)
+      window_points     int64 (windows, 2**WINDOW_BITS): the fixed melds' points of window w
+                        (melds WINDOW_MELDS w ..) given its count fields
     """
 
     meld_table: np.ndarray
@@ -75,7 +87,7 @@ class Tables:
         return self.meld_table.shape[0]
 
 
-def _suit_tables(table: np.ndarray, copies: int) -> tuple:
+def _suit_tables(table: np.ndarray, copies: int, ranks: tuple[int, ...]) -> tuple:
     base = copies + 1
     pattern_value = np.array([sum(base**r for r in range(N_RANKS) if block >> r & 1)
                               for block in range(64)], dtype=np.int64)
@@ -93,10 +105,38 @@ def _suit_tables(table: np.ndarray, copies: int) -> tuple:
     suit_points = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
     suit_counts = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
     suit_meld_points = np.zeros((n_patterns, 2, n_states, table.shape[0]), dtype=np.int64)
-    build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit_counts,
-                      suit_meld_points)
+    km.build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit_counts,
+                         suit_meld_points)
     return (table, pattern_value, fixed_parents, fixed_radix, suit_points, suit_counts,
-            suit_meld_points)
+            suit_meld_points, *_pattern_tables(table, base, ranks, suit_points, suit_counts))
+
+
+def _pattern_tables(table: np.ndarray, base: int, ranks: tuple[int, ...], suit_points,
+                    suit_counts) -> tuple:
+    """The meld-odds kernel's ``card_value, pattern_rows, pattern_held, fixed_inside,
+    window_points`` (kernels/melds.py)."""
+    n_dense = base ** len(ranks)
+    rows = np.zeros((n_dense, km.ROW_SUIT + 4 * suit_points.shape[2]), dtype=np.int64)
+    held = np.zeros(n_dense, dtype=np.uint8)
+    card_value = np.zeros(N_TYPES, dtype=np.uint64)
+    km.build_pattern_rows(table, base, np.array(ranks, dtype=np.int64), suit_points, suit_counts,
+                          rows, held, card_value)
+    fixed = [m for m in range(table.shape[0]) if table[m, COL_SCOPE] == SCOPE_FIXED]
+    inside = []
+    for m in fixed:  # score_hand's rule: only fixed parents counted before m absorb it
+        parents = [int(p) for p in table[m, COL_PARENTS:COL_PARENTS + MAX_PARENTS]
+                   if 0 <= p < m and p in fixed]
+        if parents:
+            inside.append([m] + parents + [-1] * (MAX_PARENTS - len(parents)))
+    fixed_inside = np.array(inside, dtype=np.int64).reshape(-1, 1 + MAX_PARENTS)
+    n_windows = -(-table.shape[0] // km.WINDOW_MELDS)
+    window_points = np.zeros((n_windows, 1 << km.WINDOW_BITS), dtype=np.int64)
+    keys = np.arange(1 << km.WINDOW_BITS)
+    for m in fixed:  # a fixed meld's field never exceeds MAX_COPIES (clipped keys never occur)
+        w, i = divmod(m, km.WINDOW_MELDS)
+        sets = np.minimum(keys >> (km.COUNT_BITS * i) & km.COUNT_FIELD, MAX_COPIES)
+        window_points[w] += table[m, COL_POINTS + sets]
+    return card_value, rows, held, fixed_inside, window_points
 
 
 @functools.lru_cache(maxsize=32)
@@ -121,7 +161,7 @@ def compile_tables(rules: Rules) -> Tables:
     need = sum(1 << card_type(r, 0) for r in rules.trump_requires)
     ladder = np.array(rules.bid_ladder, dtype=np.int64).reshape(-1, 2)
     return Tables(table, need, deck, counts, card_points, max_total, ladder,
-                  _suit_tables(table, rules.copies))
+                  _suit_tables(table, rules.copies, rules.ranks))
 
 
 def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from conftest import VARIANT_NAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,10 +14,9 @@ from binokel_sim import reference, simulate
 from binokel_sim.cards import N_PLANES, planes_to_counts
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.deal import deal_blocks
+from binokel_sim.kernels.random import bounded16
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
-
-from conftest import VARIANT_NAMES
 
 
 def full_sizes(rules) -> list[int]:
@@ -85,6 +85,17 @@ def test_public_deal_around_known_cards_equals_reference():
     got = simulate.deal(r, 25, seed=99, hand_sizes=sizes, known=known)
     expected = reference.deal_deals(deck_list(r, known), sizes, 25, 99, simulate.BLOCK_SIZE)
     assert as_counts(got) == expected
+
+
+@pytest.mark.parametrize("bound", [1, 2, 3, 7, 48, 61, 80, 96, 1000, 65535, 65536])
+@pytest.mark.parametrize("x16", [0, 1, 2, 17, 4096, 40000, 65535])
+def test_bounded16_equals_reference_rejections_included(bound, x16):
+    # x16 = 0 is rejected for every bound that does not divide 2**16: a fresh draw from the stream
+    ref = reference.Stream(2024, 3)
+    state = [np.uint64(x) for x in ref.s]
+    got, *after = bounded16(np.uint64(x16), np.uint64(bound), *state)
+    assert int(got) == ref.bounded16(x16, bound) and 0 <= int(got) < bound
+    assert [int(x) for x in after] == ref.s  # the same outputs consumed
 
 
 # --- invariants --------------------------------------------------------------------------------------

@@ -4,13 +4,41 @@ Deal ``d`` of a run reads the random stream of block ``d // block_size`` (see
 :mod:`binokel_sim.kernels.random`), and a block shuffles its own copy of the deck, carrying the
 permutation from one deal to the next (a uniform permutation of any arrangement is uniform).
 A hand in flight is four uint32 scalars ``p0..p3`` (the bit planes), kept in registers.
+
+The draws: position ``i`` of a deck of ``n`` cards swaps with ``i + j``, ``j`` uniform in
+``[0, n - i)`` from 16 random bits (:func:`~binokel_sim.kernels.random.bounded16`); each 64-bit
+output serves four positions, its top 16 bits the first, and a shuffle that stops inside an
+output leaves the rest of it unused. Positions and draws are unsigned integers, so indexing the
+deck needs no negative-index fix-up. ``reference.deal_hand`` is the pure-Python twin.
 """
 
 import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.random import MASK32, bounded_scalar, seed_stream, xoshiro_step
+from binokel_sim.kernels.random import MASK16, bounded16, seed_stream, xoshiro_step
+
+_U16 = np.uint64(16)
+_U32 = np.uint64(32)
+_U48 = np.uint64(48)
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_THREE = np.uint64(3)
+_FOUR = np.uint64(4)
+
+
+@njit(inline="always")
+def draw_card(work, i, bound, x16, s0, s1, s2, s3):
+    """One Fisher-Yates step at position ``i`` (uint64) with ``bound = len(work) - i`` cards
+    left: swap ``work[i]`` with a uniform ``work[i + j]`` (``j`` from the 16 bits ``x16``).
+    Returns ``(the card now at i, s0, s1, s2, s3)``."""
+    j, s0, s1, s2, s3 = bounded16(x16, bound, s0, s1, s2, s3)
+    j += i
+    card = work[j]
+    displaced = work[i]
+    work[i] = card
+    work[j] = displaced  # both loads first: measured faster than load, store, load, store
+    return card, s0, s1, s2, s3
 
 
 @njit(inline="always")
@@ -30,30 +58,73 @@ def deal_planes(work, start, size, state):
     """Draw ``size`` cards from ``work[start:]`` (shuffled into ``work[start:start+size]``) and
     return their planes ``(p0, p1, p2, p3)``.
 
-    Reads ``state`` (uint64[4], written back at the end): each 64-bit output serves two cards, the
-    high half the first, the low half the second (an odd last card leaves the low half unused).
+    Reads ``state`` (uint64[4], written back at the end): each 64-bit output serves four cards,
+    the top 16 bits the first (module docstring).
     """
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     p0 = p1 = p2 = p3 = np.uint32(0)
-    n = work.shape[0]
-    end = start + size
-    for i in range(start, end, 2):
+    n = np.uint64(work.shape[0])
+    i = np.uint64(start)
+    end = np.uint64(start + size)
+    while i + _FOUR <= end:
         r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        j, s0, s1, s2, s3 = bounded_scalar(r >> np.uint64(32), n - i, s0, s1, s2, s3)
-        j += i
-        t = work[j]
-        work[j] = work[i]
-        work[i] = t
+        t, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
         p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
-        if i + 1 < end:
-            j, s0, s1, s2, s3 = bounded_scalar(r & MASK32, n - i - 1, s0, s1, s2, s3)
-            j += i + 1
-            t = work[j]
-            work[j] = work[i + 1]
-            work[i + 1] = t
+        t, s0, s1, s2, s3 = draw_card(work, i + _ONE, n - i - _ONE, (r >> _U32) & MASK16,
+                                      s0, s1, s2, s3)
+        p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+        t, s0, s1, s2, s3 = draw_card(work, i + _TWO, n - i - _TWO, (r >> _U16) & MASK16,
+                                      s0, s1, s2, s3)
+        p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+        t, s0, s1, s2, s3 = draw_card(work, i + _THREE, n - i - _THREE, r & MASK16,
+                                      s0, s1, s2, s3)
+        p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+        i += _FOUR
+    if i < end:  # one to three cards from one more output
+        r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        while i < end:
+            t, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
             p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+            r <<= _U16
+            i += _ONE
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return p0, p1, p2, p3
+
+
+@njit(inline="always")
+def deal_sum(work, size, s0, s1, s2, s3):
+    """Draw ``size`` cards from ``work[0:]`` (uint64 card values) exactly as :func:`deal_planes`
+    draws them and return the sum of their values: ``(sum, s0, s1, s2, s3)``.
+
+    For a kernel that keeps the state in registers across a whole block and whose deck holds
+    what each card adds to the hand (the meld kernel's packed suit pattern indices): one
+    addition a card instead of four plane updates."""
+    total = np.uint64(0)
+    n = np.uint64(work.shape[0])
+    end = np.uint64(size)
+    i = np.uint64(0)
+    while i + _FOUR <= end:
+        r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        v, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
+        total += v
+        v, s0, s1, s2, s3 = draw_card(work, i + _ONE, n - i - _ONE, (r >> _U32) & MASK16,
+                                      s0, s1, s2, s3)
+        total += v
+        v, s0, s1, s2, s3 = draw_card(work, i + _TWO, n - i - _TWO, (r >> _U16) & MASK16,
+                                      s0, s1, s2, s3)
+        total += v
+        v, s0, s1, s2, s3 = draw_card(work, i + _THREE, n - i - _THREE, r & MASK16,
+                                      s0, s1, s2, s3)
+        total += v
+        i += _FOUR
+    if i < end:
+        r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        while i < end:
+            v, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
+            total += v
+            r <<= _U16
+            i += _ONE
+    return total, s0, s1, s2, s3
 
 
 @njit

@@ -13,9 +13,22 @@ inside both a quint and a roundhouse is absorbed once). Contract: SPEC.md, meld 
 "Counting"; docs/rules.md, "Melds inside melds".
 
 The tables travel as one tuple ``kt = (meld_table, pattern_value, fixed_parents, fixed_radix,
-suit_points, suit_counts, suit_meld_points)``; see :class:`binokel_sim.tables.Tables`.
-``suit_counts`` packs the count of every meld into one int64, ``COUNT_BITS`` bits a meld: the
-counts of the four suits then add up field by field in one addition (a field never exceeds 16).
+suit_points, suit_counts, suit_meld_points, card_value, pattern_rows, pattern_held, fixed_inside,
+window_points)``; see :class:`binokel_sim.tables.Tables`. ``suit_counts`` packs the count of every
+meld into one int64, ``COUNT_BITS`` bits a meld: the counts of the four suits then add up field by
+field in one addition (a field never exceeds 16).
+
+The last five serve the meld-odds kernel (:mod:`binokel_sim.kernels.meld_odds`), which never
+builds bit planes: a hand there is the sum of its cards' ``card_value``, which holds the four suit
+patterns as 16-bit fields (a suit's pattern index counted over the ranks the deck has, so the
+80-card deck without nines has 5**5 patterns, not 5**6), and a pattern's ``pattern_rows`` row holds
+all a suit adds: per suit position the sets every fixed meld finds inside that suit, in the meld's
+count field (the fixed melds' multiplicities are then a field-wise minimum over the four suits,
+:func:`sets_min`), and per fixed state the suit melds' points as non-trump suit, their gain as
+trump suit and their packed counts as non-trump and as trump suit. ``pattern_held`` has a
+pattern's ranks (for the trump condition), ``fixed_inside`` the fixed melds inside earlier fixed
+melds, and ``window_points`` the fixed melds' points read off the packed counts two melds (one
+histogram window) at a time.
 """
 
 import numpy as np
@@ -31,6 +44,13 @@ MAX_PARENTS = 4
 N_RANKS = 6
 COUNT_BITS = 5
 COUNT_FIELD = (1 << COUNT_BITS) - 1
+# pattern_rows (the meld-odds kernel): columns of a row
+ROW_FIXED = 0  # 4 columns: the fixed melds' sets inside suit s (the pattern sitting in s = 0..3)
+ROW_SUIT = 4  # per fixed state f, 4 columns from ROW_SUIT + 4 f: the suit melds' points as
+#              non-trump suit, what they gain as trump suit, their counts packed as non-trump and
+#              as trump
+WINDOW_MELDS = 2  # the meld-odds histogram counts the count fields of two melds at a time
+WINDOW_BITS = WINDOW_MELDS * COUNT_BITS
 
 
 @njit(inline="always")
@@ -94,6 +114,69 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
                     kept[m] = min(c, table[m, COL_COUNTED])
                 suit_points[i, case, f] = total
                 suit_counts[i, case, f] = packed
+
+
+@njit
+def build_pattern_rows(table, base, ranks, suit_points, suit_counts, rows, held, card_value):
+    """The meld-odds kernel's tables from the suit tables (:func:`build_suit_tables`).
+
+    ``ranks``: the deck's ranks (int64, ascending); a suit's dense pattern ``d`` holds
+    ``(d // base**i) % base`` copies of rank ``ranks[i]``. Writes ``rows`` (int64 (n_dense,
+    ROW_SUIT + 4 * states)): for suit position ``s``, column ``ROW_FIXED + s`` holds each fixed
+    meld's sets inside that suit in the meld's count field (``MAX_COPIES`` when the meld has no
+    card there: no limit on the minimum over suits); from ``ROW_SUIT`` the suit columns (module
+    docstring). Writes ``held`` (uint8 (n_dense,)): the ranks present (the suit's block of plane
+    0), and ``card_value`` (uint64 (24,)): a card of rank ``ranks[i]`` in suit ``s`` adds
+    ``base**i`` to the 16-bit field ``s``; 0 for ranks the deck lacks.
+    """
+    n_states = suit_points.shape[2]
+    count = np.zeros(N_RANKS, dtype=np.int64)
+    for d in range(rows.shape[0]):
+        old = 0
+        ranks_held = 0
+        x = d
+        for i in range(ranks.shape[0]):
+            c = x % base
+            x //= base
+            count[ranks[i]] = c
+            old += c * base ** ranks[i]
+            if c > 0:
+                ranks_held |= 1 << ranks[i]
+        held[d] = ranks_held
+        for s in range(4):
+            f = 0
+            for m in range(table.shape[0]):
+                if table[m, COL_SCOPE] != SCOPE_FIXED:
+                    continue
+                block = (table[m, COL_MASK] >> (N_RANKS * s)) & 63
+                sets = MAX_COPIES
+                for r in range(N_RANKS):
+                    if block >> r & 1:
+                        sets = min(sets, count[r])
+                f |= sets << (COUNT_BITS * m)
+            rows[d, ROW_FIXED + s] = f
+        for state in range(n_states):
+            col = ROW_SUIT + 4 * state
+            rows[d, col] = suit_points[old, 0, state]
+            rows[d, col + 1] = suit_points[old, 1, state] - suit_points[old, 0, state]
+            rows[d, col + 2] = suit_counts[old, 0, state]
+            rows[d, col + 3] = suit_counts[old, 1, state]
+    card_value[:] = 0
+    for s in range(4):
+        for i in range(ranks.shape[0]):
+            card_value[N_RANKS * s + ranks[i]] = np.uint64(base ** i) << np.uint64(16 * s)
+
+
+@njit(inline="always")
+def sets_min(a, b, guard):
+    """Field-wise minimum of two words of COUNT_BITS-bit fields holding 0..4 (``guard``: the top
+    bit of every field in use; other fields must be 0 in both). ``(a | guard) - b`` keeps a
+    field's guard bit exactly when ``a >= b`` (a field becomes 16 + a - b, 12..20: no borrow
+    leaves it), and the guard bits minus their shifted copies mask the fields where ``b`` is the
+    smaller. Three of these give the minimum over four suits with no branch and no loop."""
+    ge = ((a | guard) - b) & guard
+    take_b = ge - (ge >> (COUNT_BITS - 1))
+    return (b & take_b) | (a & ~take_b)
 
 
 @njit(inline="always")

@@ -3,6 +3,11 @@
 Every block of deals owns one stream, seeded from ``(seed, block index)``; no stream is shared
 between threads, so the numbers a block sees never depend on the thread count (see docs/
 architecture.md, "Reproducibility"). The state is a uint64 array of shape (4,).
+
+Two bounded draws, both Lemire's multiply-shift with rejection (exactly uniform): the card
+policies draw from 32 bits of an output (:func:`below_scalar`), the shuffles from 16 bits
+(:func:`bounded16`, four draws an output: a deck has at most 96 cards, so a draw is rejected with
+probability below 96 / 2**16, and a shuffle needs a quarter of the generator's outputs).
 """
 
 import numpy as np
@@ -13,6 +18,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 MASK32 = np.uint64(0xFFFFFFFF)
+MASK16 = np.uint64(0xFFFF)
 
 
 @njit
@@ -78,3 +84,20 @@ def below_scalar(n, s0, s1, s2, s3):
     in four scalars (hot loops keep it in registers): ``(draw, s0, s1, s2, s3)``."""
     r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
     return bounded_scalar(r >> np.uint64(32), n, s0, s1, s2, s3)
+
+
+@njit(inline="always")
+def bounded16(x16, bound, s0, s1, s2, s3):
+    """A uniform integer in ``[0, bound)`` (``1 <= bound <= 2**16``, uint64) from the 16 random
+    bits ``x16`` (uint64): Lemire's multiply-shift on 16 bits. When the low half of the product
+    falls below ``2**16 mod bound`` the draw is rejected and redrawn from the top 16 bits of the
+    next output (probability below bound / 2**16), so there is no bias. Everything is unsigned:
+    the result indexes the deck without numba's negative-index fix-up.
+    Returns ``(draw, s0, s1, s2, s3)`` (draw uint64)."""
+    m = x16 * bound
+    if (m & MASK16) < bound:
+        threshold = (np.uint64(0x10000) - bound) % bound
+        while (m & MASK16) < threshold:
+            r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            m = (r >> np.uint64(48)) * bound
+    return m >> np.uint64(16), s0, s1, s2, s3
