@@ -57,19 +57,24 @@ def bid_tally(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> 
     ``opponents``, the histogram of the opponents' scores (which do not depend on the bid); the
     sums and sums of squares of the pair's ``meld`` and ``play``; ``meld_ok``, the samples with
     pair meld at least ``min_meld``. ``samples``: how many."""
+    from binokel_sim.kernels.deals import bid_tally_column
+
     per: dict[str, list] = {key: [] for key in ("made", "opponents", "meld", "meld_sq", "play",
                                                 "play_sq", "meld_ok")}
+    arrays = [np.asarray(a, dtype=np.int64) for a in (samples.pair_meld, samples.pair_play,
+                                                      samples.opp_meld, samples.opp_play)]
     for j, trump in enumerate(samples.trumps):
-        meld, play = samples.pair_meld[:, j], samples.pair_play[:, j]
-        made_at_any, _, opp = deal_scores(rules, 0, meld, play, samples.opp_meld[:, j],
-                                          samples.opp_play[:, j], trump in marriage_trumps)
-        per["made"].append(Hist.of((play + meld)[made_at_any]))
-        per["opponents"].append(Hist.of(opp))
-        per["meld"].append(int(meld.sum()))
-        per["meld_sq"].append(int((meld * meld).sum()))
-        per["play"].append(int(play.sum()))
-        per["play_sq"].append(int((play * play).sum()))
-        per["meld_ok"].append(int((meld >= rules.min_meld).sum()))
+        # deal_scores' rules, in one pass over the samples (kernels.deals.bid_tally_column)
+        (made_low, made_counts, opp_low, opp_counts, meld, meld_sq, play, play_sq,
+         meld_ok) = bid_tally_column(*arrays, j, trump in marriage_trumps, rules.min_meld,
+                                     rules.min_play)
+        per["made"].append(Hist(made_low, made_counts))
+        per["opponents"].append(Hist(opp_low, opp_counts))
+        per["meld"].append(int(meld))
+        per["meld_sq"].append(int(meld_sq))
+        per["play"].append(int(play))
+        per["play_sq"].append(int(play_sq))
+        per["meld_ok"].append(int(meld_ok))
     return {"samples": int(samples.pair_meld.shape[0]), **per}
 
 

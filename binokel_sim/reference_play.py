@@ -3,8 +3,8 @@
 For tests and the baseline of ``benchmarks/bench_playout.py``. No bit tricks and no numba: a hand
 is a list of 24 counts (copies held of each card type), a trick is a list of card types in play
 order, and every rule is written the way SPEC.md states it ("Must-head obligation", "Trick
-winner", "Scoring a played deal"). Only the random policy has a twin (the heuristic is checked
-for legality, not replayed).
+winner", "Scoring a played deal"). The random policy's play-outs have twins; the heuristic has a
+twin of its card choice (:func:`heuristic_card`), its rules written out one after another.
 
 The random choices are made by a ``pick(n)`` callable returning an integer in ``[0, n)``; the
 play-out picks the ``k``-th of the distinct legal card types in ascending type order and calls
@@ -160,6 +160,95 @@ def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
         (play0, play1), _ = play_out(hands, 0, trump, rules, stream_pick(stream))
         results.append((play0, play1, trump))
     return results
+
+
+# --- the heuristic card player (kernels.policies.heuristic_card) -------------------------------
+
+def _masters(cards: set[int], unseen: set[int]) -> set[int]:
+    """The cards no unseen card of the same suit and a higher rank can beat."""
+    return {t for t in cards
+            if not any(type_suit(u) == type_suit(t) and type_rank(u) > type_rank(t)
+                       for u in unseen)}
+
+
+def _lowest_rank(cards: set[int]) -> int:
+    """The card of the lowest rank; among equal ranks the lowest suit."""
+    return min(cards, key=lambda t: (type_rank(t), type_suit(t)))
+
+
+def _highest_rank(cards: set[int]) -> int:
+    """The card of the highest rank; among equal ranks the lowest suit."""
+    return min(cards, key=lambda t: (-type_rank(t), type_suit(t)))
+
+
+def _cheapest(cards: set[int], trump: int, counters: set[int]) -> int:
+    """Non-trump non-counters first, then non-trump counters, trump non-counters, trump
+    counters; the lowest rank within the first non-empty tier."""
+    side = {t for t in cards if type_suit(t) != trump}
+    for tier in (side - counters, side, cards - counters, cards):
+        if tier:
+            return _lowest_rank(tier)
+    raise ValueError("no card to play")
+
+
+def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: set[tuple[int, int]],
+                   seat: int, position: int, led: int, win_card: int, win_seat: int,
+                   trick_index: int, n_tricks: int, trump: int, bidder: int,
+                   counters: set[int]) -> int:
+    """Twin of ``kernels.policies.heuristic_card``: the card the heuristic plays, by its rules
+    L1-L3 (leading) and F1-F3 (following) as that docstring lists them. ``hand``: the seat's
+    counts per card type; ``legal``: the legal card types; ``unseen``: the card types the other
+    three seats hold; ``voids``: ``(seat, suit)`` pairs of shown voids; ``win_card`` and
+    ``win_seat`` the card holding the trick and its seat (ignored when leading);
+    ``counters``: the card types worth points."""
+    legal_set = set(legal)
+    partner, opp_a, opp_b = seat ^ 2, (seat + 1) % 4, (seat + 3) % 4
+    trumps_unseen = any(type_suit(u) == trump for u in unseen)
+    if position == 0:
+        own_trumps = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == trump)
+        my_trumps = {t for t in legal_set if type_suit(t) == trump}
+        opp_trump_void = (opp_a, trump) in voids and (opp_b, trump) in voids
+        if (seat % 2 == bidder % 2 and 2 * trick_index < n_tricks and own_trumps >= 2
+                and trumps_unseen and not opp_trump_void):  # L1
+            top = _masters(my_trumps, unseen)
+            return _highest_rank(top) if top else _cheapest(my_trumps, trump, counters)
+        side = legal_set - my_trumps
+        cash = _masters(side, unseen)  # L2
+        if trumps_unseen:
+            cash = {t for t in cash
+                    if (opp_a, type_suit(t)) not in voids and (opp_b, type_suit(t)) not in voids}
+        if cash:
+            return _highest_rank(cash)
+        if side:  # L3
+            if (partner, trump) not in voids:
+                ruff = {t for t in side if (partner, type_suit(t)) in voids}
+                if ruff:
+                    return _cheapest(ruff, trump, counters)
+            return _cheapest(side, trump, counters)
+        return _cheapest(legal_set, trump, counters)
+    last = position == 3
+    win_suit = type_suit(win_card)
+    beat = {t for t in legal_set
+            if (type_suit(t) == trump and (win_suit != trump or type_rank(t) > type_rank(win_card)))
+            or (win_suit != trump and type_suit(t) == led == win_suit
+                and type_rank(t) > type_rank(win_card))}
+    next_seat = (seat + 1) % 4
+    next_may_ruff = trumps_unseen and (next_seat, led) in voids and (next_seat, trump) not in voids
+    if win_seat == partner:
+        safe = last or (bool(_masters({win_card}, unseen))
+                        and (win_suit == trump or not next_may_ruff))
+        if safe:  # F1
+            smear = {t for t in legal_set if t in counters and type_suit(t) != trump}
+            return _lowest_rank(smear) if smear else _cheapest(legal_set, trump, counters)
+    if beat:  # F2
+        if last:
+            return _cheapest(beat, trump, counters)
+        safe_beat = _masters(beat, unseen)
+        if next_may_ruff:
+            safe_beat = {t for t in safe_beat if type_suit(t) == trump}
+        if safe_beat:
+            return _cheapest(safe_beat, trump, counters)
+    return _cheapest(legal_set, trump, counters)  # F3
 
 
 # --- bidding (SPEC.md, four-hand-80 "Bidding"; the heuristic of kernels.auction) ---------------

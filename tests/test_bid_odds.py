@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from binokel_sim import games
 from binokel_sim import reference_play as ref
-from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, deal_scores
+from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
 from binokel_sim.games import BidSamples, run_bid_samples
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.tricks import score_deal
 from binokel_sim.simulate import SimulationError
+from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant
 
 from conftest import counts
@@ -131,6 +132,52 @@ def test_bid_samples_random_equal_reference(trumps, monkeypatch):
     assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
              for j in range(len(trumps))] for d in range(30)] == want
     assert (got.pair_play + got.opp_play == TOTAL).all()
+
+
+def test_bid_samples_heuristic_trumps_together_equal_alone():
+    """The heuristic reads no random numbers, so the bid kernel plays a sample's trumps two at a
+    time; each column is what that trump alone gives on the same deals."""
+    together = run_bid_samples(RULES, EXAMPLE, 3000, 8, "heuristic", [S, H, D])
+    for j, trump in enumerate([S, H, D]):
+        alone = run_bid_samples(RULES, EXAMPLE, 3000, 8, "heuristic", [trump])
+        for name in ("pair_meld", "pair_play", "opp_meld"):
+            assert (getattr(together, name)[:, j] == getattr(alone, name)[:, 0]).all()
+
+
+def tally_by_deal_scores(samples: BidSamples, married: list[int]) -> dict:
+    """:func:`bid_tally` written with :func:`deal_scores` on every sample."""
+    per = {key: [] for key in ("made", "opponents", "meld", "meld_sq", "play", "play_sq",
+                               "meld_ok")}
+    for j, trump in enumerate(samples.trumps):
+        meld, play = samples.pair_meld[:, j], samples.pair_play[:, j]
+        made, _, opp = deal_scores(RULES, 0, meld, play, samples.opp_meld[:, j],
+                                   samples.opp_play[:, j], trump in married)
+        per["made"].append(Hist.of((play + meld)[made]))
+        per["opponents"].append(Hist.of(opp))
+        per["meld"].append(int(meld.sum()))
+        per["meld_sq"].append(int((meld * meld).sum()))
+        per["play"].append(int(play.sum()))
+        per["play_sq"].append(int((play * play).sum()))
+        per["meld_ok"].append(int((meld >= RULES.min_meld).sum()))
+    return {"samples": int(samples.pair_meld.shape[0]), **per}
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 50), st.integers(0, 60)),
+                min_size=0, max_size=40),
+       st.lists(st.sampled_from([S, H, D, C]), min_size=1, max_size=3, unique=True))
+def test_bid_tally_equals_deal_scores(rows, married):
+    n = len(rows)
+    cols = np.array(rows, dtype=np.int64).reshape(n, 3)
+    pm = np.repeat(cols[:, :1], 2, axis=1)
+    pp = np.stack([cols[:, 1], TOTAL - cols[:, 1]], axis=1)
+    om = np.stack([cols[:, 2], cols[:, 0]], axis=1)
+    samples = BidSamples((S, H), pm, pp, om, TOTAL - pp)
+    assert bid_tally(RULES, samples, married) == tally_by_deal_scores(samples, married)
+
+
+def test_bid_tally_of_simulated_samples_equals_deal_scores():
+    samples = run_bid_samples(RULES, EXAMPLE, 5000, 3, "random", [S, H, D, C])
+    assert bid_tally(RULES, samples, [S, H, D]) == tally_by_deal_scores(samples, [S, H, D])
 
 
 def test_bid_samples_reject_bad_arguments():

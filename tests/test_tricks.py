@@ -14,12 +14,22 @@ from hypothesis import strategies as st
 
 from binokel_sim import reference_play as ref
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_card, parse_cards
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, heuristic_card
+from binokel_sim.kernels.policies import (
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    heuristic_card,
+    kth_bit,
+    nth_bit,
+)
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.tricks import (
+    counter_mask,
     legal_mask,
+    play_mode,
+    play_tricks_pair,
     playout,
     playout_blocks,
+    playout_fast,
     score_deal,
     trick_winner,
 )
@@ -207,6 +217,69 @@ def test_heuristic_is_deterministic_and_reads_no_random_numbers():
     assert a[0] == b[0] and (a[1] == b[1]).all()
 
 
+@EXAMPLES
+@given(deals(), st.lists(st.sampled_from([POLICY_RANDOM, POLICY_HEURISTIC]), min_size=4,
+                         max_size=4))
+def test_fast_playout_equals_recorded(deal, policies):
+    """The play-out without records (specialised per policy mix) plays the same deal as the
+    recorded one: the same points, the same stream left behind."""
+    hands, leader, trump, seed = deal
+    planes = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32)
+    state = np.empty(4, dtype=np.uint64)
+    seed_stream(state, seed, 0)
+    mode, seats = play_mode(np.array(policies, dtype=np.int64))
+    flat = planes.reshape(16).copy()
+    a, b, *stream = playout_fast(mode, flat, leader, trump, seats, *state, TABLES.card_points,
+                                 RULES.last_trick, counter_mask(TABLES.card_points))
+    cards = np.empty((HAND, 4), dtype=np.int64)
+    lead = np.empty(HAND, dtype=np.int64)
+    won = np.empty(HAND, dtype=np.int64)
+    points = playout(planes, leader, trump, np.array(policies, dtype=np.int64), state,
+                     TABLES.card_points, RULES.last_trick, cards, lead, won)
+    assert (int(a), int(b)) == tuple(int(p) for p in points)
+    assert [int(x) for x in stream] == [int(x) for x in state]
+    assert not flat.any()
+
+
+@settings(max_examples=50, deadline=None)
+@given(deals(), deals(), st.sampled_from([[POLICY_RANDOM] * 4, [POLICY_HEURISTIC] * 4,
+                                          [POLICY_HEURISTIC, POLICY_RANDOM] * 2]))
+def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
+    """Two play-outs interleaved card by card give what each gives alone."""
+    counters = counter_mask(TABLES.card_points)
+    mode, seats = play_mode(np.array(policies, dtype=np.int64))
+    flats, states, alone = [], [], []
+    for hands, leader, trump, seed in (deal_a, deal_b):
+        flat = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32).reshape(16)
+        state = np.empty(4, dtype=np.uint64)
+        seed_stream(state, seed, 0)
+        flats.append(flat)
+        states.append(state)
+        alone.append(playout_fast(mode, flat.copy(), leader, trump, seats, *state,
+                                  TABLES.card_points, RULES.last_trick, counters))
+    (_, la, ta, _), (_, lb, tb, _) = deal_a, deal_b
+    got = play_tricks_pair(flats[0], la, ta, *states[0], flats[1], lb, tb, *states[1], HAND,
+                           seats, TABLES.card_points, RULES.last_trick, counters, mode)
+    a0, b0, a1, b1 = (int(x) for x in got[:4])
+    assert (a0, a1) == (int(alone[0][0]), int(alone[0][1]))
+    assert (b0, b1) == (int(alone[1][0]), int(alone[1][1]))
+    assert [int(x) for x in got[4:8]] == [int(x) for x in alone[0][2:]]
+    assert [int(x) for x in got[8:]] == [int(x) for x in alone[1][2:]]
+
+
+@numba.njit
+def both_kth_bits(mask, k):
+    return kth_bit(mask, k), nth_bit(mask, k)
+
+
+@EXAMPLES
+@given(st.integers(1, 2**24 - 1), st.data())
+def test_kth_bit_equals_nth_bit(mask, data):
+    k = data.draw(st.integers(0, bin(mask).count("1") - 1))
+    want = [i for i in range(24) if mask >> i & 1][k]
+    assert both_kth_bits(np.int64(mask), np.int64(k)) == (want, want)
+
+
 # --- the heuristic's rules on hand-made positions ----------------------------------------------
 
 def heuristic(hand, legal, unseen, seat, position, led, win, win_seat, trump=S, voids=0,
@@ -263,6 +336,52 @@ def test_heuristic_avoids_cashing_into_a_known_void():
     got = heuristic("AH JD", "AH JD", "KS QH", seat=1, position=0, led=-1, win=None,
                     win_seat=-1, voids=1 << (4 * 2 + H))
     assert got == parse_card("JD")
+
+
+@st.composite
+def positions_to_play(draw):
+    """A position the heuristic may meet: a deck dealt out, some cards played (so the seat's own
+    hand, the unseen cards and some shown voids are consistent), the seat's place in a trick,
+    the card holding it (a trump or of the led suit) and the legal cards."""
+    cards = draw(st.permutations(DECK))
+    size = draw(st.integers(1, HAND))
+    own = cards[:size]
+    others = cards[size:size + draw(st.integers(0, 3 * size))]
+    trump = draw(st.integers(0, 3))
+    position = draw(st.integers(0, 3))
+    seat = draw(st.integers(0, 3))
+    voids = {(s, u) for s in range(4) for u in range(4) if s != seat and draw(st.booleans())
+             and draw(st.booleans())}
+    hand = list(counts_of(own))
+    if position == 0:
+        led, win, win_seat, legal = -1, -1, -1, sorted(set(own))
+    else:
+        win = draw(st.sampled_from(sorted(set(others) or {0})))
+        led = win // 6 if draw(st.booleans()) or win // 6 != trump else draw(st.integers(0, 3))
+        win_seat = (seat - draw(st.integers(1, position))) % 4
+        trick = [led * 6] if led != win // 6 else []
+        legal = ref.legal_cards(hand, trick + [win], trump)
+    return (hand, legal, set(others), voids, seat, position, led, win, win_seat,
+            draw(st.integers(0, HAND - 1)), trump, draw(st.integers(0, 3)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(positions_to_play())
+def test_heuristic_equals_reference(position):
+    """The heuristic (branch-free: every rule's cards worked out, selects choose) plays the card
+    its rules, written out one after another in the twin, choose."""
+    (hand, legal, unseen, voids, seat, pos, led, win, win_seat, trick_index, trump,
+     bidder) = position
+    counters = {t for t in range(N_TYPES) if TABLES.card_points[t] > 0}
+    want = ref.heuristic_card(hand, legal, unseen, voids, seat, pos, led, win, win_seat,
+                              trick_index, HAND, trump, bidder, counters)
+    got = heuristic_card(sum(1 << t for t in legal),
+                         np.array(counts_to_planes(np.array(hand)), dtype=np.uint32),
+                         sum(1 << t for t in unseen), sum(1 << (4 * s + u) for s, u in voids),
+                         seat, pos, led, win, win_seat, trick_index, HAND, trump, bidder,
+                         sum(1 << t for t in counters))
+    assert got == want
+    assert got in legal
 
 
 # --- the play-out driver ---------------------------------------------------------------------

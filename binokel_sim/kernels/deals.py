@@ -15,7 +15,15 @@ from binokel_sim.kernels.auction import NO_BID, auction, bid_limit
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.tricks import playout, score_deal
+from binokel_sim.kernels.tricks import (
+    PLAY_HEURISTIC,
+    counter_mask,
+    play_mode,
+    playout,
+    playout_fast,
+    playout_pair_heuristic,
+    score_deal,
+)
 
 N_SEATS = 4
 
@@ -65,6 +73,39 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     score0 = own if pair == 0 else other
     score1 = other if pair == 0 else own
     return n_tricks, play[0], play[1], score0, score1
+
+
+@njit(inline="always")
+def copy_planes(hands, flat):
+    """``hands`` (uint32 (4, 4)) into ``flat`` (uint32 (16,))."""
+    for q in range(N_SEATS * 4):
+        flat[q] = hands[q >> 2, q & 3]
+
+
+@njit
+def play_scores(flat, bidder, bid, trump, melds, mode, heuristic_seats, state, card_points,
+                last_trick, counters, min_meld, min_play):
+    """:func:`play_and_score` without trick records, the hands as flat planes (uint32 (16,),
+    consumed) and the policies as :func:`~binokel_sim.kernels.tricks.play_mode`'s ``(mode,
+    heuristic_seats)``: the same play, the same stream. Returns ``(score of 0+2, score of
+    1+3)``."""
+    pair = bidder & 1
+    has_marriage = trump >= 0
+    pair_meld = 0
+    opp_meld = 0
+    if has_marriage:
+        pair_meld = melds[bidder, trump] + melds[bidder ^ 2, trump]
+        opp_meld = melds[(bidder + 1) & 3, trump] + melds[(bidder + 3) & 3, trump]
+    play0 = 0
+    play1 = 0
+    if has_marriage and pair_meld >= min_meld:
+        play0, play1, s0, s1, s2, s3 = playout_fast(mode, flat, bidder, trump, heuristic_seats,
+                                                    state[0], state[1], state[2], state[3],
+                                                    card_points, last_trick, counters)
+        state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play1 if pair else play0,
+                            play0 if pair else play1, min_meld, min_play)
+    return (other, own) if pair else (own, other)
 
 
 @njit
@@ -144,25 +185,119 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     hand = deck.shape[0] // N_SEATS
     a_first = np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64)
     b_first = np.array([policy_b, policy_a, policy_b, policy_a], dtype=np.int64)
+    mode_a, seats_a = play_mode(a_first)
+    mode_b, seats_b = play_mode(b_first)
+    counters = counter_mask(card_points)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        (hands, melds, limits, trumps, calls_seats, calls_values, trick_cards, trick_leaders,
-         trick_winners) = _scratch(hand)
-        copy = np.empty((N_SEATS, 4), dtype=np.uint32)
+        (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
+        flat = np.empty(N_SEATS * 4, dtype=np.uint32)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
                                                  ladder, melds, limits, trumps, calls_seats,
                                                  calls_values)
-            copy[:, :] = hands
-            _, _, _, s0, s1 = play_and_score(copy, bidder, bid, trump, melds, a_first, state,
-                                             card_points, last_trick, min_meld, min_play,
-                                             trick_cards, trick_leaders, trick_winners)
-            copy[:, :] = hands
-            _, _, _, t0, t1 = play_and_score(copy, bidder, bid, trump, melds, b_first, state,
-                                             card_points, last_trick, min_meld, min_play,
-                                             trick_cards, trick_leaders, trick_winners)
+            copy_planes(hands, flat)
+            s0, s1 = play_scores(flat, bidder, bid, trump, melds, mode_a, seats_a, state,
+                                 card_points, last_trick, counters, min_meld, min_play)
+            copy_planes(hands, flat)
+            t0, t1 = play_scores(flat, bidder, bid, trump, melds, mode_b, seats_b, state,
+                                 card_points, last_trick, counters, min_meld, min_play)
             diff_out[d] = (s0 - s1) + (t1 - t0)
+
+
+@njit(inline="always")
+def deal_sample(work, state, dealt, hands, km, melds):
+    """One bid sample: the unseen cards dealt to seats 1, 2, 3 of ``dealt`` (flat planes, seat 0
+    already the bid winner's hand; ``hands`` is ``dealt`` as (4, 4)) and their melds per trump
+    into ``melds`` rows 1..3."""
+    deal_seats(work, 1, work.shape[0] // (N_SEATS - 1), state, hands)
+    for seat in range(1, N_SEATS):
+        score_hand(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2], dealt[4 * seat + 3],
+                   km, melds[seat])
+
+
+@njit(inline="always")
+def sample_melds(melds, trumps, d, pair_meld, opp_meld):
+    """Sample ``d``'s melds of both pairs, per trump studied."""
+    for j in range(trumps.shape[0]):
+        t = trumps[j]
+        pair_meld[d, j] = melds[0, t] + melds[2, t]
+        opp_meld[d, j] = melds[1, t] + melds[3, t]
+
+
+@njit
+def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
+              counters, seed, block, start, stop, pair_meld, pair_play, opp_meld):
+    """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
+    copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
+    play_mode`).
+
+    With the random policy on some seat a sample's trumps are played one after another, each
+    reading the stream where the previous left it. The heuristic reads no random numbers, so
+    with the heuristic on every seat the stream holds only the deals: two samples are dealt,
+    then their play-outs (every trump of both) go two at a time
+    (:func:`~binokel_sim.kernels.tricks.playout_pair_heuristic`). The same numbers either way.
+    """
+    hand = unseen.shape[0] // (N_SEATS - 1)
+    n_trumps = trumps.shape[0]
+    state, work = block_start(unseen, seed, block)
+    dealt = np.empty((2, N_SEATS * 4), dtype=np.uint32)  # two samples as dealt
+    hands_0 = dealt[0].reshape((N_SEATS, 4))
+    hands_1 = dealt[1].reshape((N_SEATS, 4))
+    flat_a = np.empty(N_SEATS * 4, dtype=np.uint32)
+    flat_b = np.empty(N_SEATS * 4, dtype=np.uint32)
+    melds = np.empty((2, N_SEATS, 4), dtype=np.int64)
+    for q in range(4):
+        dealt[0, q] = bidder_hand[q]
+        dealt[1, q] = bidder_hand[q]
+    # the bid winner's melds: the same in every sample
+    score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
+    melds[1, 0, :] = melds[0, 0, :]
+    d = start
+    if mode == PLAY_HEURISTIC:
+        while d < stop:
+            n_samples = min(2, stop - d)
+            deal_sample(work, state, dealt[0], hands_0, km, melds[0])
+            if n_samples == 2:
+                deal_sample(work, state, dealt[1], hands_1, km, melds[1])
+            jobs = n_samples * n_trumps  # job x: sample x // n_trumps, trump x % n_trumps
+            x = 0
+            while x < jobs:
+                sa, ja = x // n_trumps, x % n_trumps
+                for q in range(N_SEATS * 4):
+                    flat_a[q] = dealt[sa, q]
+                if x + 1 < jobs:
+                    sb, jb = (x + 1) // n_trumps, (x + 1) % n_trumps
+                    for q in range(N_SEATS * 4):
+                        flat_b[q] = dealt[sb, q]
+                    a0, b0, _, _ = playout_pair_heuristic(flat_a, 0, trumps[ja], flat_b, 0,
+                                                          trumps[jb], hand, card_points,
+                                                          last_trick, counters)
+                    pair_play[d + sa, ja] = a0
+                    pair_play[d + sb, jb] = b0
+                else:
+                    a0, _, _, _, _, _ = playout_fast(mode, flat_a, 0, trumps[ja], heuristic_seats,
+                                                     state[0], state[1], state[2], state[3],
+                                                     card_points, last_trick, counters)
+                    pair_play[d + sa, ja] = a0
+                x += 2
+            for sa in range(n_samples):
+                sample_melds(melds[sa], trumps, d + sa, pair_meld, opp_meld)
+            d += n_samples
+    while d < stop:
+        deal_sample(work, state, dealt[0], hands_0, km, melds[0])
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        for j in range(n_trumps):
+            for q in range(N_SEATS * 4):
+                flat_a[q] = dealt[0, q]
+            play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, 0, trumps[j], heuristic_seats,
+                                                    s0, s1, s2, s3, card_points, last_trick,
+                                                    counters)
+            pair_play[d, j] = play0
+        state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+        sample_melds(melds[0], trumps, d, pair_meld, opp_meld)
+        d += 1
 
 
 @njit_parallel
@@ -179,30 +314,14 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
     """
     n = pair_meld.shape[0]
     n_blocks = (n + block_size - 1) // block_size
-    hand = unseen.shape[0] // (N_SEATS - 1)
+    mode, heuristic_seats = play_mode(seat_policies)
+    counters = counter_mask(card_points)
+    km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
     for b in prange(n_blocks):
-        state, work = block_start(unseen, seed, first_block + b)
-        hands = np.empty((N_SEATS, 4), dtype=np.uint32)
-        copy = np.empty((N_SEATS, 4), dtype=np.uint32)
-        melds = np.empty((N_SEATS, 4), dtype=np.int64)
-        trick_cards = np.empty((hand, N_SEATS), dtype=np.int64)
-        trick_leaders = np.empty(hand, dtype=np.int64)
-        trick_winners = np.empty(hand, dtype=np.int64)
-        hands[0, :] = bidder_hand
-        for d in range(b * block_size, min(n, (b + 1) * block_size)):
-            deal_seats(work, 1, hand, state, hands)
-            for seat in range(N_SEATS):
-                score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], kt,
-                           melds[seat])
-            for j in range(trumps.shape[0]):
-                t = trumps[j]
-                copy[:, :] = hands
-                play0, _ = playout(copy, 0, t, seat_policies, state, card_points, last_trick,
-                                   trick_cards, trick_leaders, trick_winners)
-                pair_meld[d, j] = melds[0, t] + melds[2, t]
-                opp_meld[d, j] = melds[1, t] + melds[3, t]
-                pair_play[d, j] = play0
-
+        start = b * block_size
+        stop = min(n, start + block_size)
+        bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
+                  counters, seed, first_block + b, start, stop, pair_meld, pair_play, opp_meld)
 
 
 @njit
@@ -232,10 +351,11 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
     n_games = games_out.shape[0]
     n_blocks = (n_games + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
+    counters = counter_mask(card_points)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        (hands, melds, limits, trumps, calls_seats, calls_values, trick_cards, trick_leaders,
-         trick_winners) = _scratch(hand)
+        (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
+        flat = np.empty(N_SEATS * 4, dtype=np.uint32)
         seats = np.empty(N_SEATS, dtype=np.int64)
         totals = np.zeros(2, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
@@ -243,6 +363,7 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
             side_a = (number // N_SEATS) % 2
             for seat in range(N_SEATS):
                 seats[seat] = policy_a if seat % 2 == side_a else policy_b
+            mode, heuristic_seats = play_mode(seats)
             totals[:] = 0
             winner = -1
             deals = 0
@@ -251,9 +372,10 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
                 deal_seats(work, 0, hand, state, hands)
                 bidder, bid, trump, _ = bid_and_name(hands, dealer, kt, trump_need, ladder, melds,
                                                      limits, trumps, calls_seats, calls_values)
-                _, _, _, score0, score1 = play_and_score(
-                    hands, bidder, bid, trump, melds, seats, state, card_points, last_trick,
-                    min_meld, min_play, trick_cards, trick_leaders, trick_winners)
+                copy_planes(hands, flat)
+                score0, score1 = play_scores(flat, bidder, bid, trump, melds, mode,
+                                             heuristic_seats, state, card_points, last_trick,
+                                             counters, min_meld, min_play)
                 totals[0] += score0
                 totals[1] += score1
                 deals += 1
@@ -262,3 +384,65 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
             games_out[g, 1] = deals
             games_out[g, 2] = totals[side_a]
             games_out[g, 3] = totals[1 - side_a]
+
+
+@njit(inline="always")
+def _histogram(values, n):
+    """``(low, counts)`` of ``values[:n]`` as :meth:`binokel_sim.stats.Hist.of` makes them: the
+    lowest value and the count of every value from it to the highest; ``(0, empty)`` for none."""
+    if n == 0:
+        return 0, np.zeros(0, dtype=np.int64)
+    low = values[0]
+    high = values[0]
+    for i in range(1, n):
+        low = min(low, values[i])
+        high = max(high, values[i])
+    counts = np.zeros(high - low + 1, dtype=np.int64)
+    for i in range(n):
+        counts[values[i] - low] += 1
+    return low, counts
+
+
+@njit
+def bid_tally_column(pair_meld, pair_play, opp_meld, opp_play, j, married, min_meld, min_play):
+    """One trump's (column ``j`` of the (samples, trumps) arrays) integer statistics for
+    :func:`binokel_sim.bid_odds.bid_tally`, with its scoring (:func:`binokel_sim.bid_odds.
+    deal_scores`): the histogram ``(low, counts)`` of the totals (play + meld) of the samples
+    that make some bid (``married``, pair meld at least ``min_meld`` and play at least
+    ``min_play``), the histogram of the opponents' scores (play, plus meld when it reaches
+    ``min_meld``, when the play reaches ``min_play`` and the deal is played; else 0), the sums
+    and sums of squares of the pair's meld and play, and the samples with pair meld at least
+    ``min_meld``. Returns ``(made_low, made_counts, opp_low, opp_counts, meld, meld_sq, play,
+    play_sq, meld_ok)``."""
+    n = pair_meld.shape[0]
+    made = np.empty(n, dtype=np.int64)
+    opp = np.empty(n, dtype=np.int64)
+    n_made = 0
+    meld_sum = 0
+    meld_sq = 0
+    play_sum = 0
+    play_sq = 0
+    meld_ok = 0
+    for i in range(n):
+        meld = pair_meld[i, j]
+        play = pair_play[i, j]
+        meld_sum += meld
+        meld_sq += meld * meld
+        play_sum += play
+        play_sq += play * play
+        meld_enough = meld >= min_meld
+        meld_ok += meld_enough
+        played = married and meld_enough
+        if played and play >= min_play:
+            made[n_made] = play + meld
+            n_made += 1
+        o_meld = opp_meld[i, j]
+        o_play = opp_play[i, j]
+        score = 0
+        if played and o_play >= min_play:
+            score = o_play + (o_meld if o_meld >= min_meld else 0)
+        opp[i] = score
+    made_low, made_counts = _histogram(made, n_made)
+    opp_low, opp_counts = _histogram(opp, n)
+    return (made_low, made_counts, opp_low, opp_counts, meld_sum, meld_sq, play_sum, play_sq,
+            meld_ok)

@@ -19,7 +19,7 @@ All masks are int64 holding a 24-bit set of card types (bit ``suit * 6 + rank``)
 
 import numpy as np
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from binokel_sim.kernels.options import njit
@@ -53,6 +53,18 @@ def popcount(typingctx, src):
 
 
 @intrinsic
+def leading_zeros(typingctx, src):
+    """Leading zero bits of an integer (LLVM ``ctlz``); undefined for 0, never called with 0."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return src(src), codegen
+
+
+@intrinsic
 def lowest_bit(typingctx, src):
     """Index of the lowest set bit (LLVM ``cttz``); undefined for 0, never called with 0."""
     if not isinstance(src, types.Integer):
@@ -77,6 +89,73 @@ def nth_bit(m, k):
         k -= c if skip else 0
         m = (m >> width) if skip else m
     return pos
+
+
+@intrinsic
+def either(typingctx, cond, a, b):
+    """``a if cond else b`` as one LLVM ``select`` marked unpredictable: a conditional move, never
+    a branch. (Numba compiles a conditional expression to a branch, which the optimiser keeps when
+    several values depend on the condition; a mispredicted branch costs some 15 cycles, and the
+    play-out's conditions, e.g. "this card takes the trick", are coin flips.)"""
+    scalar = (types.Integer, types.Boolean)
+    if not isinstance(a, scalar) or not isinstance(b, scalar):
+        return None
+    result = typingctx.unify_types(a, b)
+    if result is None:
+        return None
+
+    def codegen(context, builder, signature, args):
+        c = context.cast(builder, args[0], signature.args[0], types.boolean)
+        x = context.cast(builder, args[1], signature.args[1], signature.return_type)
+        y = context.cast(builder, args[2], signature.args[2], signature.return_type)
+        chosen = builder.select(c, x, y)
+        chosen.set_metadata("unpredictable", builder.module.add_metadata([]))
+        return chosen
+
+    return result(types.boolean, a, b), codegen
+
+
+def _has_fast_pdep(context):
+    """Whether the code numba generates here may use BMI2's ``pdep`` and it is fast: the target
+    has the feature (numba's target features, which key its on-disk cache, so a cache built here
+    is never reused on a CPU without it) and is not an AMD Zen 1/2, where pdep is microcoded."""
+    codegen = context.codegen()
+    features = getattr(codegen, "_tm_features", "") or ""
+    cpu = codegen._get_host_cpu_name() if hasattr(codegen, "_get_host_cpu_name") else ""
+    return "+bmi2" in features.split(",") and cpu not in ("znver1", "znver2")
+
+
+@intrinsic
+def kth_bit(typingctx, m, k):
+    """Index of the ``k``-th set bit (0-based, ascending) of ``m``, ``k < popcount(m)``: what
+    :func:`nth_bit` returns (int64). With BMI2 one ``pdep`` deposits the bit ``1 << k`` on the
+    ``k``-th set bit of ``m`` and ``cttz`` reads its place (a few cycles); without it the
+    binary search of :func:`nth_bit`, unrolled (chosen when the machine code is generated)."""
+    if not isinstance(m, types.Integer) or not isinstance(k, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        mv = context.cast(builder, args[0], signature.args[0], types.int64)
+        kv = context.cast(builder, args[1], signature.args[1], types.int64)
+        mv = builder.and_(mv, ir.Constant(i64, 0xFFFFFFFF))
+        if _has_fast_pdep(context):
+            fnty = ir.FunctionType(i64, [i64, i64])
+            pdep = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+            bit = builder.call(pdep, [builder.shl(ir.Constant(i64, 1), kv), mv])
+            return builder.cttz(bit, ir.Constant(ir.IntType(1), 0))
+        pos = ir.Constant(i64, 0)
+        zero = ir.Constant(i64, 0)
+        for width in (16, 8, 4, 2, 1):
+            w = ir.Constant(i64, width)
+            c = builder.ctpop(builder.and_(mv, ir.Constant(i64, (1 << width) - 1)))
+            skip = builder.icmp_signed(">=", kv, c)
+            pos = builder.add(pos, builder.select(skip, w, zero))
+            kv = builder.sub(kv, builder.select(skip, c, zero))
+            mv = builder.select(skip, builder.lshr(mv, w), mv)
+        return pos
+
+    return types.int64(m, k), codegen
 
 
 @njit(inline="always")
@@ -141,6 +220,69 @@ def masters(cards, unseen):
     return cards & ~dominated(unseen)
 
 
+@njit(inline="always")
+def rank_presence(m):
+    """The ranks present in ``m`` (six bits, bit r for rank r in any suit)."""
+    return (m | (m >> 6) | (m >> 12) | (m >> 18)) & SUIT_MASK
+
+
+@njit(inline="always")
+def low_rank_card(m):
+    """:func:`lowest_rank` without a loop: the lowest rank present, then its lowest suit. Defined
+    (a meaningless value) for an empty ``m``, so it may be computed before it is chosen."""
+    r = lowest_bit(rank_presence(m)) & 63
+    return lowest_bit(m & (np.int64(RANK0) << r))
+
+
+@njit(inline="always")
+def high_rank_card(m):
+    """:func:`highest_rank` without a loop: the highest rank present, then its lowest suit.
+    Defined (a meaningless value) for an empty ``m``."""
+    r = (63 - leading_zeros(rank_presence(m))) & 63
+    return lowest_bit(m & (np.int64(RANK0) << r))
+
+
+@njit(inline="always")
+def cheapest_card(m, trump_block, counters):
+    """:func:`cheapest` with the tier chosen by selects instead of branches: the first non-empty
+    of non-trump non-counters, non-trump cards, non-counters, ``m``; its lowest rank."""
+    side = m & ~trump_block
+    x = side & ~counters
+    pool = either(x != 0, x, side)
+    rest = m & ~counters
+    pool = either(pool != 0, pool, either(rest != 0, rest, m))
+    return low_rank_card(pool)
+
+
+@intrinsic
+def spread_suits(typingctx, suits):
+    """Bit ``s`` of ``suits`` (four bits) moved to bit ``6 s``, the lowest card of suit ``s``
+    (int64): one ``pdep`` with BMI2, else four masks and shifts."""
+    if not isinstance(suits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        x = context.cast(builder, args[0], signature.args[0], types.int64)
+        if _has_fast_pdep(context):
+            fnty = ir.FunctionType(i64, [i64, i64])
+            pdep = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+            return builder.call(pdep, [x, ir.Constant(i64, RANK0)])
+        out = builder.and_(x, ir.Constant(i64, 1))
+        for s in range(1, 4):
+            bit = builder.and_(x, ir.Constant(i64, 1 << s))
+            out = builder.or_(out, builder.shl(bit, ir.Constant(i64, 5 * s)))
+        return out
+
+    return types.int64(suits), codegen
+
+
+@njit(inline="always")
+def suit_blocks(suits):
+    """The card types of the suits whose bits are set in ``suits`` (four bits, bit s = suit s)."""
+    return spread_suits(suits & 0xF) * SUIT_MASK
+
+
 # --- policy 0: random ------------------------------------------------------------------------
 
 @njit(inline="always")
@@ -153,6 +295,18 @@ def random_card(legal, s0, s1, s2, s3):
         return lowest_bit(legal), s0, s1, s2, s3
     k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
     return nth_bit(legal, k), s0, s1, s2, s3
+
+
+@njit(inline="always")
+def random_pick(legal, s0, s1, s2, s3):
+    """:func:`random_card` without a branch on the forced card: the draw is always computed and
+    its state kept only when ``n >= 2`` (a forced card is frequent and unpredictable, a
+    mispredicted branch costs more than the draw). The same cards, the same stream."""
+    n = popcount(legal)
+    k, t0, t1, t2, t3 = below_scalar(n, s0, s1, s2, s3)  # n == 1: k == 0, the lowest bit
+    draw = n > 1
+    return (kth_bit(legal, k), either(draw, t0, s0), either(draw, t1, s1), either(draw, t2, s2),
+            either(draw, t3, s3))
 
 
 # --- policy 1: heuristic ---------------------------------------------------------------------
@@ -199,82 +353,94 @@ def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, wi
       F3. Otherwise, we cannot (safely) win: play the cheapest legal card (non-counters and
           non-trumps first, the lowest rank).
     """
+    return heuristic_pick(legal, hand[0], hand[1], hand[2], hand[3], unseen, voids, seat,
+                          position, led, win_card, win_seat, trick_index, n_tricks, trump,
+                          bidder, counters)
+
+
+@njit
+def heuristic_pick(legal, h0, h1, h2, h3, unseen, voids, seat, position, led, win_card, win_seat,
+                   trick_index, n_tricks, trump, bidder, counters):
+    """:func:`heuristic_card` with the hand as its four plane scalars ``h0..h3`` (no array):
+    :func:`heuristic_lead` or :func:`heuristic_follow`."""
+    if position == 0:
+        return heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
+                              trump, bidder, counters)
+    trump_block = np.int64(SUIT_MASK) << (6 * trump)
+    higher = above(win_card)
+    # the cards that would take the lead from win_card
+    wins = either(win_card // 6 == trump, trump_block & higher,
+                  trump_block | ((np.int64(SUIT_MASK) << (6 * led)) & higher))
+    return heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_seat, wins,
+                            trump, counters)
+
+
+@njit(inline="always")
+def bit_of(x, i):
+    """Bit ``i`` of ``x`` as a bool."""
+    return ((x >> i) & 1) != 0
+
+
+@njit(inline="always")
+def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
+                   bidder, counters):
+    """Rules L1-L3 of :func:`heuristic_card` (the seat leads; ``legal`` is its hand), without a
+    branch: every rule's cards are worked out, and selects pick the rule that applies. L1 and L2
+    play the highest rank of a set of masters, everything else the cheapest card of a set."""
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     partner = seat ^ 2
     opp_a = (seat + 1) & 3
     opp_b = (seat + 3) & 3
     trumps_unseen = (unseen & trump_block) != 0
-    opp_trump_void = (((voids >> (4 * opp_a + trump)) & 1) != 0
-                      and ((voids >> (4 * opp_b + trump)) & 1) != 0)
-    # suits where some opponent has shown out (a side card led there may be trumped)
-    opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 0xF
+    opp_trump_void = bit_of(voids, 4 * opp_a + trump) & bit_of(voids, 4 * opp_b + trump)
+    # two trumps or more: two trump types, or two copies of one (plane 1; planes are nested)
+    two_trumps = (popcount(np.int64(h0) & trump_block) >= 2) | ((np.int64(h1) & trump_block) != 0)
+    # L1: the bidding side pulls trumps early with two or more
+    pull = (((seat & 1) == (bidder & 1)) & (2 * trick_index < n_tricks) & two_trumps
+            & trumps_unseen & (not opp_trump_void))
+    my_trumps = legal & trump_block
+    top = masters(my_trumps, unseen)
+    # L2: side-suit masters, not in a suit an opponent has shown out of while trumps are out
+    side = legal & ~trump_block
+    shown = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 0xF
+    cash = masters(side, unseen) & ~either(trumps_unseen, suit_blocks(shown), np.int64(0))
+    # L3: the cheapest side card, in a suit the partner has shown out of while he may trump
+    partner_suits = (voids >> (4 * partner)) & 0xF & ~(np.int64(1) << trump)
+    ruff = either(bit_of(voids, 4 * partner + trump), np.int64(0),
+                  side & suit_blocks(partner_suits))
+    low = either(ruff != 0, ruff, either(side != 0, side, legal))
+    high = either(pull, top, cash)
+    use_high = either(pull, top != 0, cash != 0)
+    cheap = either(pull, my_trumps, low)
+    return either(use_high, high_rank_card(high), cheapest_card(cheap, trump_block, counters))
 
-    if position == 0:
-        own_trumps = (popcount(np.int64(hand[0]) & trump_block)
-                      + popcount(np.int64(hand[1]) & trump_block)
-                      + popcount(np.int64(hand[2]) & trump_block)
-                      + popcount(np.int64(hand[3]) & trump_block))
-        my_trumps = legal & trump_block
-        # L1
-        if ((seat & 1) == (bidder & 1) and 2 * trick_index < n_tricks and own_trumps >= 2
-                and trumps_unseen and not opp_trump_void):
-            top = masters(my_trumps, unseen)
-            if top:
-                return highest_rank(top)
-            return cheapest(my_trumps, trump_block, counters)
-        # L2
-        side = legal & ~trump_block
-        cash = masters(side, unseen)
-        if cash and trumps_unseen:
-            for s in range(4):
-                if (opp_voids >> s) & 1:
-                    cash &= ~(np.int64(SUIT_MASK) << (6 * s))
-        if cash:
-            return highest_rank(cash)
-        # L3
-        if side:
-            partner_trumps = ((voids >> (4 * partner + trump)) & 1) == 0
-            if partner_trumps:
-                ruff = np.int64(0)
-                for s in range(4):
-                    if s != trump and (voids >> (4 * partner + s)) & 1:
-                        ruff |= side & (np.int64(SUIT_MASK) << (6 * s))
-                if ruff:
-                    return cheapest(ruff, trump_block, counters)
-            return cheapest(side, trump_block, counters)
-        return cheapest(legal, trump_block, counters)
 
+@njit(inline="always")
+def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_seat, wins, trump,
+                     counters):
+    """Rules F1-F3 of :func:`heuristic_card` (``position`` 1..3), without a branch. ``wins``: the
+    cards that would take the trick from ``win_card`` (its suit's higher cards, and every trump
+    when it is no trump: ``legal & wins`` are the cards that beat it). Each rule plays the
+    cheapest card of a set (F1's smear, the cheapest non-trump counter, is that set's cheapest
+    card), so selects pick the set and one :func:`cheapest_card` plays."""
+    trump_block = np.int64(SUIT_MASK) << (6 * trump)
+    trumps_unseen = (unseen & trump_block) != 0
     last = position == 3
-    led_block = np.int64(SUIT_MASK) << (6 * led)
-    win_is_trump = win_card // 6 == trump
-    # legal cards that would take the lead from win_card
-    if win_is_trump:
-        beat = legal & trump_block & above(win_card)
-    else:
-        beat = legal & (trump_block | (led_block & above(win_card)))
+    beat = legal & wins
+    beaten = dominated(unseen)  # the card types an unseen card of their suit beats
     # The only opponent still to play is the next seat (at position 1 the partner plays last).
     # May he trump a side-suit card? Shown out of the led suit, not shown out of trump.
     next_seat = (seat + 1) & 3
-    next_may_ruff = (trumps_unseen and ((voids >> (4 * next_seat + led)) & 1) != 0
-                     and ((voids >> (4 * next_seat + trump)) & 1) == 0)
-    if win_seat == partner:
-        safe = last
-        if not safe:
-            w = np.int64(1) << win_card
-            safe = (masters(w, unseen) != 0) and (win_is_trump or not next_may_ruff)
-        if safe:  # F1
-            smear = legal & counters & ~trump_block
-            if smear:
-                return lowest_rank(smear)
-            return cheapest(legal, trump_block, counters)
-    # F2
-    if beat:
-        if last:
-            return cheapest(beat, trump_block, counters)
-        safe_beat = masters(beat, unseen)
-        if next_may_ruff:
-            safe_beat &= trump_block  # a side-suit master would be trumped
-        if safe_beat:
-            return cheapest(safe_beat, trump_block, counters)
-    # F3
-    return cheapest(legal, trump_block, counters)
+    next_may_ruff = (trumps_unseen & bit_of(voids, 4 * next_seat + led)
+                     & (not bit_of(voids, 4 * next_seat + trump)))
+    # F1: partner holds the trick safely: smear a side counter, else the cheapest card
+    win_is_trump = bit_of(trump_block, win_card)
+    safe = last | ((not bit_of(beaten, win_card)) & (win_is_trump | (not next_may_ruff)))
+    smear = legal & counters & ~trump_block
+    f1 = (win_seat == (seat ^ 2)) & safe
+    # F2: beat it, last cheaply, else only with a safe master
+    safe_beat = beat & ~beaten & either(next_may_ruff, trump_block, np.int64(-1))
+    f2 = either(last, beat, either(safe_beat != 0, safe_beat, legal))
+    # F3: the cheapest legal card
+    chosen = either(f1, either(smear != 0, smear, legal), either(beat != 0, f2, legal))
+    return cheapest_card(chosen, trump_block, counters)

@@ -1,50 +1,110 @@
 """Strict tricks (must head) played by the random policy or the talon heuristic: phase 2 of the
 talon games and every trick of the widow games. Contract: SPEC.md "Must-head obligation" and
 "Trick winner"; the heuristic's rules are in :mod:`binokel_sim.kernels.talon_policy`.
+
+:func:`play_strict` is inlined into the talon and widow deal loops (``inline="always"``), with
+``all_random`` and ``record`` constants there, so the all-random play-outs carry no policy
+branch and no knowledge of the cards played, and only the drivers that keep records write them.
 """
 
 import numpy as np
 
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import POLICY_RANDOM, random_card
+from binokel_sim.kernels.policies import (
+    POLICY_RANDOM,
+    SUIT_MASK,
+    either,
+    kth_bit,
+    lowest_bit,
+    popcount,
+    random_pick,
+)
+from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
-from binokel_sim.kernels.tricks import beaters, card_key, legal_under, remove_card, suit_block
+from binokel_sim.kernels.tricks import remove_card, suit_block
+
+
+def _takes():
+    """``TAKES[trump * 24 + c]``: the card types that take a trick from ``c`` when ``c`` holds it
+    and ``trump`` is trump: the higher cards of ``c``'s suit, and every trump if ``c`` is not one
+    (a card holding a trick is a trump or of the led suit, so no other card can take it). A
+    later card takes the trick exactly when it is in this set: its key (:func:`card_key`) is
+    then strictly greater, and an identical card is not in it (the first played wins)."""
+    table = np.zeros(128, dtype=np.int64)
+    for trump in range(4):
+        for c in range(24):
+            suit = c // 6
+            higher = ((1 << (6 * suit + 6)) - 1) & ~((2 << c) - 1)
+            table[trump * 24 + c] = higher | (0 if suit == trump else SUIT_MASK << (6 * trump))
+    return table
+
+
+TAKES = _takes()  # card geometry, the same for every variant: a constant of the kernels
 
 
 @njit(inline="always")
-def into_trick(c, i, led, led_block, win_key, win_card, win_seat, beat, seat, trump_block):
-    """The trick after card ``c`` (the ``i``-th, by ``seat``): ``(led, led_block, win_key,
-    win_card, win_seat, beat)``; a later card takes the trick only with a strictly greater key
-    (the first of identical cards wins)."""
-    if i == 0:
-        led = c // 6
-        led_block = suit_block(led)
-    key = card_key(c, led_block, trump_block)
-    take = key > win_key
-    return (led, led_block, key if take else win_key, c if take else win_card,
-            seat if take else win_seat, beaters(c) if take else beat)
+def takes(trump, c):
+    """The cards that would take the trick from ``c`` (:data:`TAKES`)."""
+    return TAKES[(trump * 24 + c) & 127]
 
 
-@njit
-def play_strict_tricks(hands, leader, first, n_tricks, trump, seat_policies, copies, pairs,
-                       card_points, counters, g0, g1, g2, g3, card_pts, won, trick_cards,
-                       trick_leaders, trick_winners, s0, s1, s2, s3):
+@njit(inline="always")
+def must_head(held, led_block, trump_block, wins):
+    """The must-head obligation (:func:`binokel_sim.kernels.tricks.legal_under`) with the trick
+    followed as ``wins`` (:func:`takes` of the card holding it): the pool is the led suit, else
+    the trumps, else the hand, and of the pool the cards that would take the trick when there
+    are any. The pool meets ``wins`` exactly in the cards above the winning card in its suit, or
+    in every trump when a trump pool meets an untrumped trick (every trump then takes it), so
+    the cards are legal_under's."""
+    follow = held & led_block
+    trumps = held & trump_block
+    pool = either(follow != 0, follow, either(trumps != 0, trumps, held))
+    higher = pool & wins
+    return either(higher != 0, higher, pool)
+
+
+@njit(inline="always")
+def random_free(legal, s0, s1, s2, s3):
+    """:func:`binokel_sim.kernels.policies.random_pick` for a choice that is seldom forced (a
+    whole hand in free play): the same card and the same stream, with a branch on the forced
+    card (well predicted there) instead of selecting the state."""
+    n = popcount(legal)
+    if n == 1:
+        return lowest_bit(legal), s0, s1, s2, s3
+    k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
+    return kth_bit(legal, k), s0, s1, s2, s3
+
+
+@njit(inline="always")
+def counter_cards(card_points):
+    """The card types worth points (int64 mask): the heuristic's counters."""
+    counters = np.int64(0)
+    for t in range(24):
+        if card_points[t] > 0:
+            counters |= np.int64(1) << t
+    return counters
+
+
+@njit(inline="always")
+def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, copies, pairs,
+                card_points, counters, g0, g1, g2, g3, points, column, won, record, d,
+                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
-    the first of them. ``hands`` uint32 (P, 4) is consumed; ``g0..g3`` are the planes of the
-    cards played before (the heuristic's knowledge); the random policy reads one bounded draw per
-    card with at least two legal card types. Adds each trick's card points to
-    ``card_pts[winner]`` and one to ``won[winner]`` (int64 (P,)); writes ``trick_cards[k, i]``,
-    ``trick_leaders[k]``, ``trick_winners[k]``. Returns ``(winner of the last trick, s0..s3)``
-    (``leader`` when no trick is played)."""
+    the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
+    policy ids, all random when the constant ``all_random`` says so; ``g0..g3`` the planes of
+    the cards played before (the heuristic's knowledge); the random policy reads one bounded
+    draw per card with at least two legal card types. Adds each trick's card points to
+    ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
+    ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
+    ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
     trump_block = suit_block(trump)
     winner = leader
     for k in range(first, n_tricks):
         led = -1
         led_block = np.int64(0)
-        beat = np.int64(0)
-        win_key = np.int64(-1)
+        wins = np.int64(0)
         win_card = -1
         win_seat = leader
         trick_points = 0
@@ -52,25 +112,37 @@ def play_strict_tricks(hands, leader, first, n_tricks, trump, seat_policies, cop
             seat = leader + i
             if seat >= n_players:
                 seat -= n_players
-            held = np.int64(hands[seat, 0])
-            legal = held if i == 0 else legal_under(held, led_block, trump_block, beat)
-            if seat_policies[seat] == POLICY_RANDOM:
-                c, s0, s1, s2, s3 = random_card(legal, s0, s1, s2, s3)
+            useat = np.uint64(seat)  # an unsigned index: no negative-index fix-up
+            held = np.int64(hands[useat, 0])
+            legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
+            if all_random or policies[useat] == POLICY_RANDOM:
+                c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
             else:
-                c = heuristic_talon_card(legal, hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                         hands[seat, 3], g0, g1, g2, g3, copies, False, i, led,
+                c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1], hands[useat, 2],
+                                         hands[useat, 3], g0, g1, g2, g3, copies, False, i, led,
                                          win_card, pairs and i > 0 and win_seat == (seat ^ 2),
                                          i == n_players - 1, trick_points, 0, trump, counters)
-            remove_card(hands, seat, c)
-            g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
-            trick_cards[k, i] = c
+            remove_card(hands, useat, c)
+            if not all_random:
+                g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
+            if record:
+                trick_cards[d, k, i] = c
             trick_points += card_points[c]
-            led, led_block, win_key, win_card, win_seat, beat = into_trick(
-                c, i, led, led_block, win_key, win_card, win_seat, beat, seat, trump_block)
+            if i == 0:
+                led = c // 6
+                led_block = suit_block(led)
+                wins = takes(trump, c)
+                win_card = c
+            else:
+                take = ((wins >> c) & 1) != 0
+                wins = either(take, takes(trump, c), wins)
+                win_seat = either(take, seat, win_seat)
+                win_card = either(take, c, win_card)
         winner = win_seat
-        trick_leaders[k] = leader
-        trick_winners[k] = winner
-        card_pts[winner] += trick_points
-        won[winner] += 1
+        if record:
+            trick_leaders[d, k] = leader
+            trick_winners[d, k] = winner
+        points[np.uint64(winner), column] += trick_points
+        won[np.uint64(winner)] += 1
         leader = winner
     return winner, s0, s1, s2, s3

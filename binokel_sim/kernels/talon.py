@@ -22,13 +22,24 @@ played or swapped away is the first in that order; a drawn card is a fresh copy 
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.deal import add_card, block_start, deal_planes, lay_out
+from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import POLICY_RANDOM, lowest_bit, random_card
+from binokel_sim.kernels.policies import POLICY_RANDOM, either, lowest_bit, popcount, random_pick
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.strict_tricks import into_trick, play_strict_tricks
-from binokel_sim.kernels.talon_policy import WIN_FOR_POINTS, beats, heuristic_talon_card
-from binokel_sim.kernels.tricks import legal_under, remove_card, suit_block
+from binokel_sim.kernels.strict_tricks import (
+    counter_cards,
+    must_head,
+    play_strict,
+    random_free,
+    takes,
+)
+from binokel_sim.kernels.talon_policy import (
+    WIN_FOR_MELD,
+    WIN_FOR_POINTS,
+    beats,
+    heuristic_talon_card,
+)
+from binokel_sim.kernels.tricks import remove_card, suit_block
 
 # cfg (tables.compile_talon writes the same positions)
 CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
@@ -86,21 +97,32 @@ def may_serve(record, m, level, per_copy):
 
 
 @njit
-def copies_may_serve(hands, served, seat, rows, r, doubtful):
-    """Whether every card type in ``doubtful`` (types of the set ``rows[r]`` of which some copy
-    has served its meld) still has ``level`` copies that may serve it."""
-    m = rows[r, D_MELD]
-    level = rows[r, D_LEVEL]
-    per_copy = rows[r, D_PER_COPY] != 0
+def copies_serve(served, seat, doubtful, m, level, per_copy, q0, q1, q2, q3):
+    """Whether every card type in ``doubtful`` still has ``level`` copies in the hand with planes
+    ``q0..q3`` that may serve meld ``m`` (:func:`may_serve`; ``served`` the records). The copies
+    are counted without a loop (at most four)."""
+    shift = LEVEL_BITS * m
+    below = 1 if per_copy else level  # may serve: the level served for m is below this
     while doubtful:
         t = lowest_bit(doubtful)
         doubtful &= doubtful - 1
-        usable = 0
-        for i in range(copies_of(hands, seat, t)):
-            usable += may_serve(served[seat, t, i], m, level, per_copy)
+        usable = ((((served[seat, t, 0] >> shift) & 3) < below) & (((q0 >> t) & 1) != 0))
+        usable += ((((served[seat, t, 1] >> shift) & 3) < below) & (((q1 >> t) & 1) != 0))
+        usable += ((((served[seat, t, 2] >> shift) & 3) < below) & (((q2 >> t) & 1) != 0))
+        usable += ((((served[seat, t, 3] >> shift) & 3) < below) & (((q3 >> t) & 1) != 0))
         if usable < level:
             return False
     return True
+
+
+@njit
+def copies_may_serve(hands, served, seat, rows, r, doubtful):
+    """Whether every card type in ``doubtful`` (types of the set ``rows[r]`` of which some copy
+    has served its meld) still has ``level`` copies that may serve it."""
+    return copies_serve(served, seat, doubtful, rows[r, D_MELD], rows[r, D_LEVEL],
+                        rows[r, D_PER_COPY] != 0, np.int64(hands[seat, 0]),
+                        np.int64(hands[seat, 1]), np.int64(hands[seat, 2]),
+                        np.int64(hands[seat, 3]))
 
 
 @njit
@@ -117,31 +139,36 @@ def declaration_legal(hands, served, served_any, seat, rows, r):
 
 
 @njit
+def mark_copies(served, seat, t, n, m, level, per_copy):
+    """Mark ``level`` of the ``n`` copies of ``t`` held by ``seat`` as serving meld ``m`` (the
+    first that may serve, in the records' order), then restore the descending order."""
+    mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
+    clear = ~(np.int64(3) << (LEVEL_BITS * m))
+    left = level
+    for i in range(n):
+        if left > 0 and may_serve(served[seat, t, i], m, level, per_copy):
+            served[seat, t, i] = (served[seat, t, i] & clear) | mark
+            left -= 1
+    for i in range(1, n):  # insertion sort, descending (at most four copies)
+        x = served[seat, t, i]
+        j = i - 1
+        while j >= 0 and served[seat, t, j] < x:
+            served[seat, t, j + 1] = served[seat, t, j]
+            j -= 1
+        served[seat, t, j + 1] = x
+
+
+@njit
 def declare(hands, served, served_any, seat, rows, r):
     """Mark the copies the legal declaration ``rows[r]`` uses: per card type of the set, the
     first ``level`` copies that may serve, then restore the descending order of the records."""
     m = rows[r, D_MELD]
-    level = rows[r, D_LEVEL]
-    per_copy = rows[r, D_PER_COPY] != 0
-    mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
-    clear = ~(np.int64(3) << (LEVEL_BITS * m))
     todo = rows[r, D_MASK]
     while todo:
         t = lowest_bit(todo)
         todo &= todo - 1
-        n = copies_of(hands, seat, t)
-        left = level
-        for i in range(n):
-            if left > 0 and may_serve(served[seat, t, i], m, level, per_copy):
-                served[seat, t, i] = (served[seat, t, i] & clear) | mark
-                left -= 1
-        for i in range(1, n):  # insertion sort, descending (at most four copies)
-            x = served[seat, t, i]
-            j = i - 1
-            while j >= 0 and served[seat, t, j] < x:
-                served[seat, t, j + 1] = served[seat, t, j]
-                j -= 1
-            served[seat, t, j + 1] = x
+        mark_copies(served, seat, t, copies_of(hands, seat, t), m, rows[r, D_LEVEL],
+                    rows[r, D_PER_COPY] != 0)
     served_any[seat, m] |= rows[r, D_MASK]
 
 
@@ -220,169 +247,553 @@ def heuristic_declaration(hands, served, served_any, seat, rows, n_rows, trump, 
     return best, swap >= 0 and talon[talon.shape[0] - 1] != swap
 
 
-@njit
-def deal_talon(work, cfg, state, hands, talon):
-    """Shuffle ``work`` (int64 card types, the block's carried deck) by one partial Fisher-Yates
-    over positions 0..N-2 (reads ``state``), then seat ``s`` takes positions ``s*H..s*H+H-1`` into
-    ``hands[s]`` and ``talon`` (int64 (T,)) positions ``P*H..N-1`` in draw order; its last card is
-    the turned card."""
-    deal_planes(work, 0, work.shape[0] - 1, state)
-    lay_out(work, 0, cfg[CFG_HAND], hands, talon)
+# --- declarations by table lookups ----------------------------------------------------------------
+#
+# The deal loop finds the declarations a hand may make without scanning the rows: per trump,
+# ``fits[trump, s, pattern]`` has bit ``r`` set when the six-bit ``pattern`` of suit ``s``
+# holds row ``r``'s cards of that suit, so the rows whose ``level`` copies of every card are held
+# are, per level ``L``, the AND over the four suits of the patterns of plane ``L - 1``, masked to
+# the rows of level ``L`` (``sets[trump, S_LEVEL + L - 1]``): four lookups a plane. Only rows that
+# a served copy makes doubtful are then checked against the records: a seat keeps those rows as
+# bits (``suspect``: the rows of each meld with a card some copy of which has served that meld,
+# from ``touch``), and a row is read as one packed key (``keys[trump, r]``: its mask, meld,
+# level, counted per copy, points). More than 64
+# rows for a trump (a house-rules table far beyond the built-in ones) set ``S_WIDE`` and use the
+# row scans above instead.
+
+S_LEVEL = 0  # sets[trump, S_LEVEL + L - 1]: the rows of level L, as bits
+S_SWAP, S_BIG, S_WIDE = 4, 5, 6  # the swap meld's rows; rows worth WIN_FOR_MELD or more; wide
+N_SETS = 7
+FAST_ROWS = 64
+# a row's key: the card types of one set (bits 0-23), meld (24-31), level (32-34), counted per
+# copy (35), points (40-62)
+K_MELD, K_LEVEL, K_PER_COPY, K_POINTS = 24, 32, 35, 40
 
 
 @njit
-def deal_around(work, known, turned, cfg, state, hands, talon):
-    """The deal around a known hand: seat 0 holds ``known`` (uint32 (4,) planes) and the turned
-    card is ``turned``; ``work`` (the unseen cards) is shuffled over positions 0..n-2, seats
-    1..P-1 take consecutive hands from it and the talon the rest, then the turned card."""
-    deal_planes(work, 0, work.shape[0] - 1, state)
-    hands[0, :] = known
-    n_talon = talon.shape[0]
-    lay_out(work, 1, cfg[CFG_HAND], hands, talon[:n_talon - 1])
-    talon[n_talon - 1] = turned
+def declaration_tables(decl, n_decl, n_melds):
+    """``(fits int64 (4, 4, 64), sets int64 (4, N_SETS), keys int64 (4, 64), touch int64
+    (4, n_melds, 24))`` for the declaration rows ``decl`` (int64 (4, rows, N_DECL)) and
+    ``n_decl`` (rows per trump): see the comment above; ``touch[trump, m, t]`` are the rows of
+    meld ``m`` with card type ``t`` in their set."""
+    fits = np.zeros((4, 4, 64), dtype=np.int64)
+    sets = np.zeros((4, N_SETS), dtype=np.int64)
+    keys = np.zeros((4, FAST_ROWS), dtype=np.int64)
+    touch = np.zeros((4, max(n_melds, 1), 24), dtype=np.int64)
+    wide = False
+    for trump in range(4):
+        wide |= n_decl[trump] > FAST_ROWS
+        for r in range(n_decl[trump]):  # fields too large for a key: the row scans
+            wide |= decl[trump, r, D_MELD] > 255 or not 0 <= decl[trump, r, D_POINTS] < 1 << 23
+    for trump in range(4):
+        if wide:
+            sets[trump, S_WIDE] = 1
+            continue
+        for r in range(n_decl[trump]):
+            bit = np.int64(1) << r
+            sets[trump, S_LEVEL + decl[trump, r, D_LEVEL] - 1] |= bit
+            if decl[trump, r, D_SWAP]:
+                sets[trump, S_SWAP] |= bit
+            if decl[trump, r, D_POINTS] >= WIN_FOR_MELD:
+                sets[trump, S_BIG] |= bit
+            for s in range(4):
+                part = (decl[trump, r, D_MASK] >> (6 * s)) & 63
+                for pattern in range(64):
+                    if part & ~pattern == 0:
+                        fits[trump, s, pattern] |= bit
+            keys[trump, r] = (decl[trump, r, D_MASK] | (decl[trump, r, D_MELD] << K_MELD)
+                              | (decl[trump, r, D_LEVEL] << K_LEVEL)
+                              | (np.int64(decl[trump, r, D_PER_COPY] != 0) << K_PER_COPY)
+                              | (decl[trump, r, D_POINTS] << K_POINTS))
+            for t in range(24):
+                if (decl[trump, r, D_MASK] >> t) & 1:
+                    touch[trump, decl[trump, r, D_MELD], t] |= bit
+    return fits, sets, keys, touch
+
+
+@njit(inline="always")
+def key_mask(key):
+    return key & 0xFFFFFF
+
+
+@njit(inline="always")
+def key_meld(key):
+    return (key >> K_MELD) & 255
+
+
+@njit(inline="always")
+def key_level(key):
+    return (key >> K_LEVEL) & 7
+
+
+@njit(inline="always")
+def key_per_copy(key):
+    return ((key >> K_PER_COPY) & 1) != 0
+
+
+@njit(inline="always")
+def key_points(key):
+    return key >> K_POINTS
+
+
+@njit(inline="always")
+def plane_fits(fits, trump, q):
+    """The rows whose cards of every suit are in the plane ``q``."""
+    return (fits[trump, 0, q & 63] & fits[trump, 1, (q >> 6) & 63]
+            & fits[trump, 2, (q >> 12) & 63] & fits[trump, 3, (q >> 18) & 63])
+
+
+@njit(inline="always")
+def held_rows(fits, sets, trump, q0, q1):
+    """The rows (bits) of levels 1 and 2 of which the hand with planes ``q0, q1`` holds ``level``
+    copies of every card: the declarations legal unless a served copy is in the way.
+    (Branch-free, like every inlined function given arrays here: a branch would make numba
+    count references to ``fits`` and ``sets`` on every call.)"""
+    return ((sets[trump, S_LEVEL] & plane_fits(fits, trump, q0))
+            | (sets[trump, S_LEVEL + 1] & plane_fits(fits, trump, q1)))
+
+
+@njit(inline="always")
+def held_rows_high(fits, sets, trump, q2, q3):
+    """:func:`held_rows` for levels 3 and 4 (decks with three or four copies of a card)."""
+    return ((sets[trump, S_LEVEL + 2] & plane_fits(fits, trump, q2))
+            | (sets[trump, S_LEVEL + 3] & plane_fits(fits, trump, q3)))
 
 
 @njit
-def play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points,
-               trick_cards, trick_leaders, trick_winners, decl_out):
-    """Play one deal from dealt ``hands`` (uint32 (P, 4), consumed) and ``talon`` (int64 (T,),
-    draw order, the turned card last; the swap may change its last card).
+def legal_rows(keys, served, served_any, seat, trump, rows, doubtful_rows, q0, q1, q2, q3):
+    """``rows`` (bits, from :func:`held_rows`) without those of ``doubtful_rows`` (rows with a
+    card some copy of which has served the row's meld) that a served copy forbids."""
+    todo = doubtful_rows
+    while todo:
+        r = lowest_bit(todo)
+        todo &= todo - 1
+        key = keys[trump, r]
+        doubtful = served_any[seat, key_meld(key)] & key_mask(key)
+        if doubtful and not copies_serve(served, seat, doubtful, key_meld(key), key_level(key),
+                                         key_per_copy(key), q0, q1, q2, q3):
+            rows &= ~(np.int64(1) << r)
+    return rows
 
-    ``seat_policies`` int64 (P,): policy id per seat; ``state`` uint64[4]: the random stream, read
-    by the random policy only: one bounded draw per card when at least two card types are legal,
+
+@njit
+def suspect_rows(served_any, touch, trump, seat):
+    """The rows (bits) a served copy may forbid ``seat``: per meld, the rows with a card some
+    copy of which has served that meld."""
+    out = np.int64(0)
+    for m in range(served_any.shape[1]):
+        todo = served_any[seat, m]
+        while todo:
+            t = lowest_bit(todo)
+            todo &= todo - 1
+            out |= touch[trump, m, t]
+    return out
+
+
+# --- one deal, inlined into every driver ----------------------------------------------------------
+
+MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
+
+
+@njit(inline="always")
+def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
+                first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
+                target, max_deals, hands_out, talon_out, points_out, trick_cards,
+                trick_leaders, trick_winners, decl_out, diff_out, games_out):
+    """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
+    driver does per item (``mode``: a recorded deal, an unrecorded deal, a sample around a known
+    hand, a deal played once per seating, a whole game), with the deal's play written out here
+    once. ``all_random`` (a constant: see :func:`random_items`) compiles the play for random
+    seats only.
+
+    The random stream of a deal: the shuffle (one partial Fisher-Yates of the block's deck over
+    positions 0..N-2, :func:`binokel_sim.kernels.deal.deal_sum`), then the random policy's draws: one bounded draw per card when at least two card types are legal,
     and after each phase-1 trick it wins, one for its declaration when it has at least two
-    choices. ``scratch`` is ``(served, served_any, legal_rows, won)``: int64 (P, 24, 4),
-    (P, n_melds), (rows,) and (P,), see :func:`_scratch`. Phase 2 is
-    :func:`binokel_sim.kernels.strict_tricks.play_strict_tricks`.
+    choices. Play: docs/rules.md "Talon games"; the outputs as the drivers below describe them.
 
-    Writes ``points`` int64 (P, 2): card points (the last trick included) and meld points (the
-    declarations, the turned bonus for the dealer) per seat; per trick ``k``:
-    ``trick_cards[k, i]`` the card played ``i``-th (by seat ``(leader + i) % P``),
-    ``trick_leaders[k]``, ``trick_winners[k]``, and ``decl_out[k]`` = (declaration row or -1,
-    swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` (the last one the
-    talon's final last card), so they are not written.
+    Written for speed (numba): the deal loop binds no array (an array bound inside a loop with
+    branches costs reference counting on every pass), hands are int64 planes in a small array,
+    the declarations are table lookups (:func:`held_rows`), and the calls made with arrays
+    (:func:`legal_rows`, :func:`mark_copies`, :func:`forget_copy`) are on rarer paths.
     """
-    cfg, rows_all, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
-    served, served_any, legal_rows, won = scratch
+    cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
+    fits, sets, keys, touch = dt
     n_players = cfg[CFG_PLAYERS]
-    n_talon = talon.shape[0]
-    trump = talon[n_talon - 1] // 6
-    rows = rows_all[trump]
-    n_rows = n_decl[trump]
-    trump_block = suit_block(trump)
+    hand = cfg[CFG_HAND]
+    n_talon = cfg[CFG_TALON]
     phase1 = n_talon // n_players
-    n_tricks = phase1 + cfg[CFG_HAND]
-    served[:, :, :] = 0
-    served_any[:, :] = 0
-    points[:, :] = 0
-    won[:] = 0
-    if talon[n_talon - 1] % 6 == cfg[CFG_BONUS_RANK]:
-        points[dealer, 1] += cfg[CFG_BONUS]
-    counters = np.int64(0)
-    for t in range(24):
-        if card_points[t] > 0:
-            counters |= np.int64(1) << t
-    g0 = g1 = g2 = g3 = np.uint32(0)  # the cards played so far, as planes (public knowledge)
-    pairs = cfg[CFG_PAIRS] != 0
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    leader = dealer + 1 if dealer + 1 < n_players else 0
-    drawn = 0
+    n_tricks = phase1 + hand
     strict = cfg[CFG_STRICT1] != 0
-    for k in range(phase1):
-        led = -1
-        led_block = np.int64(0)
-        beat = np.int64(0)
-        win_key = np.int64(-1)
-        win_card = -1
-        win_seat = leader
-        trick_points = 0
-        for i in range(n_players):
-            seat = leader + i
-            if seat >= n_players:
-                seat -= n_players
-            held = np.int64(hands[seat, 0])
-            legal = held if i == 0 or not strict else legal_under(held, led_block, trump_block,
-                                                                   beat)
-            if seat_policies[seat] == POLICY_RANDOM:
-                c, s0, s1, s2, s3 = random_card(legal, s0, s1, s2, s3)
+    pairs = cfg[CFG_PAIRS] != 0
+    copies = cfg[CFG_COPIES]
+    wide = sets[0, S_WIDE] != 0
+    record = mode == MODE_PLAY
+    counters = counter_cards(card_points)
+    state, cards = block_start(deck, seed, block)
+    work = cards.astype(np.uint64)  # deal_sum's deck: the state stays in registers all along
+    n_work = work.shape[0]
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    hands = np.zeros((n_players, 4), dtype=np.int64)
+    talon = np.empty(n_talon, dtype=np.int64)
+    dealt = np.zeros((n_players, 4), dtype=np.int64)
+    dealt_talon = np.empty(n_talon, dtype=np.int64)
+    served = np.zeros((n_players, 24, MAX_COPIES), dtype=np.int64)
+    served_any = np.zeros((n_players, tt[4]), dtype=np.int64)
+    dirty = np.zeros(n_players, dtype=np.int64)  # the types some copy of which has served
+    suspect = np.zeros(n_players, dtype=np.int64)  # the rows a served copy may forbid
+    points = np.zeros((n_players, 2), dtype=np.int64)
+    won = np.zeros(n_players, dtype=np.int64)
+    policies = np.empty(n_players, dtype=np.int64)
+    scores = np.zeros(max(n_sides, 1), dtype=np.int64)
+    totals = np.zeros(max(n_sides, 1), dtype=np.int64)
+    scan = np.empty(decl.shape[1], dtype=np.int64)  # legal_declarations' scratch (wide tables)
+    if mode != MODE_DUEL and mode != MODE_MATCH:
+        for seat in range(n_players):
+            policies[seat] = seat_policies[seat]
+    for d in range(start, stop):
+        number = first_deal + d
+        deals = 0
+        side_a = 0
+        if mode == MODE_MATCH:
+            side_a = (number // n_players) % n_sides
+            for seat in range(n_players):
+                policies[seat] = policy_a if sides[seat] == side_a else policy_b
+            totals[:] = 0
+        play = 0
+        total = 0.0
+        while True:
+            # --- the deal --------------------------------------------------------------------
+            if mode != MODE_DUEL or play == 0:
+                # the shuffle, then the deck read off in order (docs/rules.md "The deal"): the
+                # seats' hands, then the talon (a sample: seat 0 holds the known hand, the
+                # others and the talon come from the unseen cards, the turned card last)
+                _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
+                first_seat = 1 if mode == MODE_SAMPLE else 0
+                if mode == MODE_SAMPLE:
+                    for q in range(4):
+                        hands[0, q] = known[q]
+                    talon[n_talon - 1] = turned
+                pos = 0
+                for seat in range(first_seat, n_players):
+                    q0 = q1 = q2 = q3 = np.int64(0)
+                    for j in range(pos, pos + hand):
+                        q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
+                    hands[seat, 0] = q0
+                    hands[seat, 1] = q1
+                    hands[seat, 2] = q2
+                    hands[seat, 3] = q3
+                    pos += hand
+                for j in range(n_talon - first_seat):
+                    talon[j] = np.int64(work[pos + j])
+                if record:
+                    for seat in range(n_players):
+                        for q in range(4):
+                            hands_out[d, seat, q] = hands[seat, q]
+                    for j in range(n_talon):
+                        talon_out[d, j] = talon[j]
+                if mode == MODE_DUEL:
+                    for seat in range(n_players):
+                        for q in range(4):
+                            dealt[seat, q] = hands[seat, q]
+                    for j in range(n_talon):
+                        dealt_talon[j] = talon[j]
+            if mode == MODE_DUEL:
+                if play > 0:
+                    for seat in range(n_players):
+                        for q in range(4):
+                            hands[seat, q] = dealt[seat, q]
+                    for j in range(n_talon):
+                        talon[j] = dealt_talon[j]
+                for seat in range(n_players):
+                    policies[seat] = policy_a if sides[seat] == play else policy_b
+            if mode == MODE_SAMPLE:
+                dealer = fixed_dealer
+            elif mode == MODE_MATCH:
+                dealer = (number + deals) % n_players
             else:
-                ready = 0
-                if i > 0 and trick_points < WIN_FOR_POINTS and \
-                        beats(legal, win_card, led, trump_block):
-                    r, _ = heuristic_declaration(hands, served, served_any, seat, rows, n_rows,
-                                                 trump, talon, cfg)
-                    ready = rows[r, D_POINTS] if r >= 0 else 0
-                c = heuristic_talon_card(legal, hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                         hands[seat, 3], g0, g1, g2, g3, cfg[CFG_COPIES],
-                                         True, i, led, win_card,
-                                         pairs and i > 0 and win_seat == (seat ^ 2),
-                                         i == n_players - 1, trick_points, ready, trump, counters)
-            remove_card(hands, seat, c)
-            if served[seat, c, 0] != 0:
-                forget_copy(hands, served, served_any, seat, c)
-            g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
-            trick_cards[k, i] = c
-            trick_points += card_points[c]
-            led, led_block, win_key, win_card, win_seat, beat = into_trick(
-                c, i, led, led_block, win_key, win_card, win_seat, beat, seat, trump_block)
-        winner = win_seat
-        trick_leaders[k] = leader
-        trick_winners[k] = winner
-        points[winner, 0] += trick_points
-        if seat_policies[winner] == POLICY_RANDOM:
-            r, swap, s0, s1, s2, s3 = random_declaration(hands, served, served_any, winner,
-                                                         rows, n_rows, trump, talon, cfg,
-                                                         legal_rows, s0, s1, s2, s3)
-        else:
-            r, swap = heuristic_declaration(hands, served, served_any, winner, rows, n_rows,
-                                            trump, talon, cfg)
-        decl_out[k, 0] = r
-        decl_out[k, 1] = 0
-        if r >= 0:
-            declare(hands, served, served_any, winner, rows, r)
-            points[winner, 1] += rows[r, D_POINTS]
-            if swap:
-                nine = swap_card(rows, r, trump, cfg)
-                remove_card(hands, winner, nine)
-                forget_copy(hands, served, served_any, winner, nine)
-                give_card(hands, winner, talon[n_talon - 1])
-                talon[n_talon - 1] = nine
-                decl_out[k, 1] = 1
-        for j in range(n_players):
-            seat = winner + j
-            if seat >= n_players:
-                seat -= n_players
-            give_card(hands, seat, talon[drawn])
-            drawn += 1
-        leader = winner
-    for k in range(phase1, n_tricks):
-        decl_out[k, 0] = -1
-        decl_out[k, 1] = 0
-    winner, s0, s1, s2, s3 = play_strict_tricks(
-        hands, leader, phase1, n_tricks, trump, seat_policies, cfg[CFG_COPIES], pairs,
-        card_points, counters, g0, g1, g2, g3, points[:, 0], won, trick_cards, trick_leaders,
-        trick_winners, s0, s1, s2, s3)
-    points[winner, 0] += cfg[CFG_LAST_TRICK]
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+                dealer = number % n_players
+            # --- fresh records ----------------------------------------------------------------
+            for seat in range(n_players):
+                todo = dirty[seat]
+                while todo:
+                    t = lowest_bit(todo)
+                    todo &= todo - 1
+                    for i in range(MAX_COPIES):
+                        served[seat, t, i] = 0
+                if dirty[seat]:
+                    for m in range(served_any.shape[1]):
+                        served_any[seat, m] = 0
+                dirty[seat] = 0
+                suspect[seat] = 0
+                points[seat, 0] = 0
+                points[seat, 1] = 0
+                won[seat] = 0
+            # --- phase 1 ----------------------------------------------------------------------
+            last = talon[n_talon - 1]
+            trump = last // 6
+            trump_block = suit_block(trump)
+            swap_nine = trump * 6 + cfg[CFG_SWAP_RANK] if cfg[CFG_SWAP_RANK] >= 0 else -1
+            if last % 6 == cfg[CFG_BONUS_RANK]:
+                points[dealer, 1] += cfg[CFG_BONUS]
+            g0 = g1 = g2 = g3 = np.int64(0)  # the cards played so far (the heuristic's)
+            leader = dealer + 1 if dealer + 1 < n_players else 0
+            drawn = 0
+            for k in range(phase1):
+                led = -1
+                led_block = np.int64(0)
+                wins = np.int64(0)  # the cards that would take the trick (strict_tricks.takes)
+                win_card = -1
+                win_seat = leader
+                trick_points = 0
+                for i in range(n_players):
+                    seat = leader + i
+                    if seat >= n_players:
+                        seat -= n_players
+                    useat = np.uint64(seat)  # an unsigned index: no negative-index fix-up
+                    held = hands[useat, 0]
+                    legal = held if i == 0 or not strict else must_head(held, led_block,
+                                                                         trump_block, wins)
+                    if all_random or policies[useat] == POLICY_RANDOM:
+                        if strict and i > 0:
+                            c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
+                        else:
+                            c, s0, s1, s2, s3 = random_free(legal, s0, s1, s2, s3)
+                    else:
+                        ready = 0  # WIN_FOR_MELD: a declaration of that much waits for a win
+                        if i > 0 and trick_points < WIN_FOR_POINTS and \
+                                beats(legal, win_card, led, trump_block):
+                            q0, q1, q2, q3 = (hands[useat, 0], hands[useat, 1], hands[useat, 2],
+                                              hands[useat, 3])
+                            if wide:
+                                r, _ = heuristic_declaration(hands, served, served_any, seat,
+                                                             decl[trump], n_decl[trump], trump,
+                                                             talon, cfg)
+                                ready = decl[trump, r, D_POINTS] if r >= 0 else 0
+                            else:
+                                big = held_rows(fits, sets, trump, q0, q1)
+                                if copies > 2:
+                                    big |= held_rows_high(fits, sets, trump, q2, q3)
+                                big &= sets[trump, S_BIG]
+                                if big & suspect[useat]:
+                                    big = legal_rows(keys, served, served_any, seat, trump, big,
+                                                     big & suspect[useat], q0, q1, q2, q3)
+                                ready = WIN_FOR_MELD if big else 0
+                        c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1],
+                                                 hands[useat, 2], hands[useat, 3], g0, g1, g2, g3,
+                                                 copies, True, i, led, win_card,
+                                                 pairs and i > 0 and win_seat == (seat ^ 2),
+                                                 i == n_players - 1, trick_points, ready, trump,
+                                                 counters)
+                    remove_card(hands, useat, c)
+                    if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
+                        forget_copy(hands, served, served_any, seat, c)
+                        dirty[useat] = served_types(served_any, seat)
+                        if not wide:
+                            suspect[useat] = suspect_rows(served_any, touch, trump, seat)
+                    if not all_random:
+                        g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
+                    if record:
+                        trick_cards[d, k, i] = c
+                    trick_points += card_points[c]
+                    if i == 0:
+                        led = c // 6
+                        led_block = suit_block(led)
+                        wins = takes(trump, c)
+                        win_card = c
+                    else:
+                        take = ((wins >> c) & 1) != 0
+                        wins = either(take, takes(trump, c), wins)
+                        win_seat = either(take, seat, win_seat)
+                        win_card = either(take, c, win_card)
+                winner = win_seat
+                uwinner = np.uint64(winner)
+                if record:
+                    trick_leaders[d, k] = leader
+                    trick_winners[d, k] = winner
+                points[uwinner, 0] += trick_points
+                # --- the winner's declaration ---------------------------------------------
+                swap_ok = swap_nine >= 0 and last != swap_nine
+                random_seat = all_random or policies[uwinner] == POLICY_RANDOM
+                if wide:
+                    if random_seat:
+                        r, swap, s0, s1, s2, s3 = random_declaration(
+                            hands, served, served_any, winner, decl[trump], n_decl[trump], trump,
+                            talon, cfg, scan, s0, s1, s2, s3)
+                    else:
+                        r, swap = heuristic_declaration(hands, served, served_any, winner,
+                                                        decl[trump], n_decl[trump], trump,
+                                                        talon, cfg)
+                else:
+                    q0, q1, q2, q3 = (hands[uwinner, 0], hands[uwinner, 1], hands[uwinner, 2],
+                                      hands[uwinner, 3])
+                    ok = held_rows(fits, sets, trump, q0, q1)
+                    if copies > 2:
+                        ok |= held_rows_high(fits, sets, trump, q2, q3)
+                    if ok & suspect[uwinner]:
+                        ok = legal_rows(keys, served, served_any, winner, trump, ok,
+                                        ok & suspect[uwinner], q0, q1, q2, q3)
+                    r = -1
+                    swap = False
+                    if random_seat:
+                        swaps = ok & sets[trump, S_SWAP] if swap_ok else np.int64(0)
+                        n_choices = 1 + popcount(ok) + popcount(swaps)
+                        if n_choices > 1:
+                            pick, s0, s1, s2, s3 = below_scalar(n_choices, s0, s1, s2, s3)
+                            pick -= 1  # -1: no declaration
+                            while pick >= 0:
+                                row = lowest_bit(ok)
+                                ok &= ok - 1
+                                twice = (swaps >> row) & 1
+                                if pick == 0 or (twice and pick == 1):
+                                    r = row
+                                    swap = pick == 1
+                                    break
+                                pick -= 1 + twice
+                    else:  # the heuristic: the legal row worth most, the first on a tie
+                        best_points = 0
+                        while ok:
+                            row = lowest_bit(ok)
+                            ok &= ok - 1
+                            if key_points(keys[trump, row]) > best_points:
+                                r = row
+                                best_points = key_points(keys[trump, row])
+                        swap = r >= 0 and ((sets[trump, S_SWAP] >> r) & 1) != 0 and swap_ok
+                if record:
+                    decl_out[d, k, 0] = r
+                    decl_out[d, k, 1] = 1 if swap else 0
+                if r >= 0:
+                    m = decl[trump, r, D_MELD]
+                    level = decl[trump, r, D_LEVEL]
+                    per_copy = decl[trump, r, D_PER_COPY] != 0
+                    mask = decl[trump, r, D_MASK]
+                    mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
+                    todo = mask
+                    while todo:
+                        t = lowest_bit(todo)
+                        todo &= todo - 1
+                        if not wide:
+                            suspect[uwinner] |= touch[trump, m, t]
+                        if (dirty[uwinner] >> t) & 1:
+                            mark_copies(served, winner, t, copies_of(hands, winner, t), m,
+                                        level, per_copy)
+                        else:  # fresh copies: the first `level` serve, already in order
+                            for i in range(level):
+                                served[winner, t, i] = mark
+                    served_any[winner, m] |= mask
+                    dirty[uwinner] |= mask
+                    points[uwinner, 1] += decl[trump, r, D_POINTS]
+                    if swap:
+                        remove_card(hands, winner, swap_nine)
+                        forget_copy(hands, served, served_any, winner, swap_nine)
+                        dirty[uwinner] = served_types(served_any, winner)
+                        if not wide:
+                            suspect[uwinner] = suspect_rows(served_any, touch, trump, winner)
+                        give_card(hands, winner, last)
+                        talon[n_talon - 1] = swap_nine
+                        last = swap_nine
+                for j in range(n_players):
+                    seat = winner + j
+                    if seat >= n_players:
+                        seat -= n_players
+                    give_card(hands, np.uint64(seat), talon[drawn])
+                    drawn += 1
+                leader = winner
+            if record:
+                for k in range(phase1, n_tricks):
+                    decl_out[d, k, 0] = -1
+                    decl_out[d, k, 1] = 0
+            # --- phase 2 ----------------------------------------------------------------------
+            winner, s0, s1, s2, s3 = play_strict(
+                hands, leader, phase1, n_tricks, trump, policies, all_random, copies, pairs,
+                card_points, counters, g0, g1, g2, g3, points, 0, won, record, d, trick_cards,
+                trick_leaders, trick_winners, s0, s1, s2, s3)
+            points[winner, 0] += cfg[CFG_LAST_TRICK]
+            # --- what the item keeps ----------------------------------------------------------
+            if mode == MODE_PLAY or mode == MODE_PLAYOUT or mode == MODE_SAMPLE:
+                for seat in range(n_players):
+                    points_out[d, seat, 0] = points[seat, 0]
+                    points_out[d, seat, 1] = points[seat, 1]
+                break
+            scores[:] = 0
+            for seat in range(n_players):
+                scores[sides[seat]] += points[seat, 0] + points[seat, 1]
+            if mode == MODE_DUEL:
+                others = 0
+                for q in range(n_sides):
+                    others += scores[q] if q != play else 0
+                total += scores[play] - others / (n_sides - 1)
+                play += 1
+                if play == n_sides:
+                    diff_out[d] = total / n_sides
+                    break
+            else:  # MODE_MATCH
+                for q in range(n_sides):
+                    totals[q] += scores[q]
+                deals += 1
+                over = game_over(totals, target)
+                if over >= 0 or deals >= max_deals:
+                    games_out[d, 0] = -1 if over < 0 else (1 if over == side_a else 0)
+                    games_out[d, 1] = deals
+                    games_out[d, 2] = totals[side_a]
+                    games_out[d, 3] = totals.sum() - totals[side_a]
+                    break
+
+
+@njit
+def random_items(mode, deck, tt, dt, seat_policies, seed, block, start, stop, first_deal,
+                 known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
+                 max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
+                 trick_winners, decl_out, diff_out, games_out):
+    """:func:`talon_items` with random seats only (no policy branch, no knowledge kept)."""
+    talon_items(True, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
+                first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
+                target, max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
+                trick_winners, decl_out, diff_out, games_out)
+
+
+@njit
+def policy_items(mode, deck, tt, dt, seat_policies, seed, block, start, stop, first_deal,
+                 known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
+                 max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
+                 trick_winners, decl_out, diff_out, games_out):
+    """:func:`talon_items` with each seat's policy."""
+    talon_items(False, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
+                first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
+                target, max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
+                trick_winners, decl_out, diff_out, games_out)
+
+
+@njit
+def served_types(served_any, seat):
+    """The card types of ``seat`` some copy of which has served a meld."""
+    out = np.int64(0)
+    for m in range(served_any.shape[1]):
+        out |= served_any[seat, m]
+    return out
 
 
 # --- block-parallel drivers ---------------------------------------------------------------------
+#
+# Every driver runs its blocks through random_items or policy_items (one compiled loop each,
+# whatever the driver: the mode is an argument) with placeholder arrays for the outputs it does
+# not write, all of one type per argument so that the two loops compile once.
 
 @njit
-def _scratch(tt):
-    cfg = tt[0]
-    n_players = cfg[CFG_PLAYERS]
-    n_tricks = cfg[CFG_TALON] // n_players + cfg[CFG_HAND]
-    hands = np.empty((n_players, 4), dtype=np.uint32)
-    talon = np.empty(cfg[CFG_TALON], dtype=np.int64)
-    scratch = (np.zeros((n_players, 24, MAX_COPIES), dtype=np.int64),
-               np.zeros((n_players, tt[4]), dtype=np.int64),
-               np.empty(tt[1].shape[1], dtype=np.int64), np.zeros(n_players, dtype=np.int64))
-    trick_cards = np.empty((n_tricks, n_players), dtype=np.int64)
-    trick_leaders = np.empty(n_tricks, dtype=np.int64)
-    trick_winners = np.empty(n_tricks, dtype=np.int64)
-    decl_out = np.empty((n_tricks, 2), dtype=np.int64)
-    return hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl_out
+def placeholders():
+    """Empty outputs (and a hand, a side list) for the arguments a driver does not use."""
+    return (np.zeros(4, dtype=np.uint32), np.zeros(1, dtype=np.int64),
+            np.empty((0, 1, 4), dtype=np.uint32), np.empty((0, 1), dtype=np.int64),
+            np.empty((0, 1, 1), dtype=np.int64), np.empty(0, dtype=np.float64),
+            np.empty((0, 4), dtype=np.int64))
+
+
+@njit
+def all_random_seats(seat_policies):
+    """Whether every seat plays the random policy (the drivers then run :func:`random_items`)."""
+    out = True
+    for seat in range(seat_policies.shape[0]):
+        out &= seat_policies[seat] == POLICY_RANDOM
+    return out
 
 
 @njit_parallel
@@ -392,42 +803,83 @@ def talon_play_blocks(deck, tt, seat_policies, seed, first_block, block_size, fi
     """Deal and play ``hands_out.shape[0]`` deals and record them.
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
-    block ``first_block + d // block_size`` (:func:`deal_talon`, then the random policy's draws in
-    :func:`play_talon`). Writes ``hands_out`` uint32 (n, P, 4) as dealt, ``talon_out`` int64
-    (n, T) as dealt, ``points_out`` int64 (n, P, 2) and the tricks as :func:`play_talon` (with a
-    leading deal axis). The talon's last card after the play is ``talon_out``'s unless a swap is
-    recorded in ``decl_out[..., 1]``.
+    block ``first_block + d // block_size`` (the shuffle, then the random policy's draws,
+    :func:`talon_items`). The deck is read off in order: seat ``s`` takes positions
+    ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order, its last
+    card the turned card. Writes ``hands_out`` uint32 (n, P, 4) as dealt, ``talon_out`` int64
+    (n, T) as dealt, ``points_out`` int64 (n, P, 2): card points (the last trick included) and
+    meld points (the declarations, the turned bonus for the dealer) per seat; per trick ``k``:
+    ``trick_cards[d, k, i]`` the card played ``i``-th (by seat ``(leader + i) % P``),
+    ``trick_leaders[d, k]``, ``trick_winners[d, k]``, and ``decl_out[d, k]`` = (declaration row
+    or -1, swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` with, after
+    a recorded swap, the talon's last card replaced by the nine, so they are not written.
     """
     n_deals = hands_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
-    cfg = tt[0]
-    n_players = cfg[CFG_PLAYERS]
+    dt = declaration_tables(tt[1], tt[2], tt[4])
+    uniform = all_random_seats(seat_policies)
+    known, sides, _, _, _, diff, games = placeholders()
     for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        hands, talon, scratch, _, _, _, _ = _scratch(tt)
-        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            deal_talon(work, cfg, state, hands, talon)
-            hands_out[d] = hands
-            talon_out[d] = talon
-            play_talon(hands, talon, (first_deal + d) % n_players, seat_policies, state, tt,
-                       scratch, points_out[d], trick_cards[d], trick_leaders[d],
-                       trick_winners[d], decl_out[d])
+        start = b * block_size
+        if uniform:
+            random_items(MODE_PLAY, deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+                         hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
+                         decl_out, diff, games)
+        else:
+            policy_items(MODE_PLAY, deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+                         hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
+                         decl_out, diff, games)
 
 
-@njit
-def side_scores(points, sides, n_sides, out):
-    """Scores of the sides (int64 (n_sides,)): the card and meld points of their seats;
-    ``sides[seat]`` is the seat's side (its partnership, or the seat itself)."""
-    out[:] = 0
-    for seat in range(points.shape[0]):
-        out[sides[seat]] += points[seat, 0] + points[seat, 1]
+@njit_parallel
+def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size, first_deal,
+                         points_out):
+    """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
+    whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
+    ``points_out`` int64 (n, P, 2) is written."""
+    n_deals = points_out.shape[0]
+    n_blocks = (n_deals + block_size - 1) // block_size
+    dt = declaration_tables(tt[1], tt[2], tt[4])
+    uniform = all_random_seats(seat_policies)
+    known, sides, hands, rows, tricks, diff, games = placeholders()
+    for b in prange(n_blocks):
+        start = b * block_size
+        if uniform:
+            random_items(MODE_PLAYOUT, deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+                         hands, rows, points_out, tricks, rows, rows, tricks, diff, games)
+        else:
+            policy_items(MODE_PLAYOUT, deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+                         hands, rows, points_out, tricks, rows, rows, tricks, diff, games)
 
 
-@njit
-def policies_for(side_a, sides, policy_a, policy_b, out):
-    """Seat policies with side ``side_a`` on ``policy_a`` and every other side on ``policy_b``."""
-    for seat in range(sides.shape[0]):
-        out[seat] = policy_a if sides[seat] == side_a else policy_b
+@njit_parallel
+def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, first_block,
+                        block_size, points_out):
+    """Samples for the value of one hand: seat 0 holds ``known`` (uint32 (4,)), the turned card
+    is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over positions
+    0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then the turned
+    card; the deal is played once. Writes ``points_out`` int64 (n, P, 2):
+    card and meld points per seat. Sample ``d`` reads the stream of block
+    ``first_block + d // block_size``."""
+    n = points_out.shape[0]
+    n_blocks = (n + block_size - 1) // block_size
+    dt = declaration_tables(tt[1], tt[2], tt[4])
+    uniform = all_random_seats(seat_policies)
+    _, sides, hands, rows, tricks, diff, games = placeholders()
+    for b in prange(n_blocks):
+        start = b * block_size
+        if uniform:
+            random_items(MODE_SAMPLE, unseen, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n, start + block_size), 0, known, turned, dealer, sides, 0, 0, 0, 0, 0, hands,
+                         rows, points_out, tricks, rows, rows, tricks, diff, games)
+        else:
+            policy_items(MODE_SAMPLE, unseen, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n, start + block_size), 0, known, turned, dealer, sides, 0, 0, 0, 0, 0, hands,
+                         rows, points_out, tricks, rows, rows, tricks, diff, games)
 
 
 @njit_parallel
@@ -440,51 +892,14 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_
     ``first_block + d // block_size``: the deal, then the plays one after another."""
     n_deals = diff_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
-    cfg = tt[0]
-    n_players = cfg[CFG_PLAYERS]
+    dt = declaration_tables(tt[1], tt[2], tt[4])
+    known, _, hands, rows, tricks, _, games = placeholders()
     for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
-        dealt = np.empty_like(hands)
-        dealt_talon = np.empty_like(talon)
-        points = np.empty((n_players, 2), dtype=np.int64)
-        seats = np.empty(n_players, dtype=np.int64)
-        scores = np.empty(n_sides, dtype=np.int64)
-        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            deal_talon(work, cfg, state, dealt, dealt_talon)
-            total = 0.0
-            for r in range(n_sides):
-                hands[:, :] = dealt
-                talon[:] = dealt_talon
-                policies_for(r, sides, policy_a, policy_b, seats)
-                play_talon(hands, talon, (first_deal + d) % n_players, seats, state, tt, scratch,
-                           points, trick_cards, trick_leaders, trick_winners, decl)
-                side_scores(points, sides, n_sides, scores)
-                others = 0
-                for q in range(n_sides):
-                    others += scores[q] if q != r else 0
-                total += scores[r] - others / (n_sides - 1)
-            diff_out[d] = total / n_sides
-
-
-@njit_parallel
-def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, first_block,
-                        block_size, points_out):
-    """Samples for the value of one hand: seat 0 holds ``known`` (uint32 (4,)), the turned card
-    is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are dealt around them
-    (:func:`deal_around`) and the deal is played once. Writes ``points_out`` int64 (n, P, 2):
-    card and meld points per seat. Sample ``d`` reads the stream of block
-    ``first_block + d // block_size``."""
-    n = points_out.shape[0]
-    n_blocks = (n + block_size - 1) // block_size
-    cfg = tt[0]
-    for b in prange(n_blocks):
-        state, work = block_start(unseen, seed, first_block + b)
-        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
-        for d in range(b * block_size, min(n, (b + 1) * block_size)):
-            deal_around(work, known, turned, cfg, state, hands, talon)
-            play_talon(hands, talon, dealer, seat_policies, state, tt, scratch, points_out[d],
-                       trick_cards, trick_leaders, trick_winners, decl)
+        start = b * block_size
+        policy_items(MODE_DUEL, deck, tt, dt, sides, seed, first_block + b, start,
+                     min(n_deals, start + block_size), first_deal, known, 0, 0, sides, n_sides,
+                     policy_a, policy_b, 0, 0, hands, rows, tricks, tricks, rows, rows, tricks,
+                     diff_out, games)
 
 
 @njit
@@ -517,52 +932,11 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
     final totals."""
     n_games = games_out.shape[0]
     n_blocks = (n_games + block_size - 1) // block_size
-    cfg = tt[0]
-    n_players = cfg[CFG_PLAYERS]
+    dt = declaration_tables(tt[1], tt[2], tt[4])
+    known, _, hands, rows, tricks, diff, _ = placeholders()
     for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
-        points = np.empty((n_players, 2), dtype=np.int64)
-        seats = np.empty(n_players, dtype=np.int64)
-        scores = np.empty(n_sides, dtype=np.int64)
-        totals = np.empty(n_sides, dtype=np.int64)
-        for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
-            number = first_game + g
-            side_a = (number // n_players) % n_sides
-            policies_for(side_a, sides, policy_a, policy_b, seats)
-            totals[:] = 0
-            winner = -1
-            deals = 0
-            while winner < 0 and deals < max_deals:
-                dealer = (number + deals) % n_players
-                deal_talon(work, cfg, state, hands, talon)
-                play_talon(hands, talon, dealer, seats, state, tt, scratch, points,
-                           trick_cards, trick_leaders, trick_winners, decl)
-                side_scores(points, sides, n_sides, scores)
-                totals += scores
-                deals += 1
-                winner = game_over(totals, target)
-            games_out[g, 0] = -1 if winner < 0 else (1 if winner == side_a else 0)
-            games_out[g, 1] = deals
-            games_out[g, 2] = totals[side_a]
-            games_out[g, 3] = totals.sum() - totals[side_a]
-
-
-@njit_parallel
-def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size, first_deal,
-                         points_out):
-    """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
-    whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
-    ``points_out`` int64 (n, P, 2) is written."""
-    n_deals = points_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    cfg = tt[0]
-    n_players = cfg[CFG_PLAYERS]
-    for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        hands, talon, scratch, trick_cards, trick_leaders, trick_winners, decl = _scratch(tt)
-        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            deal_talon(work, cfg, state, hands, talon)
-            play_talon(hands, talon, (first_deal + d) % n_players, seat_policies, state, tt,
-                       scratch, points_out[d], trick_cards, trick_leaders,
-                       trick_winners, decl)
+        start = b * block_size
+        policy_items(MODE_MATCH, deck, tt, dt, sides, seed, first_block + b, start,
+                     min(n_games, start + block_size), first_game, known, 0, 0, sides, n_sides,
+                     policy_a, policy_b, target, max_deals, hands, rows, tricks, tricks, rows,
+                     rows, tricks, diff, games_out)

@@ -14,12 +14,17 @@ from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
+    POLICY_HEURISTIC,
     POLICY_RANDOM,
     SUIT_MASK,
     above,
+    either,
     heuristic_card,
+    heuristic_follow,
+    heuristic_lead,
     popcount,
     random_card,
+    random_pick,
 )
 
 N_SEATS = 4
@@ -152,67 +157,384 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     ``trick_winners[k]`` (int64 (n_tricks,)) the seats leading and winning it. The last trick's
     winner's pair gets ``last_trick`` on top of its counters (SPEC.md line 81).
     """
+    _, heuristic_seats = play_mode(seat_policies)
+    play0, play1, s0, s1, s2, s3 = playout_recorded(
+        hands.reshape(hands.size), leader, trump, heuristic_seats, state[0], state[1], state[2],
+        state[3], card_points, last_trick, counter_mask(card_points), trick_cards,
+        trick_leaders, trick_winners)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return play0, play1
+
+
+# --- the fast play-outs ---------------------------------------------------------------------
+#
+# One loop body (play_tricks) compiled into a few specialised functions: ``mode`` and ``record``
+# are constants of each one, so the compiler drops what that function never needs (a random-only
+# play-out has no policy test, no void tracking and no unseen cards; without records, no trick
+# is written). They play the same cards from the same stream as :func:`playout`. The four hands
+# travel as one flat uint32 array of 16 planes (seat s: ``flat[4s .. 4s+3]``): an index is then
+# a shift, not a multiplication by the array's row stride.
+
+PLAY_RANDOM = 0  # every seat plays the random policy
+PLAY_HEURISTIC = 1  # every seat plays the heuristic
+PLAY_MIXED = 2  # each seat its own policy (``heuristic_seats``: bit s set for a heuristic seat)
+
+
+@njit
+def counter_mask(card_points):
+    """The card types worth points (int64 mask): the heuristic's ``counters``."""
     counters = np.int64(0)
-    for t in range(24):
+    for t in range(card_points.shape[0]):
         if card_points[t] > 0:
             counters |= np.int64(1) << t
-    track_voids = False  # only the heuristic reads the voids
+    return counters
+
+
+@njit
+def play_mode(seat_policies):
+    """``(mode, heuristic_seats)`` of a policy per seat: PLAY_RANDOM, PLAY_HEURISTIC or
+    PLAY_MIXED, and the heuristic seats as bits."""
+    heuristic_seats = 0
     for seat in range(N_SEATS):
-        track_voids |= seat_policies[seat] != POLICY_RANDOM
-    n_tricks = hand_size(hands, leader)
+        if seat_policies[seat] != POLICY_RANDOM:
+            heuristic_seats |= 1 << seat
+    if heuristic_seats == 0:
+        return PLAY_RANDOM, heuristic_seats
+    if heuristic_seats == (1 << N_SEATS) - 1:
+        return PLAY_HEURISTIC, heuristic_seats
+    return PLAY_MIXED, heuristic_seats
+
+
+def _wins_over():
+    """``WINS_OVER[trump * 24 + c]``: the card types that take a trick from ``c`` when ``c`` holds
+    it and ``trump`` is trump: the higher cards of ``c``'s suit, and every trump if ``c`` is not
+    one (a card that holds a trick is a trump or of the led suit, so nothing else can take it).
+    128 entries, so that an index masked with 127 is always inside."""
+    table = np.zeros(128, dtype=np.int64)
+    for trump in range(4):
+        for c in range(24):
+            suit = c // 6
+            higher = ((1 << (6 * suit + 6)) - 1) & ~((2 << c) - 1)
+            table[trump * 24 + c] = higher | (0 if suit == trump else SUIT_MASK << (6 * trump))
+    return table
+
+
+WINS_OVER = _wins_over()  # a constant of every compiled kernel: the card types are fixed (24)
+
+
+@njit(inline="always")
+def take_card(flat, row, t):
+    """:func:`remove_card` on flat planes: one copy of ``t`` out of ``flat[row .. row + 3]``."""
+    bit = np.int64(1) << t
+    keep = ~bit
+    q0 = np.int64(flat[row])
+    q1 = np.int64(flat[row + 1])
+    q2 = np.int64(flat[row + 2])
+    q3 = np.int64(flat[row + 3])
+    flat[row] = np.uint32((q0 & keep) | (q1 & bit))
+    flat[row + 1] = np.uint32((q1 & keep) | (q2 & bit))
+    flat[row + 2] = np.uint32((q2 & keep) | (q3 & bit))
+    flat[row + 3] = np.uint32(q3 & keep)
+
+
+@njit(inline="always")
+def others(flat, seat):
+    """The card types held by the three seats other than ``seat`` (their union): what that seat
+    has not seen (the heuristic's ``unseen``)."""
+    return (np.int64(flat[4 * ((seat + 1) & 3)]) | np.int64(flat[4 * ((seat + 2) & 3)])
+            | np.int64(flat[4 * ((seat + 3) & 3)]))
+
+
+@njit(inline="always")
+def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, counters, s0, s1,
+              s2, s3, mode):
+    """The lead of trick ``k`` by ``seat``: its policy's card, taken out of its hand. Returns
+    ``(card, s0, s1, s2, s3)``."""
+    row = 4 * seat
+    h0 = np.int64(flat[row])
+    if mode == PLAY_RANDOM or (mode == PLAY_MIXED and ((heuristic_seats >> seat) & 1) == 0):
+        c, s0, s1, s2, s3 = random_pick(h0, s0, s1, s2, s3)
+    else:
+        c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
+                           others(flat, seat), voids, seat, k, n_tricks, trump, bidder, counters)
+    take_card(flat, row, c)
+    return c, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_seat, voids,
+                heuristic_seats, trump, counters, s0, s1, s2, s3, mode):
+    """The ``i``-th card of a trick (``seat`` follows): the legal cards under the must-head
+    obligation (the pool's cards in ``wins`` if any, see :func:`play_tricks`), its policy's
+    choice, taken out of its hand; the voids it shows (kept only when some seat plays the
+    heuristic). Returns ``(card, voids, s0, s1, s2, s3)``."""
+    row = 4 * seat
+    h0 = np.int64(flat[row])
+    follow = h0 & led_block
+    trumps = h0 & trump_block
+    pool = either(follow != 0, follow, either(trumps != 0, trumps, h0))
+    higher = pool & wins
+    legal = either(higher != 0, higher, pool)
+    if mode == PLAY_RANDOM or (mode == PLAY_MIXED and ((heuristic_seats >> seat) & 1) == 0):
+        c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
+    else:
+        c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card, win_seat,
+                             wins, trump, counters)
+    take_card(flat, row, c)
+    if mode != PLAY_RANDOM:
+        # shown out of the led suit; neither following nor trumping: out of trump too (the
+        # obligation makes a seat follow, else trump, whenever it can)
+        shown = np.int64(follow == 0)
+        voids |= shown << (4 * seat + led)
+        voids |= (shown & np.int64(trumps == 0)) << (4 * seat + trump)
+    return c, voids, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def after_card(c, seat, wins_row, wins, win_card, win_seat, mode):
+    """The trick after a following card ``c`` by ``seat``: ``(wins, win_card, win_seat)``; the
+    winning card only when some seat plays the heuristic."""
+    take = ((wins >> c) & 1) != 0
+    new_wins = either(take, WINS_OVER[(wins_row + c) & 127], wins)
+    win_seat = either(take, seat, win_seat)
+    if mode != PLAY_RANDOM:
+        win_card = either(take, c, win_card)
+    return new_wins, win_card, win_seat
+
+
+@njit(inline="always")
+def follow_card(flat, leader, i, led, led_block, trump, trump_block, wins_row, wins, win_card,
+                win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3,
+                mode):
+    """The ``i``-th card of a trick led by ``leader``: :func:`follow_step` then
+    :func:`after_card`, the card's points added to ``points``. Returns ``(card, points, wins,
+    win_card, win_seat, voids, s0, s1, s2, s3)``. Called with ``i`` a constant (1, 2, 3) so
+    that the heuristic's "plays last" is known when the code is generated."""
+    seat = (leader + i) & 3
+    c, voids, s0, s1, s2, s3 = follow_step(flat, seat, i, led, led_block, trump_block, wins,
+                                           win_card, win_seat, voids, heuristic_seats, trump,
+                                           counters, s0, s1, s2, s3, mode)
+    points += card_points[c]
+    wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card, win_seat, mode)
+    return c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def hand_cards(flat, seat):
+    """Cards in seat ``seat``'s hand (flat planes)."""
+    row = 4 * (seat & 3)
+    return (popcount(np.int64(flat[row])) + popcount(np.int64(flat[row + 1]))
+            + popcount(np.int64(flat[row + 2])) + popcount(np.int64(flat[row + 3])))
+
+
+@njit(inline="always")
+def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points, last_trick,
+                counters, trick_cards, trick_leaders, trick_winners, mode, record):
+    """The loop of :func:`playout` on flat planes (consumed) for policy ``mode`` (a constant:
+    PLAY_RANDOM, PLAY_HEURISTIC, PLAY_MIXED with ``heuristic_seats``) and ``record`` (a
+    constant: write the tricks or not), the random state in four scalars. Returns ``(play of
+    0+2, play of 1+3, s0, s1, s2, s3)``.
+
+    The trick is followed as ``wins``, the cards that would take it from the card holding it
+    (:data:`WINS_OVER`): a later card takes the trick exactly when it is in ``wins``, and the
+    must-head obligation keeps the pool's cards in ``wins`` when there are any (the pool is the
+    led suit, the trumps or the hand, as in :func:`legal_under`, which keeps those above the
+    winning card in its suit: the same cards, because a pool of trumps under an untrumped trick
+    keeps every trump either way, and every other pool meets ``wins`` only in the winning
+    card's suit). The heuristic seats see the other hands' union and the shown voids, kept only
+    when some seat plays the heuristic; the random policy picks with :func:`random_pick` (one
+    bounded draw per card when at least two types are legal, as :func:`random_card`)."""
+    leader &= 3
+    n_tricks = hand_cards(flat, leader)
     bidder = leader
     voids = np.int64(0)  # bit 4*seat + suit: the seat has shown out of the suit
     play0 = 0
     play1 = 0
     winner = leader
     trump_block = suit_block(trump)
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]  # in registers during the play
+    wins_row = (trump & 3) * 24
     for k in range(n_tricks):
-        c, s0, s1, s2, s3 = choose_card(seat_policies, np.int64(hands[leader, 0]), hands, leader,
-                                        0, s0, s1, s2, s3, voids, -1, -1, -1, k, n_tricks, trump,
-                                        bidder, counters)
-        remove_card(hands, leader, c)
-        trick_cards[k, 0] = c
+        c, s0, s1, s2, s3 = lead_step(flat, leader, k, n_tricks, trump, bidder, voids,
+                                      heuristic_seats, counters, s0, s1, s2, s3, mode)
+        if record:
+            trick_cards[k, 0] = c
+            trick_leaders[k] = leader
         points = card_points[c]
         led = c // 6
         led_block = suit_block(led)
         win_card = c
         win_seat = leader
-        win_key = card_key(c, led_block, trump_block)
-        beat = beaters(c)
-        for i in range(1, N_SEATS):
-            seat = (leader + i) & 3
-            legal = legal_under(hands[seat, 0], led_block, trump_block, beat)
-            c, s0, s1, s2, s3 = choose_card(seat_policies, legal, hands, seat, i, s0, s1, s2, s3,
-                                            voids, led, win_card, win_seat, k, n_tricks, trump,
-                                            bidder, counters)
-            remove_card(hands, seat, c)
-            trick_cards[k, i] = c
-            points += card_points[c]
-            if track_voids:
-                # showed out of the led suit; neither following nor trumping: out of trump too
-                follows = (led_block >> c) & 1
-                trumps = (trump_block >> c) & 1
-                voids |= (1 - follows) << (4 * seat + led)
-                voids |= ((1 - follows) & (1 - trumps)) << (4 * seat + trump)
-            key = card_key(c, led_block, trump_block)
-            take = key > win_key
-            win_key = key if take else win_key
-            win_card = c if take else win_card
-            win_seat = seat if take else win_seat
-            beat = beaters(c) if take else beat
+        wins = WINS_OVER[(wins_row + c) & 127]
+        (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
+            flat, leader, 1, led, led_block, trump, trump_block, wins_row, wins, win_card,
+            win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3, mode)
+        if record:
+            trick_cards[k, 1] = c
+        (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
+            flat, leader, 2, led, led_block, trump, trump_block, wins_row, wins, win_card,
+            win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3, mode)
+        if record:
+            trick_cards[k, 2] = c
+        (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
+            flat, leader, 3, led, led_block, trump, trump_block, wins_row, wins, win_card,
+            win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3, mode)
+        if record:
+            trick_cards[k, 3] = c
         winner = win_seat
-        trick_leaders[k] = leader
-        trick_winners[k] = winner
-        play1 += points * (winner & 1)
-        play0 += points * (1 - (winner & 1))
+        if record:
+            trick_winners[k] = winner
+        side = winner & 1
+        play1 += points * side
+        play0 += points * (1 - side)
         leader = winner
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    if winner & 1:
-        play1 += last_trick
-    else:
-        play0 += last_trick
-    return play0, play1
+    side = winner & 1
+    play1 += last_trick * side
+    play0 += last_trick * (1 - side)
+    return play0, play1, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
+                     heuristic_seats, card_points, last_trick, counters, mode):
+    """Two independent play-outs of :func:`play_tricks` (no records) in one loop, card by card
+    in turn: deal A (flat planes ``fa``, leader ``la``, trump ``ta``, stream ``sa0..sa3``) and
+    deal B (``fb``, ``lb``, ``tb``, ``sb0..sb3``), both of ``n_tricks`` tricks. Each follows its
+    own data and stream exactly as alone, so the results are those of two calls; interleaved,
+    the processor overlaps the two chains of dependent steps (one card's choice needs the
+    previous card), which one play-out alone leaves mostly waiting. Returns ``(play of 0+2 in
+    A, in B, play of 1+3 in A, in B, sa0..sa3, sb0..sb3)``."""
+    la &= 3
+    lb &= 3
+    bidder_a = la
+    bidder_b = lb
+    voids_a = np.int64(0)
+    voids_b = np.int64(0)
+    a0 = 0
+    a1 = 0
+    b0 = 0
+    b1 = 0
+    block_a = suit_block(ta)
+    block_b = suit_block(tb)
+    row_a = (ta & 3) * 24
+    row_b = (tb & 3) * 24
+    for k in range(n_tricks):
+        ca, sa0, sa1, sa2, sa3 = lead_step(fa, la, k, n_tricks, ta, bidder_a, voids_a,
+                                           heuristic_seats, counters, sa0, sa1, sa2, sa3, mode)
+        cb, sb0, sb1, sb2, sb3 = lead_step(fb, lb, k, n_tricks, tb, bidder_b, voids_b,
+                                           heuristic_seats, counters, sb0, sb1, sb2, sb3, mode)
+        points_a = card_points[ca]
+        points_b = card_points[cb]
+        led_a = ca // 6
+        led_b = cb // 6
+        led_block_a = suit_block(led_a)
+        led_block_b = suit_block(led_b)
+        win_card_a = ca
+        win_card_b = cb
+        win_a = la
+        win_b = lb
+        wins_a = WINS_OVER[(row_a + ca) & 127]
+        wins_b = WINS_OVER[(row_b + cb) & 127]
+        (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
+            fa, la, 1, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
+            voids_a, points_a, heuristic_seats, counters, card_points, sa0, sa1, sa2, sa3, mode)
+        (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
+            fb, lb, 1, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
+            voids_b, points_b, heuristic_seats, counters, card_points, sb0, sb1, sb2, sb3, mode)
+        (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
+            fa, la, 2, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
+            voids_a, points_a, heuristic_seats, counters, card_points, sa0, sa1, sa2, sa3, mode)
+        (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
+            fb, lb, 2, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
+            voids_b, points_b, heuristic_seats, counters, card_points, sb0, sb1, sb2, sb3, mode)
+        (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
+            fa, la, 3, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
+            voids_a, points_a, heuristic_seats, counters, card_points, sa0, sa1, sa2, sa3, mode)
+        (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
+            fb, lb, 3, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
+            voids_b, points_b, heuristic_seats, counters, card_points, sb0, sb1, sb2, sb3, mode)
+        side_a = win_a & 1
+        side_b = win_b & 1
+        a1 += points_a * side_a
+        a0 += points_a * (1 - side_a)
+        b1 += points_b * side_b
+        b0 += points_b * (1 - side_b)
+        la = win_a
+        lb = win_b
+    a1 += last_trick * (la & 1)
+    a0 += last_trick * (1 - (la & 1))
+    b1 += last_trick * (lb & 1)
+    b0 += last_trick * (1 - (lb & 1))
+    return a0, b0, a1, b1, sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3
+
+
+@njit
+def playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters):
+    """:func:`playout` on flat planes (``flat`` uint32 (16,), consumed) with the random policy on
+    every seat and no trick records, the random state in and out as four scalars: ``(play of
+    0+2, play of 1+3, s0, s1, s2, s3)``."""
+    return play_tricks(flat, leader, trump, 0, s0, s1, s2, s3, card_points, last_trick, counters,
+                       flat, flat, flat, PLAY_RANDOM, False)
+
+
+@njit
+def playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters):
+    """:func:`playout_random` with the heuristic on every seat (it reads no random numbers: the
+    state passes through unchanged)."""
+    return play_tricks(flat, leader, trump, 0, s0, s1, s2, s3, card_points, last_trick, counters,
+                       flat, flat, flat, PLAY_HEURISTIC, False)
+
+
+@njit
+def playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points, last_trick,
+                  counters):
+    """:func:`playout_random` with the heuristic on the seats of ``heuristic_seats`` (bits) and
+    the random policy on the others."""
+    return play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
+                       last_trick, counters, flat, flat, flat, PLAY_MIXED, False)
+
+
+@njit
+def playout_fast(mode, flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
+                 last_trick, counters):
+    """The play-out specialised for ``mode`` (:func:`play_mode`), without records."""
+    if mode == PLAY_RANDOM:
+        return playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
+                              counters)
+    if mode == PLAY_HEURISTIC:
+        return playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
+                                 counters)
+    return playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
+                         last_trick, counters)
+
+
+@njit
+def playout_recorded(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
+                     last_trick, counters, trick_cards, trick_leaders, trick_winners):
+    """:func:`playout_mixed` writing the tricks (as :func:`playout`): any mix of policies, the
+    heuristic on the seats of ``heuristic_seats`` (one compiled function for the records, which
+    are not a hot path)."""
+    return play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
+                       last_trick, counters, trick_cards, trick_leaders, trick_winners,
+                       PLAY_MIXED, True)
+
+
+@njit
+def playout_pair_random(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
+                        card_points, last_trick, counters):
+    """:func:`play_tricks_pair` with the random policy on every seat of both deals."""
+    return play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3,
+                            n_tricks, 0, card_points, last_trick, counters, PLAY_RANDOM)
+
+
+@njit
+def playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters):
+    """:func:`play_tricks_pair` with the heuristic on every seat of both deals (no random
+    numbers): ``(play of 0+2 in A, in B, play of 1+3 in A, in B)``."""
+    zero = np.uint64(0)
+    a0, b0, a1, b1, _, _, _, _, _, _, _, _ = play_tricks_pair(
+        fa, la, ta, zero, zero, zero, zero, fb, lb, tb, zero, zero, zero, zero, n_tricks, 0,
+        card_points, last_trick, counters, PLAY_HEURISTIC)
+    return a0, b0, a1, b1
 
 
 @njit
@@ -253,6 +575,76 @@ def benchmark_trump(p0, p1, p2, p3, kt, trump_need, totals):
     return best
 
 
+@njit
+def benchmark_one(work, state, flat, hands, km, trump_need, totals, card_points, last_trick,
+                  counters, mode, heuristic_seats, play_out, trump_out, d):
+    """Deal ``d`` of :func:`playout_blocks` alone (``hands``: ``flat`` as (4, 4))."""
+    deal_seats(work, 0, work.shape[0] // N_SEATS, state, hands)
+    trump = benchmark_trump(flat[0], flat[1], flat[2], flat[3], km, trump_need, totals)
+    a, c, s0, s1, s2, s3 = playout_fast(mode, flat, 0, trump, heuristic_seats, state[0],
+                                        state[1], state[2], state[3], card_points, last_trick,
+                                        counters)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    play_out[d, 0] = a
+    play_out[d, 1] = c
+    trump_out[d] = trump
+
+
+@njit
+def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop_b, kt,
+                    trump_need, card_points, last_trick, counters, mode, heuristic_seats,
+                    play_out, trump_out):
+    """Deals ``start_a .. stop_a - 1`` of :func:`playout_blocks` (block ``block_a``'s stream and
+    deck copy) and, when ``block_b >= 0``, deals ``start_b .. stop_b - 1`` (block ``block_b``).
+    With one policy on every seat the two blocks' deals go in pairs (:func:`play_tricks_pair`):
+    the same results as one block after the other."""
+    hand = deck.shape[0] // N_SEATS
+    km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
+    totals = np.empty(4, dtype=np.int64)
+    state_a, work_a = block_start(deck, seed, block_a)
+    flat_a = np.empty(N_SEATS * 4, dtype=np.uint32)
+    hands_a = flat_a.reshape((N_SEATS, 4))
+    d_a = start_a
+    if block_b >= 0:
+        state_b, work_b = block_start(deck, seed, block_b)
+        flat_b = np.empty(N_SEATS * 4, dtype=np.uint32)
+        hands_b = flat_b.reshape((N_SEATS, 4))
+        d_b = start_b
+        while mode != PLAY_MIXED and d_a < stop_a and d_b < stop_b:
+            deal_seats(work_a, 0, hand, state_a, hands_a)
+            trump_a = benchmark_trump(flat_a[0], flat_a[1], flat_a[2], flat_a[3], km, trump_need,
+                                      totals)
+            deal_seats(work_b, 0, hand, state_b, hands_b)
+            trump_b = benchmark_trump(flat_b[0], flat_b[1], flat_b[2], flat_b[3], km, trump_need,
+                                      totals)
+            if mode == PLAY_RANDOM:
+                (a0, b0, a1, b1, sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3) = playout_pair_random(
+                    flat_a, 0, trump_a, state_a[0], state_a[1], state_a[2], state_a[3],
+                    flat_b, 0, trump_b, state_b[0], state_b[1], state_b[2], state_b[3],
+                    hand, card_points, last_trick, counters)
+                state_a[0], state_a[1], state_a[2], state_a[3] = sa0, sa1, sa2, sa3
+                state_b[0], state_b[1], state_b[2], state_b[3] = sb0, sb1, sb2, sb3
+            else:
+                a0, b0, a1, b1 = playout_pair_heuristic(flat_a, 0, trump_a, flat_b, 0, trump_b,
+                                                        hand, card_points, last_trick, counters)
+            play_out[d_a, 0] = a0
+            play_out[d_a, 1] = a1
+            trump_out[d_a] = trump_a
+            play_out[d_b, 0] = b0
+            play_out[d_b, 1] = b1
+            trump_out[d_b] = trump_b
+            d_a += 1
+            d_b += 1
+        while d_b < stop_b:
+            benchmark_one(work_b, state_b, flat_b, hands_b, km, trump_need, totals, card_points,
+                          last_trick, counters, mode, heuristic_seats, play_out, trump_out, d_b)
+            d_b += 1
+    while d_a < stop_a:
+        benchmark_one(work_a, state_a, flat_a, hands_a, km, trump_need, totals, card_points,
+                      last_trick, counters, mode, heuristic_seats, play_out, trump_out, d_a)
+        d_a += 1
+
+
 @njit_parallel
 def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies, seed,
                    first_block, block_size, play_out, trump_out):
@@ -277,22 +669,15 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
     """
     n_deals = play_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
-    hand = deck.shape[0] // N_SEATS
-    for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        hands = np.empty((N_SEATS, 4), dtype=np.uint32)
-        n_tricks = hand
-        trick_cards = np.empty((n_tricks, N_SEATS), dtype=np.int64)
-        trick_leaders = np.empty(n_tricks, dtype=np.int64)
-        trick_winners = np.empty(n_tricks, dtype=np.int64)
-        totals = np.empty(4, dtype=np.int64)
-        stop = min(n_deals, (b + 1) * block_size)
-        for d in range(b * block_size, stop):
-            deal_seats(work, 0, hand, state, hands)
-            trump = benchmark_trump(hands[0, 0], hands[0, 1], hands[0, 2], hands[0, 3],
-                                    kt, trump_need, totals)
-            a, c = playout(hands, 0, trump, seat_policies, state, card_points, last_trick,
-                           trick_cards, trick_leaders, trick_winners)
-            play_out[d, 0] = a
-            play_out[d, 1] = c
-            trump_out[d] = trump
+    mode, heuristic_seats = play_mode(seat_policies)
+    counters = counter_mask(card_points)
+    for q in prange((n_blocks + 1) // 2):  # blocks 2q and 2q + 1, played in pairs
+        b = 2 * q
+        start_a = b * block_size
+        stop_a = min(n_deals, start_a + block_size)
+        other = first_block + b + 1 if b + 1 < n_blocks else -1
+        start_b = stop_a
+        stop_b = min(n_deals, start_b + block_size)
+        benchmark_deals(deck, seed, first_block + b, start_a, stop_a, other, start_b, stop_b, kt,
+                        trump_need, card_points, last_trick, counters, mode, heuristic_seats,
+                        play_out, trump_out)

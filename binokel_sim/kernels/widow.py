@@ -27,13 +27,19 @@ from numba import prange
 
 from binokel_sim.constants import ACE_VALUE, ALL_TRICKS_BONUS, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
-from binokel_sim.kernels.deal import add_card, block_start, deal_planes, lay_out
+from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import POLICY_RANDOM, lowest_bit, nth_bit, popcount, random_card
+from binokel_sim.kernels.policies import (
+    POLICY_RANDOM,
+    kth_bit,
+    lowest_bit,
+    popcount,
+    random_pick,
+)
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
 from binokel_sim.kernels.talon import game_over
-from binokel_sim.kernels.strict_tricks import play_strict_tricks
 from binokel_sim.kernels.talon_policy import count_in
 from binokel_sim.kernels.tricks import remove_card, suit_block
 
@@ -81,31 +87,33 @@ def bid_limit(p0, p1, p2, p3, kt, totals):
     return best + WIDOW_GAIN + ACE_VALUE * aces
 
 
-@njit
-def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_values, s0, s1, s2,
-                  s3):
+@njit(inline="always")
+def run_auction(hands, dealer, policies, all_random, ladder, kt, totals, limits, active,
+                bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
-    and writes the calls to ``bid_seats`` / ``bid_values`` (a pass is ``NO_BID``). A heuristic
-    seat bids the smallest bid above the current one while it is within its :func:`bid_limit`;
-    a random seat passes or bids that smallest bid with probability 1/2 each."""
-    cfg, ladder = tw[0], tw[1]
-    n_players = cfg[CFG_PLAYERS]
-    limits = np.empty(n_players, dtype=np.int64)
+    and writes the calls to ``bid_seats[row]`` / ``bid_values[row]`` (a pass is ``NO_BID``). A
+    heuristic seat bids the smallest bid above the current one while it is within its
+    :func:`bid_limit` (its hand's meld per trump is kept in ``bid_totals[seat]``); a random seat
+    passes or bids that smallest bid with probability 1/2 each. ``limits`` and ``active`` are
+    scratch (P,)."""
+    n_players = hands.shape[0]
     for seat in range(n_players):
         limits[seat] = 0
-        if seat_policies[seat] != POLICY_RANDOM:
+        active[seat] = True
+        if not all_random and policies[seat] != POLICY_RANDOM:
             limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
                                      hands[seat, 3], kt, totals)
-    active = np.ones(n_players, dtype=np.bool_)
+            for s in range(4):
+                bid_totals[seat, s] = totals[s]
     n_active = n_players
     current = NO_BID
     holder = -1
-    seat = (dealer + 1) % n_players
+    seat = dealer + 1 if dealer + 1 < n_players else 0
     n_calls = 0
     while n_active > 1:
         if active[seat]:
             offer = next_bid(ladder, current)
-            if seat_policies[seat] == POLICY_RANDOM:
+            if all_random or policies[seat] == POLICY_RANDOM:
                 k, s0, s1, s2, s3 = below_scalar(2, s0, s1, s2, s3)
                 call = offer if k == 1 else NO_BID
             else:
@@ -116,25 +124,40 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
             else:
                 current = call
                 holder = seat
-            bid_seats[n_calls] = seat
-            bid_values[n_calls] = call
+            bid_seats[row, n_calls] = seat
+            bid_values[row, n_calls] = call
             n_calls += 1
-        seat = (seat + 1) % n_players
+        seat = seat + 1 if seat + 1 < n_players else 0
     if holder < 0:
         return dealer, ladder[0, 0], n_calls, s0, s1, s2, s3
     return holder, current, n_calls, s0, s1, s2, s3
 
 
+@njit
+def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_values, s0, s1, s2,
+                  s3):
+    """The auction of :func:`run_auction` on its own (for tests): returns ``(soloist, bid,
+    n_calls, s0..s3)`` and writes the calls to ``bid_seats`` / ``bid_values``."""
+    n_players = hands.shape[0]
+    limits = np.empty(n_players, dtype=np.int64)
+    active = np.empty(n_players, dtype=np.bool_)
+    bid_totals = np.empty((n_players, 4), dtype=np.int64)
+    return run_auction(hands, dealer, seat_policies, False, tw[1], kt, totals, limits, active,
+                       bid_totals, bid_seats.reshape((1, bid_seats.shape[0])),
+                       bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3)
+
+
 @njit(inline="always")
-def meld_without(hands, seat, t, kt, totals, trump):
-    """The seat's meld with one copy of ``t`` taken out: with ``trump``, or the best over the
-    suits when ``trump < 0`` (thermometer removal: plane k takes plane k+1's bit)."""
+def meld_without(h0, h1, h2, h3, t, kt, totals, trump):
+    """The meld of the hand with planes ``h0..h3`` with one copy of ``t`` taken out: with
+    ``trump``, or the best over the suits when ``trump < 0`` (thermometer removal: plane k takes
+    plane k+1's bit); ``totals`` holds every trump's."""
     bit = np.int64(1) << t
     keep = ~bit
-    q0 = np.int64(hands[seat, 0])
-    q1 = np.int64(hands[seat, 1])
-    q2 = np.int64(hands[seat, 2])
-    q3 = np.int64(hands[seat, 3])
+    q0 = np.int64(h0)
+    q1 = np.int64(h1)
+    q2 = np.int64(h2)
+    q3 = np.int64(h3)
     score_hand(np.uint32((q0 & keep) | (q1 & bit)), np.uint32((q1 & keep) | (q2 & bit)),
                np.uint32((q2 & keep) | (q3 & bit)), np.uint32(q3 & keep), kt, totals)
     if trump >= 0:
@@ -142,238 +165,422 @@ def meld_without(hands, seat, t, kt, totals, trump):
     return max(max(totals[0], totals[1]), max(totals[2], totals[3]))
 
 
-@njit
-def cheapest_loss(hands, seat, candidates, kt, totals, trump, prefer):
+@njit(inline="always")
+def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trump, kt, totals):
     """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in the
-    order of preference ``prefer`` (int64 (24,), :func:`binokel_sim.widow_games.preferences`),
-    the first whose loss leaves the seat's meld as it is (with ``trump``, or the best over the
-    suits when ``trump < 0``); when every card costs meld, the one whose loss keeps it highest
-    (the first in preference on a tie)."""
-    score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], kt, totals)
-    whole = (totals[trump] if trump >= 0
-             else max(max(totals[0], totals[1]), max(totals[2], totals[3])))
+    order of preference ``prefer[kind, max(trump, 0)]`` (:func:`binokel_sim.widow_games.
+    preferences`), the first whose loss leaves the seat's meld as it is (with ``trump``, or the
+    best over the suits when ``trump < 0``); when every card costs meld, the one whose loss
+    keeps it highest (the first in preference on a tie). ``w0..w3`` are the hand's meld per
+    trump (known already, so the hand is not scored again). Returns ``(card, meld without it,
+    that hand's meld per trump)``."""
+    whole = w0 if trump == 0 else (w1 if trump == 1 else (w2 if trump == 2 else w3))
+    if trump < 0:
+        whole = max(max(w0, w1), max(w2, w3))
     best = -1
     best_meld = np.int64(-1)
-    for i in range(prefer.shape[0]):
-        t = prefer[i]
+    b0, b1, b2, b3 = w0, w1, w2, w3
+    row = trump if trump >= 0 else 0
+    for i in range(prefer.shape[2]):
+        t = prefer[kind, row, i]
         if not (candidates >> t) & 1:
             continue
-        meld = meld_without(hands, seat, t, kt, totals, trump)
+        meld = meld_without(h0, h1, h2, h3, t, kt, totals, trump)
         if meld > best_meld:
             best = t
             best_meld = meld
+            b0, b1, b2, b3 = totals[0], totals[1], totals[2], totals[3]
             if meld >= whole:
                 break
-    return best
+    return best, best_meld, b0, b1, b2, b3
 
 
-@njit
-def handle_widow(hands, widow, soloist, seat_policies, tw, kt, totals, buried, s0, s1, s2, s3):
-    """The soloist takes the widow (``widow`` int64 (W,) card types), may demand a card, buries
-    ``W`` cards (written to ``buried``) and names trump (docs/rules.md, "The widow, the demand,
-    burying and trump"). Returns ``(trump, demand, from, given, s0..s3)`` (-1: no demand)."""
-    cfg = tw[0]
-    n_players = cfg[CFG_PLAYERS]
-    n_widow = cfg[CFG_WIDOW]
-    for j in range(n_widow):
-        give(hands, soloist, widow[j])
-    missing = cfg[CFG_DECK] & ~np.int64(hands[soloist, 0])
-    random = seat_policies[soloist] == POLICY_RANDOM
-    demand = -1
-    if random:
-        n = 1 + popcount(missing)
-        if n >= 2:
-            k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
-            if k > 0:
-                demand = nth_bit(missing, k - 1)
-    elif missing:
-        base = best_meld(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                         hands[soloist, 3], kt, totals)
-        todo = missing
-        held = np.int64(hands[soloist, 0])
-        needs = tw[3]
-        while todo:
-            t = lowest_bit(todo)
-            todo &= todo - 1
-            useful = False  # one copy of t raises the meld only by completing a set
-            for j in range(needs.shape[1]):
-                need = needs[t, j]
-                useful |= need >= 0 and (held & need) == need
-            if not useful:
-                continue
-            p0, p1, p2, p3 = add_card(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                                      hands[soloist, 3], t)
-            gain = best_meld(p0, p1, p2, p3, kt, totals)
-            if gain > base:
-                base = gain
-                demand = t
-    holder = -1
-    given = -1
-    if demand >= 0:
-        for j in range(1, n_players):
-            seat = (soloist + j) % n_players
-            if (hands[seat, 0] >> demand) & 1:
-                holder = seat
-                break
-        remove_card(hands, holder, demand)
-        give(hands, soloist, demand)
-        choices = np.int64(hands[soloist, 0]) & ~(np.int64(1) << demand)
-        if random:
-            given, s0, s1, s2, s3 = random_card(choices, s0, s1, s2, s3)
-        else:
-            given = cheapest_loss(hands, soloist, choices, kt, totals, -1, tw[4][0, 0])
-        remove_card(hands, soloist, given)
-        give(hands, holder, given)
-    trump = 0
-    if not random:  # the heuristic names its trump first and buries for it
-        score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], hands[soloist, 3],
-                   kt, totals)
-        best = np.int64(-1)
-        for s in range(4):
-            value = totals[s] + CARDS_PER_TRUMP * count_in(
-                hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], hands[soloist, 3],
-                suit_block(s))
-            if value > best:
-                best = value
-                trump = s
-    for j in range(n_widow):
-        held = np.int64(hands[soloist, 0])
-        if random:
-            t, s0, s1, s2, s3 = random_card(held, s0, s1, s2, s3)
-        else:
-            t = cheapest_loss(hands, soloist, held, kt, totals, trump, tw[4][1, trump])
-        remove_card(hands, soloist, t)
-        buried[j] = t
-    if random:
-        trump, s0, s1, s2, s3 = below_scalar(4, s0, s1, s2, s3)
-    return trump, demand, holder, given, s0, s1, s2, s3
-
-
-@njit
-def deal_widow(work, cfg, state, hands, widow):
-    """Shuffle ``work`` (the block's carried deck) by one partial Fisher-Yates over positions
-    0..N-2; seat ``s`` takes positions ``s*H..s*H+H-1`` into ``hands[s]``, ``widow`` (int64 (W,))
-    the positions ``P*H..N-1``."""
-    deal_planes(work, 0, work.shape[0] - 1, state)
-    lay_out(work, 0, cfg[CFG_HAND], hands, widow)
-
-
-@njit
-def deal_around(work, known, cfg, state, hands, widow):
-    """The deal around a known hand: seat 0 holds ``known`` (uint32 (4,)); ``work`` (the unseen
-    cards) is shuffled over positions 0..n-2, seats 1..P-1 take consecutive hands and the widow
-    the rest."""
-    deal_planes(work, 0, work.shape[0] - 1, state)
-    hands[0, :] = known
-    lay_out(work, 1, cfg[CFG_HAND], hands, widow)
-
-
-@njit
-def play_widow(hands, leader, trump, seat_policies, tw, card_pts, won, trick_cards,
-               trick_leaders, trick_winners, s0, s1, s2, s3):
-    """Play every trick, strict (must head), ``leader`` first. Adds the card points of the
-    tricks (the last trick's bonus included) to ``card_pts`` (int64 (P,)) and counts the tricks
-    won per seat in ``won`` (int64 (P,)); writes the tricks
-    (:func:`binokel_sim.kernels.strict_tricks.play_strict_tricks`). Returns ``s0..s3``."""
-    cfg, card_points = tw[0], tw[2]
-    counters = np.int64(0)
-    for t in range(24):
-        if card_points[t] > 0:
-            counters |= np.int64(1) << t
-    zero = np.uint32(0)
-    winner, s0, s1, s2, s3 = play_strict_tricks(
-        hands, leader, 0, cfg[CFG_HAND], trump, seat_policies, cfg[CFG_COPIES],
-        cfg[CFG_PAIRS] != 0, card_points, counters, zero, zero, zero, zero, card_pts, won,
-        trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3)
-    card_pts[winner] += cfg[CFG_LAST_TRICK]
-    return s0, s1, s2, s3
+@njit(inline="always")
+def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, scores, sums):
+    """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (every seat its
+    side's score) and returns ``(bonus, made, soloist side total)``. ``sums`` int64 (4, 4) is
+    scratch (per side: meld, card points, tricks, total)."""
+    n_sides = 2 if pairs else n_players
+    for q in range(n_sides):
+        sums[0, q] = 0
+        sums[1, q] = 0
+        sums[2, q] = 0
+    for seat in range(n_players):
+        q = side_of(seat, pairs)
+        sums[0, q] += melds[seat]
+        sums[1, q] += card_pts[seat]
+        sums[2, q] += won[seat]
+    bonus = 0
+    for q in range(n_sides):
+        sums[3, q] = sums[1, q] + (sums[0, q] if sums[2, q] > 0 else 0)
+        if sums[2, q] == hand:
+            bonus = ALL_TRICKS_BONUS
+            sums[3, q] += bonus
+    solo = side_of(soloist, pairs)
+    made = sums[3, solo] >= bid
+    for seat in range(n_players):
+        q = side_of(seat, pairs)
+        scores[seat] = sums[3, q] if q != solo or made else -2 * bid
+    return bonus, made, sums[3, solo]
 
 
 @njit
 def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
-    """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (int64 (P,),
-    every seat its side's score) and returns ``(bonus, made, soloist side total)``."""
-    n_players = cfg[CFG_PLAYERS]
-    pairs = cfg[CFG_PAIRS] != 0
-    n_sides = 2 if pairs else n_players
-    meld = np.zeros(n_sides, dtype=np.int64)
-    cards = np.zeros(n_sides, dtype=np.int64)
-    tricks = np.zeros(n_sides, dtype=np.int64)
-    for seat in range(n_players):
-        q = side_of(seat, pairs)
-        meld[q] += melds[seat]
-        cards[q] += card_pts[seat]
-        tricks[q] += won[seat]
-    bonus = 0
-    total = np.zeros(n_sides, dtype=np.int64)
-    for q in range(n_sides):
-        total[q] = cards[q] + (meld[q] if tricks[q] > 0 else 0)
-        if tricks[q] == cfg[CFG_HAND]:
-            bonus = ALL_TRICKS_BONUS
-            total[q] += bonus
-    solo = side_of(soloist, pairs)
-    made = total[solo] >= bid
-    for seat in range(n_players):
-        q = side_of(seat, pairs)
-        scores[seat] = total[q] if q != solo or made else -2 * bid
-    return bonus, made, total[solo]
+    """:func:`score_sides` on its own (for tests): writes ``scores`` (int64 (P,)) and returns
+    ``(bonus, made, soloist side total)``."""
+    return score_sides(melds, card_pts, won, soloist, bid, cfg[CFG_PLAYERS], cfg[CFG_HAND],
+                       cfg[CFG_PAIRS] != 0, scores, np.empty((4, 4), dtype=np.int64))
 
 
-@njit
-def melds_with(hands, trump, kt, totals, melds):
-    """Every seat's meld with ``trump`` (int64 (P,))."""
-    for seat in range(hands.shape[0]):
-        score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], kt, totals)
-        melds[seat] = totals[trump]
+# --- one deal, inlined into every driver ----------------------------------------------------------
+
+MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
-@njit
-def widow_deal(hands, widow, dealer, seat_policies, state, tw, kt, totals, info, bid_seats,
-               bid_values, buried, melds, card_pts, scores, trick_cards, trick_leaders,
-               trick_winners):
-    """One deal after the shuffle: auction, widow, melds, play, score. Writes ``info`` int64
-    (N_INFO,) (soloist, bid, calls, trump, demand, from, given, bonus, made), the calls, the
-    buried cards (int64 (W,)), ``melds``, ``card_pts`` and ``scores`` (int64 (P,)) and the
-    tricks. ``hands`` is consumed; ``state`` is read as docs/rules.md says."""
-    cfg = tw[0]
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    soloist, bid, n_calls, s0, s1, s2, s3 = widow_auction(hands, dealer, seat_policies, tw, kt,
-                                                          totals, bid_seats, bid_values,
-                                                          s0, s1, s2, s3)
-    trump, demand, holder, given, s0, s1, s2, s3 = handle_widow(
-        hands, widow, soloist, seat_policies, tw, kt, totals, buried, s0, s1, s2, s3)
-    melds_with(hands, trump, kt, totals, melds)
-    card_pts[:] = 0
-    won = np.zeros(cfg[CFG_PLAYERS], dtype=np.int64)
-    for j in range(buried.shape[0]):
-        card_pts[soloist] += tw[2][buried[j]]
-    s0, s1, s2, s3 = play_widow(hands, soloist, trump, seat_policies, tw, card_pts, won,
-                                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3)
-    bonus, made, _ = score_widow(melds, card_pts, won, soloist, bid, cfg, scores)
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    info[I_SOLOIST] = soloist
-    info[I_BID] = bid
-    info[I_CALLS] = n_calls
-    info[I_TRUMP] = trump
-    info[I_DEMAND] = demand
-    info[I_FROM] = holder
-    info[I_GIVEN] = given
-    info[I_BONUS] = bonus
-    info[I_MADE] = made
+@njit(inline="always")
+def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+                first_deal, known, game, outs, calls):
+    """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
+    driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample, a
+    deal played once per seating, a whole game), with the deal written out here once.
+    ``all_random`` (a constant: :func:`random_items`) compiles it for random seats only.
+    ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
+    the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
+    for the calls of an unrecorded auction.
 
+    A deal (docs/rules.md "Widow games"): the shuffle, the auction (no auction in a sample: seat
+    0 is the soloist), the soloist's widow, demand, give-back, burying and trump, every seat's
+    meld with that trump, strict play, the score. The random stream: the shuffle, then the
+    random policy's draws in the order of "The random stream of a deal".
 
-@njit
-def _scratch(tw, max_calls):
-    cfg = tw[0]
+    Written for speed: no array is bound or allocated inside the deal loop, and the heuristic
+    scores a hand (``score_hand``) only when the meld it needs is not known already: a seat's
+    meld per trump from its bid limit while its hand is unchanged, the soloist's from the
+    previous decision (the demand's, the give-back's, the last burial's).
+    """
+    cfg, ladder, card_points, needs, prefer = tw[0], tw[1], tw[2], tw[3], tw[4]
+    n_sides, policy_a, policy_b, target, max_deals = game
+    (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
+     scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
+     samples_out) = outs
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
-    return (np.empty((n_players, 4), dtype=np.uint32), np.empty(cfg[CFG_WIDOW], dtype=np.int64),
-            np.empty(4, dtype=np.int64), np.empty(N_INFO, dtype=np.int64),
-            np.empty(max_calls, dtype=np.int64), np.empty(max_calls, dtype=np.int64),
-            np.empty(cfg[CFG_WIDOW], dtype=np.int64), np.empty(n_players, dtype=np.int64),
-            np.empty(n_players, dtype=np.int64), np.empty(n_players, dtype=np.int64),
-            np.empty((hand, n_players), dtype=np.int64), np.empty(hand, dtype=np.int64),
-            np.empty(hand, dtype=np.int64))
+    n_widow = cfg[CFG_WIDOW]
+    pairs = cfg[CFG_PAIRS] != 0
+    copies = cfg[CFG_COPIES]
+    deck_mask = cfg[CFG_DECK]
+    record = mode == MODE_PLAY
+    sample = mode == MODE_SAMPLE
+    counters = counter_cards(card_points)
+    state, cards = block_start(deck, seed, block)
+    work = cards.astype(np.uint64)  # deal_sum's deck: the state stays in registers all along
+    n_work = work.shape[0]
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    hands = np.zeros((n_players, 4), dtype=np.uint32)
+    dealt = np.zeros((n_players, 4), dtype=np.uint32)
+    widow = np.empty(n_widow, dtype=np.int64)
+    totals = np.empty(4, dtype=np.int64)
+    limits = np.empty(n_players, dtype=np.int64)
+    active = np.empty(n_players, dtype=np.bool_)
+    bid_totals = np.zeros((n_players, 4), dtype=np.int64)
+    policies = np.empty(n_players, dtype=np.int64)
+    buried = np.empty(n_widow, dtype=np.int64)
+    melds = np.zeros(n_players, dtype=np.int64)
+    card_pts = np.zeros(n_players, dtype=np.int64)
+    points = card_pts.reshape((n_players, 1))  # the same card points, as play_strict adds them
+    won = np.zeros(n_players, dtype=np.int64)
+    scores = np.zeros(n_players, dtype=np.int64)
+    sums = np.zeros((4, 4), dtype=np.int64)
+    side_totals = np.zeros(max(n_sides, 1), dtype=np.int64)
+    calls_seats = np.empty((1, calls), dtype=np.int64)
+    calls_values = np.empty((1, calls), dtype=np.int64)
+    if mode != MODE_DUEL and mode != MODE_MATCH:
+        for seat in range(n_players):
+            policies[seat] = seat_policies[seat]
+    for d in range(start, stop):
+        number = first_deal + d
+        deals = 0
+        side_a = 0
+        if mode == MODE_MATCH:
+            side_a = (number // n_players) % n_sides
+            for seat in range(n_players):
+                policies[seat] = policy_a if side_of(seat, pairs) == side_a else policy_b
+            side_totals[:] = 0
+        play = 0
+        total = 0.0
+        while True:
+            # --- the deal (docs/rules.md "The deal"; a sample: seat 0 holds the known hand) --
+            if mode != MODE_DUEL or play == 0:
+                _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
+                first_seat = 1 if sample else 0
+                if sample:
+                    for q in range(4):
+                        hands[0, q] = known[q]
+                pos = 0
+                for seat in range(first_seat, n_players):
+                    q0 = q1 = q2 = q3 = np.uint32(0)
+                    for j in range(pos, pos + hand):
+                        q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
+                    hands[seat, 0] = q0
+                    hands[seat, 1] = q1
+                    hands[seat, 2] = q2
+                    hands[seat, 3] = q3
+                    pos += hand
+                for j in range(n_widow):
+                    widow[j] = np.int64(work[pos + j])
+                if record:
+                    for seat in range(n_players):
+                        for q in range(4):
+                            hands_out[d, seat, q] = hands[seat, q]
+                    for j in range(n_widow):
+                        widow_out[d, j] = widow[j]
+                if mode == MODE_DUEL:
+                    for seat in range(n_players):
+                        for q in range(4):
+                            dealt[seat, q] = hands[seat, q]
+            if mode == MODE_DUEL:
+                if play > 0:
+                    for seat in range(n_players):
+                        for q in range(4):
+                            hands[seat, q] = dealt[seat, q]
+                for seat in range(n_players):
+                    policies[seat] = policy_a if side_of(seat, pairs) == play else policy_b
+            if mode == MODE_MATCH:
+                dealer = (number + deals) % n_players
+            else:
+                dealer = number % n_players
+            # --- the auction -----------------------------------------------------------------
+            if sample:
+                soloist, bid, n_calls = 0, 0, 0
+            elif record:
+                for j in range(bid_seats.shape[1]):
+                    bid_seats[d, j] = -1
+                    bid_values[d, j] = NO_BID
+                soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
+                    hands, dealer, policies, all_random, ladder, kt, totals, limits, active,
+                    bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3)
+            else:
+                soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
+                    hands, dealer, policies, all_random, ladder, kt, totals, limits, active,
+                    bid_totals, calls_seats, calls_values, 0, s0, s1, s2, s3)
+            # --- the widow, the demand, burying and trump ------------------------------------
+            for j in range(n_widow):
+                give(hands, soloist, widow[j])
+            h0, h1, h2, h3 = hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], \
+                hands[soloist, 3]
+            missing = deck_mask & ~np.int64(h0)
+            random_soloist = all_random or policies[soloist] == POLICY_RANDOM
+            demand = -1
+            w0 = w1 = w2 = w3 = np.int64(0)  # the heuristic soloist's meld per trump, once known
+            known_melds = False
+            if random_soloist:
+                n = 1 + popcount(missing)
+                if n >= 2:
+                    k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
+                    if k > 0:
+                        demand = kth_bit(missing, k - 1)
+            elif missing:
+                score_hand(h0, h1, h2, h3, kt, totals)
+                w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
+                known_melds = True
+                base = max(max(w0, w1), max(w2, w3))
+                todo = missing
+                held = np.int64(h0)
+                while todo:
+                    t = lowest_bit(todo)
+                    todo &= todo - 1
+                    useful = False  # one copy of t raises the meld only by completing a set
+                    for j in range(needs.shape[1]):
+                        need = needs[t, j]
+                        useful |= need >= 0 and (held & need) == need
+                    if not useful:
+                        continue
+                    p0, p1, p2, p3 = add_card(h0, h1, h2, h3, t)
+                    score_hand(p0, p1, p2, p3, kt, totals)
+                    gain = max(max(totals[0], totals[1]), max(totals[2], totals[3]))
+                    if gain > base:
+                        base = gain
+                        demand = t
+                        w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
+            holder = -1
+            given = -1
+            if demand >= 0:
+                for j in range(1, n_players):
+                    seat = soloist + j
+                    if seat >= n_players:
+                        seat -= n_players
+                    if (hands[seat, 0] >> demand) & 1:
+                        holder = seat
+                        break
+                remove_card(hands, holder, demand)
+                give(hands, soloist, demand)
+                choices = np.int64(hands[soloist, 0]) & ~(np.int64(1) << demand)
+                if random_soloist:
+                    given, s0, s1, s2, s3 = random_pick(choices, s0, s1, s2, s3)
+                else:
+                    given, _, w0, w1, w2, w3 = cheapest_loss(
+                        hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                        hands[soloist, 3], w0, w1, w2, w3, choices, prefer, 0, -1,
+                        kt, totals)
+                remove_card(hands, soloist, given)
+                give(hands, holder, given)
+            trump = 0
+            if not random_soloist:  # the heuristic names its trump first and buries for it
+                if not known_melds:  # the hand holds every card type (no demand was possible)
+                    score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                               hands[soloist, 3], kt, totals)
+                    w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
+                best = np.int64(-1)
+                for s in range(4):
+                    value = (w0 if s == 0 else (w1 if s == 1 else (w2 if s == 2 else w3))) + \
+                        CARDS_PER_TRUMP * count_in(hands[soloist, 0], hands[soloist, 1],
+                                                   hands[soloist, 2], hands[soloist, 3],
+                                                   suit_block(s))
+                    if value > best:
+                        best = value
+                        trump = s
+            for j in range(n_widow):
+                held = np.int64(hands[soloist, 0])
+                if random_soloist:
+                    t, s0, s1, s2, s3 = random_pick(held, s0, s1, s2, s3)
+                else:
+                    t, _, w0, w1, w2, w3 = cheapest_loss(
+                        hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                        hands[soloist, 3], w0, w1, w2, w3, held, prefer, 1,
+                        trump, kt, totals)
+                remove_card(hands, soloist, t)
+                buried[j] = t
+            if random_soloist:
+                trump, s0, s1, s2, s3 = below_scalar(4, s0, s1, s2, s3)
+            # --- every seat's meld with that trump -------------------------------------------
+            for seat in range(n_players):
+                if seat == soloist and not random_soloist:
+                    melds[seat] = w0 if trump == 0 else (w1 if trump == 1 else (
+                        w2 if trump == 2 else w3))
+                elif not sample and seat != soloist and seat != holder and not all_random \
+                        and policies[seat] != POLICY_RANDOM:
+                    melds[seat] = bid_totals[seat, trump]  # the hand its bid limit scored
+                else:
+                    score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
+                               kt, totals)
+                    melds[seat] = totals[trump]
+            # --- play and score --------------------------------------------------------------
+            for seat in range(n_players):
+                card_pts[seat] = 0
+                won[seat] = 0
+            for j in range(n_widow):
+                card_pts[soloist] += card_points[buried[j]]
+            zero = np.uint32(0)
+            winner, s0, s1, s2, s3 = play_strict(
+                hands, soloist, 0, hand, trump, policies, all_random, copies, pairs, card_points,
+                counters, zero, zero, zero, zero, points, 0, won, record, d, trick_cards,
+                trick_leaders, trick_winners, s0, s1, s2, s3)
+            card_pts[winner] += cfg[CFG_LAST_TRICK]
+            bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
+                                                  n_players, hand, pairs, scores, sums)
+            # --- what the item keeps ---------------------------------------------------------
+            if record:
+                info_out[d, I_SOLOIST] = soloist
+                info_out[d, I_BID] = bid
+                info_out[d, I_CALLS] = n_calls
+                info_out[d, I_TRUMP] = trump
+                info_out[d, I_DEMAND] = demand
+                info_out[d, I_FROM] = holder
+                info_out[d, I_GIVEN] = given
+                info_out[d, I_BONUS] = bonus
+                info_out[d, I_MADE] = made
+                for j in range(n_widow):
+                    buried_out[d, j] = buried[j]
+                for seat in range(n_players):
+                    melds_out[d, seat] = melds[seat]
+                    card_pts_out[d, seat] = card_pts[seat]
+                    scores_out[d, seat] = scores[seat]
+                break
+            if mode == MODE_PLAYOUT:
+                for seat in range(n_players):
+                    scores_out[d, seat] = scores[seat]
+                break
+            if sample:
+                side_cards = 0
+                side_tricks = 0
+                for seat in range(n_players):
+                    if side_of(seat, pairs) == 0:
+                        side_cards += card_pts[seat]
+                        side_tricks += won[seat]
+                samples_out[d, 0] = solo_total
+                samples_out[d, 1] = trump
+                samples_out[d, 2] = melds[0]
+                samples_out[d, 3] = 1 if side_tricks == hand else 0
+                samples_out[d, 4] = side_cards
+                break
+            if mode == MODE_DUEL:
+                a_score = 0
+                others = 0
+                for seat in range(n_players):
+                    q = side_of(seat, pairs)
+                    # every seat carries its side's score: count each side once (its first seat)
+                    if seat == q:
+                        if q == play:
+                            a_score += scores[seat]
+                        else:
+                            others += scores[seat]
+                total += a_score - others / (n_sides - 1)
+                play += 1
+                if play == n_sides:
+                    diff_out[d] = total / n_sides
+                    break
+            else:  # MODE_MATCH
+                for q in range(n_sides):
+                    side_totals[q] += scores[q]  # seat q belongs to side q (its first seat)
+                deals += 1
+                over = game_over(side_totals, target)
+                if over >= 0 or deals >= max_deals:
+                    games_out[d, 0] = -1 if over < 0 else (1 if over == side_a else 0)
+                    games_out[d, 1] = deals
+                    games_out[d, 2] = side_totals[side_a]
+                    games_out[d, 3] = side_totals.sum() - side_totals[side_a]
+                    break
+
+
+@njit
+def random_items(mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal, known, game,
+                 outs, calls):
+    """:func:`widow_items` with random seats only (no policy branch, no meld scored but the
+    seats' final melds)."""
+    widow_items(True, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
+                known, game, outs, calls)
+
+
+@njit
+def policy_items(mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal, known, game,
+                 outs, calls):
+    """:func:`widow_items` with each seat's policy."""
+    widow_items(False, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
+                known, game, outs, calls)
+
+
+# --- block-parallel drivers ---------------------------------------------------------------------
+#
+# As the talon drivers: every driver runs its blocks through random_items or policy_items with
+# placeholder arrays (one type per argument) for the outputs it does not write.
+
+@njit
+def placeholders():
+    """Empty outputs and a hand for the arguments a driver does not use: ``(known, hands,
+    rows, tricks, diff)`` (uint32 (4,), uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1),
+    float64 (0,))."""
+    return (np.zeros(4, dtype=np.uint32), np.empty((0, 1, 4), dtype=np.uint32),
+            np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
+            np.empty(0, dtype=np.float64))
+
+
+@njit
+def all_random_seats(seat_policies):
+    """Whether every seat plays the random policy."""
+    out = True
+    for seat in range(seat_policies.shape[0]):
+        out &= seat_policies[seat] == POLICY_RANDOM
+    return out
 
 
 @njit_parallel
@@ -383,25 +590,60 @@ def widow_play_blocks(deck, tw, kt, seat_policies, seed, first_block, block_size
     """Deal and play ``hands_out.shape[0]`` deals and record them. Deal ``d`` (number
     ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``. Writes per deal: ``hands_out`` uint32 (n, P, 4) and
-    ``widow_out`` int64 (n, W) as dealt, and the outputs of :func:`widow_deal` with a leading
-    deal axis."""
+    ``widow_out`` int64 (n, W) as dealt, ``info`` int64 (n, N_INFO) (soloist, bid, calls,
+    trump, demand, from, given, bonus, made), the calls ``bid_seats`` / ``bid_values`` (n,
+    calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``, ``card_pts`` and
+    ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P), ``trick_leaders`` and
+    ``trick_winners`` (n, H)."""
     n_deals = hands_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
-    cfg = tw[0]
-    n_players = cfg[CFG_PLAYERS]
+    uniform = all_random_seats(seat_policies)
+    known, _, rows, _, diff = placeholders()
+    game = (0, 0, 0, 0, 0)
+    outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
+            trick_cards, trick_leaders, trick_winners, diff, rows, rows)
     for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        hands = np.empty((n_players, 4), dtype=np.uint32)
-        totals = np.empty(4, dtype=np.int64)
-        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            deal_widow(work, cfg, state, hands, widow_out[d])
-            hands_out[d] = hands
-            bid_seats[d, :] = -1
-            bid_values[d, :] = NO_BID
-            widow_deal(hands, widow_out[d], (first_deal + d) % n_players, seat_policies, state,
-                       tw, kt, totals, info[d], bid_seats[d], bid_values[d], buried[d], melds[d],
-                       card_pts[d], scores[d], trick_cards[d], trick_leaders[d],
-                       trick_winners[d])
+        start = b * block_size
+        stop = min(n_deals, start + block_size)
+        if uniform:
+            random_items(MODE_PLAY, deck, tw, kt, seat_policies, seed, first_block + b, start,
+                         stop, first_deal, known, game, outs, 1)
+        else:
+            policy_items(MODE_PLAY, deck, tw, kt, seat_policies, seed, first_block + b, start,
+                         stop, first_deal, known, game, outs, 1)
+
+
+@njit
+def unrecorded(rows_out):
+    """The ``outs`` of a driver that records nothing but one int64 (n, k) array (placed by the
+    caller): placeholders of the record types, ``rows_out`` for the scores, the games and the
+    samples."""
+    _, hands, rows, tricks, diff = placeholders()
+    return (hands, rows, rows, rows, rows, rows, rows, rows, rows_out, tricks, rows, rows, diff,
+            rows_out, rows_out)
+
+
+@njit_parallel
+def widow_playout_blocks(deck, tw, kt, seat_policies, max_calls, seed, first_block, block_size,
+                         first_deal, scores_out):
+    """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
+    deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
+    int64 (n, P)."""
+    n_deals = scores_out.shape[0]
+    n_blocks = (n_deals + block_size - 1) // block_size
+    uniform = all_random_seats(seat_policies)
+    known = placeholders()[0]
+    game = (0, 0, 0, 0, 0)
+    outs = unrecorded(scores_out)
+    for b in prange(n_blocks):
+        start = b * block_size
+        stop = min(n_deals, start + block_size)
+        if uniform:
+            random_items(MODE_PLAYOUT, deck, tw, kt, seat_policies, seed, first_block + b, start,
+                         stop, first_deal, known, game, outs, max_calls)
+        else:
+            policy_items(MODE_PLAYOUT, deck, tw, kt, seat_policies, seed, first_block + b, start,
+                         stop, first_deal, known, game, outs, max_calls)
 
 
 @njit_parallel
@@ -412,37 +654,16 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, seed
     score minus the mean of the B sides, averaged over the plays."""
     n_deals = diff_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
-    cfg = tw[0]
-    n_players = cfg[CFG_PLAYERS]
-    pairs = cfg[CFG_PAIRS] != 0
+    known, hands, rows, tricks, _ = placeholders()
+    seats = np.zeros(tw[0][CFG_PLAYERS], dtype=np.int64)
+    game = (n_sides, policy_a, policy_b, 0, 0)
+    outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
+            rows, rows)
     for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        (hands, widow, totals, info, calls_s, calls_v, buried, melds, card_pts, scores,
-         trick_cards, trick_leaders, trick_winners) = _scratch(tw, max_calls)
-        dealt = np.empty_like(hands)
-        seats = np.empty(n_players, dtype=np.int64)
-        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            deal_widow(work, cfg, state, dealt, widow)
-            total = 0.0
-            for r in range(n_sides):
-                for seat in range(n_players):
-                    seats[seat] = policy_a if side_of(seat, pairs) == r else policy_b
-                hands[:, :] = dealt
-                widow_deal(hands, widow, (first_deal + d) % n_players, seats, state, tw, kt, totals,
-                           info, calls_s, calls_v, buried, melds, card_pts, scores, trick_cards,
-                           trick_leaders, trick_winners)
-                a_score = 0
-                others = 0
-                for seat in range(n_players):
-                    q = side_of(seat, pairs)
-                    # every seat carries its side's score: count each side once (its first seat)
-                    if seat == q:
-                        if q == r:
-                            a_score += scores[seat]
-                        else:
-                            others += scores[seat]
-                total += a_score - others / (n_sides - 1)
-            diff_out[d] = total / n_sides
+        start = b * block_size
+        stop = min(n_deals, start + block_size)
+        policy_items(MODE_DUEL, deck, tw, kt, seats, seed, first_block + b, start, stop,
+                     first_deal, known, game, outs, max_calls)
 
 
 @njit_parallel
@@ -453,82 +674,41 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, tar
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     n_games = games_out.shape[0]
     n_blocks = (n_games + block_size - 1) // block_size
-    cfg = tw[0]
-    n_players = cfg[CFG_PLAYERS]
-    pairs = cfg[CFG_PAIRS] != 0
+    known = placeholders()[0]
+    seats = np.zeros(tw[0][CFG_PLAYERS], dtype=np.int64)
+    game = (n_sides, policy_a, policy_b, target, max_deals)
+    outs = unrecorded(games_out)
     for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        (hands, widow, totals, info, calls_s, calls_v, buried, melds, card_pts, scores,
-         trick_cards, trick_leaders, trick_winners) = _scratch(tw, max_calls)
-        seats = np.empty(n_players, dtype=np.int64)
-        sides = np.empty(n_sides, dtype=np.int64)
-        for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
-            number = first_game + g
-            side_a = (number // n_players) % n_sides
-            for seat in range(n_players):
-                seats[seat] = policy_a if side_of(seat, pairs) == side_a else policy_b
-            sides[:] = 0
-            winner = -1
-            deals = 0
-            while winner < 0 and deals < max_deals:
-                deal_widow(work, cfg, state, hands, widow)
-                widow_deal(hands, widow, (number + deals) % n_players, seats, state, tw, kt, totals,
-                           info, calls_s, calls_v, buried, melds, card_pts, scores, trick_cards,
-                           trick_leaders, trick_winners)
-                for q in range(n_sides):
-                    sides[q] += scores[q]  # seat q belongs to side q (its first seat)
-                deals += 1
-                winner = game_over(sides, target)
-            games_out[g, 0] = -1 if winner < 0 else (1 if winner == side_a else 0)
-            games_out[g, 1] = deals
-            games_out[g, 2] = sides[side_a]
-            games_out[g, 3] = sides.sum() - sides[side_a]
+        start = b * block_size
+        stop = min(n_games, start + block_size)
+        policy_items(MODE_MATCH, deck, tw, kt, seats, seed, first_block + b, start, stop,
+                     first_game, known, game, outs, max_calls)
 
 
 @njit_parallel
 def widow_sample_blocks(unseen, known, tw, kt, seat_policies, seed, first_block, block_size, out):
     """Samples for the bid odds of one hand: seat 0 is the soloist with ``known`` (uint32 (4,))
-    before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow
-    (:func:`deal_around`); seat 0 takes the widow, demands, buries, names trump and leads; the
-    deal is played out. Writes ``out`` int64 (n, 5): the soloist side's total (meld if it took a
-    trick + card points + bonus), the trump, the soloist's meld after the widow, the bonus (1 if
-    the soloist's side took every trick), the side's card points. Sample ``d`` reads the stream of
-    block ``first_block + d // block_size``: the deal, the widow decisions, the play."""
+    before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others take
+    consecutive hands of the shuffled unseen cards, the widow the rest); seat 0 takes the widow,
+    demands, buries, names trump and leads; the deal is played out. Writes ``out`` int64 (n, 5):
+    the soloist side's total (meld if it took a trick + card points + bonus), the trump, the
+    soloist's meld after the widow, the bonus (1 if the soloist's side took every trick), the
+    side's card points. Sample ``d`` reads the stream of block ``first_block + d //
+    block_size``: the deal, the widow decisions, the play."""
     n = out.shape[0]
     n_blocks = (n + block_size - 1) // block_size
-    cfg = tw[0]
-    n_players = cfg[CFG_PLAYERS]
-    pairs = cfg[CFG_PAIRS] != 0
+    uniform = all_random_seats(seat_policies)
+    game = (0, 0, 0, 0, 0)
+    outs = unrecorded(out)
     for b in prange(n_blocks):
-        state, work = block_start(unseen, seed, first_block + b)
-        (hands, widow, totals, info, calls_s, calls_v, buried, melds, card_pts, scores,
-         trick_cards, trick_leaders, trick_winners) = _scratch(tw, 1)
-        won = np.empty(n_players, dtype=np.int64)
-        for d in range(b * block_size, min(n, (b + 1) * block_size)):
-            deal_around(work, known, cfg, state, hands, widow)
-            s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-            trump, _, _, _, s0, s1, s2, s3 = handle_widow(hands, widow, 0, seat_policies, tw,
-                                                          kt, totals, buried, s0, s1, s2, s3)
-            melds_with(hands, trump, kt, totals, melds)
-            card_pts[:] = 0
-            won[:] = 0
-            for j in range(buried.shape[0]):
-                card_pts[0] += tw[2][buried[j]]
-            s0, s1, s2, s3 = play_widow(hands, 0, trump, seat_policies, tw, card_pts, won,
-                                        trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3)
-            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-            bonus, _, total = score_widow(melds, card_pts, won, 0, 0, cfg, scores)
-            side_cards = 0
-            side_tricks = 0
-            for seat in range(n_players):
-                if side_of(seat, pairs) == 0:
-                    side_cards += card_pts[seat]
-                    side_tricks += won[seat]
-            out[d, 0] = total
-            out[d, 1] = trump
-            out[d, 2] = melds[0]
-            out[d, 3] = 1 if side_tricks == cfg[CFG_HAND] else 0
-            out[d, 4] = side_cards
+        start = b * block_size
+        stop = min(n, start + block_size)
+        if uniform:
+            random_items(MODE_SAMPLE, unseen, tw, kt, seat_policies, seed, first_block + b,
+                         start, stop, 0, known, game, outs, 1)
+        else:
+            policy_items(MODE_SAMPLE, unseen, tw, kt, seat_policies, seed, first_block + b,
+                         start, stop, 0, known, game, outs, 1)
 
 
 @njit
@@ -557,22 +737,3 @@ def widow_exact(p0, p1, p2, p3, unseen, n_widow, kt, totals, hist):
             idx[i] = idx[i - 1] + 1
 
 
-@njit_parallel
-def widow_playout_blocks(deck, tw, kt, seat_policies, max_calls, seed, first_block, block_size,
-                         first_deal, scores_out):
-    """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
-    deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
-    int64 (n, P)."""
-    n_deals = scores_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    cfg = tw[0]
-    n_players = cfg[CFG_PLAYERS]
-    for b in prange(n_blocks):
-        state, work = block_start(deck, seed, first_block + b)
-        (hands, widow, totals, info, calls_s, calls_v, buried, melds, card_pts, scores,
-         trick_cards, trick_leaders, trick_winners) = _scratch(tw, max_calls)
-        for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            deal_widow(work, cfg, state, hands, widow)
-            widow_deal(hands, widow, (first_deal + d) % n_players, seat_policies, state, tw, kt,
-                       totals, info, calls_s, calls_v, buried, melds, card_pts, scores_out[d],
-                       trick_cards, trick_leaders, trick_winners)
