@@ -24,7 +24,14 @@ from numba import prange
 
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import POLICY_RANDOM, either, lowest_bit, popcount, random_pick
+from binokel_sim.kernels.policies import (
+    POLICY_RANDOM,
+    either,
+    kth_bit,
+    lowest_bit,
+    popcount,
+    random_pick,
+)
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.strict_tricks import (
     counter_cards,
@@ -50,6 +57,7 @@ D_MELD, D_LEVEL, D_MASK, D_POINTS, D_PER_COPY, D_SWAP = range(6)
 N_DECL = 6
 MAX_COPIES = 4
 LEVEL_BITS = 2  # a copy's served record: the level served for meld m at bits 2m, 2m+1
+PAIR_LOW = 0x5555555555555555  # bit 2m of every meld's two bits in a served record
 
 
 @njit(inline="always")
@@ -69,23 +77,37 @@ def give_card(hands, seat, t):
     hands[seat, 3] = p3
 
 
+@njit(inline="always")
+def served_melds(record):
+    """The melds a served record has served, as bits: bit ``2m`` for meld ``m``."""
+    return (record | (record >> 1)) & PAIR_LOW
+
+
 @njit
 def forget_copy(hands, served, served_any, seat, t):
     """After a copy of ``t`` left ``hands[seat]``: drop the first (highest) served record of
     ``t``, and clear ``t`` from ``served_any`` for the melds no copy left has served. Called only
-    when some copy of ``t`` has served a meld (records are sorted, so the first is non-zero)."""
+    when some copy of ``t`` has served a meld (records are sorted, so the first is non-zero).
+
+    Returns ``(rest, gone)``: the OR of the records left (0: no copy of ``t`` has served any
+    meld, so ``t`` leaves the seat's served types) and the melds cleared for ``t`` (bit ``2m``;
+    0: ``served_any`` did not change). Only the melds the dropped copy served can be cleared, so
+    the other melds are not visited."""
     n = copies_of(hands, seat, t)  # copies left
+    gone = served_melds(served[seat, t, 0])
+    rest = np.int64(0)
     for i in range(n):
-        served[seat, t, i] = served[seat, t, i + 1]
+        x = served[seat, t, i + 1]
+        served[seat, t, i] = x
+        rest |= x
     served[seat, t, n] = 0
-    bit = np.int64(1) << t
-    for m in range(served_any.shape[1]):
-        if served_any[seat, m] & bit:
-            still = False
-            for i in range(n):
-                still |= ((served[seat, t, i] >> (LEVEL_BITS * m)) & 3) != 0
-            if not still:
-                served_any[seat, m] &= ~bit
+    gone &= ~served_melds(rest)
+    keep = ~(np.int64(1) << t)
+    todo = gone
+    while todo:
+        served_any[seat, lowest_bit(todo) >> 1] &= keep
+        todo &= todo - 1
+    return rest, gone
 
 
 @njit(inline="always")
@@ -96,7 +118,7 @@ def may_serve(record, m, level, per_copy):
     return served == 0 if per_copy else served < level
 
 
-@njit
+@njit(inline="always")
 def copies_serve(served, seat, doubtful, m, level, per_copy, q0, q1, q2, q3):
     """Whether every card type in ``doubtful`` still has ``level`` copies in the hand with planes
     ``q0..q3`` that may serve meld ``m`` (:func:`may_serve`; ``served`` the records). The copies
@@ -273,13 +295,16 @@ K_MELD, K_LEVEL, K_PER_COPY, K_POINTS = 24, 32, 35, 40
 @njit
 def declaration_tables(decl, n_decl, n_melds):
     """``(fits int64 (4, 4, 64), sets int64 (4, N_SETS), keys int64 (4, 64), touch int64
-    (4, n_melds, 24))`` for the declaration rows ``decl`` (int64 (4, rows, N_DECL)) and
-    ``n_decl`` (rows per trump): see the comment above; ``touch[trump, m, t]`` are the rows of
-    meld ``m`` with card type ``t`` in their set."""
+    (4, n_melds, 24), reach int64 (4, 64))`` for the declaration rows ``decl`` (int64 (4, rows,
+    N_DECL)) and ``n_decl`` (rows per trump): see the comment above; ``touch[trump, m, t]`` are
+    the rows of meld ``m`` with card type ``t`` in their set, ``reach[trump, r]`` the rows a
+    declaration of row ``r`` makes suspect (those of its meld sharing a card type with it: the
+    OR of ``touch`` over its set, one lookup where a declaration is made)."""
     fits = np.zeros((4, 4, 64), dtype=np.int64)
     sets = np.zeros((4, N_SETS), dtype=np.int64)
     keys = np.zeros((4, FAST_ROWS), dtype=np.int64)
     touch = np.zeros((4, max(n_melds, 1), 24), dtype=np.int64)
+    reach = np.zeros((4, FAST_ROWS), dtype=np.int64)
     wide = False
     for trump in range(4):
         wide |= n_decl[trump] > FAST_ROWS
@@ -308,7 +333,11 @@ def declaration_tables(decl, n_decl, n_melds):
             for t in range(24):
                 if (decl[trump, r, D_MASK] >> t) & 1:
                     touch[trump, decl[trump, r, D_MELD], t] |= bit
-    return fits, sets, keys, touch
+        for r in range(n_decl[trump]):
+            for t in range(24):
+                if (decl[trump, r, D_MASK] >> t) & 1:
+                    reach[trump, r] |= touch[trump, decl[trump, r, D_MELD], t]
+    return fits, sets, keys, touch, reach
 
 
 @njit(inline="always")
@@ -376,6 +405,32 @@ def legal_rows(keys, served, served_any, seat, trump, rows, doubtful_rows, q0, q
     return rows
 
 
+@njit(inline="always")
+def choice_row(rows, swaps, k):
+    """The random policy's ``k``-th declaration (0-based) among the ``rows`` (bits) in row order,
+    a row of ``swaps`` (a subset) counted twice, without then with the swap: ``(row, swap)``.
+    No walk over the rows (its exit, a random place, would be mispredicted): the swap rows
+    before the choice (few, usually none) are skipped by counting, then the row is the
+    ``k``-th set bit (:func:`binokel_sim.kernels.policies.kth_bit`), without a branch. When
+    ``k`` is past the rows (no row to choose) the row returned is meaningless."""
+    extra = 0  # the swap rows' second choices before the choice
+    while swaps:
+        row = lowest_bit(swaps)
+        swaps &= swaps - 1
+        at = popcount(rows & ((np.int64(1) << row) - 1)) + extra  # row's choice without swap
+        if k <= at:
+            break
+        if k == at + 1:
+            return row, True
+        extra += 1
+    k -= extra
+    low = rows & 0xFFFFFFFF  # kth_bit reads 32 bits; rows 32..63 only in a large house table
+    n_low = popcount(low)
+    in_low = k < n_low
+    high = 32 + kth_bit(rows >> 32, either(in_low, 0, k - n_low))
+    return either(in_low, kth_bit(low, k), high), False
+
+
 @njit
 def suspect_rows(served_any, touch, trump, seat):
     """The rows (bits) a served copy may forbid ``seat``: per meld, the rows with a card some
@@ -417,7 +472,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     (:func:`legal_rows`, :func:`mark_copies`, :func:`forget_copy`) are on rarer paths.
     """
     cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
-    fits, sets, keys, touch = dt
+    fits, sets, keys, touch, reach = dt
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
     n_talon = cfg[CFG_TALON]
@@ -586,9 +641,10 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                                                  counters)
                     remove_card(hands, useat, c)
                     if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
-                        forget_copy(hands, served, served_any, seat, c)
-                        dirty[useat] = served_types(served_any, seat)
-                        if not wide:
+                        rest, gone = forget_copy(hands, served, served_any, seat, c)
+                        if rest == 0:
+                            dirty[useat] &= ~(np.int64(1) << c)
+                        if gone and not wide:
                             suspect[useat] = suspect_rows(served_any, touch, trump, seat)
                     if not all_random:
                         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
@@ -634,21 +690,18 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                                         ok & suspect[uwinner], q0, q1, q2, q3)
                     r = -1
                     swap = False
-                    if random_seat:
+                    if random_seat:  # the draw as random_pick makes it: no branch on the count
                         swaps = ok & sets[trump, S_SWAP] if swap_ok else np.int64(0)
                         n_choices = 1 + popcount(ok) + popcount(swaps)
-                        if n_choices > 1:
-                            pick, s0, s1, s2, s3 = below_scalar(n_choices, s0, s1, s2, s3)
-                            pick -= 1  # -1: no declaration
-                            while pick >= 0:
-                                row = lowest_bit(ok)
-                                ok &= ok - 1
-                                twice = (swaps >> row) & 1
-                                if pick == 0 or (twice and pick == 1):
-                                    r = row
-                                    swap = pick == 1
-                                    break
-                                pick -= 1 + twice
+                        pick, t0, t1, t2, t3 = below_scalar(n_choices, s0, s1, s2, s3)
+                        draw = n_choices > 1  # else pick == 0 and the stream is not read
+                        s0 = either(draw, t0, s0)
+                        s1 = either(draw, t1, s1)
+                        s2 = either(draw, t2, s2)
+                        s3 = either(draw, t3, s3)
+                        row, twice = choice_row(ok, swaps, either(pick > 0, pick - 1, 0))
+                        r = either(pick > 0, row, -1)  # 0: no declaration
+                        swap = twice and pick > 0
                     else:  # the heuristic: the legal row worth most, the first on a tie
                         best_points = 0
                         while ok:
@@ -667,26 +720,27 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                     per_copy = decl[trump, r, D_PER_COPY] != 0
                     mask = decl[trump, r, D_MASK]
                     mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
+                    if not wide:
+                        suspect[uwinner] |= reach[trump, r]
                     todo = mask
                     while todo:
                         t = lowest_bit(todo)
                         todo &= todo - 1
-                        if not wide:
-                            suspect[uwinner] |= touch[trump, m, t]
                         if (dirty[uwinner] >> t) & 1:
                             mark_copies(served, winner, t, copies_of(hands, winner, t), m,
                                         level, per_copy)
-                        else:  # fresh copies: the first `level` serve, already in order
-                            for i in range(level):
-                                served[winner, t, i] = mark
+                        else:  # fresh copies (records all 0): the first `level` serve,
+                            for i in range(MAX_COPIES):  # already in order; no loop exit to miss
+                                served[winner, t, i] = either(i < level, mark, 0)
                     served_any[winner, m] |= mask
                     dirty[uwinner] |= mask
                     points[uwinner, 1] += decl[trump, r, D_POINTS]
                     if swap:
                         remove_card(hands, winner, swap_nine)
-                        forget_copy(hands, served, served_any, winner, swap_nine)
-                        dirty[uwinner] = served_types(served_any, winner)
-                        if not wide:
+                        rest, gone = forget_copy(hands, served, served_any, winner, swap_nine)
+                        if rest == 0:
+                            dirty[uwinner] &= ~(np.int64(1) << swap_nine)
+                        if gone and not wide:
                             suspect[uwinner] = suspect_rows(served_any, touch, trump, winner)
                         give_card(hands, winner, last)
                         talon[n_talon - 1] = swap_nine
@@ -761,15 +815,6 @@ def policy_items(mode, deck, tt, dt, seat_policies, seed, block, start, stop, fi
                 first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
                 target, max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
                 trick_winners, decl_out, diff_out, games_out)
-
-
-@njit
-def served_types(served_any, seat):
-    """The card types of ``seat`` some copy of which has served a meld."""
-    out = np.int64(0)
-    for m in range(served_any.shape[1]):
-        out |= served_any[seat, m]
-    return out
 
 
 # --- block-parallel drivers ---------------------------------------------------------------------
