@@ -89,10 +89,9 @@ def forget_copy(hands, served, served_any, seat, t):
     ``t``, and clear ``t`` from ``served_any`` for the melds no copy left has served. Called only
     when some copy of ``t`` has served a meld (records are sorted, so the first is non-zero).
 
-    Returns ``(rest, gone)``: the OR of the records left (0: no copy of ``t`` has served any
-    meld, so ``t`` leaves the seat's served types) and the melds cleared for ``t`` (bit ``2m``;
-    0: ``served_any`` did not change). Only the melds the dropped copy served can be cleared, so
-    the other melds are not visited."""
+    Returns the OR of the records left (0: no copy of ``t`` has served any meld, so ``t`` leaves
+    the seat's served types). Only the melds the dropped copy served can be cleared, so the
+    other melds are not visited."""
     n = copies_of(hands, seat, t)  # copies left
     gone = served_melds(served[seat, t, 0])
     rest = np.int64(0)
@@ -107,7 +106,7 @@ def forget_copy(hands, served, served_any, seat, t):
     while todo:
         served_any[seat, lowest_bit(todo) >> 1] &= keep
         todo &= todo - 1
-    return rest, gone
+    return rest
 
 
 @njit(inline="always")
@@ -277,9 +276,11 @@ def heuristic_declaration(hands, served, served_any, seat, rows, n_rows, trump, 
 # are, per level ``L``, the AND over the four suits of the patterns of plane ``L - 1``, masked to
 # the rows of level ``L`` (``sets[trump, S_LEVEL + L - 1]``): four lookups a plane. Only rows that
 # a served copy makes doubtful are then checked against the records: a seat keeps those rows as
-# bits (``suspect``: the rows of each meld with a card some copy of which has served that meld,
-# from ``touch``), and a row is read as one packed key (``keys[trump, r]``: its mask, meld,
-# level, counted per copy, points). More than 64
+# bits (``suspect``: at least the rows of each meld with a card some copy of which has served
+# that meld; a declaration of row ``r`` adds ``reach[trump, r]``, and the rows stay until the
+# next deal even after the served copies have left the hand, since the check is exact and
+# cheaper than keeping the set tight), and a row is read as one packed key (``keys[trump, r]``:
+# its mask, meld, level, counted per copy, points). More than 64
 # rows for a trump (a house-rules table far beyond the built-in ones) set ``S_WIDE`` and use the
 # row scans above instead.
 
@@ -294,16 +295,15 @@ K_MELD, K_LEVEL, K_PER_COPY, K_POINTS = 24, 32, 35, 40
 
 @njit
 def declaration_tables(decl, n_decl, n_melds):
-    """``(fits int64 (4, 4, 64), sets int64 (4, N_SETS), keys int64 (4, 64), touch int64
-    (4, n_melds, 24), reach int64 (4, 64))`` for the declaration rows ``decl`` (int64 (4, rows,
-    N_DECL)) and ``n_decl`` (rows per trump): see the comment above; ``touch[trump, m, t]`` are
-    the rows of meld ``m`` with card type ``t`` in their set, ``reach[trump, r]`` the rows a
-    declaration of row ``r`` makes suspect (those of its meld sharing a card type with it: the
-    OR of ``touch`` over its set, one lookup where a declaration is made)."""
+    """``(fits int64 (4, 4, 64), sets int64 (4, N_SETS), keys int64 (4, 64), reach int64
+    (4, 64))`` for the declaration rows ``decl`` (int64 (4, rows, N_DECL)) and ``n_decl`` (rows
+    per trump): see the comment above; ``reach[trump, r]`` are the rows a declaration of row
+    ``r`` makes suspect: the rows of its meld sharing a card type with it (one lookup where a
+    declaration is made). ``n_melds``: the melds of the variant."""
     fits = np.zeros((4, 4, 64), dtype=np.int64)
     sets = np.zeros((4, N_SETS), dtype=np.int64)
     keys = np.zeros((4, FAST_ROWS), dtype=np.int64)
-    touch = np.zeros((4, max(n_melds, 1), 24), dtype=np.int64)
+    touch = np.zeros((4, max(n_melds, 1), 24), dtype=np.int64)  # the rows of meld m with type t
     reach = np.zeros((4, FAST_ROWS), dtype=np.int64)
     wide = False
     for trump in range(4):
@@ -337,7 +337,7 @@ def declaration_tables(decl, n_decl, n_melds):
             for t in range(24):
                 if (decl[trump, r, D_MASK] >> t) & 1:
                     reach[trump, r] |= touch[trump, decl[trump, r, D_MELD], t]
-    return fits, sets, keys, touch, reach
+    return fits, sets, keys, reach
 
 
 @njit(inline="always")
@@ -431,20 +431,6 @@ def choice_row(rows, swaps, k):
     return either(in_low, kth_bit(low, k), high), False
 
 
-@njit
-def suspect_rows(served_any, touch, trump, seat):
-    """The rows (bits) a served copy may forbid ``seat``: per meld, the rows with a card some
-    copy of which has served that meld."""
-    out = np.int64(0)
-    for m in range(served_any.shape[1]):
-        todo = served_any[seat, m]
-        while todo:
-            t = lowest_bit(todo)
-            todo &= todo - 1
-            out |= touch[trump, m, t]
-    return out
-
-
 # --- one deal, inlined into every driver ----------------------------------------------------------
 
 MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
@@ -472,7 +458,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     (:func:`legal_rows`, :func:`mark_copies`, :func:`forget_copy`) are on rarer paths.
     """
     cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
-    fits, sets, keys, touch, reach = dt
+    fits, sets, keys, reach = dt
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
     n_talon = cfg[CFG_TALON]
@@ -641,11 +627,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                                                  counters)
                     remove_card(hands, useat, c)
                     if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
-                        rest, gone = forget_copy(hands, served, served_any, seat, c)
-                        if rest == 0:
+                        if forget_copy(hands, served, served_any, seat, c) == 0:
                             dirty[useat] &= ~(np.int64(1) << c)
-                        if gone and not wide:
-                            suspect[useat] = suspect_rows(served_any, touch, trump, seat)
                     if not all_random:
                         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
                     if record:
@@ -737,11 +720,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                     points[uwinner, 1] += decl[trump, r, D_POINTS]
                     if swap:
                         remove_card(hands, winner, swap_nine)
-                        rest, gone = forget_copy(hands, served, served_any, winner, swap_nine)
-                        if rest == 0:
+                        if forget_copy(hands, served, served_any, winner, swap_nine) == 0:
                             dirty[uwinner] &= ~(np.int64(1) << swap_nine)
-                        if gone and not wide:
-                            suspect[uwinner] = suspect_rows(served_any, touch, trump, winner)
                         give_card(hands, winner, last)
                         talon[n_talon - 1] = swap_nine
                         last = swap_nine
