@@ -55,6 +55,16 @@ class Knowledge:
                 for s in range(len(self.allowed)) if self.allowed[s] != ALL_TYPES}
         return {"known": known, "void": void}
 
+    def provenance(self) -> dict:
+        """Provenance fields for a result made under these constraints: ``known`` and ``void``
+        as the options would write them (``"2:AS AS; 3:KH"``, ``"1:H"``), none when nothing
+        is known."""
+        if self.empty:
+            return {}
+        described = self.describe()
+        return {key: "; ".join(f"{seat}:{text}" for seat, text in described[key].items())
+                for key in ("known", "void") if described[key]}
+
 
 def parse_seat(text: str, players: int, option: str) -> int:
     names = seat_names(players)
@@ -116,11 +126,29 @@ def parse_knowledge(rules: Rules, own: np.ndarray, known_texts: list[str],
     return Knowledge(known, allowed)
 
 
-def check_possible(knowledge: Knowledge, pool: np.ndarray, capacities: list[int],
-                   extra: int = 0) -> None:
-    """Fail with one line unless some deal gives every other seat ``capacities[s - 1]`` cards
-    (its known cards included) and ``extra`` cards to nobody (a talon or widow) out of ``pool``
-    (counts per type of the cards the hand does not hold), consistent with ``knowledge``."""
+@dataclass(frozen=True)
+class SamplerInputs:
+    """What the constrained sampler (:mod:`binokel_sim.kernels.sampler`) reads for one
+    :class:`Knowledge`: ``pool`` int64 (24,), the unseen cards left after the known ones;
+    ``known`` int64 (4, 24), the known cards per seat (row 0 the hand's own seat, empty);
+    ``allowed`` and ``capacity`` int64 (4,), per group (the other seats in order, then a hidden
+    talon or widow) the types it may hold and the cards it still receives; ``groups``; ``ways``,
+    the sampler's ``count_ways`` table; ``deals``, the number of consistent deals (0: none)."""
+
+    pool: np.ndarray
+    known: np.ndarray
+    allowed: np.ndarray
+    capacity: np.ndarray
+    groups: int
+    ways: np.ndarray
+    deals: float
+
+
+def sampler_inputs(knowledge: Knowledge, pool: np.ndarray, capacities: list[int],
+                   extra: int = 0) -> SamplerInputs:
+    """The sampler's inputs for dealing ``pool`` (counts per type of the cards the hand does not
+    hold) to the other seats (``capacities[s - 1]`` cards each, known cards included) and
+    ``extra`` cards to nobody (a talon or widow), consistent with ``knowledge``."""
     from binokel_sim.kernels.sampler import count_ways
 
     groups = len(capacities) + (1 if extra else 0)
@@ -132,8 +160,22 @@ def check_possible(knowledge: Knowledge, pool: np.ndarray, capacities: list[int]
     if extra:
         masks[len(capacities)] = ALL_TYPES
         capacity[len(capacities)] = extra
-    rest = pool - knowledge.known[1:].sum(axis=0)
+    known = np.zeros((4, N_TYPES), dtype=np.int64)
+    known[:len(knowledge.allowed)] = knowledge.known
+    rest = np.asarray(pool, dtype=np.int64) - known[1:].sum(axis=0)
     ways = np.zeros((N_TYPES + 1, capacity[0] + 1, capacity[1] + 1, capacity[2] + 1))
-    if count_ways(rest, masks, capacity, groups, ways) <= 0:
+    deals = count_ways(rest, masks, capacity, groups, ways) if (rest >= 0).all() else 0.0
+    return SamplerInputs(rest, known, masks, capacity, groups, ways, float(deals))
+
+
+def check_possible(knowledge: Knowledge, pool: np.ndarray, capacities: list[int],
+                   extra: int = 0) -> SamplerInputs:
+    """Fail with one line unless some deal gives every other seat ``capacities[s - 1]`` cards
+    (its known cards included) and ``extra`` cards to nobody (a talon or widow) out of ``pool``
+    (counts per type of the cards the hand does not hold), consistent with ``knowledge``; the
+    sampler's inputs (:func:`sampler_inputs`) when there is one."""
+    inputs = sampler_inputs(knowledge, pool, capacities, extra)
+    if inputs.deals <= 0:
         raise CardError("no deal fits the --known and --void constraints together (e.g. a seat "
                         "void in every suit the remaining cards are in)")
+    return inputs

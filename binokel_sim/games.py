@@ -87,11 +87,14 @@ def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
 
 def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                     trumps: list[int], threads: int | None = None,
-                    progress: Progress | None = None, first_sample: int = 0) -> BidSamples:
+                    progress: Progress | None = None, first_sample: int = 0,
+                    knowledge=None) -> BidSamples:
     """Deal the other cards around ``counts`` (the bid winner's hand, seat 0) ``samples`` times and
     play each deal out once per trump in ``trumps`` with ``policy`` on every seat.
     ``first_sample`` (a multiple of :data:`GAME_BLOCK`) gives the samples ``first_sample ..`` of
-    a longer run."""
+    a longer run. ``knowledge`` (a :class:`~binokel_sim.constraints.Knowledge`, from ``--known``
+    and ``--void``): the other seats are dealt consistently with it by the unbiased constrained
+    sampler (an impossible combination is a :class:`CardError`)."""
     check_game(rules)
     check_run(samples, seed)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
@@ -106,15 +109,32 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     pair_play = np.empty(shape, dtype=np.int64)
     opp_meld = np.empty(shape, dtype=np.int64)
     planes = counts_to_planes(counts)
+    cons = sampler_inputs(rules, counts, knowledge)
     for first_block, start, n in _chunks(samples, n_threads):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, tables.card_points,
                           rules.last_trick, seed, offset + first_block, GAME_BLOCK,
-                          pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop])
+                          pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
+                          cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
+                          cons.ways)
         if progress is not None:
             progress(stop, samples)
     return BidSamples(tuple(trumps), pair_meld, pair_play, opp_meld,
                       rules.total_card_points - pair_play)
+
+
+def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
+    """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
+    not hold (checked: an impossible combination is a :class:`CardError`), or placeholders
+    (``groups`` 0: shuffle as usual) when nothing is known."""
+    from binokel_sim.constraints import SamplerInputs, check_possible
+
+    if knowledge is None or knowledge.empty:
+        z = np.zeros(4, dtype=np.int64)
+        return SamplerInputs(np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64), z,
+                             z, 0, np.zeros((1, 1, 1, 1)), 0.0)
+    pool = rules.deck_counts() - np.asarray(counts, dtype=np.int64)
+    return check_possible(knowledge, pool, [rules.hand_size] * (rules.players - 1))
 
 
 # --- duels --------------------------------------------------------------------------------------

@@ -301,3 +301,86 @@ def test_no_recommendation_for_a_suit_the_hand_may_not_name():
     assert result["has_marriage"]
     assert result["recommended_trump"] is None and result["max_bid_positive_ev"] is None
     assert (result["rows"]["p_make"] == 0).all()
+
+
+# --- what the user knows: --known and --void ------------------------------------------------------
+
+def knowledge_of(known, void):
+    from binokel_sim.constraints import parse_knowledge
+
+    return parse_knowledge(RULES, EXAMPLE, known, void)
+
+
+@pytest.mark.parametrize("known, void", [
+    (["partner:AH AH", "3:KD"], ["left:H", "1:C"]),
+    ([], ["2:S", "3:D"]),
+    (["1:TS TS TS JC"], []),
+])
+def test_bid_samples_under_constraints_equal_reference(known, void, monkeypatch):
+    """The constrained samples are the twin's (its sampler twin on the same stream), deal for
+    deal, with the random policy reading the stream after each draw."""
+    monkeypatch.setattr(games, "GAME_BLOCK", 4)
+    k = knowledge_of(known, void)
+    got = run_bid_samples(RULES, EXAMPLE, 24, 5, "random", [S, H], knowledge=k)
+    want = ref.bid_samples(RULES, list(EXAMPLE), 24, 5, [S, H], 4,
+                           known=[[int(x) for x in k.known[s]] for s in (1, 2, 3)],
+                           allowed=[int(k.allowed[s]) for s in (1, 2, 3)])
+    assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
+             for j in range(2)] for d in range(24)] == want
+    assert (got.pair_play + got.opp_play == TOTAL).all()
+
+
+def test_twin_samples_keep_the_constraints():
+    """The twin the kernel is checked against deals the known cards and respects the voids."""
+    from binokel_sim.reference import Stream
+    from binokel_sim.reference_sampler import sample_counts
+
+    k = knowledge_of(["partner:AH AH"], ["left:H", "3:S"])
+    pool = [int(x) for x in RULES.deck_counts() - EXAMPLE - k.known.sum(axis=0)]
+    stream = Stream(3, 0)
+    for _ in range(50):
+        split = sample_counts(pool, [int(k.allowed[s]) for s in (1, 2, 3)],
+                              [20, 18, 20], stream)
+        assert [sum(x) for x in split] == [20, 18, 20]
+        assert sum(split[0][6:12]) == 0 and sum(split[2][0:6]) == 0  # left no H, right no S
+
+
+def test_empty_knowledge_is_the_plain_shuffle():
+    plain = run_bid_samples(RULES, EXAMPLE, 2000, 4, "heuristic", [S, H])
+    empty = run_bid_samples(RULES, EXAMPLE, 2000, 4, "heuristic", [S, H],
+                            knowledge=knowledge_of([], []))
+    assert (plain.pair_play == empty.pair_play).all()
+    assert (plain.pair_meld == empty.pair_meld).all()
+
+
+def test_constrained_heuristic_trumps_together_equal_alone():
+    k = knowledge_of(["partner:AS AS"], ["right:H"])
+    together = run_bid_samples(RULES, EXAMPLE, 1500, 8, "heuristic", [S, H, D], knowledge=k)
+    for j, trump in enumerate([S, H, D]):
+        alone = run_bid_samples(RULES, EXAMPLE, 1500, 8, "heuristic", [trump], knowledge=k)
+        assert (alone.pair_play[:, 0] == together.pair_play[:, j]).all()
+        assert (alone.opp_meld[:, 0] == together.opp_meld[:, j]).all()
+
+
+def test_known_cards_change_the_odds_in_the_right_direction():
+    """Known cards move the odds the way a player expects, far outside the intervals: the partner
+    holding both remaining spade aces and two tens with both opponents void in spades raises the
+    pair's play in spades; the partner void in spades and hearts lowers it."""
+    def spades(known, void):
+        return bid_odds(RULES, EXAMPLE, 4000, 2, trump=S, knowledge=knowledge_of(known, void)
+                        )["by_trump"]["S"]
+
+    plain = spades([], [])
+    strong = spades(["partner:AS AS TS TS"], ["left:S", "right:S"])
+    weak = spades([], ["partner:S", "partner:H"])
+    assert strong["mean_pair_play_ci"][0] > plain["mean_pair_play_ci"][1] + 5
+    assert weak["mean_pair_play_ci"][1] < plain["mean_pair_play_ci"][0]
+    assert strong["p_make_min_bid"] >= plain["p_make_min_bid"] >= weak["p_make_min_bid"]
+
+
+def test_impossible_constraints_fail_before_work():
+    from binokel_sim.errors import CardError
+
+    with pytest.raises(CardError, match="no deal fits"):
+        bid_odds(RULES, EXAMPLE, 1000, 1, knowledge=knowledge_of([], ["left:S", "left:H",
+                                                                      "left:D"]))

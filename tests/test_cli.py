@@ -394,3 +394,27 @@ def test_write_failure_is_a_one_line_error(tmp_path, monkeypatch):
 def test_exact_still_rejects_bad_options():
     assert_one_line_error(invoke("meld-odds", "--exact", "--deals", "-5"), "--deals")
     assert_one_line_error(invoke("meld-odds", "--exact", "--threads", "0"), "--threads")
+
+
+# --- bid-odds --known / --void ---------------------------------------------------------------------
+
+def test_bid_odds_known_and_void_in_the_provenance():
+    import json
+
+    result = ok("bid-odds", "--deals", "2000", "--known", 'partner:AS AS', "--known", "3:KD",
+                "--void", "left:H", "--format", "json")
+    record = json.loads(result.stdout)["provenance"]
+    assert record["known"] == "2:AS AS; 3:KD" and record["void"] == "1:H"
+    plain = json.loads(ok("bid-odds", "--deals", "2000", "--format", "json").stdout)
+    assert "known" not in plain["provenance"] and "void" not in plain["provenance"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--known", "cousin:AS"], "unknown seat"),
+    (["--known", "partner:AS AS AS"], "more copies of AS"),
+    (["--void", "left"], "write SEAT:SUIT"),
+    (["--void", "1:S", "--void", "1:H", "--void", "1:D"], "no deal fits"),
+    (["--variant", "three-hand-auction-48", "--void", "1:S"], "not yet supported"),
+])
+def test_bid_odds_bad_constraints_one_line(args, needle):
+    assert_one_line_error(invoke("bid-odds", "--deals", "1000", *args), needle)

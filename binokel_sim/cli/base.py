@@ -125,6 +125,15 @@ PolicyOpt = Annotated[str, typer.Option(
     "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player) or "
                      "random (uniform over the legal cards).")]
 SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
+KnownOpt = Annotated[Optional[list[str]], typer.Option(
+    "--known", metavar="SEAT:CARDS",
+    help="Cards a seat is known to hold, e.g. --known partner:\"AS AS\" or --known 2:\"AS AS\" "
+         "(seats from the hand's seat 0 in playing order: 1 left, 2 partner, 3 right, or those "
+         "names). Repeatable; the other cards are then dealt by an unbiased constrained "
+         "sampler.")]
+VoidOpt = Annotated[Optional[list[str]], typer.Option(
+    "--void", metavar="SEAT:SUIT",
+    help="A seat known to hold no card of a suit, e.g. --void left:H or --void 3:S. Repeatable.")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
                                                             "same numbers on any thread count.")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
+    KnownOpt,
     OddsFormat,
     OddsFormatOpt,
     PolicyOpt,
@@ -18,6 +19,7 @@ from binokel_sim.cli.base import (
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
+    VoidOpt,
     WorkersOpt,
     check_out,
     clamp_threads,
@@ -105,6 +107,8 @@ def bid_odds_cmd(
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
+    known: KnownOpt = None,
+    void: VoidOpt = None,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
     at random, the bid winner leading, the same deals for every trump). Widow games
@@ -114,14 +118,17 @@ def bid_odds_cmd(
 
     Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" --deals 1000000 --seed 7
 
+    Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
+
     Example: binokel-sim bid-odds --variant three-hand-auction-48 --hand "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" --format json
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.bid_odds import bid_odds
     from binokel_sim.cards import SUITS
+    from binokel_sim.constraints import parse_knowledge
     from binokel_sim.engines import WIDOW, check_supports, engine_family
-    from binokel_sim.games import marriage_trumps
+    from binokel_sim.games import marriage_trumps, sampler_inputs
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
@@ -131,12 +138,17 @@ def bid_odds_cmd(
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         if engine_family(rules) == WIDOW:
+            if known or void:
+                raise SimulationError(f"--known/--void: not yet supported for {rules.name} "
+                                      f"(four-hand-80 only)")
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                                       f"after the widow; only --trump auto is accepted")
             _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt, full,
                             source(rules_file), workers, scheduler)
             return
+        knowledge = parse_knowledge(rules, counts, known or [], void or [])
+        sampler_inputs(rules, counts, knowledge)  # an impossible combination fails before work
         trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
         if trump_index is not None and trump_index not in marriage_trumps(rules, counts):
             warn(f"--trump {SUITS[trump_index]}: the hand holds no marriage in "
@@ -144,13 +156,13 @@ def bid_odds_cmd(
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing") as progress:
             result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress,
-                              backend)
+                              backend, knowledge)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             hand=" ".join(result["hand"]), trump_option=trump.strip().lower(),
                             recommended_trump=result["recommended_trump"],
                             max_bid_positive_ev=result["max_bid_positive_ev"],
-                            **source(rules_file))
+                            **knowledge.provenance(), **source(rules_file))
         summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
                                           "max_bid_positive_ev")}
         document = {"provenance": record, **summary, "by_trump": result["by_trump"],

@@ -12,9 +12,10 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit
-from binokel_sim.kernels.deal import block_start, deal_seats
+from binokel_sim.kernels.deal import add_card, block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.sampler import sample_counts
 from binokel_sim.kernels.tricks import (
     PLAY_HEURISTIC,
     counter_mask,
@@ -218,6 +219,38 @@ def deal_sample(work, state, dealt, hands, km, melds):
 
 
 @njit(inline="always")
+def known_sample(cons, state, dealt, km, melds):
+    """One bid sample under what the user knows (``--known``, ``--void``): the unseen cards dealt
+    by the constrained sampler (:func:`~binokel_sim.kernels.sampler.sample_counts`) instead of a
+    shuffle. ``cons`` is ``(pool, known, allowed, capacity, ways, split)``: the cards left to
+    deal after the known ones, the known cards per seat (int64 (4, 24)), per seat 1..3 the types
+    it may hold and the cards it still receives, the sampler's ``count_ways`` table and a
+    scratch (4, 24). Seats 1..3 of ``dealt`` get their known cards plus the drawn ones."""
+    pool, known, allowed, capacity, ways, split = cons
+    sample_counts(pool, allowed, capacity, N_SEATS - 1, ways, state, split)
+    for seat in range(1, N_SEATS):
+        p0 = p1 = p2 = p3 = np.uint32(0)
+        for t in range(pool.shape[0]):
+            for _ in range(known[seat, t] + split[seat - 1, t]):
+                p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+        dealt[4 * seat] = p0
+        dealt[4 * seat + 1] = p1
+        dealt[4 * seat + 2] = p2
+        dealt[4 * seat + 3] = p3
+        score_hand(p0, p1, p2, p3, km, melds[seat])
+
+
+@njit(inline="always")
+def next_sample(constrained, cons, work, state, dealt, hands, km, melds):
+    """The next bid sample into ``dealt``: a shuffle of the unseen cards
+    (:func:`deal_sample`), or with ``constrained`` the constrained sampler (:func:`known_sample`)."""
+    if constrained:
+        known_sample(cons, state, dealt, km, melds)
+    else:
+        deal_sample(work, state, dealt, hands, km, melds)
+
+
+@njit(inline="always")
 def sample_melds(melds, trumps, d, pair_meld, opp_meld):
     """Sample ``d``'s melds of both pairs, per trump studied."""
     for j in range(trumps.shape[0]):
@@ -228,7 +261,8 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
 
 @njit
 def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
-              counters, seed, block, start, stop, pair_meld, pair_play, opp_meld):
+              counters, seed, block, start, stop, pair_meld, pair_play, opp_meld, constrained,
+              cons):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
     copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
     play_mode`).
@@ -238,6 +272,7 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
     with the heuristic on every seat the stream holds only the deals: two samples are dealt,
     then their play-outs (every trump of both) go two at a time
     (:func:`~binokel_sim.kernels.tricks.playout_pair_heuristic`). The same numbers either way.
+    With ``constrained`` the samples come from the constrained sampler (:func:`next_sample`).
     """
     hand = unseen.shape[0] // (N_SEATS - 1)
     n_trumps = trumps.shape[0]
@@ -258,9 +293,9 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
     if mode == PLAY_HEURISTIC:
         while d < stop:
             n_samples = min(2, stop - d)
-            deal_sample(work, state, dealt[0], hands_0, km, melds[0])
+            next_sample(constrained, cons, work, state, dealt[0], hands_0, km, melds[0])
             if n_samples == 2:
-                deal_sample(work, state, dealt[1], hands_1, km, melds[1])
+                next_sample(constrained, cons, work, state, dealt[1], hands_1, km, melds[1])
             jobs = n_samples * n_trumps  # job x: sample x // n_trumps, trump x % n_trumps
             x = 0
             while x < jobs:
@@ -286,7 +321,7 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
                 sample_melds(melds[sa], trumps, d + sa, pair_meld, opp_meld)
             d += n_samples
     while d < stop:
-        deal_sample(work, state, dealt[0], hands_0, km, melds[0])
+        next_sample(constrained, cons, work, state, dealt[0], hands_0, km, melds[0])
         s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
         for j in range(n_trumps):
             for q in range(N_SEATS * 4):
@@ -302,7 +337,8 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
 
 @njit_parallel
 def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_points, last_trick,
-                      seed, first_block, block_size, pair_meld, pair_play, opp_meld):
+                      seed, first_block, block_size, pair_meld, pair_play, opp_meld,
+                      constrained, pool, known, allowed, capacity, ways):
     """Samples for the bid odds of one hand, held by seat 0, the bid winner, who leads.
 
     ``bidder_hand`` uint32 (4,): its planes; ``unseen`` int64 (60,): the other cards, dealt at
@@ -311,6 +347,10 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
     ``pair_play`` (counters of 0+2, last trick included) and ``opp_meld`` (seats 1+3); the
     opponents' play is ``total card points - pair_play``. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``: the deal, then the random policy's draws, trump by trump.
+
+    With ``constrained`` the other seats' cards are drawn by the constrained sampler instead
+    (what the user knows: :func:`known_sample`; ``pool``, ``known``, ``allowed``, ``capacity``
+    and ``ways`` as it reads them); otherwise those five are ignored.
     """
     n = pair_meld.shape[0]
     n_blocks = (n + block_size - 1) // block_size
@@ -320,8 +360,10 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n, start + block_size)
+        cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
         bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
-                  counters, seed, first_block + b, start, stop, pair_meld, pair_play, opp_meld)
+                  counters, seed, first_block + b, start, stop, pair_meld, pair_play, opp_meld,
+                  constrained, cons)
 
 
 @njit
