@@ -95,9 +95,44 @@ def main() -> None:
                          f"{how.replace('_', ' to ')} | {thousands(run['deals_per_s'])} deals/s, "
                          f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
+    lines += calibration_lines()
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
     if "all" in data and "startup" in data:
         write_speed_section(data)
+
+
+def calibration_lines() -> list[str]:
+    """The calibration study (scripts/run_calibration.sh: results/calibration/*/calibration.json),
+    if it has been run: per study the Brier score, its skill and the ECE, then the reliability
+    table."""
+    studies = sorted((ROOT / "results" / "calibration").glob("*/calibration.json"))
+    if not studies:
+        return []
+    lines = ["", "## Calibration of the bid odds", "",
+             "`scripts/run_calibration.sh` (`binokel-sim calibrate --deals 20000 --samples 500 "
+             "--seed 1`): for every deal the bid winner's `p_make` for the contract he bid (from "
+             "`bid-odds` with 500 samples and the same policy), against whether it was made when "
+             "the deal was played. Target (issue 11): ECE at most 0.03 on four-hand-80. Files "
+             "and the reliability diagram are in `results/calibration/`.", "",
+             "| variant | odds / outcomes | deals | base rate | Brier | Brier skill | ECE | "
+             "target |", "|---|---|---|---|---|---|---|---|"]
+    tables = []
+    for path in studies:
+        d = json.loads(path.read_text())
+        target = (f"≤ 0.03: {met(d['ece'], 0.03, higher=False)}"
+                  if d["variant"] == "four-hand-80" else "–")
+        lines.append(f"| {d['variant']} | {d['policy']} / {d['outcome_policy']} | "
+                     f"{d['deals']:,} | {d['base_rate']:.3f} | {d['brier']:.4f} | "
+                     f"{d['brier_skill']:.3f} | {d['ece']:.4f} | {target} |")
+        tables += ["", f"{d['variant']} ({d['policy']} / {d['outcome_policy']}): equal-count "
+                   "bins, observed rate with its Wilson 95% interval.", "",
+                   "| forecasts | n | mean predicted | observed | 95% interval |",
+                   "|---|---|---|---|---|"]
+        for b in d["bins"]:
+            tables.append(f"| {b['p_low']:.3f} – {b['p_high']:.3f} | {b['n']:,} | "
+                          f"{b['mean_predicted']:.3f} | {b['observed']:.3f} | "
+                          f"{b['ci_low']:.3f} – {b['ci_high']:.3f} |")
+    return lines + tables
 
 
 SPEED_START, SPEED_END = "<!-- speed:start -->", "<!-- speed:end -->"
