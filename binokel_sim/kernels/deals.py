@@ -47,6 +47,16 @@ def bid_and_name(hands, dealer, kt, trump_need, ladder, melds, limits, trumps, b
     return bidder, bid, trumps[bidder], n_calls
 
 
+@njit(inline="always")
+def pair_melds(melds, bidder, trump):
+    """``(bidding pair's meld, opponents' meld)`` with ``trump`` as trump; ``(0, 0)`` when the bid
+    winner names no trump (``trump == -1``)."""
+    if trump < 0:
+        return 0, 0
+    return (melds[bidder, trump] + melds[bidder ^ 2, trump],
+            melds[(bidder + 1) & 3, trump] + melds[(bidder + 3) & 3, trump])
+
+
 @njit
 def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_points, last_trick,
                    min_meld, min_play, trick_cards, trick_leaders, trick_winners):
@@ -58,11 +68,7 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     """
     pair = bidder & 1
     has_marriage = trump >= 0
-    pair_meld = 0
-    opp_meld = 0
-    if has_marriage:
-        pair_meld = melds[bidder, trump] + melds[bidder ^ 2, trump]
-        opp_meld = melds[(bidder + 1) & 3, trump] + melds[(bidder + 3) & 3, trump]
+    pair_meld, opp_meld = pair_melds(melds, bidder, trump)
     n_tricks = 0
     play = np.zeros(2, dtype=np.int64)
     if has_marriage and pair_meld >= min_meld:
@@ -92,11 +98,7 @@ def play_scores(flat, bidder, bid, trump, melds, mode, heuristic_seats, state, c
     1+3)``."""
     pair = bidder & 1
     has_marriage = trump >= 0
-    pair_meld = 0
-    opp_meld = 0
-    if has_marriage:
-        pair_meld = melds[bidder, trump] + melds[bidder ^ 2, trump]
-        opp_meld = melds[(bidder + 1) & 3, trump] + melds[(bidder + 3) & 3, trump]
+    pair_meld, opp_meld = pair_melds(melds, bidder, trump)
     play0 = 0
     play1 = 0
     if has_marriage and pair_meld >= min_meld:

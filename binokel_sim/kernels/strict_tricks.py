@@ -13,7 +13,6 @@ from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.policies import (
     POLICY_RANDOM,
-    SUIT_MASK,
     either,
     kth_bit,
     lowest_bit,
@@ -22,25 +21,9 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
-from binokel_sim.kernels.tricks import remove_card, suit_block
+from binokel_sim.kernels.tricks import WINS_OVER, remove_card, suit_block
 
-
-def _takes():
-    """``TAKES[trump * 24 + c]``: the card types that take a trick from ``c`` when ``c`` holds it
-    and ``trump`` is trump: the higher cards of ``c``'s suit, and every trump if ``c`` is not one
-    (a card holding a trick is a trump or of the led suit, so no other card can take it). A
-    later card takes the trick exactly when it is in this set: its key (:func:`card_key`) is
-    then strictly greater, and an identical card is not in it (the first played wins)."""
-    table = np.zeros(128, dtype=np.int64)
-    for trump in range(4):
-        for c in range(24):
-            suit = c // 6
-            higher = ((1 << (6 * suit + 6)) - 1) & ~((2 << c) - 1)
-            table[trump * 24 + c] = higher | (0 if suit == trump else SUIT_MASK << (6 * trump))
-    return table
-
-
-TAKES = _takes()  # card geometry, the same for every variant: a constant of the kernels
+TAKES = WINS_OVER  # the cards that take a trick from a card (tricks.WINS_OVER), by trump
 
 
 @njit(inline="always")
