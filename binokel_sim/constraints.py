@@ -143,6 +143,13 @@ class SamplerInputs:
     ways: np.ndarray
     deals: float
 
+    @classmethod
+    def nothing_known(cls) -> "SamplerInputs":
+        """Placeholders for a run with nothing known (``groups`` 0: the plain shuffle)."""
+        z = np.zeros(4, dtype=np.int64)
+        return cls(np.zeros(N_TYPES, dtype=np.int64), np.zeros((4, N_TYPES), dtype=np.int64), z,
+                   z, 0, np.zeros((1, 1, 1, 1)), 0.0)
+
 
 def sampler_inputs(knowledge: Knowledge, pool: np.ndarray, capacities: list[int],
                    extra: int = 0) -> SamplerInputs:

@@ -130,9 +130,7 @@ def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
     from binokel_sim.constraints import SamplerInputs, check_possible
 
     if knowledge is None or knowledge.empty:
-        z = np.zeros(4, dtype=np.int64)
-        return SamplerInputs(np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64), z,
-                             z, 0, np.zeros((1, 1, 1, 1)), 0.0)
+        return SamplerInputs.nothing_known()
     pool = rules.deck_counts() - np.asarray(counts, dtype=np.int64)
     return check_possible(knowledge, pool, [rules.hand_size] * (rules.players - 1))
 

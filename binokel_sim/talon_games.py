@@ -174,13 +174,32 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 
 # --- samples of one hand (deal-odds) ------------------------------------------------------------
 
+def talon_sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledge):
+    """The constrained sampler's inputs for ``knowledge`` over the cards neither in the hand
+    ``counts`` nor the ``turned`` card (the other seats' hands and the hidden talon), checked (an
+    impossible combination is a :class:`CardError`); placeholders (``groups`` 0: the plain
+    shuffle) when nothing is known."""
+    from binokel_sim.constraints import SamplerInputs, check_possible
+
+    if knowledge is None or knowledge.empty:
+        return SamplerInputs.nothing_known()
+    pool = rules.deck_counts() - np.asarray(counts, dtype=np.int64)
+    pool[turned] -= 1
+    return check_possible(knowledge, pool, [rules.hand_size] * (rules.players - 1),
+                          rules.talon - 1)
+
+
 def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
                       seed: int, policy: str, threads: int | None = None,
-                      progress: Progress | None = None, first_sample: int = 0) -> np.ndarray:
+                      progress: Progress | None = None, first_sample: int = 0,
+                      knowledge=None) -> np.ndarray:
     """Deal the unseen cards around ``counts`` (seat 0's hand) and the ``turned`` card (a card
     type) ``samples`` times and play each deal with ``policy`` on every seat, ``dealer`` dealing.
     Returns int64 (samples, players, 2): card and meld points per seat. ``first_sample`` (a
-    multiple of ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run."""
+    multiple of ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run.
+    ``knowledge`` (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``):
+    the other seats and the talon are dealt consistently with it by the unbiased constrained
+    sampler (an impossible combination is a :class:`CardError`)."""
     check_talon(rules)
     check_run(samples, seed)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
@@ -195,8 +214,11 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     check_memory(16 * rules.players * samples, f"{samples:,} samples")
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
+    cons = talon_sampler_inputs(rules, counts, turned, knowledge)
+    known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
+                 cons.capacity, cons.ways)
     for first_block, start, n in _chunks(samples, n_threads):
-        talon_sample_blocks(unseen, planes, turned, dealer, tt, seats, seed,
+        talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats, seed,
                             offset + first_block, GAME_BLOCK, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)

@@ -150,3 +150,24 @@ def test_bad_input_is_one_line_error(args, needles):
 @pytest.mark.parametrize("command", ["deal-odds", "match"])
 def test_help(command):
     assert "Example" in ok(command, "--help").stdout
+
+
+# --- deal-odds --known / --void -------------------------------------------------------------------
+
+def test_deal_odds_known_and_void_in_the_provenance():
+    import json
+
+    result = ok("deal-odds", "--deals", "2000", "--known", "other:AH AH", "--void", "1:S",
+                "--format", "json")
+    record = json.loads(result.stdout)["provenance"]
+    assert record["known"] == "1:AH AH" and record["void"] == "1:S"
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--known", "partner:AS"], "unknown seat"),
+    (["--known", "other:9H 9H"], "more copies of 9H"),  # the turned 9H is the second copy
+    (["--void", "other:S", "--void", "other:H", "--void", "other:D", "--void", "other:C"],
+     "no deal fits"),
+])
+def test_deal_odds_bad_constraints_one_line(args, needle):
+    assert_one_line_error(invoke("deal-odds", "--deals", "1000", *args), needle)

@@ -374,3 +374,84 @@ def test_match_results_follow_the_end_rule(talon_rules):
         assert (games[won, 2] > games[won, 3]).all()
         assert (games[~won, 3] >= talon_rules.game_target).all()
     assert won.mean() > 0.8
+
+
+# --- deal-odds samples under what the user knows (--known, --void) -------------------------------
+
+def twin_constrained_samples(rules, counts, turned, dealer, n, seed, block_size, knowledge):
+    """The constrained samples by the twins: the sampler's twin deals the other seats and the
+    hidden talon, the talon's order is a partial Fisher-Yates of its cards, the turned card last,
+    then the talon twin plays the deal with the random policy, all on one stream."""
+    from binokel_sim.reference import block_streams, deal_hand
+    from binokel_sim.reference_sampler import sample_counts
+
+    players = rules.players
+    known = [[int(x) for x in knowledge.known[s]] for s in range(1, players)]
+    allowed = [int(knowledge.allowed[s]) for s in range(1, players)] + [(1 << N_TYPES) - 1]
+    pool = [int(rules.deck_counts()[t]) - int(counts[t]) - (t == turned)
+            - sum(k[t] for k in known) for t in range(N_TYPES)]
+    capacity = [rules.hand_size - sum(k) for k in known] + [rules.talon - 1]
+    out = []
+    for _, stream, _ in block_streams([0], n, seed, block_size):
+        split = sample_counts(pool, allowed, capacity, stream)
+        hands = [[int(c) for c in counts]] + [[k[t] + x[t] for t in range(N_TYPES)]
+                                              for k, x in zip(known, split)]
+        talon = [t for t in range(N_TYPES) for _ in range(split[-1][t])]
+        deal_hand(talon, 0, len(talon), stream)
+        record = ref.play_deal(rules, hands, talon + [turned], dealer,
+                               reference_play.stream_pick(stream))
+        out.append([[record["card_points"][s], record["meld_points"][s]]
+                    for s in range(players)])
+    return out
+
+
+@pytest.mark.parametrize("name, known, void", [
+    ("two-hand-48", ["other:AH AH KS"], ["1:C"]),
+    ("three-hand-72", ["left:KD QD", "2:TS"], ["right:H"]),
+    ("four-hand-72", ["partner:AS"], ["left:H", "3:D"]),
+])
+def test_constrained_samples_equal_the_twin(name, known, void, small_blocks):
+    from binokel_sim.constraints import parse_knowledge
+
+    rules = find_variant(name)
+    hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
+    turned = parse_card("9H")
+    seen = hand.copy()
+    seen[turned] += 1
+    k = parse_knowledge(rules, seen, known, void)
+    points = talon_games.run_talon_samples(rules, hand, turned, 0, 20, 3, "random",
+                                           knowledge=k)
+    want = twin_constrained_samples(rules, hand, turned, 0, 20, 3, 7, k)
+    assert points.tolist() == want
+    assert (points[:, :, 0].sum(axis=1) == rules.total_card_points).all()
+
+
+def test_nothing_known_is_the_plain_shuffle():
+    from binokel_sim.constraints import parse_knowledge
+
+    rules = find_variant("two-hand-48")
+    hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
+    turned = parse_card("9H")
+    plain = talon_games.run_talon_samples(rules, hand, turned, 1, 2000, 4, "heuristic")
+    seen = hand.copy()
+    seen[turned] += 1
+    empty = talon_games.run_talon_samples(rules, hand, turned, 1, 2000, 4, "heuristic",
+                                          knowledge=parse_knowledge(rules, seen, [], []))
+    assert np.array_equal(plain, empty)
+
+
+def test_known_cards_move_the_deal_odds():
+    """The opponent known to hold both aces of trump (hearts) and void in spades: the hand's
+    mean card points fall, far outside the intervals."""
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.deal_odds import deal_odds
+
+    rules = find_variant("two-hand-48")
+    hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
+    turned = parse_card("9H")
+    seen = hand.copy()
+    seen[turned] += 1
+    plain = deal_odds(rules, hand, turned, "elder", 4000, 2, "heuristic")
+    strong = deal_odds(rules, hand, turned, "elder", 4000, 2, "heuristic",
+                       knowledge=parse_knowledge(rules, seen, ["other:AH AH"], []))
+    assert strong["mean_card_points_ci_high"] < plain["mean_card_points_ci_low"]

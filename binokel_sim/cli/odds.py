@@ -140,7 +140,7 @@ def bid_odds_cmd(
         if engine_family(rules) == WIDOW:
             if known or void:
                 raise SimulationError(f"--known/--void: not yet supported for {rules.name} "
-                                      f"(four-hand-80 only)")
+                                      f"(bid-odds of four-hand-80, deal-odds of the talon games)")
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                                       f"after the widow; only --trump auto is accepted")
@@ -290,6 +290,8 @@ def deal_odds_cmd(
     fmt: OddsFormatOpt = OddsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
+    known: KnownOpt = None,
+    void: VoidOpt = None,
 ) -> None:
     """What a talon-game hand is worth in one deal: the unseen cards are dealt at random around
     your hand and the turned card, and every deal is played out. Reports your mean score, card
@@ -297,14 +299,17 @@ def deal_odds_cmd(
     quantiles and the hand's static meld value.
 
     Example: binokel-sim deal-odds --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --seat dealer
+
+    Example: binokel-sim deal-odds --known other:"AH AH" --void other:S
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
+    from binokel_sim.constraints import parse_knowledge
     from binokel_sim.deal_odds import deal_odds, turned_card
     from binokel_sim.engines import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
-    from binokel_sim.talon_games import check_talon
+    from binokel_sim.talon_games import check_talon, talon_sampler_inputs
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -312,16 +317,20 @@ def deal_odds_cmd(
         check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_type = turned_card(rules, counts, turned)
+        seen = counts.copy()
+        seen[turned_type] += 1  # the turned card is no other seat's
+        knowledge = parse_knowledge(rules, seen, known or [], void or [])
+        talon_sampler_inputs(rules, counts, turned_type, knowledge)  # impossible: fail now
         threads = clamp_threads(threads)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing") as progress:
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
-                               progress, backend)
+                               progress, backend, knowledge)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
-                            **source(rules_file))
+                            **knowledge.provenance(), **source(rules_file))
         document = {"provenance": record, **result}
         if out_file is not None:
             write_text(json.dumps(document, indent=2) + "\n", out_file)

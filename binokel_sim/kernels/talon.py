@@ -33,6 +33,7 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.sampler import sample_counts
 from binokel_sim.kernels.strict_tricks import (
     counter_cards,
     must_head,
@@ -437,6 +438,39 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit(inline="always")
+def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands, talon):
+    """A sample's deal under what the user knows: ``known`` is ``(seat 0's planes, 1, pool,
+    known cards per seat (4, 24), allowed, capacity, ways)`` (:mod:`binokel_sim.constraints`).
+    The constrained sampler (:func:`~binokel_sim.kernels.sampler.sample_counts`) gives seats
+    1..P-1 their cards besides the known ones and the hidden talon its cards (group P-1); the
+    talon's order is then a uniform shuffle of those (:func:`~binokel_sim.kernels.deal.deal_sum`
+    over them), the turned card staying last. Writes ``hands`` rows 1..P-1 and ``talon[:-1]``;
+    returns the state."""
+    pool, kc, allowed, capacity, ways = known[2], known[3], known[4], known[5], known[6]
+    st[0], st[1], st[2], st[3] = s0, s1, s2, s3
+    sample_counts(pool, allowed, capacity, n_players, ways, st, split)
+    s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
+    for seat in range(1, n_players):
+        q0 = q1 = q2 = q3 = np.int64(0)
+        for t in range(24):
+            for _ in range(kc[seat, t] + split[seat - 1, t]):
+                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(t))
+        hands[seat, 0] = q0
+        hands[seat, 1] = q1
+        hands[seat, 2] = q2
+        hands[seat, 3] = q3
+    k = 0
+    for t in range(24):
+        for _ in range(split[n_players - 1, t]):
+            sampled[k] = np.uint64(t)
+            k += 1
+    _, s0, s1, s2, s3 = deal_sum(sampled[:k], k, s0, s1, s2, s3)
+    for j in range(k):
+        talon[j] = np.int64(sampled[j])
+    return s0, s1, s2, s3
+
+
+@njit(inline="always")
 def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
                 first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
                 target, max_deals, hands_out, talon_out, points_out, trick_cards,
@@ -488,6 +522,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     scores = np.zeros(max(n_sides, 1), dtype=np.int64)
     totals = np.zeros(max(n_sides, 1), dtype=np.int64)
     scan = np.empty(decl.shape[1], dtype=np.int64)  # legal_declarations' scratch (wide tables)
+    sampled = np.empty(max(n_talon - 1, 1), dtype=np.uint64)  # the constrained deal's talon
+    st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
+    split = np.empty((4, 24), dtype=np.int64)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -508,24 +545,30 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                 # the shuffle, then the deck read off in order (docs/rules.md "The deal"): the
                 # seats' hands, then the talon (a sample: seat 0 holds the known hand, the
                 # others and the talon come from the unseen cards, the turned card last)
-                _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
                 first_seat = 1 if mode == MODE_SAMPLE else 0
                 if mode == MODE_SAMPLE:
                     for q in range(4):
-                        hands[0, q] = known[q]
+                        hands[0, q] = known[0][q]
                     talon[n_talon - 1] = turned
-                pos = 0
-                for seat in range(first_seat, n_players):
-                    q0 = q1 = q2 = q3 = np.int64(0)
-                    for j in range(pos, pos + hand):
-                        q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
-                    hands[seat, 0] = q0
-                    hands[seat, 1] = q1
-                    hands[seat, 2] = q2
-                    hands[seat, 3] = q3
-                    pos += hand
-                for j in range(n_talon - first_seat):
-                    talon[j] = np.int64(work[pos + j])
+                if mode == MODE_SAMPLE and known[1]:
+                    # what the user knows (--known, --void): the constrained sampler deals the
+                    # other seats and the hidden talon, whose order is then shuffled
+                    s0, s1, s2, s3 = constrained_deal(known, n_players, s0, s1, s2, s3,
+                                                      sampled, st, split, hands, talon)
+                else:
+                    _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
+                    pos = 0
+                    for seat in range(first_seat, n_players):
+                        q0 = q1 = q2 = q3 = np.int64(0)
+                        for j in range(pos, pos + hand):
+                            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
+                        hands[seat, 0] = q0
+                        hands[seat, 1] = q1
+                        hands[seat, 2] = q2
+                        hands[seat, 3] = q3
+                        pos += hand
+                    for j in range(n_talon - first_seat):
+                        talon[j] = np.int64(work[pos + j])
                 if record:
                     for seat in range(n_players):
                         for q in range(4):
@@ -805,11 +848,21 @@ def policy_items(mode, deck, tt, dt, seat_policies, seed, block, start, stop, fi
 
 @njit
 def placeholders():
-    """Empty outputs (and a hand, a side list) for the arguments a driver does not use."""
-    return (np.zeros(4, dtype=np.uint32), np.zeros(1, dtype=np.int64),
+    """Empty outputs (and a known hand with no constraints, a side list) for the arguments a
+    driver does not use."""
+    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.zeros(1, dtype=np.int64),
             np.empty((0, 1, 4), dtype=np.uint32), np.empty((0, 1), dtype=np.int64),
             np.empty((0, 1, 1), dtype=np.int64), np.empty(0, dtype=np.float64),
             np.empty((0, 4), dtype=np.int64))
+
+
+@njit
+def unconstrained(planes):
+    """A sample's ``known`` tuple (:func:`constrained_deal`) with nothing known beyond seat 0's
+    hand ``planes``: the deal is the plain shuffle."""
+    z = np.zeros(4, dtype=np.int64)
+    return (planes, 0, np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64), z, z,
+            np.zeros((1, 1, 1, 1)))
 
 
 @njit
@@ -884,10 +937,12 @@ def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size,
 @njit_parallel
 def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, first_block,
                         block_size, points_out):
-    """Samples for the value of one hand: seat 0 holds ``known`` (uint32 (4,)), the turned card
-    is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over positions
-    0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then the turned
-    card; the deal is played once. Writes ``points_out`` int64 (n, P, 2):
+    """Samples for the value of one hand: seat 0 holds ``known[0]`` (uint32 (4,)), the turned
+    card is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over
+    positions 0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then
+    the turned card; the deal is played once. With ``known[1]`` set, what the user knows deals
+    the other seats and the talon instead (:func:`constrained_deal`; :func:`unconstrained` for
+    nothing known). Writes ``points_out`` int64 (n, P, 2):
     card and meld points per seat. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``."""
     n = points_out.shape[0]
