@@ -175,6 +175,18 @@ def sampler_inputs(knowledge: Knowledge, pool: np.ndarray, capacities: list[int]
     return SamplerInputs(rest, known, masks, capacity, groups, ways, float(deals))
 
 
+def inputs_for(rules: Rules, seen: np.ndarray, knowledge: "Knowledge | None",
+               hidden: int = 0) -> SamplerInputs:
+    """The sampler's inputs for a run around the cards ``seen`` (counts per type: the hand, and a
+    turned card): the other seats get ``rules.hand_size`` cards each and ``hidden`` cards go to
+    nobody (a talon). Checked (:func:`check_possible`); placeholders (``groups`` 0: the plain
+    shuffle) when nothing is known."""
+    if knowledge is None or knowledge.empty:
+        return SamplerInputs.nothing_known()
+    pool = rules.deck_counts() - np.asarray(seen, dtype=np.int64)
+    return check_possible(knowledge, pool, [rules.hand_size] * (rules.players - 1), hidden)
+
+
 def check_possible(knowledge: Knowledge, pool: np.ndarray, capacities: list[int],
                    extra: int = 0) -> SamplerInputs:
     """Fail with one line unless some deal gives every other seat ``capacities[s - 1]`` cards

@@ -127,12 +127,9 @@ def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
     """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
     not hold (checked: an impossible combination is a :class:`CardError`), or placeholders
     (``groups`` 0: shuffle as usual) when nothing is known."""
-    from binokel_sim.constraints import SamplerInputs, check_possible
+    from binokel_sim.constraints import inputs_for
 
-    if knowledge is None or knowledge.empty:
-        return SamplerInputs.nothing_known()
-    pool = rules.deck_counts() - np.asarray(counts, dtype=np.int64)
-    return check_possible(knowledge, pool, [rules.hand_size] * (rules.players - 1))
+    return inputs_for(rules, counts, knowledge)
 
 
 # --- duels --------------------------------------------------------------------------------------

@@ -179,14 +179,11 @@ def talon_sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledg
     ``counts`` nor the ``turned`` card (the other seats' hands and the hidden talon), checked (an
     impossible combination is a :class:`CardError`); placeholders (``groups`` 0: the plain
     shuffle) when nothing is known."""
-    from binokel_sim.constraints import SamplerInputs, check_possible
+    from binokel_sim.constraints import inputs_for
 
-    if knowledge is None or knowledge.empty:
-        return SamplerInputs.nothing_known()
-    pool = rules.deck_counts() - np.asarray(counts, dtype=np.int64)
-    pool[turned] -= 1
-    return check_possible(knowledge, pool, [rules.hand_size] * (rules.players - 1),
-                          rules.talon - 1)
+    seen = np.asarray(counts, dtype=np.int64).copy()
+    seen[turned] += 1
+    return inputs_for(rules, seen, knowledge, hidden=rules.talon - 1)
 
 
 def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
