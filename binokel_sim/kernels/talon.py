@@ -470,7 +470,7 @@ def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands
     return s0, s1, s2, s3
 
 
-@njit(inline="always")
+@njit
 def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
                 first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
                 target, max_deals, hands_out, talon_out, points_out, trick_cards,
@@ -861,7 +861,7 @@ def unconstrained(planes):
     """A sample's ``known`` tuple (:func:`constrained_deal`) with nothing known beyond seat 0's
     hand ``planes``: the deal is the plain shuffle."""
     z = np.zeros(4, dtype=np.int64)
-    return (planes, 0, np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64), z, z,
+    return (planes, np.int64(0), np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64), z, z,
             np.zeros((1, 1, 1, 1)))
 
 
@@ -895,18 +895,19 @@ def talon_play_blocks(deck, tt, seat_policies, seed, first_block, block_size, fi
     n_deals = hands_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
     uniform = all_random_seats(seat_policies)
     known, sides, _, _, _, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
         if uniform:
-            random_items(MODE_PLAY, deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+            random_items(np.int64(MODE_PLAY), deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
                          hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
                          decl_out, diff, games)
         else:
-            policy_items(MODE_PLAY, deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+            policy_items(np.int64(MODE_PLAY), deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
                          hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
                          decl_out, diff, games)
 
@@ -920,17 +921,18 @@ def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size,
     n_deals = points_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
     uniform = all_random_seats(seat_policies)
     known, sides, hands, rows, tricks, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
         if uniform:
-            random_items(MODE_PLAYOUT, deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+            random_items(np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
                          hands, rows, points_out, tricks, rows, rows, tricks, diff, games)
         else:
-            policy_items(MODE_PLAYOUT, deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, 0, 0, sides, 0, 0, 0, 0, 0,
+            policy_items(np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
                          hands, rows, points_out, tricks, rows, rows, tricks, diff, games)
 
 
@@ -948,17 +950,18 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, 
     n = points_out.shape[0]
     n_blocks = (n + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
     uniform = all_random_seats(seat_policies)
     _, sides, hands, rows, tricks, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
         if uniform:
-            random_items(MODE_SAMPLE, unseen, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n, start + block_size), 0, known, turned, dealer, sides, 0, 0, 0, 0, 0, hands,
+            random_items(np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n, start + block_size), zero, known, turned, dealer, sides, zero, zero, zero, zero, zero, hands,
                          rows, points_out, tricks, rows, rows, tricks, diff, games)
         else:
-            policy_items(MODE_SAMPLE, unseen, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n, start + block_size), 0, known, turned, dealer, sides, 0, 0, 0, 0, 0, hands,
+            policy_items(np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, seed, first_block + b, start,
+                         min(n, start + block_size), zero, known, turned, dealer, sides, zero, zero, zero, zero, zero, hands,
                          rows, points_out, tricks, rows, rows, tricks, diff, games)
 
 
@@ -973,12 +976,13 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_
     n_deals = diff_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
     known, _, hands, rows, tricks, _, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        policy_items(MODE_DUEL, deck, tt, dt, sides, seed, first_block + b, start,
-                     min(n_deals, start + block_size), first_deal, known, 0, 0, sides, n_sides,
-                     policy_a, policy_b, 0, 0, hands, rows, tricks, tricks, rows, rows, tricks,
+        policy_items(np.int64(MODE_DUEL), deck, tt, dt, sides, seed, first_block + b, start,
+                     min(n_deals, start + block_size), first_deal, known, zero, zero, sides, n_sides,
+                     policy_a, policy_b, zero, zero, hands, rows, tricks, tricks, rows, rows, tricks,
                      diff_out, games)
 
 
@@ -1013,10 +1017,11 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
     n_games = games_out.shape[0]
     n_blocks = (n_games + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
     known, _, hands, rows, tricks, diff, _ = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        policy_items(MODE_MATCH, deck, tt, dt, sides, seed, first_block + b, start,
-                     min(n_games, start + block_size), first_game, known, 0, 0, sides, n_sides,
+        policy_items(np.int64(MODE_MATCH), deck, tt, dt, sides, seed, first_block + b, start,
+                     min(n_games, start + block_size), first_game, known, zero, zero, sides, n_sides,
                      policy_a, policy_b, target, max_deals, hands, rows, tricks, tricks, rows,
                      rows, tricks, diff, games_out)

@@ -393,7 +393,7 @@ def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_point
     return play0, play1, s0, s1, s2, s3
 
 
-@njit(inline="always")
+@njit
 def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
                      heuristic_seats, card_points, last_trick, counters, mode):
     """Two independent play-outs of :func:`play_tricks` (no records) in one loop, card by card

@@ -237,7 +237,7 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
 MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
-@njit(inline="always")
+@njit
 def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
                 first_deal, known, game, outs, calls):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
@@ -599,18 +599,19 @@ def widow_play_blocks(deck, tw, kt, seat_policies, seed, first_block, block_size
     n_blocks = (n_deals + block_size - 1) // block_size
     uniform = all_random_seats(seat_policies)
     known, _, rows, _, diff = placeholders()
-    game = (0, 0, 0, 0, 0)
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
+    game = (zero, zero, zero, zero, zero)
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
         if uniform:
-            random_items(MODE_PLAY, deck, tw, kt, seat_policies, seed, first_block + b, start,
-                         stop, first_deal, known, game, outs, 1)
+            random_items(np.int64(MODE_PLAY), deck, tw, kt, seat_policies, seed, first_block + b, start,
+                         stop, first_deal, known, game, outs, np.int64(1))
         else:
-            policy_items(MODE_PLAY, deck, tw, kt, seat_policies, seed, first_block + b, start,
-                         stop, first_deal, known, game, outs, 1)
+            policy_items(np.int64(MODE_PLAY), deck, tw, kt, seat_policies, seed, first_block + b, start,
+                         stop, first_deal, known, game, outs, np.int64(1))
 
 
 @njit
@@ -633,16 +634,17 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, max_calls, seed, first_blo
     n_blocks = (n_deals + block_size - 1) // block_size
     uniform = all_random_seats(seat_policies)
     known = placeholders()[0]
-    game = (0, 0, 0, 0, 0)
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
+    game = (zero, zero, zero, zero, zero)
     outs = unrecorded(scores_out)
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
         if uniform:
-            random_items(MODE_PLAYOUT, deck, tw, kt, seat_policies, seed, first_block + b, start,
+            random_items(np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, seed, first_block + b, start,
                          stop, first_deal, known, game, outs, max_calls)
         else:
-            policy_items(MODE_PLAYOUT, deck, tw, kt, seat_policies, seed, first_block + b, start,
+            policy_items(np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, seed, first_block + b, start,
                          stop, first_deal, known, game, outs, max_calls)
 
 
@@ -656,13 +658,14 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, seed
     n_blocks = (n_deals + block_size - 1) // block_size
     known, hands, rows, tricks, _ = placeholders()
     seats = np.zeros(tw[0][CFG_PLAYERS], dtype=np.int64)
-    game = (n_sides, policy_a, policy_b, 0, 0)
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
+    game = (n_sides, policy_a, policy_b, zero, zero)
     outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
             rows, rows)
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        policy_items(MODE_DUEL, deck, tw, kt, seats, seed, first_block + b, start, stop,
+        policy_items(np.int64(MODE_DUEL), deck, tw, kt, seats, seed, first_block + b, start, stop,
                      first_deal, known, game, outs, max_calls)
 
 
@@ -681,7 +684,7 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, tar
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_games, start + block_size)
-        policy_items(MODE_MATCH, deck, tw, kt, seats, seed, first_block + b, start, stop,
+        policy_items(np.int64(MODE_MATCH), deck, tw, kt, seats, seed, first_block + b, start, stop,
                      first_game, known, game, outs, max_calls)
 
 
@@ -698,17 +701,18 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, seed, first_block,
     n = out.shape[0]
     n_blocks = (n + block_size - 1) // block_size
     uniform = all_random_seats(seat_policies)
-    game = (0, 0, 0, 0, 0)
+    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
+    game = (zero, zero, zero, zero, zero)
     outs = unrecorded(out)
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n, start + block_size)
         if uniform:
-            random_items(MODE_SAMPLE, unseen, tw, kt, seat_policies, seed, first_block + b,
-                         start, stop, 0, known, game, outs, 1)
+            random_items(np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, seed, first_block + b,
+                         start, stop, zero, known, game, outs, np.int64(1))
         else:
-            policy_items(MODE_SAMPLE, unseen, tw, kt, seat_policies, seed, first_block + b,
-                         start, stop, 0, known, game, outs, 1)
+            policy_items(np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, seed, first_block + b,
+                         start, stop, zero, known, game, outs, np.int64(1))
 
 
 @njit
