@@ -125,11 +125,12 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
 
 def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
     """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
-    not hold (checked: an impossible combination is a :class:`CardError`), or placeholders
-    (``groups`` 0: shuffle as usual) when nothing is known."""
+    not hold, the other seats' hands and a widow (checked: an impossible combination is a
+    :class:`CardError`), or placeholders (``groups`` 0: shuffle as usual) when nothing is
+    known."""
     from binokel_sim.constraints import inputs_for
 
-    return inputs_for(rules, counts, knowledge)
+    return inputs_for(rules, counts, knowledge, hidden=rules.widow)
 
 
 # --- duels --------------------------------------------------------------------------------------

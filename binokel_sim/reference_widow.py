@@ -279,7 +279,7 @@ def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_poin
 # --- whole deals ----------------------------------------------------------------------------------
 
 def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: int,
-              pick: Pick) -> dict:
+              pick: Pick, sample: bool = False) -> dict:
     """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
     random policy on every seat. Returns the record of docs/rules.md "Widow games", "Records"
     without ``deal``: ``variant``, ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``,
@@ -288,10 +288,11 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
 
     Auction, widow handling (demand, give back, burying, trump), melds with that trump from each
     seat's cards after the exchange and burying, then the play led by the soloist, then scoring.
+    A ``sample`` (bid odds of seat 0's hand) has no auction: seat 0 is the soloist at bid 0.
     """
     dealt = [[int(c) for c in h] for h in hands]
     widow = [int(c) for c in widow]
-    soloist, bid, calls = auction(rules, dealer, pick)
+    soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick)
     cards = [list(h) for h in dealt]
     handling = handle_widow(rules, cards, widow, soloist, pick)
     assert all(sum(h) == rules.hand_size for h in cards)

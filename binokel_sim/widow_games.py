@@ -19,11 +19,18 @@ from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.engines import sides as n_sides
-from binokel_sim.games import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, policy_id
+from binokel_sim.games import (
+    GAME_BLOCK,
+    MATCH_BLOCK,
+    MAX_GAME_DEALS,
+    policy_id,
+    sampler_inputs,
+)
 from binokel_sim.kernels.widow import (
     N_INFO,
     widow_duel_blocks,
     widow_exact,
+    widow_exact_known,
     widow_match_blocks,
     widow_play_blocks,
     widow_sample_blocks,
@@ -254,11 +261,15 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 
 def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       threads: int | None = None,
-                      progress: Progress | None = None, first_sample: int = 0) -> np.ndarray:
+                      progress: Progress | None = None, first_sample: int = 0,
+                      knowledge=None) -> np.ndarray:
     """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
     Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``. ``first_sample`` (a multiple of
-    ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run."""
+    ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
+    (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
+    seats and the widow are dealt consistently with it by the unbiased constrained sampler (an
+    impossible combination is a :class:`CardError`)."""
     check_widow(rules)
     check_run(samples, seed)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
@@ -268,9 +279,11 @@ def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
     check_memory(8 * len(SAMPLE_FIELDS) * samples, f"{samples:,} samples")
     out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
-    planes = counts_to_planes(counts)
+    cons = sampler_inputs(rules, counts, knowledge)
+    known = (counts_to_planes(counts), int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
+             cons.capacity, cons.ways)
     for first_block, start, n in _chunks(samples, n_threads):
-        widow_sample_blocks(unseen, planes, tw, compile_tables(rules).kt, seats, seed,
+        widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, seed,
                             offset + first_block, GAME_BLOCK, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)
@@ -289,3 +302,30 @@ def exact_widow(rules: Rules, counts: np.ndarray) -> tuple[int, np.ndarray]:
     n = widow_exact(p[0], p[1], p[2], p[3], unseen, rules.widow, tables.kt,
                     np.empty(4, dtype=np.int64), hist)
     return int(n), hist
+
+
+def exact_widow_known(rules: Rules, counts: np.ndarray, knowledge) -> tuple[int, np.ndarray]:
+    """:func:`exact_widow` under what the user knows (``knowledge``, a
+    :class:`~binokel_sim.constraints.Knowledge`): a widow's chance is the share of the consistent
+    deals that leave it, so ``(widows, weight)``: the physical widows some consistent deal leaves
+    and, per best meld ``v``, ``weight[v]`` (float64) the consistent deals after which hand +
+    widow melds ``v`` (``weight.sum()`` is every consistent deal). An impossible combination is a
+    :class:`CardError`."""
+    check_widow(rules)
+    tables = compile_tables(rules)
+    cons = sampler_inputs(rules, counts, knowledge)
+    # the other seats as count_ways's groups: all but the last in groups 0, 1, the last in group 3
+    # (the group that takes the rest), so the table has one dimension fewer
+    seats = rules.players - 1
+    allowed = np.zeros(4, dtype=np.int64)
+    capacity = np.zeros(4, dtype=np.int64)
+    for i in range(seats):
+        g = 3 if i == seats - 1 else i
+        allowed[g] = cons.allowed[i]
+        capacity[g] = cons.capacity[i]
+    ways = np.zeros((N_TYPES + 1, capacity[0] + 1, capacity[1] + 1, capacity[2] + 1))
+    weight = np.zeros(tables.max_total + 1, dtype=np.float64)
+    p = counts_to_planes(counts)
+    widows = widow_exact_known(p[0], p[1], p[2], p[3], cons.pool, rules.widow, allowed, capacity,
+                               tables.kt, np.empty(4, dtype=np.int64), weight, ways)
+    return int(round(widows)), weight

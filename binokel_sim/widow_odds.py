@@ -21,7 +21,12 @@ from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
-from binokel_sim.widow_games import SAMPLE_FIELDS, exact_widow, run_widow_samples
+from binokel_sim.widow_games import (
+    SAMPLE_FIELDS,
+    exact_widow,
+    exact_widow_known,
+    run_widow_samples,
+)
 
 ROW_SCHEMA = {"bid": pl.Int64, "p_make": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
               "expected_score": pl.Float64}
@@ -70,22 +75,34 @@ def widow_tally(out: np.ndarray) -> dict:
 
 def widow_task(task: tuple) -> dict:
     """One task of :func:`widow_bid_odds`: ``(rules, counts, seed, policy, first_sample,
-    samples, threads)`` → the :func:`widow_tally` of those samples."""
+    samples, threads, knowledge)`` → the :func:`widow_tally` of those samples."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, counts, seed, policy, first, n, threads = task
+    rules, counts, seed, policy, first, n, threads, knowledge = task
     with task_context(threads) as n_threads:
         out = run_widow_samples(rules, counts, n, seed, policy, n_threads, task_progress(),
-                                first_sample=first)
+                                first_sample=first, knowledge=knowledge)
     return widow_tally(out)
 
 
-def widow_section(rules: Rules, counts: np.ndarray) -> dict:
+def widow_section(rules: Rules, counts: np.ndarray, knowledge=None) -> dict:
     """The exact widow analysis: over every possible widow from the unseen cards (each set of
     physical cards equally likely), the best static meld of hand + widow (the highest over the
-    four trumps, before any demand or burying)."""
+    four trumps, before any demand or burying). Under ``knowledge`` (``--known``, ``--void``)
+    each widow weighs as the consistent deals that leave it
+    (:func:`~binokel_sim.widow_games.exact_widow_known`; float64 arithmetic instead of
+    fractions)."""
+    if knowledge is not None and not knowledge.empty:
+        widows, weight = exact_widow_known(rules, counts, knowledge)
+        return _section(rules, counts, widows, weight / weight.sum())
     widows, hist = exact_widow(rules, counts)
-    values = np.flatnonzero(hist)
+    return _section(rules, counts, widows,
+                    [Fraction(int(k), widows) for k in hist])
+
+
+def _section(rules: Rules, counts: np.ndarray, widows: int, chance) -> dict:
+    """The widow section from the chance of each best meld (fractions or floats, by meld)."""
+    values = [v for v in range(len(chance)) if chance[v] > 0]
     p = counts_to_planes(counts)
     own = compile_tables(rules)
     totals = np.empty(4, dtype=np.int64)
@@ -93,21 +110,18 @@ def widow_section(rules: Rules, counts: np.ndarray) -> dict:
 
     score_hand(p[0], p[1], p[2], p[3], own.kt, totals)
     own_best = int(totals.max())
-    mean = Fraction(int((values * hist[values]).sum()), widows)
-    improves = Fraction(int(hist[own_best + 1:].sum()), widows)
     return {
         "widows": widows,
         "own_best_meld": own_best,
-        "mean_best_meld": float(mean),
-        "p_improves": float(improves),
-        "distribution": [{"meld": int(v), "probability": float(Fraction(int(hist[v]), widows))}
-                         for v in values],
+        "mean_best_meld": float(sum(v * chance[v] for v in values)),
+        "p_improves": float(sum(chance[v] for v in values if v > own_best)),
+        "distribution": [{"meld": int(v), "probability": float(chance[v])} for v in values],
     }
 
 
 def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
                    policy: str = "heuristic", threads: int | None = None,
-                   progress: Progress | None = None, backend=None) -> dict:
+                   progress: Progress | None = None, backend=None, knowledge=None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
@@ -115,7 +129,10 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     the soloist's side's score at the minimum bid (series ``soloist``: the total when made, else
     minus twice the bid; its mean is ``expected_score_min_bid``). The samples are played in
     tasks of ``backend.BID_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every
-    figure comes from their integer :func:`widow_tally`."""
+    figure comes from their integer :func:`widow_tally`. ``knowledge`` (from ``--known`` and
+    ``--void``, :mod:`binokel_sim.constraints`): the other seats and the widow are dealt
+    consistently with it, and the exact widow section weighs each widow by the consistent deals
+    that leave it; an impossible combination is a :class:`CardError` before any work."""
     from binokel_sim import widow_games
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.games import policy_id
@@ -125,11 +142,11 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     check_run(samples, seed)
     policy_id(policy)
     set_threads(threads)
-    widow = widow_section(rules, counts)
+    widow = widow_section(rules, counts, knowledge)  # checks the knowledge first
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, widow_games.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, first, n,
-              backend.threads_for(threads)) for _, first, n in ranges]
+              backend.threads_for(threads), knowledge) for _, first, n in ranges]
     tally = total(backend.map(widow_task, tasks, [n for *_, n in ranges], progress))
     rows = rows_from_totals(rules, tally["totals"])
     m_mean, m_low, m_high = mean_interval(float(tally["meld"]), float(tally["meld_sq"]), samples)

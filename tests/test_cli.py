@@ -414,7 +414,9 @@ def test_bid_odds_known_and_void_in_the_provenance():
     (["--known", "partner:AS AS AS"], "more copies of AS"),
     (["--void", "left"], "write SEAT:SUIT"),
     (["--void", "1:S", "--void", "1:H", "--void", "1:D"], "no deal fits"),
-    (["--variant", "three-hand-auction-48", "--void", "1:S"], "not yet supported"),
+    (["--variant", "three-hand-auction-48", "--void", "1:S H D C", "--void", "2:S H D C"],
+     "no deal fits"),
+    (["--variant", "four-hand-widow-48", "--known", "partner:AS AS AS"], "more copies of AS"),
 ])
 def test_bid_odds_bad_constraints_one_line(args, needle):
     assert_one_line_error(invoke("bid-odds", "--deals", "1000", *args), needle)

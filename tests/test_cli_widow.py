@@ -56,6 +56,25 @@ def test_bid_odds_json(variant, widows):
     assert json.loads(ok(*args, "--threads", "1").stdout) == result
 
 
+@pytest.mark.parametrize("variant", WIDOW_VARIANTS)
+def test_bid_odds_known_and_void(variant):
+    """--known/--void deal the other seats and the widow around the constraints: the provenance
+    says so, the exact widow section weighs fewer widows, and the same run repeats."""
+    args = ("bid-odds", "--variant", variant, "--deals", "2000", "--seed", "3", "--format",
+            "json")
+    plain = json.loads(ok(*args).stdout)
+    result = json.loads(ok(*args, "--known", "left:AH TH", "--void", "right:D").stdout)
+    record = result["provenance"]
+    assert record["known"] == "1:AH TH" and record["void"].endswith(":D")
+    assert "known" not in plain["provenance"]
+    assert result["widow"]["widows"] < plain["widow"]["widows"]
+    assert sum(d["probability"] for d in result["widow"]["distribution"]) == \
+        pytest.approx(1, abs=1e-9)
+    assert result["rows"] != plain["rows"]
+    assert json.loads(ok(*args, "--known", "left:AH TH", "--void", "right:D", "--threads",
+                         "1").stdout) == result
+
+
 def test_bid_odds_table_and_out_file(tmp_path):
     path = tmp_path / "odds.csv"
     result = ok("bid-odds", "--variant", "three-hand-auction-48", "--deals", "2000", "--out",

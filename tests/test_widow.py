@@ -254,3 +254,124 @@ def test_bid_rows_from_totals():
     assert at[200]["expected_score"] == pytest.approx((200 + 230 + 260 + 400 - 400) / 5)
     assert at[300]["p_make"] == pytest.approx(0.2)
     assert at[300]["expected_score"] == pytest.approx((400 - 4 * 600) / 5)
+
+
+# --- bid odds under what the user knows (--known, --void) -----------------------------------------
+
+def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge):
+    """The constrained samples by the twins: the sampler's twin deals the other seats and the
+    widow, the widow's order is a partial Fisher-Yates of its cards, then the widow twin plays
+    the deal as a sample (seat 0 the soloist, no auction) with the random policy, all on one
+    stream. Rows as ``SAMPLE_FIELDS``."""
+    from binokel_sim.reference import block_streams, deal_hand
+    from binokel_sim.reference_play import stream_pick
+    from binokel_sim.reference_sampler import sample_counts
+
+    players = rules.players
+    known = [[int(x) for x in knowledge.known[s]] for s in range(1, players)]
+    allowed = [int(knowledge.allowed[s]) for s in range(1, players)] + [(1 << 24) - 1]
+    pool = [int(rules.deck_counts()[t]) - int(counts[t]) - sum(k[t] for k in known)
+            for t in range(24)]
+    capacity = [rules.hand_size - sum(k) for k in known] + [rules.widow]
+    out = []
+    for d, stream, _ in block_streams([0], n, seed, block_size):
+        split = sample_counts(pool, allowed, capacity, stream)
+        hands = [[int(c) for c in counts]] + [[k[t] + x[t] for t in range(24)]
+                                              for k, x in zip(known, split)]
+        widow = [t for t in range(24) for _ in range(split[-1][t])]
+        deal_hand(widow, 0, len(widow), stream)
+        record = reference_widow.play_deal(rules, hands, split[-1], d % players,
+                                           stream_pick(stream), sample=True)
+        ours = [s for s in range(players) if reference_widow.side_of(rules, s) == 0]
+        tricks = sum(1 for t in record["tricks"] if t["winner"] in ours)
+        out.append([record["pair_scores"][0] if rules.partnerships else record["scores"][0],
+                    "SHDC".index(record["trump"]), record["melds"][0],
+                    int(tricks == rules.hand_size),
+                    sum(record["card_points"][s] for s in ours)])
+    return out
+
+
+@pytest.mark.parametrize("name, known, void", [
+    ("three-hand-auction-48", ["left:TH TH KS", "right:TD"], ["1:C"]),
+    ("four-hand-widow-48", ["partner:AS", "3:KD QD"], ["left:H", "right:S"]),
+])
+def test_constrained_samples_equal_the_twin(name, known, void, small_blocks):
+    from binokel_sim.constraints import parse_knowledge
+
+    rules = find_variant(name)
+    hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
+    k = parse_knowledge(rules, hand, known, void)
+    out = wg.run_widow_samples(rules, hand, 20, 3, "random", knowledge=k)
+    assert out.tolist() == twin_constrained_samples(rules, hand, 20, 3, 7, k)
+
+
+def test_nothing_known_is_the_plain_shuffle(widow_rules):
+    from binokel_sim.constraints import parse_knowledge
+
+    hand = np.asarray(counts_of(parse_cards(widow_rules.example_hand)))
+    plain = wg.run_widow_samples(widow_rules, hand, 2000, 4, "heuristic")
+    empty = wg.run_widow_samples(widow_rules, hand, 2000, 4, "heuristic",
+                                 knowledge=parse_knowledge(widow_rules, hand, [], []))
+    assert np.array_equal(plain, empty)
+    assert widow_section(widow_rules, hand, parse_knowledge(widow_rules, hand, [], [])) == \
+        widow_section(widow_rules, hand)
+
+
+def test_exact_widow_under_knowledge_equals_brute_force():
+    """Every physical widow of the cards not known to be elsewhere, weighed by the deals of the
+    rest to the two other seats that respect the knowledge (the sampler twin's exact count)."""
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.reference_sampler import count_ways
+
+    rules = find_variant("three-hand-auction-48")
+    hand = list(counts_of(parse_cards(rules.example_hand)))
+    k = parse_knowledge(rules, np.array(hand), ["left:AH TH KH QH JH 9H", "right:AC"],
+                        ["right:D"])
+    known = [[int(x) for x in k.known[s]] for s in (1, 2)]
+    allowed = [int(k.allowed[s]) for s in (1, 2)]
+    rest = [2 - hand[t] - known[0][t] - known[1][t] for t in range(24)]
+    capacity = [15 - sum(known[0]), 15 - sum(known[1])]
+    cards = [t for t in range(24) for _ in range(rest[t])]
+    weight: dict[int, int] = {}
+    memo: dict = {}
+    widows = 0
+    for widow in combinations(range(len(cards)), 3):
+        left = list(rest)
+        for i in widow:
+            left[cards[i]] -= 1
+        key = tuple(left)
+        if key not in memo:
+            memo[key] = count_ways(left, allowed, capacity)
+        if memo[key] == 0:
+            continue
+        widows += 1
+        counts = list(hand)
+        for i in widow:
+            counts[cards[i]] += 1
+        best = max(reference.meld_total(rules, counts, trump) for trump in range(4))
+        weight[best] = weight.get(best, 0) + memo[key]
+    total = sum(weight.values())
+    section = widow_section(rules, np.array(hand), k)
+    assert section["widows"] == widows
+    got = {d["meld"]: d["probability"] for d in section["distribution"]}
+    assert got.keys() == weight.keys()
+    for v, w in weight.items():
+        assert got[v] == pytest.approx(w / total, rel=1e-12)
+    assert section["mean_best_meld"] == pytest.approx(
+        sum(v * w for v, w in weight.items()) / total, rel=1e-12)
+    # the cards known to be elsewhere are in no widow: fewer widows than without knowledge
+    plain = widow_section(rules, np.array(hand))
+    assert section != plain and widows < plain["widows"]
+
+
+def test_widow_knowledge_errors_before_work():
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.errors import CardError
+    from binokel_sim.widow_odds import widow_bid_odds
+
+    rules = find_variant("three-hand-auction-48")
+    hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
+    # both other seats void in every suit: the 33 unseen cards all go to a 3-card widow
+    k = parse_knowledge(rules, hand, [], ["left:S H D C", "right:S H D C"])
+    with pytest.raises(CardError, match="no deal fits"):
+        widow_bid_odds(rules, hand, 1000, 1, knowledge=k)

@@ -137,18 +137,15 @@ def bid_odds_cmd(
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
+        knowledge = parse_knowledge(rules, counts, known or [], void or [])
+        sampler_inputs(rules, counts, knowledge)  # an impossible combination fails before work
         if engine_family(rules) == WIDOW:
-            if known or void:
-                raise SimulationError(f"--known/--void: not yet supported for {rules.name} "
-                                      f"(bid-odds of four-hand-80, deal-odds of the talon games)")
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                                       f"after the widow; only --trump auto is accepted")
             _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt, full,
-                            source(rules_file), workers, scheduler)
+                            source(rules_file), workers, scheduler, knowledge)
             return
-        knowledge = parse_knowledge(rules, counts, known or [], void or [])
-        sampler_inputs(rules, counts, knowledge)  # an impossible combination fails before work
         trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
         if trump_index is not None and trump_index not in marriage_trumps(rules, counts):
             warn(f"--trump {SUITS[trump_index]}: the hand holds no marriage in "
@@ -225,7 +222,7 @@ def _print_bid_odds(rules: "Rules", result: dict, record: dict, full: bool) -> N
 def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
                     threads: Optional[int], out_file: Optional[Path], fmt: RowsFormat,
                     full: bool, origin: dict, workers: Optional[int],
-                    scheduler: Optional[str]) -> None:
+                    scheduler: Optional[str], knowledge) -> None:
     """bid-odds for the widow games (inside :func:`domain_errors`)."""
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -233,11 +230,13 @@ def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
 
     with open_backend(workers, scheduler, threads) as backend, \
             progress_bar(deals, "playing") as progress:
-        result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress, backend)
+        result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress, backend,
+                                knowledge)
     warn_few(deals)
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                         hand=" ".join(result["hand"]), trump_option="auto",
-                        max_bid_positive_ev=result["max_bid_positive_ev"], **origin)
+                        max_bid_positive_ev=result["max_bid_positive_ev"],
+                        **knowledge.provenance(), **origin)
     rest = {k: v for k, v in result.items() if k != "rows"}
     document = {"provenance": record, **rest, "rows": result["rows"].to_dicts()}
     if deliver(result["rows"], out_file, record, fmt, document):

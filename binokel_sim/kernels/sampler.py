@@ -20,6 +20,7 @@ about 10^27 for 60 cards over three seats; relative rounding 1e-16, far below an
 
 import numpy as np
 
+from binokel_sim.kernels.deal import add_card, deal_sum
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import xoshiro_step
 
@@ -153,3 +154,46 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
         r2 -= b2
         remaining -= k
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+
+
+@njit(inline="always")
+def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands, hidden):
+    """A sample's deal under what the user knows (the talon and widow engines' samples): ``known``
+    is ``(seat 0's planes, 1, pool, known cards per seat (4, 24), allowed, capacity, ways)``
+    (:mod:`binokel_sim.constraints`). :func:`sample_counts` gives seats 1..P-1 their cards
+    besides the known ones and the hidden cards (a talon without its turned card, or a widow:
+    group P-1) theirs; their order is then a uniform shuffle of those
+    (:func:`~binokel_sim.kernels.deal.deal_sum` over them). Writes ``hands`` rows 1..P-1 and
+    ``hidden[:k]`` (``k`` the hidden cards; ``sampled`` uint64 holds at least ``k``, ``st`` the
+    state, ``split`` int64 (4, 24)); returns the state."""
+    pool, kc, allowed, capacity, ways = known[2], known[3], known[4], known[5], known[6]
+    st[0], st[1], st[2], st[3] = s0, s1, s2, s3
+    sample_counts(pool, allowed, capacity, n_players, ways, st, split)
+    s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
+    for seat in range(1, n_players):
+        q0 = q1 = q2 = q3 = np.int64(0)
+        for t in range(24):
+            for _ in range(kc[seat, t] + split[seat - 1, t]):
+                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(t))
+        hands[seat, 0] = q0
+        hands[seat, 1] = q1
+        hands[seat, 2] = q2
+        hands[seat, 3] = q3
+    k = 0
+    for t in range(24):
+        for _ in range(split[n_players - 1, t]):
+            sampled[k] = np.uint64(t)
+            k += 1
+    _, s0, s1, s2, s3 = deal_sum(sampled[:k], k, s0, s1, s2, s3)
+    for j in range(k):
+        hidden[j] = np.int64(sampled[j])
+    return s0, s1, s2, s3
+
+
+@njit
+def unconstrained(planes):
+    """A sample's ``known`` tuple (:func:`constrained_deal`) with nothing known beyond seat 0's
+    hand ``planes``: the deal is the plain shuffle."""
+    z = np.zeros(4, dtype=np.int64)
+    return (planes, np.int64(0), np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64),
+            z, z, np.zeros((1, 1, 1, 1)))

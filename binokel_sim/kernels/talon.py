@@ -33,7 +33,7 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.sampler import sample_counts
+from binokel_sim.kernels.sampler import constrained_deal, unconstrained
 from binokel_sim.kernels.strict_tricks import (
     counter_cards,
     must_head,
@@ -437,39 +437,6 @@ def choice_row(rows, swaps, k):
 MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
-@njit(inline="always")
-def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands, talon):
-    """A sample's deal under what the user knows: ``known`` is ``(seat 0's planes, 1, pool,
-    known cards per seat (4, 24), allowed, capacity, ways)`` (:mod:`binokel_sim.constraints`).
-    The constrained sampler (:func:`~binokel_sim.kernels.sampler.sample_counts`) gives seats
-    1..P-1 their cards besides the known ones and the hidden talon its cards (group P-1); the
-    talon's order is then a uniform shuffle of those (:func:`~binokel_sim.kernels.deal.deal_sum`
-    over them), the turned card staying last. Writes ``hands`` rows 1..P-1 and ``talon[:-1]``;
-    returns the state."""
-    pool, kc, allowed, capacity, ways = known[2], known[3], known[4], known[5], known[6]
-    st[0], st[1], st[2], st[3] = s0, s1, s2, s3
-    sample_counts(pool, allowed, capacity, n_players, ways, st, split)
-    s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
-    for seat in range(1, n_players):
-        q0 = q1 = q2 = q3 = np.int64(0)
-        for t in range(24):
-            for _ in range(kc[seat, t] + split[seat - 1, t]):
-                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(t))
-        hands[seat, 0] = q0
-        hands[seat, 1] = q1
-        hands[seat, 2] = q2
-        hands[seat, 3] = q3
-    k = 0
-    for t in range(24):
-        for _ in range(split[n_players - 1, t]):
-            sampled[k] = np.uint64(t)
-            k += 1
-    _, s0, s1, s2, s3 = deal_sum(sampled[:k], k, s0, s1, s2, s3)
-    for j in range(k):
-        talon[j] = np.int64(sampled[j])
-    return s0, s1, s2, s3
-
-
 @njit
 def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
                 first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
@@ -857,15 +824,6 @@ def placeholders():
 
 
 @njit
-def unconstrained(planes):
-    """A sample's ``known`` tuple (:func:`constrained_deal`) with nothing known beyond seat 0's
-    hand ``planes``: the deal is the plain shuffle."""
-    z = np.zeros(4, dtype=np.int64)
-    return (planes, np.int64(0), np.zeros(24, dtype=np.int64), np.zeros((4, 24), dtype=np.int64), z, z,
-            np.zeros((1, 1, 1, 1)))
-
-
-@njit
 def all_random_seats(seat_policies):
     """Whether every seat plays the random policy (the drivers then run :func:`random_items`)."""
     out = True
@@ -943,9 +901,9 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, 
     card is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over
     positions 0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then
     the turned card; the deal is played once. With ``known[1]`` set, what the user knows deals
-    the other seats and the talon instead (:func:`constrained_deal`; :func:`unconstrained` for
-    nothing known). Writes ``points_out`` int64 (n, P, 2):
-    card and meld points per seat. Sample ``d`` reads the stream of block
+    the other seats and the talon instead (:func:`~binokel_sim.kernels.sampler.constrained_deal`;
+    :func:`~binokel_sim.kernels.sampler.unconstrained` for nothing known). Writes ``points_out``
+    int64 (n, P, 2): card and meld points per seat. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``."""
     n = points_out.shape[0]
     n_blocks = (n + block_size - 1) // block_size

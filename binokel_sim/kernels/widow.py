@@ -38,6 +38,7 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
 from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
 from binokel_sim.kernels.talon import game_over
 from binokel_sim.kernels.talon_policy import count_in
@@ -294,6 +295,9 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
     side_totals = np.zeros(max(n_sides, 1), dtype=np.int64)
     calls_seats = np.empty((1, calls), dtype=np.int64)
     calls_values = np.empty((1, calls), dtype=np.int64)
+    sampled = np.empty(n_widow, dtype=np.uint64)  # a constrained sample's widow
+    st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
+    split = np.empty((4, 24), dtype=np.int64)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -311,23 +315,29 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
         while True:
             # --- the deal (docs/rules.md "The deal"; a sample: seat 0 holds the known hand) --
             if mode != MODE_DUEL or play == 0:
-                _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
                 first_seat = 1 if sample else 0
                 if sample:
                     for q in range(4):
-                        hands[0, q] = known[q]
-                pos = 0
-                for seat in range(first_seat, n_players):
-                    q0 = q1 = q2 = q3 = np.uint32(0)
-                    for j in range(pos, pos + hand):
-                        q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
-                    hands[seat, 0] = q0
-                    hands[seat, 1] = q1
-                    hands[seat, 2] = q2
-                    hands[seat, 3] = q3
-                    pos += hand
-                for j in range(n_widow):
-                    widow[j] = np.int64(work[pos + j])
+                        hands[0, q] = known[0][q]
+                if sample and known[1]:
+                    # what the user knows (--known, --void): the constrained sampler deals the
+                    # other seats and the widow
+                    s0, s1, s2, s3 = constrained_deal(known, n_players, s0, s1, s2, s3,
+                                                      sampled, st, split, hands, widow)
+                else:
+                    _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
+                    pos = 0
+                    for seat in range(first_seat, n_players):
+                        q0 = q1 = q2 = q3 = np.uint32(0)
+                        for j in range(pos, pos + hand):
+                            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
+                        hands[seat, 0] = q0
+                        hands[seat, 1] = q1
+                        hands[seat, 2] = q2
+                        hands[seat, 3] = q3
+                        pos += hand
+                    for j in range(n_widow):
+                        widow[j] = np.int64(work[pos + j])
                 if record:
                     for seat in range(n_players):
                         for q in range(4):
@@ -566,10 +576,10 @@ def policy_items(mode, deck, tw, kt, seat_policies, seed, block, start, stop, fi
 
 @njit
 def placeholders():
-    """Empty outputs and a hand for the arguments a driver does not use: ``(known, hands,
-    rows, tricks, diff)`` (uint32 (4,), uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1),
-    float64 (0,))."""
-    return (np.zeros(4, dtype=np.uint32), np.empty((0, 1, 4), dtype=np.uint32),
+    """Empty outputs and a sample's known tuple for the arguments a driver does not use:
+    ``(known, hands, rows, tricks, diff)`` (:func:`~binokel_sim.kernels.sampler.unconstrained`,
+    uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1), float64 (0,))."""
+    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
             np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
             np.empty(0, dtype=np.float64))
 
@@ -690,9 +700,12 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, tar
 
 @njit_parallel
 def widow_sample_blocks(unseen, known, tw, kt, seat_policies, seed, first_block, block_size, out):
-    """Samples for the bid odds of one hand: seat 0 is the soloist with ``known`` (uint32 (4,))
-    before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others take
-    consecutive hands of the shuffled unseen cards, the widow the rest); seat 0 takes the widow,
+    """Samples for the bid odds of one hand: seat 0 is the soloist with ``known[0]`` (uint32
+    (4,)) before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others
+    take consecutive hands of the shuffled unseen cards, the widow the rest). With ``known[1]``
+    set, what the user knows deals the other seats and the widow instead
+    (:func:`~binokel_sim.kernels.sampler.constrained_deal`;
+    :func:`~binokel_sim.kernels.sampler.unconstrained` for nothing known). Seat 0 takes the widow,
     demands, buries, names trump and leads; the deal is played out. Writes ``out`` int64 (n, 5):
     the soloist side's total (meld if it took a trick + card points + bonus), the trump, the
     soloist's meld after the widow, the bonus (1 if the soloist's side took every trick), the
@@ -741,3 +754,55 @@ def widow_exact(p0, p1, p2, p3, unseen, n_widow, kt, totals, hist):
             idx[i] = idx[i - 1] + 1
 
 
+@njit
+def widow_exact_known(p0, p1, p2, p3, rest, n_widow, allowed, capacity, kt, totals, hist, ways):
+    """The exact widow analysis of one hand (planes ``p0..p3``) under what the user knows: every
+    multiset ``W`` of ``n_widow`` cards from ``rest`` (int64 (24,): the unseen cards not known to
+    be elsewhere) is weighed by the deals it leaves, ``prod_t C(rest[t], W[t])`` physical widows
+    times the consistent deals of ``rest - W`` to the other seats
+    (:func:`~binokel_sim.kernels.sampler.count_ways` over ``allowed`` and ``capacity``, int64
+    (4,) in its group layout, ``ways`` its table); adds the weight to ``hist[v]`` (float64), ``v``
+    the best meld of hand + ``W`` over the four trumps. Returns the number of physical widows
+    that some consistent deal leaves (float64)."""
+    types = np.empty(24, dtype=np.int64)
+    m = 0
+    for t in range(24):
+        if rest[t] > 0:
+            types[m] = t
+            m += 1
+    if m == 0:
+        return 0.0
+    idx = np.zeros(n_widow, dtype=np.int64)  # a non-decreasing index list: one multiset
+    left = rest.copy()
+    widows = 0.0
+    while True:
+        for j in range(24):
+            left[j] = rest[j]
+        fits = True
+        mult = 1.0
+        for j in range(n_widow):
+            t = types[idx[j]]
+            # C(rest, w) built one copy at a time: C(n, w) = C(n, w - 1) * (n - w + 1) / w
+            w = rest[t] - left[t] + 1
+            if left[t] == 0:
+                fits = False
+                break
+            mult = mult * left[t] / w
+            left[t] -= 1
+        if fits:
+            seats = count_ways(left, allowed, capacity, 4, ways)
+            if seats > 0.0:
+                q0, q1, q2, q3 = p0, p1, p2, p3
+                for j in range(n_widow):
+                    q0, q1, q2, q3 = add_card(q0, q1, q2, q3, types[idx[j]])
+                hist[best_meld(q0, q1, q2, q3, kt, totals)] += mult * seats
+                widows += mult
+        # the next multiset: the next non-decreasing index list
+        j = n_widow - 1
+        while j >= 0 and idx[j] == m - 1:
+            j -= 1
+        if j < 0:
+            return widows
+        idx[j] += 1
+        for i in range(j + 1, n_widow):
+            idx[i] = idx[j]
