@@ -13,7 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from binokel_sim import reference_play as ref
-from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_card, parse_cards
+from binokel_sim.cards import (
+    N_TYPES,
+    counts_of,
+    counts_to_planes,
+    parse_card,
+    parse_cards,
+)
 from binokel_sim.kernels.policies import (
     POLICY_HEURISTIC,
     POLICY_RANDOM,
@@ -23,13 +29,15 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.tricks import (
+    PLAY_RANDOM,
     counter_mask,
     legal_mask,
     play_mode,
-    play_tricks_pair,
     playout,
     playout_blocks,
     playout_fast,
+    playout_pair_heuristic,
+    playout_pair_random,
     score_deal,
     trick_winner,
 )
@@ -242,10 +250,11 @@ def test_fast_playout_equals_recorded(deal, policies):
 
 
 @settings(max_examples=50, deadline=None)
-@given(deals(), deals(), st.sampled_from([[POLICY_RANDOM] * 4, [POLICY_HEURISTIC] * 4,
-                                          [POLICY_HEURISTIC, POLICY_RANDOM] * 2]))
+@given(deals(), deals(), st.sampled_from([[POLICY_RANDOM] * 4, [POLICY_HEURISTIC] * 4]))
 def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
-    """Two play-outs interleaved card by card give what each gives alone."""
+    """Two play-outs interleaved card by card give what each gives alone, through the two
+    specialised pairs the drivers run (random or heuristic on every seat: mixed seats are never
+    paired), so the test compiles no other copy of the pair loop."""
     counters = counter_mask(TABLES.card_points)
     mode, seats = play_mode(np.array(policies, dtype=np.int64))
     flats, states, alone = [], [], []
@@ -258,13 +267,18 @@ def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
         alone.append(playout_fast(mode, flat.copy(), leader, trump, seats, *state,
                                   TABLES.card_points, RULES.last_trick, counters))
     (_, la, ta, _), (_, lb, tb, _) = deal_a, deal_b
-    got = play_tricks_pair(flats[0], la, ta, *states[0], flats[1], lb, tb, *states[1], HAND,
-                           seats, TABLES.card_points, RULES.last_trick, counters, mode)
+    if mode == PLAY_RANDOM:
+        got = playout_pair_random(flats[0], la, ta, *states[0], flats[1], lb, tb, *states[1],
+                                  HAND, TABLES.card_points, RULES.last_trick, counters)
+    else:
+        got = playout_pair_heuristic(flats[0], la, ta, flats[1], lb, tb, HAND,
+                                     TABLES.card_points, RULES.last_trick, counters)
     a0, b0, a1, b1 = (int(x) for x in got[:4])
     assert (a0, a1) == (int(alone[0][0]), int(alone[0][1]))
     assert (b0, b1) == (int(alone[1][0]), int(alone[1][1]))
-    assert [int(x) for x in got[4:8]] == [int(x) for x in alone[0][2:]]
-    assert [int(x) for x in got[8:]] == [int(x) for x in alone[1][2:]]
+    if mode == PLAY_RANDOM:  # each stream moved on as it does alone
+        assert [int(x) for x in got[4:8]] == [int(x) for x in alone[0][2:]]
+        assert [int(x) for x in got[8:]] == [int(x) for x in alone[1][2:]]
 
 
 @numba.njit
