@@ -445,7 +445,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a sample around a known
     hand, a deal played once per seating, a whole game), with the deal's play written out here
-    once. ``all_random`` (a constant: see :func:`random_items`) compiles the play for random
+    once. ``all_random`` (a constant: see :func:`run_items`) compiles the play for random
     seats only.
 
     The random stream of a deal: the shuffle (one partial Fisher-Yates of the block's deck over
@@ -784,34 +784,29 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
 
 
 @njit
-def random_items(mode, deck, tt, dt, seat_policies, seed, block, start, stop, first_deal,
-                 known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
-                 max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                 trick_winners, decl_out, diff_out, games_out):
-    """:func:`talon_items` with random seats only (no policy branch, no knowledge kept)."""
-    talon_items(True, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
-                first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
-                target, max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                trick_winners, decl_out, diff_out, games_out)
-
-
-@njit
-def policy_items(mode, deck, tt, dt, seat_policies, seed, block, start, stop, first_deal,
-                 known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
-                 max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                 trick_winners, decl_out, diff_out, games_out):
-    """:func:`talon_items` with each seat's policy."""
-    talon_items(False, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
-                first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
-                target, max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                trick_winners, decl_out, diff_out, games_out)
+def run_items(uniform, mode, deck, tt, dt, seat_policies, seed, block, start, stop, first_deal,
+              known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target, max_deals,
+              hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
+              decl_out, diff_out, games_out):
+    """:func:`talon_items` compiled twice: with random seats only when ``uniform`` (no policy
+    branch, no knowledge kept), else with each seat's policy."""
+    if uniform:
+        talon_items(True, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
+                    first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
+                    target, max_deals, hands_out, talon_out, points_out, trick_cards,
+                    trick_leaders, trick_winners, decl_out, diff_out, games_out)
+    else:
+        talon_items(False, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
+                    first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
+                    target, max_deals, hands_out, talon_out, points_out, trick_cards,
+                    trick_leaders, trick_winners, decl_out, diff_out, games_out)
 
 
 # --- block-parallel drivers ---------------------------------------------------------------------
 #
-# Every driver runs its blocks through random_items or policy_items (one compiled loop each,
-# whatever the driver: the mode is an argument) with placeholder arrays for the outputs it does
-# not write, all of one type per argument so that the two loops compile once.
+# Every driver runs its blocks through run_items (the item loop compiled once per "all seats
+# random", whatever the driver: the mode is an argument) with placeholder arrays for the outputs
+# it does not write, all of one type per argument (int64, not literals) so that it compiles once.
 
 @njit
 def placeholders():
@@ -825,7 +820,7 @@ def placeholders():
 
 @njit
 def all_random_seats(seat_policies):
-    """Whether every seat plays the random policy (the drivers then run :func:`random_items`)."""
+    """Whether every seat plays the random policy (the drivers pass it to :func:`run_items`)."""
     out = True
     for seat in range(seat_policies.shape[0]):
         out &= seat_policies[seat] == POLICY_RANDOM
@@ -858,16 +853,10 @@ def talon_play_blocks(deck, tt, seat_policies, seed, first_block, block_size, fi
     known, sides, _, _, _, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        if uniform:
-            random_items(np.int64(MODE_PLAY), deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
-                         hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
-                         decl_out, diff, games)
-        else:
-            policy_items(np.int64(MODE_PLAY), deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
-                         hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
-                         decl_out, diff, games)
+        run_items(uniform, np.int64(MODE_PLAY), deck, tt, dt, seat_policies, seed,
+                  first_block + b, start, min(n_deals, start + block_size), first_deal, known,
+                  zero, zero, sides, zero, zero, zero, zero, zero, hands_out, talon_out,
+                  points_out, trick_cards, trick_leaders, trick_winners, decl_out, diff, games)
 
 
 @njit_parallel
@@ -884,14 +873,10 @@ def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size,
     known, sides, hands, rows, tricks, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        if uniform:
-            random_items(np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
-                         hands, rows, points_out, tricks, rows, rows, tricks, diff, games)
-        else:
-            policy_items(np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n_deals, start + block_size), first_deal, known, zero, zero, sides, zero, zero, zero, zero, zero,
-                         hands, rows, points_out, tricks, rows, rows, tricks, diff, games)
+        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, seed,
+                  first_block + b, start, min(n_deals, start + block_size), first_deal, known,
+                  zero, zero, sides, zero, zero, zero, zero, zero, hands, rows, points_out, tricks,
+                  rows, rows, tricks, diff, games)
 
 
 @njit_parallel
@@ -913,14 +898,10 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, 
     _, sides, hands, rows, tricks, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        if uniform:
-            random_items(np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n, start + block_size), zero, known, turned, dealer, sides, zero, zero, zero, zero, zero, hands,
-                         rows, points_out, tricks, rows, rows, tricks, diff, games)
-        else:
-            policy_items(np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, seed, first_block + b, start,
-                         min(n, start + block_size), zero, known, turned, dealer, sides, zero, zero, zero, zero, zero, hands,
-                         rows, points_out, tricks, rows, rows, tricks, diff, games)
+        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, seed,
+                  first_block + b, start, min(n, start + block_size), zero, known, turned,
+                  dealer, sides, zero, zero, zero, zero, zero, hands, rows, points_out, tricks,
+                  rows, rows, tricks, diff, games)
 
 
 @njit_parallel
@@ -938,10 +919,10 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_
     known, _, hands, rows, tricks, _, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        policy_items(np.int64(MODE_DUEL), deck, tt, dt, sides, seed, first_block + b, start,
-                     min(n_deals, start + block_size), first_deal, known, zero, zero, sides, n_sides,
-                     policy_a, policy_b, zero, zero, hands, rows, tricks, tricks, rows, rows, tricks,
-                     diff_out, games)
+        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tt, dt, sides, seed,
+                  first_block + b, start, min(n_deals, start + block_size), first_deal, known,
+                  zero, zero, sides, n_sides, policy_a, policy_b, zero, zero, hands, rows, tricks,
+                  tricks, rows, rows, tricks, diff_out, games)
 
 
 @njit
@@ -979,7 +960,7 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
     known, _, hands, rows, tricks, diff, _ = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        policy_items(np.int64(MODE_MATCH), deck, tt, dt, sides, seed, first_block + b, start,
-                     min(n_games, start + block_size), first_game, known, zero, zero, sides, n_sides,
-                     policy_a, policy_b, target, max_deals, hands, rows, tricks, tricks, rows,
-                     rows, tricks, diff, games_out)
+        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tt, dt, sides, seed,
+                  first_block + b, start, min(n_games, start + block_size), first_game, known,
+                  zero, zero, sides, n_sides, policy_a, policy_b, target, max_deals, hands, rows,
+                  tricks, tricks, rows, rows, tricks, diff, games_out)

@@ -244,7 +244,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample, a
     deal played once per seating, a whole game), with the deal written out here once.
-    ``all_random`` (a constant: :func:`random_items`) compiles it for random seats only.
+    ``all_random`` (a constant: :func:`run_items`) compiles it for random seats only.
     ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
     the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
     for the calls of an unrecorded auction.
@@ -553,26 +553,22 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
 
 
 @njit
-def random_items(mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal, known, game,
-                 outs, calls):
-    """:func:`widow_items` with random seats only (no policy branch, no meld scored but the
-    seats' final melds)."""
-    widow_items(True, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
-                known, game, outs, calls)
-
-
-@njit
-def policy_items(mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal, known, game,
-                 outs, calls):
-    """:func:`widow_items` with each seat's policy."""
-    widow_items(False, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
-                known, game, outs, calls)
+def run_items(uniform, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
+              known, game, outs, calls):
+    """:func:`widow_items` compiled twice: with random seats only when ``uniform`` (no policy
+    branch, no meld scored but the seats' final melds), else with each seat's policy."""
+    if uniform:
+        widow_items(True, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+                    first_deal, known, game, outs, calls)
+    else:
+        widow_items(False, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+                    first_deal, known, game, outs, calls)
 
 
 # --- block-parallel drivers ---------------------------------------------------------------------
 #
-# As the talon drivers: every driver runs its blocks through random_items or policy_items with
-# placeholder arrays (one type per argument) for the outputs it does not write.
+# As the talon drivers: every driver runs its blocks through run_items with placeholder arrays
+# (one type per argument) for the outputs it does not write.
 
 @njit
 def placeholders():
@@ -616,12 +612,8 @@ def widow_play_blocks(deck, tw, kt, seat_policies, seed, first_block, block_size
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        if uniform:
-            random_items(np.int64(MODE_PLAY), deck, tw, kt, seat_policies, seed, first_block + b, start,
-                         stop, first_deal, known, game, outs, np.int64(1))
-        else:
-            policy_items(np.int64(MODE_PLAY), deck, tw, kt, seat_policies, seed, first_block + b, start,
-                         stop, first_deal, known, game, outs, np.int64(1))
+        run_items(uniform, np.int64(MODE_PLAY), deck, tw, kt, seat_policies, seed,
+                  first_block + b, start, stop, first_deal, known, game, outs, np.int64(1))
 
 
 @njit
@@ -650,12 +642,8 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, max_calls, seed, first_blo
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        if uniform:
-            random_items(np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, seed, first_block + b, start,
-                         stop, first_deal, known, game, outs, max_calls)
-        else:
-            policy_items(np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, seed, first_block + b, start,
-                         stop, first_deal, known, game, outs, max_calls)
+        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, seed,
+                  first_block + b, start, stop, first_deal, known, game, outs, max_calls)
 
 
 @njit_parallel
@@ -675,8 +663,8 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, seed
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        policy_items(np.int64(MODE_DUEL), deck, tw, kt, seats, seed, first_block + b, start, stop,
-                     first_deal, known, game, outs, max_calls)
+        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tw, kt, seats, seed,
+                  first_block + b, start, stop, first_deal, known, game, outs, max_calls)
 
 
 @njit_parallel
@@ -694,8 +682,8 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, tar
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_games, start + block_size)
-        policy_items(np.int64(MODE_MATCH), deck, tw, kt, seats, seed, first_block + b, start, stop,
-                     first_game, known, game, outs, max_calls)
+        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tw, kt, seats, seed,
+                  first_block + b, start, stop, first_game, known, game, outs, max_calls)
 
 
 @njit_parallel
@@ -720,12 +708,8 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, seed, first_block,
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n, start + block_size)
-        if uniform:
-            random_items(np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, seed, first_block + b,
-                         start, stop, zero, known, game, outs, np.int64(1))
-        else:
-            policy_items(np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, seed, first_block + b,
-                         start, stop, zero, known, game, outs, np.int64(1))
+        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, seed,
+                  first_block + b, start, stop, zero, known, game, outs, np.int64(1))
 
 
 @njit
