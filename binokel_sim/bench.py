@@ -84,7 +84,7 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
 
     set_threads(threads)
     tables = compile_tables(rules)
-    seats = np.full(4, policy_id(policy), dtype=np.int64)
+    seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     play = np.empty((deals, 2), dtype=np.int64)
     trumps = np.empty(deals, dtype=np.int64)
     return deals / best_seconds(lambda: playout_blocks(
@@ -111,7 +111,7 @@ def talon_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
-    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     points = np.empty((deals, rules.players, 2), dtype=np.int64)
     return deals / best_seconds(lambda: talon_playout_blocks(deck, tt, seats, 1, 0, GAME_BLOCK,
                                                              0, points))
@@ -136,7 +136,7 @@ def widow_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     set_threads(threads)
     tables = compile_tables(rules)
     tw = compile_widow(rules)
-    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     scores = np.empty((deals, rules.players), dtype=np.int64)
     calls = most_calls(rules)
     return deals / best_seconds(lambda: widow_playout_blocks(

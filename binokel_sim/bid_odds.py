@@ -151,7 +151,7 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
 
     games.check_game(rules)
     check_run(samples, seed)
-    games.policy_id(policy)
+    games.policy_id(policy, rules)
     set_threads(threads)
     games.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
     backend = backend if backend is not None else LocalBackend()

@@ -8,8 +8,8 @@ named; the widow games: before the widow, the trump chosen after it, as ``bid-od
 outcome is whether the contract was made when the deal was played. The forecasts and outcomes go
 to :mod:`binokel_sim.calibration` (reliability bins, Brier score, ECE).
 
-The forecast ignores what the auction told the bidder about the other hands; that is part of
-what the study measures. Deal ``d``'s samples use their own seed (:func:`sample_seed`), so every
+By default the forecast ignores what the auction told the bidder about the other hands; with
+``given_auction`` its samples are only deals that repeat the auction (four-hand-80). Deal ``d``'s samples use their own seed (:func:`sample_seed`), so every
 figure is reproducible from ``seed``. A four-hand-80 bid winner who may name no trump (the dealer
 forced to play) loses at once; bid-odds gives such a hand 0, and the event is kept.
 """
@@ -28,6 +28,7 @@ from binokel_sim.simulate import check_run
 from binokel_sim.variants import Rules
 
 Progress = Callable[[int, int], None]
+AUCTION_DRAWS = 20_000  # --given-auction: deals tried per sample before a deal is left out
 
 
 def sample_seed(seed: int, deal: int) -> int:
@@ -50,18 +51,26 @@ def check_calibrate(rules: Rules, deals: int, samples: int, seed: int, bins: int
 
 def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy: str,
                        outcome_policy: str, threads: int | None = None,
-                       progress: Progress | None = None) -> list[dict]:
+                       progress: Progress | None = None, given_auction: bool = False
+                       ) -> list[dict]:
     """One event per deal: ``deal``, ``bidder``, ``hand``, ``bid``, ``trump`` (four-hand-80; the
     widow games: the trump chosen after the widow), ``p_make`` (the forecast) and ``made``."""
     if engine_family(rules) == PARTNERSHIP:
         return _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads,
-                                   progress)
+                                   progress, given_auction)
     return _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress)
 
 
-def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress):
+def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
+                        given_auction):
     from binokel_sim.bid_odds import deal_scores
-    from binokel_sim.games import DEAL_FIELDS, run_bid_samples, run_play
+    from binokel_sim.games import (
+        DEAL_FIELDS,
+        AuctionTooRare,
+        auction_bounds,
+        run_bid_samples,
+        run_play,
+    )
 
     played = run_play(rules, deals, seed, outcome_policy, threads)
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
@@ -70,17 +79,28 @@ def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, thr
         info = played.info[d]
         bidder, bid, trump = int(info[col["bidder"]]), int(info[col["bid"]]), int(info[col["trump"]])
         counts = planes_to_counts(played.hands[d, bidder])
-        p_make = 0.0
+        p_make, draws = 0.0, None
         if trump >= 0:
-            s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy, [trump],
-                                threads)
-            made, _, _ = deal_scores(rules, bid, s.pair_meld[:, 0], s.pair_play[:, 0],
-                                     s.opp_meld[:, 0], s.opp_play[:, 0], True)
-            p_make = float(made.mean())
+            auction = None
+            if given_auction:
+                n_calls = int(info[col["n_calls"]])
+                calls = zip(played.bid_seats[d, :n_calls], played.bid_values[d, :n_calls])
+                auction = auction_bounds(rules, bidder, calls)
+            try:
+                s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy,
+                                    [trump], threads, auction=auction,
+                                    max_draws=AUCTION_DRAWS)
+            except AuctionTooRare:
+                p_make = None  # no forecast: counted in no_forecast, left out of the figures
+            else:
+                made, _, _ = deal_scores(rules, bid, s.pair_meld[:, 0], s.pair_play[:, 0],
+                                         s.opp_meld[:, 0], s.opp_play[:, 0], True)
+                p_make = float(made.mean())
+                draws = float(s.draws.mean())
         pair_score = info[col["score_02"] if bidder % 2 == 0 else col["score_13"]]
         events.append({"deal": d, "bidder": bidder, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
-                       "p_make": p_make, "made": bool(pair_score > 0)})
+                       "p_make": p_make, "made": bool(pair_score > 0), "draws": draws})
         if progress is not None:
             progress(d + 1, deals)
     return events
@@ -102,7 +122,7 @@ def _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, 
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
                        "p_make": float((s[:, total] >= bid).mean()),
-                       "made": bool(info[I_MADE])})
+                       "made": bool(info[I_MADE]), "draws": 1.0})
         if progress is not None:
             progress(d + 1, deals)
     return events
@@ -110,16 +130,28 @@ def _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, 
 
 def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "heuristic",
               outcome_policy: str | None = None, bins: int = MIN_BINS,
-              threads: int | None = None, progress: Progress | None = None) -> dict:
+              threads: int | None = None, progress: Progress | None = None,
+              given_auction: bool = False) -> dict:
     """The calibration study: ``{"variant", "deals", "samples", "seed", "policy",
-    "outcome_policy", **calibration_summary, "events"}`` (the per-deal forecasts and
-    outcomes). ``outcome_policy`` (default: ``policy``) plays the deals whose outcomes are
-    counted; a different one is the cross check (odds from one policy, play by another)."""
+    "outcome_policy", "given_auction", "no_forecast", **calibration_summary, "events"}`` (the
+    per-deal forecasts and outcomes). ``outcome_policy`` (default: ``policy``) plays the deals
+    whose outcomes are counted; a different one is the cross check (odds from one policy, play
+    by another). ``given_auction`` (four-hand-80): each forecast's samples repeat the deal's
+    auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.games.
+    auction_bounds`); a deal none of whose samples fits within :data:`AUCTION_DRAWS` tries has
+    no forecast (``p_make`` None), is counted in ``no_forecast`` and left out of the figures."""
     outcome_policy = outcome_policy or policy
     check_calibrate(rules, deals, samples, seed, bins)
+    if given_auction and engine_family(rules) != PARTNERSHIP:
+        raise SimulationError(f"variant {rules.name}: --given-auction conditions four-hand-80's "
+                              f"bid odds on the auction; the widow games' forecasts ignore it")
     events = calibration_events(rules, deals, samples, seed, policy, outcome_policy, threads,
-                                progress)
-    summary = calibration_summary([e["p_make"] for e in events], [e["made"] for e in events],
-                                  bins)
+                                progress, given_auction)
+    kept = [e for e in events if e["p_make"] is not None]
+    if len(kept) < bins:
+        raise SimulationError(f"only {len(kept)} of {deals} deals have a forecast, fewer than "
+                              f"the {bins} bins")
+    summary = calibration_summary([e["p_make"] for e in kept], [e["made"] for e in kept], bins)
     return {"variant": rules.name, "deals": deals, "samples": samples, "seed": seed,
-            "policy": policy, "outcome_policy": outcome_policy, **summary, "events": events}
+            "policy": policy, "outcome_policy": outcome_policy, "given_auction": given_auction,
+            "no_forecast": deals - len(kept), **summary, "events": events}

@@ -104,7 +104,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
     talon_games.talon_sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
-    policy_id(policy)
+    policy_id(policy, rules)
     set_threads(threads)
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, talon_games.GAME_BLOCK, DEAL_TASK_BLOCKS)

@@ -221,8 +221,8 @@ def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: in
         from binokel_sim.games import check_game as check
     check(rules)
     check_run(n, seed, option)
-    policy_id(policy_a)
-    policy_id(policy_b)
+    policy_id(policy_a, rules)
+    policy_id(policy_b, rules)
     set_threads(threads)
 
 

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from binokel_sim.bidding import next_bid
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
+from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
-from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SOLVER
+from binokel_sim.kernels.solver import MAX_CARDS
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
@@ -52,12 +55,28 @@ def check_game(rules: Rules) -> None:
                               f"(as four-hand-80)")
 
 
-def policy_id(name: str) -> int:
+def policy_id(name: str, rules: Rules) -> int:
+    """The kernels' id of policy ``name``, checked against what ``rules`` lets it play: the
+    ``heuristic+solver`` policy needs a two-player talon game whose phase-2 hands the exact
+    solver takes (two-hand-48)."""
     try:
-        return POLICY_NAMES[name]
+        policy = POLICY_NAMES[name]
     except KeyError:
         raise SimulationError(f"unknown policy {name!r}; known: "
                               f"{', '.join(POLICY_NAMES)}") from None
+    if policy == POLICY_SOLVER and not solver_plays(rules):
+        raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
+                              f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
+                              f"two-hand-48); use heuristic")
+    return policy
+
+
+def solver_plays(rules: Rules) -> bool:
+    """Whether the exact solver can play ``rules``' phase 2 (``solve`` and the
+    ``heuristic+solver`` policy): two players, a talon, at most MAX_CARDS cards a hand."""
+    from binokel_sim.engines import supports
+
+    return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
 
 
 def _chunks(total: int, threads: int):
@@ -71,6 +90,8 @@ class BidSamples:
     """Simulated deals of one hand; column ``j`` belongs to trump ``trumps[j]``.
 
     pair_meld, pair_play, opp_meld, opp_play: int64 (samples, len(trumps))
+    draws: int64 (samples,), the deals each sample took (1 unless conditioned on an auction;
+    None where the samples were not made by :func:`run_bid_samples`)
     """
 
     trumps: tuple[int, ...]
@@ -78,6 +99,7 @@ class BidSamples:
     pair_play: np.ndarray
     opp_meld: np.ndarray
     opp_play: np.ndarray
+    draws: np.ndarray | None = None
 
 
 def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
@@ -88,20 +110,25 @@ def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
 def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                     trumps: list[int], threads: int | None = None,
                     progress: Progress | None = None, first_sample: int = 0,
-                    knowledge=None) -> BidSamples:
+                    knowledge=None, auction: tuple | None = None,
+                    max_draws: int | None = None) -> BidSamples:
     """Deal the other cards around ``counts`` (the bid winner's hand, seat 0) ``samples`` times and
     play each deal out once per trump in ``trumps`` with ``policy`` on every seat.
     ``first_sample`` (a multiple of :data:`GAME_BLOCK`) gives the samples ``first_sample ..`` of
     a longer run. ``knowledge`` (a :class:`~binokel_sim.constraints.Knowledge`, from ``--known``
     and ``--void``): the other seats are dealt consistently with it by the unbiased constrained
-    sampler (an impossible combination is a :class:`CardError`)."""
+    sampler (an impossible combination is a :class:`CardError`). ``auction``: ``(lo, hi)``
+    int64 (4,) by seat (0 the hand, 1 left, 2 partner, 3 right), the bid limits the auction
+    showed (:func:`auction_bounds`); each sample is then dealt again until seats 1..3's
+    heuristic limits lie within them (a :class:`SimulationError` when one would take more than
+    ``max_draws`` deals, default :data:`MAX_AUCTION_DRAWS`)."""
     check_game(rules)
     check_run(samples, seed)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     unseen = unseen_deck(rules, counts)
-    seats = np.full(4, policy_id(policy), dtype=np.int64)
+    seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     trump_arr = np.array(trumps, dtype=np.int64)
     shape = (samples, len(trumps))
     check_memory(4 * 8 * samples * len(trumps), f"{samples:,} samples")
@@ -110,17 +137,55 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     opp_meld = np.empty(shape, dtype=np.int64)
     planes = counts_to_planes(counts)
     cons = sampler_inputs(rules, counts, knowledge)
+    draws = np.empty(samples, dtype=np.int64)
+    lo, hi = (np.full(4, NO_BID, dtype=np.int64), np.full(4, np.iinfo(np.int64).max)) \
+        if auction is None else (np.asarray(auction[0], dtype=np.int64),
+                                 np.asarray(auction[1], dtype=np.int64))
+    max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
+    auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
+                     np.int64(max_draws))
     for first_block, start, n in _chunks(samples, n_threads):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, tables.card_points,
                           rules.last_trick, seed, offset + first_block, GAME_BLOCK,
                           pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
                           cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
-                          cons.ways)
+                          cons.ways, auction_known, draws[start:stop])
+        if (draws[start:stop] > max_draws).any():
+            raise AuctionTooRare(f"no deal of the other hands fits the auction in "
+                                 f"{max_draws:,} tries: the calls are too unlikely for the "
+                                 f"bidding heuristic with this hand")
         if progress is not None:
             progress(stop, samples)
     return BidSamples(tuple(trumps), pair_meld, pair_play, opp_meld,
-                      rules.total_card_points - pair_play)
+                      rules.total_card_points - pair_play, draws)
+
+
+MAX_AUCTION_DRAWS = 100_000  # deals tried for one sample that fits an auction
+
+
+class AuctionTooRare(SimulationError):
+    """No deal of the other hands fitted the auction within the allowed tries."""
+
+
+def auction_bounds(rules: Rules, bidder: int, calls) -> tuple[np.ndarray, np.ndarray]:
+    """What an auction told about each hand's heuristic bid limit, by seat counted from
+    ``bidder`` (0 the bidder, 1 left, 2 partner, 3 right): ``(lo, hi)`` int64 (4,). ``calls`` are
+    ``(seat, bid)`` in order (absolute seats, a pass ``NO_BID``). A seat's limit is at least
+    the highest bid it made (it bids the next rung while that is within its limit) and below
+    the offer it passed at; a seat that never called (the dealer when the first three pass) is
+    not bounded."""
+    lo = np.full(4, NO_BID, dtype=np.int64)
+    hi = np.full(4, np.iinfo(np.int64).max, dtype=np.int64)
+    current = None
+    for seat, bid in calls:
+        k = (int(seat) - bidder) % 4
+        if bid == NO_BID:
+            hi[k] = next_bid(rules, current) - 1
+        else:
+            lo[k] = max(lo[k], int(bid))
+            current = int(bid)
+    return lo, hi
 
 
 def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
@@ -146,7 +211,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    a, b = policy_id(policy_a), policy_id(policy_b)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
     for first_block, start, n in _chunks(deals, n_threads):
@@ -185,7 +250,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    seats = np.full(4, policy_id(policy), dtype=np.int64)
+    seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     n_tricks = rules.hand_size
     max_calls = most_calls(rules, tables.max_total)
     check_memory(deals * (16 * max_calls + 8 * (5 * n_tricks + 40) + 64), f"{deals:,} deals")
@@ -246,7 +311,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    a, b = policy_id(policy_a), policy_id(policy_b)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
     for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):

@@ -67,7 +67,7 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     check, run, frame, _ = _family(rules)
     check(rules)
     check_run(deals, seed)
-    policy_id(policy)
+    policy_id(policy, rules)
     set_threads(threads)
     if chunk < 1 or chunk % GAME_BLOCK:
         raise SimulationError(f"a chunk must be a multiple of {GAME_BLOCK} deals, got {chunk}")

@@ -401,7 +401,8 @@ def duel_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
 
 def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trumps: list[int],
                 block_size: int, first_block: int = 0, known: list[list[int]] | None = None,
-                allowed: list[int] | None = None) -> list[list[tuple[int, int, int]]]:
+                allowed: list[int] | None = None, auction: tuple | None = None
+                ) -> list[list[tuple[int, int, int]]]:
     """Twin of ``kernels.deals.bid_sample_blocks`` with the random policy on every seat: seat 0
     holds ``counts`` and leads; the unseen cards (ascending types) go to seats 1, 2 by partial
     shuffles and seat 3 takes the rest. Per sample, per trump: ``(pair meld of 0+2, play of 0+2,
@@ -409,7 +410,10 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
 
     With ``known`` (per seat 1..3, counts per type it is known to hold) and ``allowed`` (per seat
     1..3, a mask of the types it may hold), the seats get their known cards and the rest is drawn
-    by the constrained sampler's twin (:func:`binokel_sim.reference_sampler.sample_counts`)."""
+    by the constrained sampler's twin (:func:`binokel_sim.reference_sampler.sample_counts`).
+
+    With ``auction`` (``(lo, hi)`` by seat 0..3) a sample is dealt again, from the same stream,
+    until the bid limit (:func:`bid_limit`) of each of seats 1..3 lies in ``[lo, hi]``."""
     from binokel_sim.reference_sampler import sample_counts
 
     unseen = [t for t in range(N_TYPES)
@@ -417,12 +421,17 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
     size = rules.hand_size
     out = []
     for _, stream, work in block_streams(unseen, n_samples, seed, block_size, first_block):
-        if known is None:
-            others = _deal_rest(work, 1, size, stream)
-        else:
-            pool = [unseen.count(t) - sum(k[t] for k in known) for t in range(N_TYPES)]
-            split = sample_counts(pool, allowed, [size - sum(k) for k in known], stream)
-            others = [[k[t] + x[t] for t in range(N_TYPES)] for k, x in zip(known, split)]
+        while True:
+            if known is None:
+                others = _deal_rest(work, 1, size, stream)
+            else:
+                pool = [unseen.count(t) - sum(k[t] for k in known) for t in range(N_TYPES)]
+                split = sample_counts(pool, allowed, [size - sum(k) for k in known], stream)
+                others = [[k[t] + x[t] for t in range(N_TYPES)] for k, x in zip(known, split)]
+            if auction is None or all(auction[0][seat] <= bid_limit(rules, hand)[0]
+                                      <= auction[1][seat]
+                                      for seat, hand in enumerate(others, start=1)):
+                break
         hands = [list(int(c) for c in counts)] + others
         row = []
         for trump in trumps:

@@ -94,7 +94,7 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
-    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     players, nt = rules.players, n_tricks(rules)
     check_memory(deals * (16 * players + 8 * rules.talon + 16 * players
                           + 8 * nt * (players + 4)), f"{deals:,} deals")
@@ -133,7 +133,7 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
-    a, b = policy_id(policy_a), policy_id(policy_b)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     sides = sides_of(rules)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
@@ -159,7 +159,7 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
-    a, b = policy_id(policy_a), policy_id(policy_b)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     sides = sides_of(rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
@@ -207,7 +207,7 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     unseen = unseen_deck(rules, known)
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
-    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     check_memory(16 * rules.players * samples, f"{samples:,} samples")
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)

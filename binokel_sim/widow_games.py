@@ -174,7 +174,7 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
     tw = compile_widow(rules)
     tables = compile_tables(rules)
     deck = tables.deck
-    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     p, h, w, calls = rules.players, rules.hand_size, rules.widow, most_calls(rules)
     check_memory(deals * (16 * p + 16 * w + 8 * N_INFO + 16 * calls + 24 * p + 8 * h * (p + 2)),
                  f"{deals:,} deals")
@@ -220,7 +220,7 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     tw = compile_widow(rules)
     tables = compile_tables(rules)
     deck = tables.deck
-    a, b = policy_id(policy_a), policy_id(policy_b)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
     for first_block, start, n in _chunks(deals, n_threads):
@@ -245,7 +245,7 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     tw = compile_widow(rules)
     tables = compile_tables(rules)
     deck = tables.deck
-    a, b = policy_id(policy_a), policy_id(policy_b)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
     for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
@@ -276,7 +276,7 @@ def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     unseen = unseen_deck(rules, counts)
-    seats = np.full(rules.players, policy_id(policy), dtype=np.int64)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     check_memory(8 * len(SAMPLE_FIELDS) * samples, f"{samples:,} samples")
     out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
     cons = sampler_inputs(rules, counts, knowledge)

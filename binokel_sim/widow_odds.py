@@ -140,7 +140,7 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
 
     widow_games.check_widow(rules)
     check_run(samples, seed)
-    policy_id(policy)
+    policy_id(policy, rules)
     set_threads(threads)
     widow = widow_section(rules, counts, knowledge)  # checks the knowledge first
     backend = backend if backend is not None else LocalBackend()

@@ -15,6 +15,7 @@ from binokel_sim import reference_play as ref
 from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
+from binokel_sim.constants import NO_BID
 from binokel_sim.games import BidSamples, run_bid_samples
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.tricks import score_deal
@@ -384,3 +385,65 @@ def test_impossible_constraints_fail_before_work():
     with pytest.raises(CardError, match="no deal fits"):
         bid_odds(RULES, EXAMPLE, 1000, 1, knowledge=knowledge_of([], ["left:S", "left:H",
                                                                       "left:D"]))
+
+
+# --- samples given the auction ------------------------------------------------------------------
+
+def auction_of(limits, dealer):
+    """Calls ``(seat, bid)`` of the twin's auction, a pass as NO_BID (the kernel's form)."""
+    _, _, calls = ref.auction(limits, dealer, RULES)
+    return [(seat, NO_BID if bid is None else bid) for seat, bid in calls]
+
+
+@given(st.lists(st.integers(-1, 90), min_size=4, max_size=4), st.integers(0, 3),
+       st.lists(st.integers(-1, 90), min_size=4, max_size=4))
+def test_auction_bounds_are_exactly_the_limits_that_repeat_the_auction(limits, dealer, others):
+    """The other seats' limits give the same calls exactly when they lie in the bounds the
+    calls show (a seat that never called, the dealer after three passes, is not bounded)."""
+    bidder, _, _ = ref.auction(limits, dealer, RULES)
+    calls = auction_of(limits, dealer)
+    lo, hi = games.auction_bounds(RULES, bidder, calls)
+    for k in range(4):
+        assert lo[k] <= limits[(bidder + k) % 4] <= hi[k]
+    trial = list(limits)
+    for seat in range(4):
+        if seat != bidder:
+            trial[seat] = others[seat]
+    inside = all(lo[(s - bidder) % 4] <= trial[s] <= hi[(s - bidder) % 4] for s in range(4))
+    assert (auction_of(trial, dealer) == calls) == inside
+
+
+AUCTION = (np.array([NO_BID, 55, NO_BID, NO_BID]), np.array([10**9, 10**9, 49, 62]))
+
+
+def test_samples_given_the_auction_equal_the_twin(monkeypatch):
+    """Given an auction the kernel deals each sample again, from the same stream, until seats
+    1..3's heuristic limits fit it: deal for deal the twin's samples (whose limits the twin
+    checks), the random policy reading the stream after each accepted deal; some samples took
+    more than one deal."""
+    monkeypatch.setattr(games, "GAME_BLOCK", 4)
+    got = run_bid_samples(RULES, EXAMPLE, 16, 3, "random", [S, H], auction=AUCTION)
+    want = ref.bid_samples(RULES, list(EXAMPLE), 16, 3, [S, H], 4, auction=AUCTION)
+    assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
+             for j in range(2)] for d in range(16)] == want
+    assert got.draws.min() >= 1 and got.draws.max() > 1
+
+
+def test_heuristic_samples_given_the_auction_weaken_a_passing_partner():
+    """The partner passed at the first offer (limit below the minimum bid): the pair's meld is
+    lower than in plain samples; threads do not change the samples."""
+    plain = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", [H], threads=1)
+    one = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", [H], threads=1, auction=AUCTION)
+    two = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", [H], threads=2, auction=AUCTION)
+    assert np.array_equal(one.pair_play, two.pair_play)
+    assert np.array_equal(one.draws, two.draws)
+    assert one.pair_meld.mean() < plain.pair_meld.mean() - 2
+    assert (plain.draws == 1).all() and one.draws.mean() > 1
+
+
+def test_samples_given_an_impossible_auction_fail_in_one_error():
+    lo = np.array([NO_BID, 80, NO_BID, NO_BID])
+    hi = np.array([10**9, 70, 10**9, 10**9])  # a limit of at least 80 and at most 70
+    with pytest.raises(games.AuctionTooRare, match="fits the auction in 500 tries"):
+        run_bid_samples(RULES, EXAMPLE, 64, 1, "heuristic", [S], auction=(lo, hi),
+                        max_draws=500)

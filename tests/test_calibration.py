@@ -155,3 +155,46 @@ def test_calibrate_writes_its_folder(tmp_path):
 ])
 def test_calibrate_bad_input(args, needle):
     assert_one_line_error(invoke("calibrate", "--deals", "20", "--samples", "32", *args), needle)
+
+
+def test_calibrate_given_the_auction():
+    """Each forecast's samples repeat the deal's auction: the p_make of samples conditioned on
+    that auction's bounds; the JSON says so, and the bins hold the deals with a forecast."""
+    from binokel_sim.bid_odds import deal_scores
+    from binokel_sim.calibrate import AUCTION_DRAWS, calibrate, sample_seed
+    from binokel_sim.games import DEAL_FIELDS, auction_bounds, run_bid_samples, run_play
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.variants import find_variant
+
+    rules = find_variant("four-hand-80")
+    result = calibrate(rules, 12, 64, 5, threads=1, given_auction=True)
+    assert result["given_auction"] is True
+    played = run_play(rules, 12, 5, "heuristic", 1)
+    col = {n: i for i, n in enumerate(DEAL_FIELDS)}
+    conditioned = 0
+    for d, event in enumerate(result["events"]):
+        if event["trump"] is None or event["p_make"] is None:
+            continue
+        info = played.info[d]
+        n_calls = int(info[col["n_calls"]])
+        bounds = auction_bounds(rules, event["bidder"], zip(played.bid_seats[d, :n_calls],
+                                                            played.bid_values[d, :n_calls]))
+        s = run_bid_samples(rules, parse_hand(event["hand"], rules), 64, sample_seed(5, d),
+                            "heuristic", ["SHDC".index(event["trump"])], 1, auction=bounds,
+                            max_draws=AUCTION_DRAWS)
+        made, _, _ = deal_scores(rules, event["bid"], s.pair_meld[:, 0], s.pair_play[:, 0],
+                                 s.opp_meld[:, 0], s.opp_play[:, 0], True)
+        assert event["p_make"] == pytest.approx(float(made.mean()))
+        assert event["draws"] == pytest.approx(float(s.draws.mean()))
+        conditioned += event["draws"] > 1
+    assert conditioned > 0
+    doc = json.loads(ok("calibrate", "--deals", "20", "--samples", "32", "--threads", "1",
+                        "--given-auction", "--format", "json").stdout)
+    assert doc["given_auction"] is True and doc["provenance"]["given_auction"] is True
+    assert sum(b["n"] for b in doc["bins"]) == 20 - doc["no_forecast"]
+
+
+def test_calibrate_given_the_auction_needs_four_hand_80():
+    assert_one_line_error(invoke("calibrate", "--variant", "three-hand-auction-48", "--deals",
+                                 "20", "--samples", "32", "--given-auction"),
+                          "--given-auction")

@@ -279,6 +279,16 @@ def test_records_replay_under_the_rules(talon_rules, policy):
         replay_talon(talon_rules, record)
 
 
+def test_solver_records_replay_under_the_rules():
+    """The heuristic+solver policy (two-hand-48 only) on both seats: its records replay too, and
+    keep the card points."""
+    rules = find_variant("two-hand-48")
+    played = records(rules, 1024, 22, "heuristic+solver")
+    for record in played:
+        replay_talon(rules, record)
+    assert len(played) == 1024
+
+
 def test_strict_phase1_records_replay(tmp_path):
     rules = strict_two_hand(tmp_path)
     for policy in ("random", "heuristic"):

@@ -122,8 +122,9 @@ RulesOpt = Annotated[Optional[Path], typer.Option(
 
 
 PolicyOpt = Annotated[str, typer.Option(
-    "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player) or "
-                     "random (uniform over the legal cards).")]
+    "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player), "
+                     "random (uniform over the legal cards), or heuristic+solver (two-hand-48: "
+                     "the heuristic, then the exact solver once the talon is gone).")]
 SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
 KnownOpt = Annotated[Optional[list[str]], typer.Option(
     "--known", metavar="SEAT:CARDS",

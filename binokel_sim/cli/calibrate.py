@@ -47,6 +47,10 @@ def calibrate(
         "--outcome-policy", help="Play the deals whose outcomes are counted with this policy "
                                  "instead of --policy (the cross check: odds from one policy, "
                                  "play by another).")] = None,
+    given_auction: Annotated[bool, typer.Option(
+        "--given-auction", help="four-hand-80: forecast from samples that repeat the deal's "
+                                "auction (the other seats' hands dealt again until their bidding "
+                                "heuristic would have made the same calls).")] = False,
     bins: Annotated[int, typer.Option("--bins", help="Equal-count bins of the reliability "
                                                       "table.")] = 10,
     threads: ThreadsOpt = None,
@@ -66,6 +70,8 @@ def calibrate(
     Example: binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --out calib
 
     Example: binokel-sim calibrate --deals 2000 --outcome-policy random --format json
+
+    Example: binokel-sim calibrate --deals 2000 --given-auction
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.calibrate import calibrate as run_calibrate
@@ -84,10 +90,10 @@ def calibrate(
                      f"\"binokel-sim[plot]\" for the diagram")
         with progress_bar(deals, "calibrating", threshold=1) as progress:
             result = run_calibrate(rules, deals, samples, seed, policy, outcome_policy, bins,
-                                   threads, progress)
+                                   threads, progress, given_auction)
         record = provenance(rules, seed=seed, deals=deals, samples=samples, policy=policy,
                             outcome_policy=result["outcome_policy"], bins=bins,
-                            **source(rules_file))
+                            given_auction=given_auction, **source(rules_file))
         summary = {k: v for k, v in result.items() if k != "events"}
         document = {"provenance": record, **summary}
         if out_dir is not None:
@@ -144,8 +150,9 @@ def _print(rules, result: dict) -> None:
                Column("mean_predicted", "mean forecast", lambda p: percent(p, 1)),
                Column("observed", "made", lambda p: percent(p, 1)),
                Column("interval", "95% interval", numeric=False)]
+    given = ", given the auction" if result["given_auction"] else ""
     title = (f"{rules.name}, {result['deals']:,} deals, seed {result['seed']}: bid-odds "
-             f"({result['samples']:,} samples, {result['policy']}) against play "
+             f"({result['samples']:,} samples, {result['policy']}{given}) against play "
              f"({result['outcome_policy']})")
     out.print(render_table(rows, columns, title=title))
     skill = "undefined (every contract went the same way)" if result["brier_skill"] is None \
@@ -156,3 +163,8 @@ def _print(rules, result: dict) -> None:
     out.print(f"Brier skill score against the base rate ({percent(result['base_rate'], 1)} made): "
               f"{skill}", highlight=False)
     out.print(f"expected calibration error (ECE): {result['ece']:.4f}", highlight=False)
+    if result["given_auction"]:
+        drawn = [e["draws"] for e in result["events"] if e["draws"] is not None]
+        out.print(f"forecasts given the auction: {sum(drawn) / max(len(drawn), 1):,.0f} deals "
+                  f"dealt per sample on average; {result['no_forecast']:,} deals without a "
+                  f"forecast (no sample fitted their auction), left out", highlight=False)

@@ -14,7 +14,7 @@ from binokel_sim.kernels.policies import popcount
 from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
 
 __all__ = ["BASE_PLAY", "NO_BID", "PARTNER_MELD", "TRUMP_LENGTH", "auction", "bid_limit",
-           "next_bid", "suit_length"]
+           "limit_of", "next_bid", "suit_length"]
 
 @njit
 def next_bid(ladder, current):
@@ -48,6 +48,13 @@ def bid_limit(p0, p1, p2, p3, kt, trump_need, totals):
     (int64 (4,)) as scratch and leaves the hand's meld totals per trump in it.
     """
     score_hand(p0, p1, p2, p3, kt, totals)
+    return limit_of(p0, p1, p2, p3, totals, trump_need)
+
+
+@njit(inline="always")
+def limit_of(p0, p1, p2, p3, totals, trump_need):
+    """:func:`bid_limit` from the hand's meld totals per trump (``totals``, as ``score_hand``
+    leaves them)."""
     best = NO_BID
     trump = -1
     for s in range(4):

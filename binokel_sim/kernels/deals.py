@@ -11,7 +11,7 @@ Contract: SPEC.md, four-hand-80 (bidding, trump, automatic loss, scoring).
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.auction import NO_BID, auction, bid_limit
+from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
 from binokel_sim.kernels.deal import add_card, block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
@@ -210,24 +210,14 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
 
 
 @njit(inline="always")
-def deal_sample(work, state, dealt, hands, km, melds):
-    """One bid sample: the unseen cards dealt to seats 1, 2, 3 of ``dealt`` (flat planes, seat 0
-    already the bid winner's hand; ``hands`` is ``dealt`` as (4, 4)) and their melds per trump
-    into ``melds`` rows 1..3."""
-    deal_seats(work, 1, work.shape[0] // (N_SEATS - 1), state, hands)
-    for seat in range(1, N_SEATS):
-        score_hand(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2], dealt[4 * seat + 3],
-                   km, melds[seat])
-
-
-@njit(inline="always")
-def known_sample(cons, state, dealt, km, melds):
-    """One bid sample under what the user knows (``--known``, ``--void``): the unseen cards dealt
-    by the constrained sampler (:func:`~binokel_sim.kernels.sampler.sample_counts`) instead of a
-    shuffle. ``cons`` is ``(pool, known, allowed, capacity, ways, split)``: the cards left to
-    deal after the known ones, the known cards per seat (int64 (4, 24)), per seat 1..3 the types
-    it may hold and the cards it still receives, the sampler's ``count_ways`` table and a
-    scratch (4, 24). Seats 1..3 of ``dealt`` get their known cards plus the drawn ones."""
+def known_deal(cons, state, dealt):
+    """The other seats' cards under what the user knows (``--known``, ``--void``): the unseen
+    cards dealt by the constrained sampler (:func:`~binokel_sim.kernels.sampler.sample_counts`)
+    instead of a shuffle. ``cons`` is ``(pool, known, allowed, capacity, ways, split)``: the
+    cards left to deal after the known ones, the known cards per seat (int64 (4, 24)), per seat
+    1..3 the types it may hold and the cards it still receives, the sampler's ``count_ways``
+    table and a scratch (4, 24). Seats 1..3 of ``dealt`` get their known cards plus the drawn
+    ones."""
     pool, known, allowed, capacity, ways, split = cons
     sample_counts(pool, allowed, capacity, N_SEATS - 1, ways, state, split)
     for seat in range(1, N_SEATS):
@@ -239,17 +229,48 @@ def known_sample(cons, state, dealt, km, melds):
         dealt[4 * seat + 1] = p1
         dealt[4 * seat + 2] = p2
         dealt[4 * seat + 3] = p3
-        score_hand(p0, p1, p2, p3, km, melds[seat])
 
 
 @njit(inline="always")
-def next_sample(constrained, cons, work, state, dealt, hands, km, melds):
-    """The next bid sample into ``dealt``: a shuffle of the unseen cards
-    (:func:`deal_sample`), or with ``constrained`` the constrained sampler (:func:`known_sample`)."""
-    if constrained:
-        known_sample(cons, state, dealt, km, melds)
-    else:
-        deal_sample(work, state, dealt, hands, km, melds)
+def seat_fits(dealt, seat, melds, trump_need, lo, hi):
+    """Whether ``seat``'s heuristic bid limit (:func:`~binokel_sim.kernels.auction.bid_limit`,
+    from its melds per trump in ``melds``) lies in ``[lo[seat], hi[seat]]``: it would have made
+    the calls it made. The heuristic auction is a function of the limits alone, so samples whose
+    seats 1..3 all fit repeat the auction."""
+    limit, _ = limit_of(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
+                        dealt[4 * seat + 3], melds[seat], trump_need)
+    return lo[seat] <= limit <= hi[seat]
+
+
+@njit(inline="always")
+def next_sample(constrained, cons, work, state, dealt, hands, km, melds, auction_known):
+    """The next bid sample into ``dealt`` (flat planes, seat 0 already the bid winner's hand;
+    ``hands`` is ``dealt`` as (4, 4)) and seats 1..3's melds per trump into ``melds``: a shuffle
+    of the unseen cards to seats 1, 2, 3, or with ``constrained`` the constrained sampler
+    (:func:`known_deal`). ``auction_known`` is ``(conditioned, trump_need, lo, hi, max_draws)``:
+    with ``conditioned`` the sample is dealt again until every seat fits the auction
+    (:func:`seat_fits`; a seat that does not ends the try before the next is scored). Returns
+    the deals made, ``max_draws + 1`` when none fitted (the caller reports the auction as too
+    unlikely)."""
+    conditioned, trump_need, lo, hi, max_draws = auction_known
+    draws = 0
+    while True:
+        if constrained:
+            known_deal(cons, state, dealt)
+        else:
+            deal_seats(work, 1, work.shape[0] // (N_SEATS - 1), state, hands)
+        draws += 1
+        fits = True
+        for seat in range(1, N_SEATS):
+            score_hand(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
+                       dealt[4 * seat + 3], km, melds[seat])
+            if conditioned and not seat_fits(dealt, seat, melds, trump_need, lo, hi):
+                fits = False
+                break
+        if fits:
+            return draws
+        if draws >= max_draws:
+            return max_draws + 1
 
 
 @njit(inline="always")
@@ -264,7 +285,7 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
 @njit
 def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
               counters, seed, block, start, stop, pair_meld, pair_play, opp_meld, constrained,
-              cons):
+              cons, auction_known, draws_out):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
     copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
     play_mode`).
@@ -274,10 +295,14 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
     with the heuristic on every seat the stream holds only the deals: two samples are dealt,
     then their play-outs (every trump of both) go two at a time
     (:func:`~binokel_sim.kernels.tricks.playout_pair_heuristic`). The same numbers either way.
-    With ``constrained`` the samples come from the constrained sampler (:func:`next_sample`).
+    With ``constrained`` the samples come from the constrained sampler, and with
+    ``auction_known`` conditioned only samples that fit the auction are kept
+    (:func:`next_sample`); ``draws_out[d]`` is the deals sample ``d`` took, and a sample that
+    found none within the limit ends the block (the caller reports it).
     """
     hand = unseen.shape[0] // (N_SEATS - 1)
     n_trumps = trumps.shape[0]
+    max_draws = auction_known[4]
     state, work = block_start(unseen, seed, block)
     dealt = np.empty((2, N_SEATS * 4), dtype=np.uint32)  # two samples as dealt
     hands_0 = dealt[0].reshape((N_SEATS, 4))
@@ -295,9 +320,15 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
     if mode == PLAY_HEURISTIC:
         while d < stop:
             n_samples = min(2, stop - d)
-            next_sample(constrained, cons, work, state, dealt[0], hands_0, km, melds[0])
+            draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
+                                       melds[0], auction_known)
+            if draws_out[d] > max_draws:
+                return  # no sample fitted the auction: the caller reports it
             if n_samples == 2:
-                next_sample(constrained, cons, work, state, dealt[1], hands_1, km, melds[1])
+                draws_out[d + 1] = next_sample(constrained, cons, work, state, dealt[1], hands_1,
+                                               km, melds[1], auction_known)
+                if draws_out[d + 1] > max_draws:
+                    return
             jobs = n_samples * n_trumps  # job x: sample x // n_trumps, trump x % n_trumps
             x = 0
             while x < jobs:
@@ -323,7 +354,10 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
                 sample_melds(melds[sa], trumps, d + sa, pair_meld, opp_meld)
             d += n_samples
     while d < stop:
-        next_sample(constrained, cons, work, state, dealt[0], hands_0, km, melds[0])
+        draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
+                                   melds[0], auction_known)
+        if draws_out[d] > max_draws:
+            return
         s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
         for j in range(n_trumps):
             for q in range(N_SEATS * 4):
@@ -340,7 +374,8 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
 @njit_parallel
 def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_points, last_trick,
                       seed, first_block, block_size, pair_meld, pair_play, opp_meld,
-                      constrained, pool, known, allowed, capacity, ways):
+                      constrained, pool, known, allowed, capacity, ways, auction_known,
+                      draws):
     """Samples for the bid odds of one hand, held by seat 0, the bid winner, who leads.
 
     ``bidder_hand`` uint32 (4,): its planes; ``unseen`` int64 (60,): the other cards, dealt at
@@ -351,8 +386,11 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
     ``first_block + d // block_size``: the deal, then the random policy's draws, trump by trump.
 
     With ``constrained`` the other seats' cards are drawn by the constrained sampler instead
-    (what the user knows: :func:`known_sample`; ``pool``, ``known``, ``allowed``, ``capacity``
-    and ``ways`` as it reads them); otherwise those five are ignored.
+    (what the user knows: :func:`known_deal`; ``pool``, ``known``, ``allowed``, ``capacity``
+    and ``ways`` as it reads them); otherwise those five are ignored. ``auction_known`` is
+    ``(conditioned, trump_need, lo, hi, max_draws)``: with ``conditioned``, a sample is dealt
+    again until seats 1..3's heuristic bid limits lie in ``[lo, hi]`` (int64 (4,) by seat: what
+    their calls told), and ``draws`` (int64 (n,)) gets each sample's draws.
     """
     n = pair_meld.shape[0]
     n_blocks = (n + block_size - 1) // block_size
@@ -365,7 +403,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
         cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
         bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
                   counters, seed, first_block + b, start, stop, pair_meld, pair_play, opp_meld,
-                  constrained, cons)
+                  constrained, cons, auction_known, draws)
 
 
 @njit

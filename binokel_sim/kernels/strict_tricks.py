@@ -1,6 +1,8 @@
-"""Strict tricks (must head) played by the random policy or the talon heuristic: phase 2 of the
-talon games and every trick of the widow games. Contract: SPEC.md "Must-head obligation" and
-"Trick winner"; the heuristic's rules are in :mod:`binokel_sim.kernels.talon_policy`.
+"""Strict tricks (must head) played by the random policy, the talon heuristic or the exact solver
+(``heuristic+solver``, two players): phase 2 of the talon games and every trick of the widow
+games. Contract: SPEC.md "Must-head obligation" and "Trick winner"; the heuristic's rules are in
+:mod:`binokel_sim.kernels.talon_policy`, the solver's card in
+:mod:`binokel_sim.kernels.solver_policy`.
 
 :func:`play_strict` is inlined into the talon and widow deal loops (``inline="always"``), with
 ``all_random`` and ``record`` constants there, so the all-random play-outs carry no policy
@@ -13,6 +15,7 @@ from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.policies import (
     POLICY_RANDOM,
+    POLICY_SOLVER,
     either,
     kth_bit,
     lowest_bit,
@@ -20,6 +23,7 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.solver_policy import solver_card
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
 from binokel_sim.kernels.tricks import WINS_OVER, remove_card, suit_block
 
@@ -72,13 +76,15 @@ def counter_cards(card_points):
 @njit(inline="always")
 def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, column, won, record, d,
-                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3):
+                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, last_trick, scratch):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
     policy ids, all random when the constant ``all_random`` says so; ``g0..g3`` the planes of
     the cards played before (the heuristic's knowledge); the random policy reads one bounded
-    draw per card with at least two legal card types. Adds each trick's card points to
-    ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
+    draw per card with at least two legal card types. A seat of the ``heuristic+solver`` policy
+    (two players only) plays the solver's card (:mod:`binokel_sim.kernels.solver_policy`, with
+    ``last_trick`` the last trick's bonus and ``scratch`` its scratch). Adds each trick's card
+    points to ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
@@ -100,6 +106,13 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, cop
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
             if all_random or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
+            elif policies[useat] == POLICY_SOLVER:
+                c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
+                                np.int64(hands[0, 2]), np.int64(hands[0, 3]),
+                                np.int64(hands[1, 0]), np.int64(hands[1, 1]),
+                                np.int64(hands[1, 2]), np.int64(hands[1, 3]), np.int64(seat),
+                                legal, np.int64(win_card), np.int64(trump), card_points,
+                                np.int64(last_trick), scratch)
             else:
                 c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1], hands[useat, 2],
                                          hands[useat, 3], g0, g1, g2, g3, copies, False, i, led,

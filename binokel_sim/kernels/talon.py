@@ -26,6 +26,7 @@ from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
     POLICY_RANDOM,
+    POLICY_SOLVER,
     either,
     kth_bit,
     lowest_bit,
@@ -34,6 +35,7 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, unconstrained
+from binokel_sim.kernels.solver_policy import solver_scratch
 from binokel_sim.kernels.strict_tricks import (
     counter_cards,
     must_head,
@@ -492,6 +494,10 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     sampled = np.empty(max(n_talon - 1, 1), dtype=np.uint64)  # the constrained deal's talon
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
+    solver_seats = policy_a == POLICY_SOLVER or policy_b == POLICY_SOLVER
+    for seat in range(seat_policies.shape[0]):
+        solver_seats |= seat_policies[seat] == POLICY_SOLVER
+    scratch = solver_scratch(solver_seats and not all_random)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -750,7 +756,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
             winner, s0, s1, s2, s3 = play_strict(
                 hands, leader, phase1, n_tricks, trump, policies, all_random, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, 0, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3)
+                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], scratch)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
             # --- what the item keeps ----------------------------------------------------------
             if mode == MODE_PLAY or mode == MODE_PLAYOUT or mode == MODE_SAMPLE:

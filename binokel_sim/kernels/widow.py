@@ -39,6 +39,7 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
+from binokel_sim.kernels.solver_policy import solver_scratch
 from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
 from binokel_sim.kernels.talon import game_over
 from binokel_sim.kernels.talon_policy import count_in
@@ -298,6 +299,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
     sampled = np.empty(n_widow, dtype=np.uint64)  # a constrained sample's widow
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
+    no_solver = solver_scratch(False)  # play_strict's solver scratch: no seat plays the solver
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -484,7 +486,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
             winner, s0, s1, s2, s3 = play_strict(
                 hands, soloist, 0, hand, trump, policies, all_random, copies, pairs, card_points,
                 counters, zero, zero, zero, zero, points, 0, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3)
+                trick_leaders, trick_winners, s0, s1, s2, s3, np.int64(0), no_solver)
             card_pts[winner] += cfg[CFG_LAST_TRICK]
             bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
                                                   n_players, hand, pairs, scores, sums)
