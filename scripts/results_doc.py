@@ -95,10 +95,40 @@ def main() -> None:
                          f"{how.replace('_', ' to ')} | {thousands(run['deals_per_s'])} deals/s, "
                          f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
+    lines += duel_lines()
     lines += calibration_lines()
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
     if "all" in data and "startup" in data:
         write_speed_section(data)
+
+
+def duel_lines() -> list[str]:
+    """The stronger policies against the heuristic (scripts/run_duels.sh: results/duels/*.json),
+    if they have been run."""
+    duels = sorted((ROOT / "results" / "duels").glob("duel-*.json"))
+    matches = sorted((ROOT / "results" / "duels").glob("match-*.json"))
+    if not duels and not matches:
+        return []
+    lines = ["", "## Stronger play against the heuristic", "",
+             "`scripts/run_duels.sh`: `binokel-sim duel` (every deal played once per seating, "
+             "A minus B per deal with its 95% interval) and `binokel-sim match` (whole games, "
+             "P(A wins) with its Wilson 95% interval), `--seed 1`. Target (issue 11): the "
+             "interval above zero.", "",
+             "| variant | A | B | duel: A − B per deal | deals | match: P(A wins) | games |",
+             "|---|---|---|---|---|---|---|"]
+    found: dict[tuple, dict] = {}
+    for kind, paths in (("duel", duels), ("match", matches)):
+        for path in paths:
+            row = json.loads(path.read_text())[0]
+            found.setdefault((row["variant"], row["a"], row["b"]), {})[kind] = row
+    for (variant, a, b), runs in sorted(found.items()):
+        du, m = runs.get("duel"), runs.get("match")
+        duel = f"{du['mean_diff']:+.2f} ({du['ci_low']:+.2f} to {du['ci_high']:+.2f})" if du \
+            else "–"
+        match = f"{m['p_win_a']:.4f} ({m['ci_low']:.4f} to {m['ci_high']:.4f})" if m else "–"
+        lines.append(f"| {variant} | {a} | {b} | {duel} | {du['deals'] if du else 0:,} | "
+                     f"{match} | {m['games'] if m else 0:,} |")
+    return lines
 
 
 def calibration_lines() -> list[str]:
@@ -109,23 +139,30 @@ def calibration_lines() -> list[str]:
     if not studies:
         return []
     lines = ["", "## Calibration of the bid odds", "",
-             "`scripts/run_calibration.sh` (`binokel-sim calibrate --deals 20000 --samples 500 "
-             "--seed 1`): for every deal the bid winner's `p_make` for the contract he bid (from "
-             "`bid-odds` with 500 samples and the same policy), against whether it was made when "
-             "the deal was played. Target (issue 11): ECE at most 0.03 on four-hand-80. Files "
-             "and the reliability diagram are in `results/calibration/`.", "",
-             "| variant | odds / outcomes | deals | base rate | Brier | Brier skill | ECE | "
-             "target |", "|---|---|---|---|---|---|---|---|"]
+             "`scripts/run_calibration.sh` (`binokel-sim calibrate --deals 20000 --seed 1`, "
+             "`--samples` as in the table): for every deal the bid winner's `p_make` for the "
+             "contract he bid (from `bid-odds` with that many samples and the same policy), "
+             "against whether it was made when the deal was played. *Given the auction*: the "
+             "samples are deals of the other hands that repeat the deal's auction "
+             "(`--given-auction`; deals none of whose samples fitted within the tries allowed "
+             "have no forecast and are left out). Target (issue 11): ECE at most 0.03 on "
+             "four-hand-80. Files and the reliability diagrams are in `results/calibration/`.",
+             "", "| variant | odds / outcomes | samples | given the auction | deals (no forecast) "
+             "| base rate | Brier | Brier skill | ECE | target |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     tables = []
     for path in studies:
         d = json.loads(path.read_text())
         target = (f"≤ 0.03: {met(d['ece'], 0.03, higher=False)}"
                   if d["variant"] == "four-hand-80" else "–")
+        given = d.get("given_auction", False)
         lines.append(f"| {d['variant']} | {d['policy']} / {d['outcome_policy']} | "
-                     f"{d['deals']:,} | {d['base_rate']:.3f} | {d['brier']:.4f} | "
+                     f"{d['samples']:,} | {'yes' if given else 'no'} | {d['deals']:,} "
+                     f"({d.get('no_forecast', 0):,}) | {d['base_rate']:.3f} | {d['brier']:.4f} | "
                      f"{d['brier_skill']:.3f} | {d['ece']:.4f} | {target} |")
-        tables += ["", f"{d['variant']} ({d['policy']} / {d['outcome_policy']}): equal-count "
-                   "bins, observed rate with its Wilson 95% interval.", "",
+        label = ", given the auction" if given else ""
+        tables += ["", f"{d['variant']} ({d['policy']} / {d['outcome_policy']}{label}): "
+                   "equal-count bins, observed rate with its Wilson 95% interval.", "",
                    "| forecasts | n | mean predicted | observed | 95% interval |",
                    "|---|---|---|---|---|"]
         for b in d["bins"]:
@@ -189,8 +226,15 @@ def speed_lines(data: dict) -> list[str]:
               f"{met(help_max, 0.3, higher=False)} |",
               f"| `binokel-sim analyze`, warm | < 0.6 s | {start['analyze_warm_seconds']:.2f} s | "
               f"{met(start['analyze_warm_seconds'], 0.6, higher=False)} |",
-              "", SPEED_END]
-    return lines
+              ""]
+    if "scipy_installed" in start:
+        where = ("an environment with scipy (the test extras): numba's BLAS check imports "
+                 "scipy.linalg, about 0.3 s of every command that runs a kernel"
+                 if start["scipy_installed"] else
+                 "a user's install (the README's first line: no scipy, which numba's BLAS check "
+                 "would import, about 0.3 s more)")
+        lines += [f"The command times were measured in {where}.", ""]
+    return lines + [SPEED_END]
 
 
 def write_speed_section(data: dict) -> None:

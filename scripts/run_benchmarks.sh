@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every benchmark and refresh results/benchmarks.json, docs/results.md and the README's
 # "Speed" section (some 15 minutes on two cores). Run it on an otherwise idle machine: the
-# figures are wall-clock throughput, best of five.
+# figures are wall-clock throughput, best of five. Run it in an environment made by the README's
+# first line (a user's install, without the test extras' scipy: see benchmarks/bench_startup.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmarks/bench_all.py       # binokel-sim bench --all: every engine, 1 and 2 threads, twins

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The calibration study of issue 11: do the heuristic's bid odds come true? 20,000 whole deals of
-# four-hand-80, each bid winner's p_make from 500 bid-odds samples, then the deal played out (about
-# two minutes on two cores). Writes results/calibration/four-hand-80/{calibration.json,
-# events.parquet, reliability.png}; scripts/results_doc.py quotes it in docs/results.md.
+# The calibration studies of issue 11: do the heuristic's bid odds come true? 20,000 whole deals of
+# four-hand-80, each bid winner's p_make, then the deal played out:
+#   - the forecast from 500 bid-odds samples of the other hands at random (about two minutes on
+#     two cores);
+#   - the forecast from 200 samples that repeat the deal's auction (--given-auction: each sample
+#     is dealt again until the other seats' bidding heuristic would have made their calls; about
+#     six minutes on two cores).
+# Writes results/calibration/<study>/{calibration.json, events.parquet, reliability.png};
+# scripts/results_doc.py quotes them in docs/results.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 1 \
   --out results/calibration/four-hand-80 --format json > /dev/null
+binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 200 --seed 1 \
+  --given-auction --out results/calibration/four-hand-80-given-auction --format json > /dev/null

@@ -198,3 +198,23 @@ def test_calibrate_given_the_auction_needs_four_hand_80():
     assert_one_line_error(invoke("calibrate", "--variant", "three-hand-auction-48", "--deals",
                                  "20", "--samples", "32", "--given-auction"),
                           "--given-auction")
+
+
+def test_deals_without_a_forecast_are_kept_as_events_and_left_out_of_the_figures(
+        tmp_path, monkeypatch):
+    """With few tries allowed, some auctions fit no sample: those deals have an empty p_make in
+    events.parquet, are counted in no_forecast, and the bins, scores and diagram use the
+    rest."""
+    import polars as pl
+
+    from binokel_sim import calibrate
+
+    monkeypatch.setattr(calibrate, "AUCTION_DRAWS", 300)
+    out = tmp_path / "given"
+    doc = json.loads(ok("calibrate", "--deals", "40", "--samples", "16", "--threads", "1",
+                        "--given-auction", "--out", str(out), "--format", "json").stdout)
+    assert 0 < doc["no_forecast"] < 30
+    assert sum(b["n"] for b in doc["bins"]) == 40 - doc["no_forecast"]
+    events = pl.read_parquet(out / "events.parquet")
+    assert events.height == 40 and events["p_make"].null_count() == doc["no_forecast"]
+    assert (out / "reliability.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

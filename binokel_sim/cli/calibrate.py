@@ -130,13 +130,14 @@ def _write(out_dir: Path, rules, record: dict, document: dict, result: dict, fig
     if figure:
         from binokel_sim.calibration_figure import reliability_png
 
-        title = (f"{rules.name}: bid-odds p_make against contracts made, {result['deals']:,} "
+        forecasts = [e["p_make"] for e in result["events"] if e["p_make"] is not None]
+        title = (f"{rules.name}: bid-odds p_make against contracts made, {len(forecasts):,} "
                  f"deals")
-        caption = (f"forecast: bid-odds from {result['samples']:,} samples ({result['policy']}); "
-                   f"outcome played by {result['outcome_policy']}; seed {result['seed']}; "
-                   f"binokel-sim {record['version']}")
-        files[FIGURE] = reliability_png(result, [e["p_make"] for e in result["events"]], title,
-                                        caption)
+        given = ", given the auction" if result["given_auction"] else ""
+        caption = (f"forecast: bid-odds from {result['samples']:,} samples ({result['policy']}"
+                   f"{given}); outcome played by {result['outcome_policy']}; seed "
+                   f"{result['seed']}; binokel-sim {record['version']}")
+        files[FIGURE] = reliability_png(result, forecasts, title, caption)
     publish(out_dir, files)
     for name in files:
         wrote(out_dir / name)
