@@ -140,11 +140,13 @@ def summary_from_tally(tally: dict, trumps) -> dict[str, dict]:
 
 def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       trumps: list[int], marriage_trumps: list[int], threads: int | None = None,
-                      progress: Progress | None = None, backend=None, knowledge=None) -> dict:
+                      progress: Progress | None = None, backend=None, knowledge=None,
+                      auction: tuple | None = None) -> dict:
     """The :func:`bid_tally` of :func:`~binokel_sim.games.run_bid_samples`'s samples, computed
     in tasks of ``backend.BID_TASK_BLOCKS`` blocks (:func:`bid_odds_task`) run by ``backend``
-    (default: here) and added up: the same integers however the run is split. ``knowledge``:
-    what is known of the other hands (:func:`~binokel_sim.games.run_bid_samples`)."""
+    (default: here) and added up: the same integers however the run is split. ``knowledge``
+    and ``auction``: what is known of the other hands, and the bid limits their calls showed
+    (:func:`~binokel_sim.games.run_bid_samples`)."""
     from binokel_sim import games
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.simulate import check_run, set_threads
@@ -157,21 +159,22 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, games.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, tuple(trumps),
-              tuple(marriage_trumps), first, n, backend.threads_for(threads), knowledge)
+              tuple(marriage_trumps), first, n, backend.threads_for(threads), knowledge, auction)
              for _, first, n in ranges]
     return total(backend.map(bid_odds_task, tasks, [n for *_, n in ranges], progress))
 
 
 def bid_odds_task(task: tuple) -> dict:
     """One task of :func:`bid_samples_tally`: ``(rules, counts, seed, policy, trumps,
-    marriage_trumps, first_sample, samples, threads, knowledge)`` → the :func:`bid_tally` of
-    those samples."""
+    marriage_trumps, first_sample, samples, threads, knowledge, auction)`` → the
+    :func:`bid_tally` of those samples."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, counts, seed, policy, trumps, married, first, n, threads, knowledge = task
+    rules, counts, seed, policy, trumps, married, first, n, threads, knowledge, auction = task
     with task_context(threads) as n_threads:
         result = run_bid_samples(rules, counts, n, seed, policy, list(trumps), n_threads,
-                                 task_progress(), first_sample=first, knowledge=knowledge)
+                                 task_progress(), first_sample=first, knowledge=knowledge,
+                                 auction=auction)
     return bid_tally(rules, result, list(married))
 
 
@@ -195,7 +198,8 @@ def recommend(rows: pl.DataFrame, allowed: list[str]) -> tuple[str | None, int |
 
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
              trump: int | None = None, threads: int | None = None,
-             progress: Progress | None = None, backend=None, knowledge=None) -> dict:
+             progress: Progress | None = None, backend=None, knowledge=None,
+             auction: tuple | None = None) -> dict:
     """Bid odds of one hand held by the bid winner (seat 0, who leads the first trick).
 
     ``trump=None`` ("auto") studies every suit in which the hand holds a marriage; a suit number
@@ -210,7 +214,9 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``backend`` (:mod:`binokel_sim.backend`; default: here); every figure comes from their
     integer :func:`bid_tally`, so every backend gives the same result. ``knowledge`` (from
     ``--known`` and ``--void``, :mod:`binokel_sim.constraints`): the other 60 cards are dealt
-    consistently with it (an unbiased constrained sampler).
+    consistently with it (an unbiased constrained sampler). ``auction`` (``(lo, hi)`` from
+    :func:`~binokel_sim.bidding.auction_bounds`, ``--auction``): only deals whose other seats'
+    bidding heuristic would have made the calls so far are kept.
     """
     married = marriage_trumps(rules, counts)
     if trump is not None:
@@ -218,7 +224,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     else:
         trumps = married or [0, 1, 2, 3]  # no marriage: every suit, every bid lost
     tally = bid_samples_tally(rules, counts, samples, seed, policy, trumps, married, threads,
-                              progress, backend, knowledge)
+                              progress, backend, knowledge, auction)
     rows = rows_from_tally(rules, tally, trumps)
     best, max_bid = recommend(rows, [SUITS[t] for t in married])
     by_trump = summary_from_tally(tally, trumps)

@@ -7,7 +7,13 @@ at the minimum.
 
 from __future__ import annotations
 
+import numpy as np
+
+from binokel_sim.constants import NO_BID
+from binokel_sim.errors import SimulationError
 from binokel_sim.variants import Rules
+
+BIG = np.iinfo(np.int64).max  # no upper bound on a limit
 
 
 def minimum_bid(rules: Rules) -> int:
@@ -40,3 +46,63 @@ def ladder(rules: Rules, up_to: int) -> list[int]:
         bids.append(bid)
         bid = next_bid(rules, bid)
     return bids
+
+
+def auction_bounds(rules: Rules, bidder: int, calls) -> tuple[np.ndarray, np.ndarray]:
+    """What an auction told about each hand's heuristic bid limit, by seat counted from
+    ``bidder`` (0 the bidder, 1 left, 2 partner, 3 right): ``(lo, hi)`` int64 (4,). ``calls`` are
+    ``(seat, bid)`` in order (absolute seats, a pass ``NO_BID``). A seat's limit is at least
+    the highest bid it made (it bids the next rung while that is within its limit) and below
+    the offer it passed at; a seat that never called (the dealer when the first three pass) is
+    not bounded."""
+    lo = np.full(4, NO_BID, dtype=np.int64)
+    hi = np.full(4, BIG, dtype=np.int64)
+    current = None
+    for seat, bid in calls:
+        k = (int(seat) - bidder) % 4
+        if bid == NO_BID:
+            hi[k] = next_bid(rules, current) - 1
+        else:
+            lo[k] = max(lo[k], int(bid))
+            current = int(bid)
+    return lo, hi
+
+
+def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]:
+    """The calls of ``bid-odds --auction`` as ``(seat, bid)`` (seats counted from the hand's seat
+    0: 1 left, 2 partner, 3 right; a pass ``NO_BID``). ``text`` is the calls so far in order,
+    from the dealer's left: bids as numbers, passes as ``pass`` (or ``p``, ``-``). Checked: each
+    bid is on the ladder and above the last, a seat that passed calls no more, and the auction
+    has not ended (three passes)."""
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise SimulationError("--auction: no calls given (bids as numbers, passes as 'pass', "
+                              "from the dealer's left)")
+    calls: list[tuple[int, int]] = []
+    passed: set[int] = set()
+    current = None
+    seat = (dealer + 1) % 4
+    for i, token in enumerate(tokens, start=1):
+        while seat in passed:
+            seat = (seat + 1) % 4
+        if len(passed) == 3:
+            raise SimulationError(f"--auction: call {i} ({token!r}) comes after the auction "
+                                  f"ended (three passes)")
+        word = token.lower()
+        if word in ("pass", "p", "-"):
+            calls.append((seat, NO_BID))
+            passed.add(seat)
+        else:
+            try:
+                bid = int(word)
+            except ValueError:
+                raise SimulationError(f"--auction: call {i} is {token!r}, not a bid or 'pass'"
+                                      ) from None
+            lowest = next_bid(rules, current)
+            if bid < lowest or next_bid(rules, bid - 1) != bid:
+                raise SimulationError(f"--auction: call {i} bids {bid}; the next legal bid is "
+                                      f"{lowest} or a higher rung of the ladder")
+            calls.append((seat, bid))
+            current = bid
+        seat = (seat + 1) % 4
+    return calls

@@ -64,13 +64,8 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
 def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
                         given_auction):
     from binokel_sim.bid_odds import deal_scores
-    from binokel_sim.games import (
-        DEAL_FIELDS,
-        AuctionTooRare,
-        auction_bounds,
-        run_bid_samples,
-        run_play,
-    )
+    from binokel_sim.bidding import auction_bounds
+    from binokel_sim.games import DEAL_FIELDS, AuctionTooRare, run_bid_samples, run_play
 
     played = run_play(rules, deals, seed, outcome_policy, threads)
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
@@ -137,7 +132,7 @@ def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "
     per-deal forecasts and outcomes). ``outcome_policy`` (default: ``policy``) plays the deals
     whose outcomes are counted; a different one is the cross check (odds from one policy, play
     by another). ``given_auction`` (four-hand-80): each forecast's samples repeat the deal's
-    auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.games.
+    auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.bidding.
     auction_bounds`); a deal none of whose samples fits within :data:`AUCTION_DRAWS` tries has
     no forecast (``p_make`` None), is counted in ``no_forecast`` and left out of the figures."""
     outcome_policy = outcome_policy or policy

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from binokel_sim.bidding import next_bid
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
@@ -119,8 +118,8 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     and ``--void``): the other seats are dealt consistently with it by the unbiased constrained
     sampler (an impossible combination is a :class:`CardError`). ``auction``: ``(lo, hi)``
     int64 (4,) by seat (0 the hand, 1 left, 2 partner, 3 right), the bid limits the auction
-    showed (:func:`auction_bounds`); each sample is then dealt again until seats 1..3's
-    heuristic limits lie within them (a :class:`SimulationError` when one would take more than
+    showed (:func:`binokel_sim.bidding.auction_bounds`); each sample is then dealt again until
+    seats 1..3's heuristic limits lie within them (a :class:`SimulationError` when one would take more than
     ``max_draws`` deals, default :data:`MAX_AUCTION_DRAWS`)."""
     check_game(rules)
     check_run(samples, seed)
@@ -166,26 +165,6 @@ MAX_AUCTION_DRAWS = 100_000  # deals tried for one sample that fits an auction
 
 class AuctionTooRare(SimulationError):
     """No deal of the other hands fitted the auction within the allowed tries."""
-
-
-def auction_bounds(rules: Rules, bidder: int, calls) -> tuple[np.ndarray, np.ndarray]:
-    """What an auction told about each hand's heuristic bid limit, by seat counted from
-    ``bidder`` (0 the bidder, 1 left, 2 partner, 3 right): ``(lo, hi)`` int64 (4,). ``calls`` are
-    ``(seat, bid)`` in order (absolute seats, a pass ``NO_BID``). A seat's limit is at least
-    the highest bid it made (it bids the next rung while that is within its limit) and below
-    the offer it passed at; a seat that never called (the dealer when the first three pass) is
-    not bounded."""
-    lo = np.full(4, NO_BID, dtype=np.int64)
-    hi = np.full(4, np.iinfo(np.int64).max, dtype=np.int64)
-    current = None
-    for seat, bid in calls:
-        k = (int(seat) - bidder) % 4
-        if bid == NO_BID:
-            hi[k] = next_bid(rules, current) - 1
-        else:
-            lo[k] = max(lo[k], int(bid))
-            current = int(bid)
-    return lo, hi
 
 
 def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):

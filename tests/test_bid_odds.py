@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import games
+from binokel_sim import bidding, games
 from binokel_sim import reference_play as ref
 from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
@@ -402,7 +402,7 @@ def test_auction_bounds_are_exactly_the_limits_that_repeat_the_auction(limits, d
     calls show (a seat that never called, the dealer after three passes, is not bounded)."""
     bidder, _, _ = ref.auction(limits, dealer, RULES)
     calls = auction_of(limits, dealer)
-    lo, hi = games.auction_bounds(RULES, bidder, calls)
+    lo, hi = bidding.auction_bounds(RULES, bidder, calls)
     for k in range(4):
         assert lo[k] <= limits[(bidder + k) % 4] <= hi[k]
     trial = list(limits)
@@ -447,3 +447,51 @@ def test_samples_given_an_impossible_auction_fail_in_one_error():
     with pytest.raises(games.AuctionTooRare, match="fits the auction in 500 tries"):
         run_bid_samples(RULES, EXAMPLE, 64, 1, "heuristic", [S], auction=(lo, hi),
                         max_draws=500)
+
+
+def test_parse_auction_reads_calls_from_the_dealers_left():
+    calls = bidding.parse_auction(RULES, "50 pass 51 55", 3)  # dealer right: the hand calls first
+    assert calls == [(0, 50), (1, NO_BID), (2, 51), (3, 55)]
+    # after a pass the seat is skipped: 0 51, 2 52, 3 pass, then seat 0 again
+    calls = bidding.parse_auction(RULES, "50 p 51 52 pass 53", 0)
+    assert calls == [(1, 50), (2, NO_BID), (3, 51), (0, 52), (1, NO_BID), (3, 53)]
+    lo, hi = bidding.auction_bounds(RULES, 0, calls)
+    assert list(lo) == [52, 50, NO_BID, 53] and list(hi[1:3]) == [52, 50]
+
+
+def test_bid_odds_given_the_auction_is_the_library_call():
+    """--auction/--dealer: the rows are bid_odds' with the calls' bounds, on any thread count,
+    and the provenance names the calls."""
+    import json
+
+    from conftest import ok
+
+    args = ["bid-odds", "--deals", "2048", "--auction", "50 pass 51", "--dealer", "right",
+            "--format", "json"]
+    one = json.loads(ok(*args, "--threads", "1").stdout)
+    two = json.loads(ok(*args, "--threads", "2").stdout)
+    assert one == two
+    assert one["provenance"]["auction"] == "50 pass 51"
+    assert one["provenance"]["dealer"] == "right"
+    bounds = bidding.auction_bounds(RULES, 0, bidding.parse_auction(RULES, "50 pass 51", 3))
+    want = bid_odds(RULES, EXAMPLE, 2048, 1, "heuristic", threads=1, auction=bounds)
+    assert one["rows"] == want["rows"].to_dicts()
+    plain = bid_odds(RULES, EXAMPLE, 2048, 1, "heuristic", threads=1)
+    assert want["rows"].to_dicts() != plain["rows"].to_dicts()
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--auction", "50"], "go together"),
+    (["--dealer", "left"], "go together"),
+    (["--auction", "x", "--dealer", "left"], "not a bid or 'pass'"),
+    (["--auction", "50 49", "--dealer", "left"], "the next legal bid is 51"),
+    (["--auction", "50 pass pass pass 60", "--dealer", "left"], "after the auction ended"),
+    (["--auction", "50", "--dealer", "nobody"], "--dealer: unknown seat"),
+    (["--auction", "pass", "--dealer", "right"], "own seat passed"),
+    (["--variant", "three-hand-auction-48", "--auction", "50", "--dealer", "left"],
+     "four-hand-80 only"),
+])
+def test_bid_odds_auction_errors_in_one_line(args, needle):
+    from conftest import assert_one_line_error, invoke
+
+    assert_one_line_error(invoke("bid-odds", "--deals", "1000", *args), needle)

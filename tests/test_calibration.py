@@ -162,7 +162,8 @@ def test_calibrate_given_the_auction():
     that auction's bounds; the JSON says so, and the bins hold the deals with a forecast."""
     from binokel_sim.bid_odds import deal_scores
     from binokel_sim.calibrate import AUCTION_DRAWS, calibrate, sample_seed
-    from binokel_sim.games import DEAL_FIELDS, auction_bounds, run_bid_samples, run_play
+    from binokel_sim.bidding import auction_bounds
+    from binokel_sim.games import DEAL_FIELDS, run_bid_samples, run_play
     from binokel_sim.hands import parse_hand
     from binokel_sim.variants import find_variant
 

@@ -109,6 +109,16 @@ def bid_odds_cmd(
     scheduler: SchedulerOpt = None,
     known: KnownOpt = None,
     void: VoidOpt = None,
+    auction: Annotated[Optional[str], typer.Option(
+        "--auction", metavar="CALLS",
+        help="four-hand-80: the calls so far, from the dealer's left (bids as numbers, passes as "
+             "pass), e.g. --auction \"50 pass 51\" --dealer right. Only deals whose other seats' "
+             "bidding heuristic would have made those calls are kept (each sample is dealt "
+             "again until they fit).")] = None,
+    dealer: Annotated[Optional[str], typer.Option(
+        "--dealer", metavar="SEAT",
+        help="With --auction: who dealt, counted from the hand's seat: me (0), left (1), "
+             "partner (2), right (3).")] = None,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
     at random, the bid winner leading, the same deals for every trump). Widow games
@@ -119,6 +129,8 @@ def bid_odds_cmd(
     Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" --deals 1000000 --seed 7
 
     Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
+
+    Example: binokel-sim bid-odds --auction "50 pass 51" --dealer right
 
     Example: binokel-sim bid-odds --variant three-hand-auction-48 --hand "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" --format json
     """
@@ -139,6 +151,7 @@ def bid_odds_cmd(
         check_out(out_file, fmt)
         knowledge = parse_knowledge(rules, counts, known or [], void or [])
         sampler_inputs(rules, counts, knowledge)  # an impossible combination fails before work
+        bounds = _auction_bounds(rules, auction, dealer)
         if engine_family(rules) == WIDOW:
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
@@ -153,13 +166,14 @@ def bid_odds_cmd(
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing") as progress:
             result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress,
-                              backend, knowledge)
+                              backend, knowledge, bounds)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             hand=" ".join(result["hand"]), trump_option=trump.strip().lower(),
                             recommended_trump=result["recommended_trump"],
                             max_bid_positive_ev=result["max_bid_positive_ev"],
-                            **knowledge.provenance(), **source(rules_file))
+                            **knowledge.provenance(), **_auction_provenance(auction, dealer),
+                            **source(rules_file))
         summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
                                           "max_bid_positive_ev")}
         document = {"provenance": record, **summary, "by_trump": result["by_trump"],
@@ -217,6 +231,35 @@ def _print_bid_odds(rules: "Rules", result: dict, record: dict, full: bool) -> N
         top = result["max_bid_positive_ev"]
         out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "
                   f"expected score: {top if top is not None else 'none'}", highlight=False)
+
+
+def _auction_bounds(rules, auction: Optional[str], dealer: Optional[str]):
+    """``--auction`` and ``--dealer`` as the samples' bounds on the other seats' bid limits
+    (None without them); either one alone, or --auction outside four-hand-80, is an error."""
+    from binokel_sim.bidding import auction_bounds, parse_auction
+    from binokel_sim.constants import NO_BID
+    from binokel_sim.constraints import parse_seat
+    from binokel_sim.engines import PARTNERSHIP, engine_family
+
+    if auction is None and dealer is None:
+        return None
+    if engine_family(rules) != PARTNERSHIP:
+        raise SimulationError(f"--auction and --dealer: variant {rules.name} has no "
+                              f"partnership auction to condition on (four-hand-80 only)")
+    if auction is None or dealer is None:
+        raise SimulationError("--auction and --dealer go together: the calls so far and who "
+                              "dealt (the first call is the dealer's left)")
+    seat = 0 if dealer.strip().lower() in ("me", "0") else parse_seat(dealer, 4, "--dealer")
+    calls = parse_auction(rules, auction, seat)
+    if (0, NO_BID) in calls:
+        raise SimulationError("--auction: the hand's own seat passed; bid-odds studies the hand "
+                              "as the bid winner")
+    return auction_bounds(rules, 0, calls)
+
+
+def _auction_provenance(auction: Optional[str], dealer: Optional[str]) -> dict:
+    return {} if auction is None else {"auction": " ".join(auction.split()),
+                                       "dealer": dealer.strip().lower()}
 
 
 def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
