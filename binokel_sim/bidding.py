@@ -73,7 +73,9 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
     0: 1 left, 2 partner, 3 right; a pass ``NO_BID``). ``text`` is the calls so far in order,
     from the dealer's left: bids as numbers, passes as ``pass`` (or ``p``, ``-``). Checked: each
     bid is on the ladder and above the last, a seat that passed calls no more, and the auction
-    has not ended (three passes)."""
+    has not ended (three passes). A jump bid (above the next rung) is accepted: the bidding
+    heuristic never jumps, so :func:`auction_bounds` reads it only as a lower bound on that
+    seat's limit."""
     tokens = text.replace(",", " ").split()
     if not tokens:
         raise SimulationError("--auction: no calls given (bids as numbers, passes as 'pass', "

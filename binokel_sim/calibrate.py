@@ -133,8 +133,8 @@ def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "
     whose outcomes are counted; a different one is the cross check (odds from one policy, play
     by another). ``given_auction`` (four-hand-80): each forecast's samples repeat the deal's
     auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.bidding.
-    auction_bounds`); a deal none of whose samples fits within :data:`AUCTION_DRAWS` tries has
-    no forecast (``p_make`` None), is counted in ``no_forecast`` and left out of the figures."""
+    auction_bounds`); a deal for which some sample finds no fitting deal within
+    :data:`AUCTION_DRAWS` tries has no forecast (``p_make`` None), is counted in ``no_forecast`` and left out of the figures."""
     outcome_policy = outcome_policy or policy
     check_calibrate(rules, deals, samples, seed, bins)
     if given_auction and engine_family(rules) != PARTNERSHIP:

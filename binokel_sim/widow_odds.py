@@ -94,15 +94,15 @@ def widow_section(rules: Rules, counts: np.ndarray, knowledge=None) -> dict:
     fractions)."""
     if knowledge is not None and not knowledge.empty:
         widows, weight = exact_widow_known(rules, counts, knowledge)
-        return _section(rules, counts, widows, weight / weight.sum())
+        return _section(rules, counts, widows, weight)
     widows, hist = exact_widow(rules, counts)
-    return _section(rules, counts, widows,
-                    [Fraction(int(k), widows) for k in hist])
+    return _section(rules, counts, widows, hist)
 
 
-def _section(rules: Rules, counts: np.ndarray, widows: int, chance) -> dict:
-    """The widow section from the chance of each best meld (fractions or floats, by meld)."""
-    values = [v for v in range(len(chance)) if chance[v] > 0]
+def _section(rules: Rules, counts: np.ndarray, widows: int, weight: np.ndarray) -> dict:
+    """The widow section from the weight of each best meld: integer counts of equally likely
+    widows (exact fractions of their sum, rounded once to a float) or float weights."""
+    values = np.flatnonzero(weight)
     p = counts_to_planes(counts)
     own = compile_tables(rules)
     totals = np.empty(4, dtype=np.int64)
@@ -110,12 +110,22 @@ def _section(rules: Rules, counts: np.ndarray, widows: int, chance) -> dict:
 
     score_hand(p[0], p[1], p[2], p[3], own.kt, totals)
     own_best = int(totals.max())
+    if weight.dtype.kind in "iu":
+        total = int(weight.sum())
+
+        def share(x) -> float:
+            return float(Fraction(int(x), total))
+    else:
+        total = float(weight.sum())
+
+        def share(x) -> float:
+            return float(x) / total
     return {
         "widows": widows,
         "own_best_meld": own_best,
-        "mean_best_meld": float(sum(v * chance[v] for v in values)),
-        "p_improves": float(sum(chance[v] for v in values if v > own_best)),
-        "distribution": [{"meld": int(v), "probability": float(chance[v])} for v in values],
+        "mean_best_meld": share((values * weight[values]).sum()),
+        "p_improves": share(weight[own_best + 1:].sum()),
+        "distribution": [{"meld": int(v), "probability": share(weight[v])} for v in values],
     }
 
 

@@ -144,8 +144,8 @@ def calibration_lines() -> list[str]:
              "contract he bid (from `bid-odds` with that many samples and the same policy), "
              "against whether it was made when the deal was played. *Given the auction*: the "
              "samples are deals of the other hands that repeat the deal's auction "
-             "(`--given-auction`; deals none of whose samples fitted within the tries allowed "
-             "have no forecast and are left out). Target (issue 11): ECE at most 0.03 on "
+             "(`--given-auction`; a deal for which some sample found no fitting deal within "
+             "the tries allowed has no forecast and is left out). Target (issue 11): ECE at most 0.03 on "
              "four-hand-80. Files and the reliability diagrams are in `results/calibration/`.",
              "", "| variant | odds / outcomes | samples | given the auction | deals (no forecast) "
              "| base rate | Brier | Brier skill | ECE | target |",

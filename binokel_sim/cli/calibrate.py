@@ -168,4 +168,5 @@ def _print(rules, result: dict) -> None:
         drawn = [e["draws"] for e in result["events"] if e["draws"] is not None]
         out.print(f"forecasts given the auction: {sum(drawn) / max(len(drawn), 1):,.0f} deals "
                   f"dealt per sample on average; {result['no_forecast']:,} deals without a "
-                  f"forecast (no sample fitted their auction), left out", highlight=False)
+                  f"forecast (some sample found no deal fitting their auction), left out",
+                  highlight=False)

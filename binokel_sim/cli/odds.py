@@ -114,7 +114,7 @@ def bid_odds_cmd(
         help="four-hand-80: the calls so far, from the dealer's left (bids as numbers, passes as "
              "pass), e.g. --auction \"50 pass 51\" --dealer right. Only deals whose other seats' "
              "bidding heuristic would have made those calls are kept (each sample is dealt "
-             "again until they fit).")] = None,
+             "again until they fit; a jump bid counts as a lower bound).")] = None,
     dealer: Annotated[Optional[str], typer.Option(
         "--dealer", metavar="SEAT",
         help="With --auction: who dealt, counted from the hand's seat: me (0), left (1), "

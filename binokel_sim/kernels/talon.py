@@ -494,9 +494,12 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     sampled = np.empty(max(n_talon - 1, 1), dtype=np.uint64)  # the constrained deal's talon
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
-    solver_seats = policy_a == POLICY_SOLVER or policy_b == POLICY_SOLVER
-    for seat in range(seat_policies.shape[0]):
-        solver_seats |= seat_policies[seat] == POLICY_SOLVER
+    if mode == MODE_DUEL or mode == MODE_MATCH:  # seat_policies holds the seats' sides there
+        solver_seats = policy_a == POLICY_SOLVER or policy_b == POLICY_SOLVER
+    else:
+        solver_seats = False
+        for seat in range(seat_policies.shape[0]):
+            solver_seats |= seat_policies[seat] == POLICY_SOLVER
     scratch = solver_scratch(solver_seats and not all_random)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
