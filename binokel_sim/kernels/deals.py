@@ -1,7 +1,8 @@
 """Whole deals of four-hand-80: deal, auction, trump, meld, play-out and scoring, in three
 block-parallel drivers: ``play_blocks`` (full records), ``duel_blocks`` (the same deals played
 twice with the partnerships' policies swapped) and ``bid_sample_blocks`` (one known hand, the
-other 60 cards at random, every trump candidate on the same samples).
+other 60 cards at random, under what the user knows or given the auction, every trump candidate
+on the same samples).
 
 Every driver gives block ``b`` the stream ``seed_stream(seed, first_block + b)`` and its own copy
 of the deck, and writes only its own rows, so results never depend on the thread count.
