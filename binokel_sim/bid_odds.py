@@ -56,7 +56,8 @@ def bid_tally(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> 
     samples that make some bid (:func:`deal_scores`: played, and play at least ``min_play``);
     ``opponents``, the histogram of the opponents' scores (which do not depend on the bid); the
     sums and sums of squares of the pair's ``meld`` and ``play``; ``meld_ok``, the samples with
-    pair meld at least ``min_meld``. ``samples``: how many."""
+    pair meld at least ``min_meld``. ``samples``: how many; ``deals``: the deals dealt for them
+    (more than ``samples`` when the samples are conditioned on the auction)."""
     from binokel_sim.kernels.deals import bid_tally_column
 
     per: dict[str, list] = {key: [] for key in ("made", "opponents", "meld", "meld_sq", "play",
@@ -75,7 +76,9 @@ def bid_tally(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> 
         per["play"].append(int(play))
         per["play_sq"].append(int(play_sq))
         per["meld_ok"].append(int(meld_ok))
-    return {"samples": int(samples.pair_meld.shape[0]), **per}
+    n = int(samples.pair_meld.shape[0])
+    deals = n if samples.draws is None else int(samples.draws.sum())
+    return {"samples": n, "deals": deals, **per}
 
 
 def bid_rows(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> pl.DataFrame:
@@ -206,7 +209,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     studies that suit alone (a suit without a marriage: every bid is lost). The other 60 cards
     are dealt at random ``samples`` times and the same deals serve every trump. Returns
     ``{"rows": DataFrame, "by_trump": {...}, "recommended_trump", "max_bid_positive_ev",
-    "has_marriage", "hand"}``. Each ``by_trump`` entry carries, besides its summary, the
+    "has_marriage", "hand", "deals_per_sample"}`` (1 unless ``auction`` is given: then the deals
+    dealt per sample kept, the inverse of the share of deals that repeat the calls). Each ``by_trump`` entry carries, besides its summary, the
     ``score_histogram`` of the deal's score at the minimum bid (:func:`score_histogram`: series
     ``pair``, the bidding pair's score, whose mean is ``expected_score_min_bid``, and
     ``opponents``, whose mean is the rows' ``expected_opponent_score``); at a higher bid ``b``
@@ -238,7 +242,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         by_trump[suit]["score_histogram"] = histogram_document(
             {"pair": pair, "opponents": tally["opponents"][j]}, bid=floor)
     return {"hand": format_counts(counts), "has_marriage": bool(married), "rows": rows,
-            "by_trump": by_trump, "recommended_trump": best, "max_bid_positive_ev": max_bid}
+            "by_trump": by_trump, "recommended_trump": best, "max_bid_positive_ev": max_bid,
+            "deals_per_sample": tally["deals"] / n}
 
 
 def score_histogram(series: dict[str, np.ndarray], **fields) -> dict:

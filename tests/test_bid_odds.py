@@ -160,7 +160,9 @@ def tally_by_deal_scores(samples: BidSamples, married: list[int]) -> dict:
         per["play"].append(int(play.sum()))
         per["play_sq"].append(int((play * play).sum()))
         per["meld_ok"].append(int((meld >= RULES.min_meld).sum()))
-    return {"samples": int(samples.pair_meld.shape[0]), **per}
+    n = int(samples.pair_meld.shape[0])  # every sample one deal: none is conditioned here
+    assert samples.draws is None or (samples.draws == 1).all()
+    return {"samples": n, "deals": n, **per}
 
 
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 50), st.integers(0, 60)),
@@ -473,11 +475,16 @@ def test_bid_odds_given_the_auction_is_the_library_call():
     assert one == two
     assert one["provenance"]["auction"] == "50 pass 51"
     assert one["provenance"]["dealer"] == "right"
+    assert one["deals_per_sample"] > 1
     bounds = bidding.auction_bounds(RULES, 0, bidding.parse_auction(RULES, "50 pass 51", 3))
     want = bid_odds(RULES, EXAMPLE, 2048, 1, "heuristic", threads=1, auction=bounds)
     assert one["rows"] == want["rows"].to_dicts()
     plain = bid_odds(RULES, EXAMPLE, 2048, 1, "heuristic", threads=1)
     assert want["rows"].to_dicts() != plain["rows"].to_dicts()
+    assert plain["deals_per_sample"] == 1 and "deals_per_sample" not in json.loads(
+        ok("bid-odds", "--deals", "2048", "--threads", "1", "--format", "json").stdout)
+    draws = run_bid_samples(RULES, EXAMPLE, 2048, 1, "heuristic", [S], 1, auction=bounds).draws
+    assert one["deals_per_sample"] == pytest.approx(draws.mean())
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -176,6 +176,8 @@ def bid_odds_cmd(
                             **source(rules_file))
         summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
                                           "max_bid_positive_ev")}
+        if auction is not None:
+            summary["deals_per_sample"] = result["deals_per_sample"]
         document = {"provenance": record, **summary, "by_trump": result["by_trump"],
                     "rows": result["rows"].to_dicts()}
         if deliver(result["rows"], out_file, record, fmt, document):
@@ -231,6 +233,10 @@ def _print_bid_odds(rules: "Rules", result: dict, record: dict, full: bool) -> N
         top = result["max_bid_positive_ev"]
         out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "
                   f"expected score: {top if top is not None else 'none'}", highlight=False)
+    if "auction" in record:
+        out.print(f"given the auction: {result['deals_per_sample']:,.1f} deals dealt per sample "
+                  f"kept (1 in {result['deals_per_sample']:,.0f} deals repeats the calls)",
+                  highlight=False)
 
 
 def _auction_bounds(rules, auction: Optional[str], dealer: Optional[str]):
