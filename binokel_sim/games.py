@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
@@ -137,7 +138,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     planes = counts_to_planes(counts)
     cons = sampler_inputs(rules, counts, knowledge)
     draws = np.empty(samples, dtype=np.int64)
-    lo, hi = (np.full(4, NO_BID, dtype=np.int64), np.full(4, np.iinfo(np.int64).max)) \
+    lo, hi = (np.full(4, NO_BID, dtype=np.int64), np.full(4, BIG, dtype=np.int64)) \
         if auction is None else (np.asarray(auction[0], dtype=np.int64),
                                  np.asarray(auction[1], dtype=np.int64))
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
