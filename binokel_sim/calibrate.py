@@ -9,8 +9,9 @@ outcome is whether the contract was made when the deal was played. The forecasts
 to :mod:`binokel_sim.calibration` (reliability bins, Brier score, ECE).
 
 By default the forecast ignores what the auction told the bidder about the other hands; with
-``given_auction`` its samples are only deals that repeat the auction (four-hand-80). Deal ``d``'s samples use their own seed (:func:`sample_seed`), so every
-figure is reproducible from ``seed``. A four-hand-80 bid winner who may name no trump (the dealer
+``given_auction`` its samples are only deals that repeat the auction (four-hand-80). Deal
+``d``'s samples use their own seed (:func:`sample_seed`), so every figure is reproducible from
+``seed``. A four-hand-80 bid winner who may name no trump (the dealer
 forced to play) loses at once; bid-odds gives such a hand 0, and the event is kept.
 """
 
@@ -134,7 +135,8 @@ def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "
     by another). ``given_auction`` (four-hand-80): each forecast's samples repeat the deal's
     auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.bidding.
     auction_bounds`); a deal for which some sample finds no fitting deal within
-    :data:`AUCTION_DRAWS` tries has no forecast (``p_make`` None), is counted in ``no_forecast`` and left out of the figures."""
+    :data:`AUCTION_DRAWS` tries has no forecast (``p_make`` None), is counted in
+    ``no_forecast`` and left out of the figures."""
     outcome_policy = outcome_policy or policy
     check_calibrate(rules, deals, samples, seed, bins)
     if given_auction and engine_family(rules) != PARTNERSHIP:

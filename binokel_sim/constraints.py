@@ -66,14 +66,17 @@ class Knowledge:
                 for key in ("known", "void") if described[key]}
 
 
-def parse_seat(text: str, players: int, option: str) -> int:
-    names = seat_names(players)
+def parse_seat(text: str, players: int, option: str, own: bool = False) -> int:
+    """A seat by number or name, counted from the hand's seat 0; ``own`` also accepts the hand's
+    seat itself (``0`` or ``me``), for options that may name it (``--dealer``)."""
+    names = {"me": 0, **seat_names(players)} if own else seat_names(players)
+    first = 0 if own else 1
     key = text.strip().lower()
     if key in names:
         return names[key]
-    if key.isdigit() and 1 <= int(key) < players:
+    if key.isdigit() and first <= int(key) < players:
         return int(key)
-    choices = ", ".join([str(i) for i in range(1, players)] + list(names))
+    choices = ", ".join([str(i) for i in range(first, players)] + list(names))
     raise CardError(f"{option}: unknown seat {text!r} (seats are counted from the hand's seat 0: "
                     f"{choices})")
 

@@ -502,3 +502,20 @@ def test_bid_odds_auction_errors_in_one_line(args, needle):
     from conftest import assert_one_line_error, invoke
 
     assert_one_line_error(invoke("bid-odds", "--deals", "1000", *args), needle)
+
+
+def test_dealer_may_be_the_hands_own_seat():
+    """--dealer takes the hand's own seat (me or 0), which --known and --void refuse; the error
+    for an unknown dealer lists it."""
+    import json
+
+    from conftest import assert_one_line_error, invoke, ok
+
+    args = ["bid-odds", "--deals", "1024", "--threads", "1", "--auction", "50 51",
+            "--format", "json"]
+    me = json.loads(ok(*args, "--dealer", "me").stdout)
+    zero = json.loads(ok(*args, "--dealer", "0").stdout)
+    assert me["rows"] == zero["rows"]
+    assert_one_line_error(invoke("bid-odds", "--auction", "50", "--dealer", "4"),
+                          "0, 1, 2, 3, me, left, partner, right")
+    assert_one_line_error(invoke("bid-odds", "--known", "me:AS"), "--known: unknown seat")

@@ -31,8 +31,9 @@ from binokel_sim.cli.base import (
 from binokel_sim.cli.render import percent, percent_interval
 
 PolicyA = Annotated[str, typer.Option(
-    "--a", "-a", "--policy-a", help="Policy of side A: heuristic, random, or heuristic+solver (two-hand-48: the "
-                             "heuristic, then the exact solver once the talon is gone).")]
+    "--a", "-a", "--policy-a",
+    help="Policy of side A: heuristic, random, or heuristic+solver (two-hand-48: the heuristic, "
+         "then the exact solver once the talon is gone).")]
 PolicyB = Annotated[str, typer.Option(
     "--b", "-b", "--policy-b", help="Policy of side B (every other side).")]
 OutOpt = Annotated[Optional[Path], typer.Option(

@@ -255,8 +255,7 @@ def _auction_bounds(rules, auction: Optional[str], dealer: Optional[str]):
     if auction is None or dealer is None:
         raise SimulationError("--auction and --dealer go together: the calls so far and who "
                               "dealt (the first call is the dealer's left)")
-    seat = 0 if dealer.strip().lower() in ("me", "0") else parse_seat(dealer, 4, "--dealer")
-    calls = parse_auction(rules, auction, seat)
+    calls = parse_auction(rules, auction, parse_seat(dealer, 4, "--dealer", own=True))
     if (0, NO_BID) in calls:
         raise SimulationError("--auction: the hand's own seat passed; bid-odds studies the hand "
                               "as the bid winner")
