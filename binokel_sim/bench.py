@@ -230,6 +230,42 @@ def records_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     return deals / best_seconds(work)
 
 
+def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
+                           threads: int) -> float:
+    """Card decisions per second of the sampling policy with ``samples_per_move`` samples, on
+    every seat of ``deals`` whole four-hand-80 deals (:func:`~binokel_sim.games.run_play`). A
+    decision is a card played when two or more card types were legal: a forced card is played
+    without sampling."""
+    from binokel_sim.games import run_play
+
+    def work():
+        return run_play(rules, deals, 1, "sampling", threads, samples_per_move=samples_per_move)
+
+    return decisions(work(), rules) / best_seconds(work)
+
+
+def decisions(played, rules: Rules) -> int:
+    """How many cards of ``played`` (:class:`~binokel_sim.games.PlayedDeals`) were played with
+    two or more legal card types."""
+    from binokel_sim.cards import planes_to_counts
+    from binokel_sim.kernels.tricks import legal_mask
+
+    n = 0
+    for d in range(played.info.shape[0]):
+        trump = int(played.info[d, 3])
+        counts = [planes_to_counts(played.hands[d, s]).copy() for s in range(4)]
+        for k in range(int(played.info[d, 5])):
+            leader = int(played.trick_leaders[d, k])
+            cards = played.trick_cards[d, k]
+            for i in range(4):
+                seat = (leader + i) % 4
+                held = sum(1 << t for t in range(24) if counts[seat][t])
+                legal = int(legal_mask(held, int(cards[0]) // 6, trump, cards, i))
+                n += legal.bit_count() > 1
+                counts[seat][int(cards[i])] -= 1
+    return n
+
+
 def reference_records_rate(rules: Rules, deals: int) -> float:
     """The family's twin making the same records (random policy), as dicts."""
     from binokel_sim import reference_play, reference_talon, reference_widow

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from binokel_sim import bench
+from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.variants import Rules, find_variant
 
 V80 = "four-hand-80"
@@ -76,6 +77,12 @@ def measures() -> list[Measure]:
                 200_000,
                 lambda r, n, t: bench.deal_odds_rate(r, "heuristic", n, t)),
     ]
+    rows += [Measure("sampling decision", V80, f"one card decision, {SAMPLES_PER_MOVE} samples",
+                     "decisions/s", 4, lambda r, n, t: bench.sampling_decision_rate(
+                         r, SAMPLES_PER_MOVE, n, t), threaded=False),
+             Measure("sampling decision", V80, "one card decision, 200 samples", "decisions/s",
+                     2, lambda r, n, t: bench.sampling_decision_rate(r, 200, n, t),
+                     threaded=False)]
     rows += [Measure("records random", v, "play records as JSON lines", "deals/s", 200_000,
                      lambda r, n, t: bench.records_rate(r, "random", n, t), 400,
                      bench.reference_records_rate)

@@ -16,6 +16,7 @@ import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, format_counts
+from binokel_sim.engines import sampling_options
 from binokel_sim.games import BidSamples, marriage_trumps, run_bid_samples
 from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval
@@ -144,12 +145,14 @@ def summary_from_tally(tally: dict, trumps) -> dict[str, dict]:
 def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       trumps: list[int], marriage_trumps: list[int], threads: int | None = None,
                       progress: Progress | None = None, backend=None, knowledge=None,
-                      auction: tuple | None = None) -> dict:
+                      auction: tuple | None = None,
+                      samples_per_move: int | None = None) -> dict:
     """The :func:`bid_tally` of :func:`~binokel_sim.games.run_bid_samples`'s samples, computed
     in tasks of ``backend.BID_TASK_BLOCKS`` blocks (:func:`bid_odds_task`) run by ``backend``
     (default: here) and added up: the same integers however the run is split. ``knowledge``
     and ``auction``: what is known of the other hands, and the bid limits their calls showed
-    (:func:`~binokel_sim.games.run_bid_samples`)."""
+    (:func:`~binokel_sim.games.run_bid_samples`); ``samples_per_move``: the sampling
+    policy's deals per decision (None: its default)."""
     from binokel_sim import games
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.simulate import check_run, set_threads
@@ -157,27 +160,31 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     games.check_game(rules)
     check_run(samples, seed)
     games.policy_id(policy, rules)
+    options = sampling_options(rules, samples_per_move)
+    if samples_per_move is not None:
+        games.check_samples_per_move(samples_per_move)
     set_threads(threads)
     games.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, games.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, tuple(trumps),
-              tuple(marriage_trumps), first, n, backend.threads_for(threads), knowledge, auction)
-             for _, first, n in ranges]
+              tuple(marriage_trumps), first, n, backend.threads_for(threads), knowledge, auction,
+              options) for _, first, n in ranges]
     return total(backend.map(bid_odds_task, tasks, [n for *_, n in ranges], progress))
 
 
 def bid_odds_task(task: tuple) -> dict:
     """One task of :func:`bid_samples_tally`: ``(rules, counts, seed, policy, trumps,
-    marriage_trumps, first_sample, samples, threads, knowledge, auction)`` → the
-    :func:`bid_tally` of those samples."""
+    marriage_trumps, first_sample, samples, threads, knowledge, auction, options)`` → the
+    :func:`bid_tally` of those samples (``options``: the sampling policy's keywords)."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, counts, seed, policy, trumps, married, first, n, threads, knowledge, auction = task
+    (rules, counts, seed, policy, trumps, married, first, n, threads, knowledge, auction,
+     options) = task
     with task_context(threads) as n_threads:
         result = run_bid_samples(rules, counts, n, seed, policy, list(trumps), n_threads,
                                  task_progress(), first_sample=first, knowledge=knowledge,
-                                 auction=auction)
+                                 auction=auction, **options)
     return bid_tally(rules, result, list(married))
 
 
@@ -202,7 +209,7 @@ def recommend(rows: pl.DataFrame, allowed: list[str]) -> tuple[str | None, int |
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
              trump: int | None = None, threads: int | None = None,
              progress: Progress | None = None, backend=None, knowledge=None,
-             auction: tuple | None = None) -> dict:
+             auction: tuple | None = None, samples_per_move: int | None = None) -> dict:
     """Bid odds of one hand held by the bid winner (seat 0, who leads the first trick).
 
     ``trump=None`` ("auto") studies every suit in which the hand holds a marriage; a suit number
@@ -220,7 +227,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``--known`` and ``--void``, :mod:`binokel_sim.constraints`): the other 60 cards are dealt
     consistently with it (an unbiased constrained sampler). ``auction`` (``(lo, hi)`` from
     :func:`~binokel_sim.bidding.auction_bounds`, ``--auction``): only deals whose other seats'
-    bidding heuristic would have made the calls so far are kept.
+    bidding heuristic would have made the calls so far are kept. ``samples_per_move``: the
+    sampling policy's deals per card decision (None: its default).
     """
     married = marriage_trumps(rules, counts)
     if trump is not None:
@@ -228,7 +236,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     else:
         trumps = married or [0, 1, 2, 3]  # no marriage: every suit, every bid lost
     tally = bid_samples_tally(rules, counts, samples, seed, policy, trumps, married, threads,
-                              progress, backend, knowledge, auction)
+                              progress, backend, knowledge, auction, samples_per_move)
     rows = rows_from_tally(rules, tally, trumps)
     best, max_bid = recommend(rows, [SUITS[t] for t in married])
     by_trump = summary_from_tally(tally, trumps)

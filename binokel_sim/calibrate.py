@@ -23,7 +23,7 @@ import numpy as np
 
 from binokel_sim.calibration import MIN_BINS, calibration_summary
 from binokel_sim.cards import SUITS, format_counts, planes_to_counts
-from binokel_sim.engines import PARTNERSHIP, check_supports, engine_family
+from binokel_sim.engines import PARTNERSHIP, check_supports, engine_family, sampling_options
 from binokel_sim.errors import SimulationError
 from binokel_sim.simulate import check_run
 from binokel_sim.variants import Rules
@@ -52,23 +52,26 @@ def check_calibrate(rules: Rules, deals: int, samples: int, seed: int, bins: int
 
 def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy: str,
                        outcome_policy: str, threads: int | None = None,
-                       progress: Progress | None = None, given_auction: bool = False
-                       ) -> list[dict]:
+                       progress: Progress | None = None, given_auction: bool = False,
+                       samples_per_move: int | None = None) -> list[dict]:
     """One event per deal: ``deal``, ``bidder``, ``hand``, ``bid``, ``trump`` (four-hand-80; the
-    widow games: the trump chosen after the widow), ``p_make`` (the forecast) and ``made``."""
+    widow games: the trump chosen after the widow), ``p_make`` (the forecast) and ``made``.
+    ``samples_per_move``: the sampling policy's deals per decision, where it plays."""
     if engine_family(rules) == PARTNERSHIP:
         return _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads,
-                                   progress, given_auction)
+                                   progress, given_auction, sampling_options(rules,
+                                                                             samples_per_move))
+    sampling_options(rules, samples_per_move)  # refused outside four-hand-80
     return _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress)
 
 
 def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
-                        given_auction):
+                        given_auction, options):
     from binokel_sim.bid_odds import deal_scores
     from binokel_sim.bidding import auction_bounds
     from binokel_sim.games import DEAL_FIELDS, AuctionTooRare, run_bid_samples, run_play
 
-    played = run_play(rules, deals, seed, outcome_policy, threads)
+    played = run_play(rules, deals, seed, outcome_policy, threads, **options)
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
     events = []
     for d in range(deals):
@@ -85,7 +88,7 @@ def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, thr
             try:
                 s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy,
                                     [trump], threads, auction=auction,
-                                    max_draws=AUCTION_DRAWS)
+                                    max_draws=AUCTION_DRAWS, **options)
             except AuctionTooRare:
                 p_make = None  # no forecast: counted in no_forecast, left out of the figures
             else:
@@ -127,7 +130,7 @@ def _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, 
 def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "heuristic",
               outcome_policy: str | None = None, bins: int = MIN_BINS,
               threads: int | None = None, progress: Progress | None = None,
-              given_auction: bool = False) -> dict:
+              given_auction: bool = False, samples_per_move: int | None = None) -> dict:
     """The calibration study: ``{"variant", "deals", "samples", "seed", "policy",
     "outcome_policy", "given_auction", "no_forecast", **calibration_summary, "events"}`` (the
     per-deal forecasts and outcomes). ``outcome_policy`` (default: ``policy``) plays the deals
@@ -136,14 +139,15 @@ def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "
     auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.bidding.
     auction_bounds`); a deal for which some sample finds no fitting deal within
     :data:`AUCTION_DRAWS` tries has no forecast (``p_make`` None), is counted in
-    ``no_forecast`` and left out of the figures."""
+    ``no_forecast`` and left out of the figures. ``samples_per_move``: the sampling policy's
+    deals per card decision, for the policies that are ``sampling``."""
     outcome_policy = outcome_policy or policy
     check_calibrate(rules, deals, samples, seed, bins)
     if given_auction and engine_family(rules) != PARTNERSHIP:
         raise SimulationError(f"variant {rules.name}: --given-auction conditions four-hand-80's "
                               f"bid odds on the auction; the widow games' forecasts ignore it")
     events = calibration_events(rules, deals, samples, seed, policy, outcome_policy, threads,
-                                progress, given_auction)
+                                progress, given_auction, samples_per_move)
     kept = [e for e in events if e["p_make"] is not None]
     if len(kept) < bins:
         raise SimulationError(f"only {len(kept)} of {deals} deals have a forecast, fewer than "

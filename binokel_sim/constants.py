@@ -13,3 +13,6 @@ WIDOW_GAIN = 30  # what the widow and the demand are expected to add to the solo
 CARDS_PER_TRUMP = 12  # card points expected per card held in the trump suit
 ACE_VALUE = 8  # card points expected per ace held
 ALL_TRICKS_BONUS = 1000  # SPEC: taking every trick scores 1000
+
+# The sampling policy (docs/rules.md, "Sampling policy"): deals sampled per card decision.
+SAMPLES_PER_MOVE = 128

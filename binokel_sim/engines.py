@@ -36,37 +36,30 @@ def engine_family(rules: Rules) -> str:
 
 
 def play_records(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-                 progress: Progress | None = None) -> Iterator[dict]:
+                 progress: Progress | None = None,
+                 samples_per_move: int | None = None) -> Iterator[dict]:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; JSON-ready records, made a
     chunk of deals at a time as they are asked for (:mod:`binokel_sim.record_stream`), so any
-    number of deals fits in memory. The arguments are checked at once."""
+    number of deals fits in memory. The arguments are checked at once. ``samples_per_move``:
+    the sampling policy's deals per decision (None: its default)."""
     from binokel_sim.record_columns import dicts
     from binokel_sim.record_stream import record_frames
 
-    frames = record_frames(rules, deals, seed, policy, threads, progress)
+    frames = record_frames(rules, deals, seed, policy, threads, progress, samples_per_move)
     return (record for frame in frames for record in dicts(frame))
 
 
 def duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
-         threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+         threads: int | None = None, progress: Progress | None = None,
+         samples_per_move: int | None = None) -> np.ndarray:
     """Per deal, A minus B (float64 (deals,)), the same cards played with the sides' policies
     swapped (rotated over every side)."""
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim.talon_games import run_talon_duel
-
-        return run_talon_duel(rules, policy_a, policy_b, deals, seed, threads, progress)
-    if family == WIDOW:
-        from binokel_sim.widow_games import run_widow_duel
-
-        return run_widow_duel(rules, policy_a, policy_b, deals, seed, threads, progress)
-    from binokel_sim.games import run_duel
-
-    return run_duel(rules, policy_a, policy_b, deals, seed, threads, progress)
+    return _duel(rules, policy_a, policy_b, deals, seed, threads, progress, 0, samples_per_move)
 
 
 def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
-          threads: int | None = None, progress: Progress | None = None) -> np.ndarray:
+          threads: int | None = None, progress: Progress | None = None,
+          samples_per_move: int | None = None) -> np.ndarray:
     """Whole games to the variant's target; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the other sides' summed final totals."""
     family = engine_family(rules)
@@ -80,7 +73,22 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
         return run_widow_match(rules, policy_a, policy_b, games, seed, threads, progress)
     from binokel_sim.games import run_match
 
-    return run_match(rules, policy_a, policy_b, games, seed, threads, progress)
+    return run_match(rules, policy_a, policy_b, games, seed, threads, progress,
+                     **sampling_options(rules, samples_per_move))
+
+
+def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
+    """The keyword a family's driver takes for the sampling policy: ``samples_per_move`` for
+    the partnership family (the only one the policy plays so far, :func:`~binokel_sim.games.
+    policy_id`), none when it is the default."""
+    if samples_per_move is None:
+        return {}
+    if engine_family(rules) != PARTNERSHIP:
+        from binokel_sim.simulate import SimulationError
+
+        raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
+                              f"policy's, which plays four-hand-80 so far")
+    return {"samples_per_move": samples_per_move}
 
 
 # --- duels and matches as tasks: integer sums only (docs/distributed.md) --------------------------
@@ -107,20 +115,22 @@ def duel_scale(rules: Rules) -> int:
 
 def duel_task(task: tuple) -> dict:
     """One task of :func:`duel_summary`: ``(rules, policy_a, policy_b, seed, first_deal, deals,
-    threads)`` → ``{"deals", "sum", "sum_sq"}`` of the deals' A-minus-B times
+    threads, samples_per_move)`` → ``{"deals", "sum", "sum_sq"}`` of the deals' A-minus-B times
     :func:`duel_scale` (integers)."""
     import numpy as np
 
     from binokel_sim.backend import task_context, task_progress
 
-    rules, policy_a, policy_b, seed, first, deals, threads = task
+    rules, policy_a, policy_b, seed, first, deals, threads, samples_per_move = task
     with task_context(threads) as n_threads:
-        diff = _duel(rules, policy_a, policy_b, deals, seed, n_threads, task_progress(), first)
+        diff = _duel(rules, policy_a, policy_b, deals, seed, n_threads, task_progress(), first,
+                     samples_per_move)
     scaled = np.rint(diff * duel_scale(rules)).astype(np.int64)  # exact: see duel_scale
     return {"deals": int(deals), "sum": int(scaled.sum()), "sum_sq": int((scaled * scaled).sum())}
 
 
-def _duel(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal):
+def _duel(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal,
+          samples_per_move=None):
     family = engine_family(rules)
     if family == TALON:
         from binokel_sim.talon_games import run_talon_duel as run
@@ -128,12 +138,13 @@ def _duel(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal)
         from binokel_sim.widow_games import run_widow_duel as run
     else:
         from binokel_sim.games import run_duel as run
-    return run(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal=first_deal)
+    return run(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal=first_deal,
+               **sampling_options(rules, samples_per_move))
 
 
 def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                  threads: int | None = None, progress: Progress | None = None,
-                 backend=None) -> dict:
+                 backend=None, samples_per_move: int | None = None) -> dict:
     """What ``binokel-sim duel`` reports: ``{"deals", "mean_diff", "ci_low", "ci_high"}``, the
     mean of :func:`duel`'s per-deal A minus B with its normal 95% interval, computed from exact
     integer sums over tasks of ``backend.DUEL_TASK_BLOCKS`` blocks run by ``backend`` (default:
@@ -142,11 +153,11 @@ def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: i
     from binokel_sim.stats import mean_interval
 
     module = _family_module(rules)
-    _check_policies(rules, policy_a, policy_b, deals, seed, threads)
+    _check_policies(rules, policy_a, policy_b, deals, seed, threads, samples_per_move)
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(deals, module.GAME_BLOCK, DUEL_TASK_BLOCKS)
-    tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads))
-             for _, first, n in ranges]
+    tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads),
+              samples_per_move) for _, first, n in ranges]
     sums = total(backend.map(duel_task, tasks, [n for *_, n in ranges], progress))
     scale = duel_scale(rules)
     mean, low, high = mean_interval(sums["sum"] / scale, sums["sum_sq"] / (scale * scale),
@@ -156,11 +167,12 @@ def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: i
 
 def match_task(task: tuple) -> dict:
     """One task of :func:`match_summary`: ``(rules, policy_a, policy_b, seed, first_game, games,
-    threads)`` → integer sums over its games: ``games``, ``finished``, ``wins_a``, ``deals``,
-    ``score_a``, ``score_b`` (A's final totals, the B sides' summed final totals)."""
+    threads, samples_per_move)`` → integer sums over its games: ``games``, ``finished``,
+    ``wins_a``, ``deals``, ``score_a``, ``score_b`` (A's final totals, the B sides' summed final
+    totals)."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, policy_a, policy_b, seed, first, games, threads = task
+    rules, policy_a, policy_b, seed, first, games, threads, samples_per_move = task
     with task_context(threads) as n_threads:
         family = engine_family(rules)
         if family == TALON:
@@ -170,7 +182,7 @@ def match_task(task: tuple) -> dict:
         else:
             from binokel_sim.games import run_match as run
         result = run(rules, policy_a, policy_b, games, seed, n_threads, task_progress(),
-                     first_game=first)
+                     first_game=first, **sampling_options(rules, samples_per_move))
     return {"games": int(games), "finished": int((result[:, 0] >= 0).sum()),
             "wins_a": int((result[:, 0] == 1).sum()), "deals": int(result[:, 1].sum()),
             "score_a": int(result[:, 2].sum()), "score_b": int(result[:, 3].sum())}
@@ -178,7 +190,7 @@ def match_task(task: tuple) -> dict:
 
 def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                   threads: int | None = None, progress: Progress | None = None,
-                  backend=None) -> dict:
+                  backend=None, samples_per_move: int | None = None) -> dict:
     """What ``binokel-sim match`` reports, from :func:`match`'s games summed in tasks of
     ``backend.MATCH_TASK_BLOCKS`` blocks run by ``backend`` (default: here): ``games``,
     ``target``, ``sides``, ``p_win_a`` with its Wilson 95% interval (``ci_low``, ``ci_high``;
@@ -189,11 +201,12 @@ def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: 
     from binokel_sim.stats import wilson_interval
 
     module = _family_module(rules)
-    _check_policies(rules, policy_a, policy_b, games, seed, threads, "--games")
+    _check_policies(rules, policy_a, policy_b, games, seed, threads, samples_per_move,
+                    "--games")
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(games, module.MATCH_BLOCK, MATCH_TASK_BLOCKS)
-    tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads))
-             for _, first, n in ranges]
+    tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads),
+              samples_per_move) for _, first, n in ranges]
     sums = total(backend.map(match_task, tasks, [n for *_, n in ranges], progress))
     n_done, wins, n_sides = sums["finished"], sums["wins_a"], sides(rules)
     low, high = wilson_interval(wins, max(n_done, 1))
@@ -207,9 +220,10 @@ def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: 
 
 
 def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: int,
-                    threads: int | None, option: str = "--deals") -> None:
+                    threads: int | None, samples_per_move: int | None,
+                    option: str = "--deals") -> None:
     """What the family's drivers would refuse, refused before any task starts."""
-    from binokel_sim.games import policy_id
+    from binokel_sim.games import check_samples_per_move, policy_id
     from binokel_sim.simulate import check_run, set_threads
 
     family = engine_family(rules)
@@ -223,6 +237,9 @@ def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: in
     check_run(n, seed, option)
     policy_id(policy_a, rules)
     policy_id(policy_b, rules)
+    if samples_per_move is not None:
+        sampling_options(rules, samples_per_move)
+        check_samples_per_move(samples_per_move)
     set_threads(threads)
 
 

@@ -14,9 +14,10 @@ import numpy as np
 
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
-from binokel_sim.constants import NO_BID
+from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
+from binokel_sim.engines import PARTNERSHIP, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
-from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SOLVER
+from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SAMPLING, POLICY_SOLVER
 from binokel_sim.kernels.solver import MAX_CARDS
 from binokel_sim.simulate import (
     Progress,
@@ -31,6 +32,7 @@ from binokel_sim.simulate import (
 from binokel_sim.tables import allowed_trumps, compile_tables
 from binokel_sim.variants import Rules
 
+MAX_SAMPLES_PER_MOVE = 100_000
 GAME_BLOCK = 1024  # deals per random stream: play-outs are slower than meld counts
 DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
                "score_02", "score_13")
@@ -64,6 +66,9 @@ def policy_id(name: str, rules: Rules) -> int:
     except KeyError:
         raise SimulationError(f"unknown policy {name!r}; known: "
                               f"{', '.join(POLICY_NAMES)}") from None
+    if policy == POLICY_SAMPLING and engine_family(rules) != PARTNERSHIP:
+        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 (the "
+                              f"partnership game) so far; use heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
                               f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
@@ -79,8 +84,37 @@ def solver_plays(rules: Rules) -> bool:
     return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
 
 
-def _chunks(total: int, threads: int):
-    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=8)
+def _chunks(total: int, threads: int, slow: bool = False):
+    """Chunks of whole blocks, eight per thread (one when a seat samples: its deals are slow,
+    and the progress bar moves a chunk at a time). The results do not depend on the chunks."""
+    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=1 if slow else 8)
+
+
+def show_rows(rules: Rules) -> np.ndarray:
+    """The meld sets a player shows (``kernels.sampling.shown_of``), from the rules' meld table:
+    int64 (n, 3), per row the card types of one set (mask), when it applies (-1 always, ``s``
+    only when suit ``s`` is trump, ``4 + s`` only when it is not) and the most sets the table
+    counts. A fixed meld (around, cards) is one row, a suit meld one row per suit."""
+    rows = []
+    for meld in rules.melds:
+        if meld.scope in ("around", "cards"):
+            rows.append((meld.type_mask, -1, meld.counted_sets))
+            continue
+        for suit in range(4):
+            when = {"trump": suit, "non_trump": 4 + suit}.get(meld.scope, -1)
+            rows.append((meld.type_mask << (6 * suit), when, meld.counted_sets))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def sampled(*policies: int) -> bool:
+    """Whether one of ``policies`` (kernel ids) is the sampling policy."""
+    return POLICY_SAMPLING in policies
+
+
+def check_samples_per_move(samples_per_move: int) -> None:
+    if not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
+        raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} "
+                              f"(got {samples_per_move:,})")
 
 
 # --- bid samples --------------------------------------------------------------------------------
@@ -111,7 +145,8 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
                     trumps: list[int], threads: int | None = None,
                     progress: Progress | None = None, first_sample: int = 0,
                     knowledge=None, auction: tuple | None = None,
-                    max_draws: int | None = None) -> BidSamples:
+                    max_draws: int | None = None,
+                    samples_per_move: int = SAMPLES_PER_MOVE) -> BidSamples:
     """Deal the other cards around ``counts`` (the bid winner's hand, seat 0) ``samples`` times and
     play each deal out once per trump in ``trumps`` with ``policy`` on every seat.
     ``first_sample`` (a multiple of :data:`GAME_BLOCK`) gives the samples ``first_sample ..`` of
@@ -121,9 +156,11 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     int64 (4,) by seat (0 the hand, 1 left, 2 partner, 3 right), the bid limits the auction
     showed (:func:`binokel_sim.bidding.auction_bounds`); each sample is then dealt again until
     seats 1..3's heuristic limits lie within them (a :class:`SimulationError` when one would take more than
-    ``max_draws`` deals, default :data:`MAX_AUCTION_DRAWS`)."""
+    ``max_draws`` deals, default :data:`MAX_AUCTION_DRAWS`). ``samples_per_move``: the
+    sampling policy's deals per card decision."""
     check_game(rules)
     check_run(samples, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
@@ -144,9 +181,10 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
     auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
                      np.int64(max_draws))
-    for first_block, start, n in _chunks(samples, n_threads):
+    for first_block, start, n in _chunks(samples, n_threads, sampled(seats[0])):
         stop = start + n
-        bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, tables.card_points,
+        bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, samples_per_move,
+                          show_rows(rules), tables.card_points,
                           rules.last_trick, seed, offset + first_block, GAME_BLOCK,
                           pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
                           cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
@@ -182,21 +220,23 @@ def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
 
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
              threads: int | None = None, progress: Progress | None = None,
-             first_deal: int = 0) -> np.ndarray:
+             first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,)).
     ``first_deal`` (a multiple of :data:`GAME_BLOCK`) gives the deals ``first_deal ..`` of a
-    longer run."""
+    longer run; ``samples_per_move``: the sampling policy's deals per card decision."""
     check_game(rules)
     check_run(deals, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
-    for first_block, start, n in _chunks(deals, n_threads):
+    for first_block, start, n in _chunks(deals, n_threads, sampled(a, b)):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
-                    rules.last_trick, rules.min_meld, rules.min_play, a, b, seed,
+                    rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
+                    show_rows(rules), seed,
                     offset + first_block, GAME_BLOCK, first_deal + start, diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
@@ -220,13 +260,16 @@ class PlayedDeals:
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-             progress: Progress | None = None, first_deal: int = 0) -> PlayedDeals:
+             progress: Progress | None = None, first_deal: int = 0,
+             samples_per_move: int = SAMPLES_PER_MOVE) -> PlayedDeals:
     """Simulate ``deals`` whole deals: deal, auction (the bidding heuristic), trump, melds,
     play-out with ``policy`` on every seat, scores. The dealer of deal ``d`` is ``d % 4``.
     ``first_deal`` (a multiple of :data:`GAME_BLOCK`) runs the deals ``first_deal ..`` of a
-    longer run: the same deals as that run's."""
+    longer run: the same deals as that run's. ``samples_per_move``: the sampling policy's deals
+    per card decision."""
     check_game(rules)
     check_run(deals, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
@@ -244,10 +287,11 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
         trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
     )
-    for block, start, n in _chunks(deals, n_threads):
+    for block, start, n in _chunks(deals, n_threads, sampled(seats[0])):
         s = slice(start, start + n)
         play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
-                    rules.last_trick, rules.min_meld, rules.min_play, seats, seed,
+                    rules.last_trick, rules.min_meld, rules.min_play, seats, samples_per_move,
+                    show_rows(rules), seed,
                     offset + block, GAME_BLOCK, first_deal + start, out.hands[s], out.info[s],
                     out.melds[s], out.bid_seats[s], out.bid_values[s], out.trick_cards[s],
                     out.trick_leaders[s], out.trick_winners[s])
@@ -279,24 +323,29 @@ MATCH_BLOCK = 64  # games per random stream: a game is many deals
 
 def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
               threads: int | None = None, progress: Progress | None = None,
-              first_game: int = 0) -> np.ndarray:
+              first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target`` (SPEC four-hand-80 "game"), A's policy on one pair
     and B's on the other, alternating by game; int64 (games, 4): A won (1/0, -1 unfinished),
     deals, A's final total, B's final total (``kernels.deals.match_blocks``). ``first_game`` (a
-    multiple of :data:`MATCH_BLOCK`) gives the games ``first_game ..`` of a longer run."""
+    multiple of :data:`MATCH_BLOCK`) gives the games ``first_game ..`` of a longer run;
+    ``samples_per_move``: the sampling policy's deals per card decision."""
     from binokel_sim.kernels.deals import match_blocks
 
     check_game(rules)
     check_run(games, seed, "--games")
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
+    per_thread = 1 if sampled(a, b) else 8
+    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK,
+                                        blocks_per_thread=per_thread):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
-                     rules.last_trick, rules.min_meld, rules.min_play, a, b, rules.game_target,
+                     rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
+                     show_rows(rules), rules.game_target,
                      MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK, first_game + start,
                      out[start:start + n])
         if progress is not None:

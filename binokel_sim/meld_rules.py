@@ -103,3 +103,24 @@ def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, i
 def may_name(rules: Rules, counts: list[int], suit: int) -> bool:
     """Whether a hand (counts per type) may name ``suit`` as trump (holds ``trump_requires``)."""
     return all(counts[card_type(r, suit)] > 0 for r in rules.trump_requires)
+
+
+def shown_cards(rules: Rules, counts: list[int], trump: int) -> list[int]:
+    """Copies of each card type a hand shows with its melds, ``trump`` named (docs/rules.md,
+    "Sampling policy and inference"): every meld in its scope that the hand holds shows its
+    cards, one copy per set up to the sets the table counts; a card serving several melds is
+    shown as often as the one needing most copies of it (a king of a run and of kings around is
+    one king)."""
+    shown = [0] * N_TYPES
+    for meld in rules.melds:
+        if meld.scope in FIXED_SCOPES:
+            suits = [0]
+        else:
+            suits = [s for s in range(N_SUITS)
+                     if meld.scope == "per_suit" or (meld.scope == "trump") == (s == trump)]
+        for suit in suits:
+            types = _meld_types(meld, suit)
+            sets = min(min(counts[t] for t in types), meld.counted_sets)
+            for t in types:
+                shown[t] = max(shown[t], sets)
+    return shown

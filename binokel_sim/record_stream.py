@@ -57,18 +57,28 @@ def record_schema(rules: Rules) -> pl.Schema:
 
 
 def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-                  progress: Progress | None = None, chunk: int = CHUNK_DEALS
-                  ) -> Iterator[pl.DataFrame]:
+                  progress: Progress | None = None, samples_per_move: int | None = None,
+                  chunk: int | None = None) -> Iterator[pl.DataFrame]:
     """Simulate ``deals`` whole deals with ``policy`` on every seat, one frame per chunk of
-    ``chunk`` deals (a multiple of ``GAME_BLOCK``), in order; ``progress(done, deals)`` after
+    ``chunk`` deals (a multiple of ``GAME_BLOCK``; default :data:`CHUNK_DEALS`, one block for
+    the slow sampling policy, so that progress shows), in order; ``progress(done, deals)`` after
     each. The arguments are checked here, before the first chunk is asked for."""
-    from binokel_sim.games import policy_id
+    from functools import partial
+
+    from binokel_sim.engines import sampling_options
+    from binokel_sim.games import POLICY_SAMPLING, check_samples_per_move, policy_id
 
     check, run, frame, _ = _family(rules)
     check(rules)
     check_run(deals, seed)
-    policy_id(policy, rules)
+    sampling = policy_id(policy, rules) == POLICY_SAMPLING
+    options = sampling_options(rules, samples_per_move)
+    if samples_per_move is not None:
+        check_samples_per_move(samples_per_move)
+    run = partial(run, **options)
     set_threads(threads)
+    if chunk is None:
+        chunk = GAME_BLOCK if sampling else CHUNK_DEALS
     if chunk < 1 or chunk % GAME_BLOCK:
         raise SimulationError(f"a chunk must be a multiple of {GAME_BLOCK} deals, got {chunk}")
     return _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame)

@@ -96,6 +96,7 @@ def main() -> None:
                          f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
     lines += duel_lines()
+    lines += sweep_lines()
     lines += calibration_lines()
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
     if "all" in data and "startup" in data:
@@ -128,6 +129,27 @@ def duel_lines() -> list[str]:
         match = f"{m['p_win_a']:.4f} ({m['ci_low']:.4f} to {m['ci_high']:.4f})" if m else "–"
         lines.append(f"| {variant} | {a} | {b} | {duel} | {du['deals'] if du else 0:,} | "
                      f"{match} | {m['games'] if m else 0:,} |")
+    return lines
+
+
+def sweep_lines() -> list[str]:
+    """The sampling policy's strength by samples per decision (scripts/run_duels.sh:
+    results/duels/sweep/*.json), if it has been run."""
+    rows = [json.loads(p.read_text())[0]
+            for p in (ROOT / "results" / "duels" / "sweep").glob("sampling-*.json")]
+    if not rows:
+        return []
+    rows.sort(key=lambda r: r["samples_per_move"])
+    first = rows[0]
+    lines = ["", "### The sampling policy by samples per decision", "",
+             f"`binokel-sim duel -a sampling -b heuristic --deals {first['deals']:,} --seed "
+             f"{first['seed']} --samples-per-move K` ({first['variant']}): where the gain stops "
+             f"is the default (docs/rules.md, \"Sampling policy and inference\").", "",
+             "| samples per decision | sampling − heuristic per deal | 95% interval |",
+             "|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['samples_per_move']} | {r['mean_diff']:+.2f} | "
+                     f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
     return lines
 
 
@@ -174,7 +196,8 @@ def calibration_lines() -> list[str]:
 
 def same_deals_line(studies: list[Path]) -> list[str]:
     """When a study given the auction left deals out, the plain study's ECE on the same deals it
-    kept (the two play the same deals for the same seed), so the comparison is like for like."""
+    kept (the two play the same deals for the same seed and outcome policy), so the comparison
+    is like for like."""
     import polars as pl
 
     from binokel_sim.calibration import calibration_summary
@@ -185,8 +208,8 @@ def same_deals_line(studies: list[Path]) -> list[str]:
     lines = []
     for g in given:
         for p in plain:
-            if (docs[p]["variant"], docs[p]["seed"], docs[p]["deals"]) != \
-                    (docs[g]["variant"], docs[g]["seed"], docs[g]["deals"]):
+            same_run = ("variant", "seed", "deals", "outcome_policy")
+            if [docs[p][k] for k in same_run] != [docs[g][k] for k in same_run]:
                 continue
             kept = pl.read_parquet(g.parent / "events.parquet").filter(
                 pl.col("p_make").is_not_null()).select("deal")

@@ -191,3 +191,42 @@ def test_rules_where_the_bid_winner_does_not_lead(tmp_path):
     path = tmp_path / "odd.toml"
     path.write_text(text.replace('first_leader = "bid_winner"', 'first_leader = "non_dealer"'))
     assert_one_line_error(invoke("play", "--rules", str(path), "--deals", "2"), "leads")
+
+
+# --- the sampling policy ------------------------------------------------------------------------
+
+def test_sampling_duel_match_and_play_carry_samples_per_move():
+    obj = json.loads(ok("duel", "-a", "sampling", "-b", "heuristic", "--deals", "24",
+                        "--samples-per-move", "3", "--format", "json").stdout)
+    assert obj["samples_per_move"] == 3 and obj["a"] == "sampling" and obj["deals"] == 24
+    default = json.loads(ok("duel", "-a", "heuristic", "-b", "sampling", "--deals", "8",
+                            "--format", "json").stdout)
+    from binokel_sim.constants import SAMPLES_PER_MOVE
+    assert default["samples_per_move"] == SAMPLES_PER_MOVE
+    obj = json.loads(ok("match", "--variant", "four-hand-80", "-a", "sampling", "-b",
+                        "heuristic", "--games", "2", "--samples-per-move", "2", "--format",
+                        "json").stdout)
+    assert obj["samples_per_move"] == 2 and obj["games"] == 2
+    lines = ok("play", "--policy", "sampling", "--deals", "3", "--samples-per-move", "2").stdout
+    assert len(lines.splitlines()) == 3
+
+
+def test_sampling_bid_odds_and_calibrate():
+    obj = json.loads(ok("bid-odds", "--policy", "sampling", "--deals", "6",
+                        "--samples-per-move", "2", "--format", "json").stdout)
+    assert obj["provenance"]["samples_per_move"] == 2
+    assert obj["provenance"]["policy"] == "sampling"
+    obj = json.loads(ok("calibrate", "--deals", "10", "--samples", "20", "--bins", "2",
+                        "--outcome-policy", "sampling", "--samples-per-move", "2", "--format",
+                        "json").stdout)
+    assert obj["outcome_policy"] == "sampling" and obj["provenance"]["samples_per_move"] == 2
+
+
+def test_samples_per_move_without_sampling_warns_and_other_variants_refuse():
+    result = ok("duel", "-a", "heuristic", "-b", "random", "--deals", "1000",
+                "--samples-per-move", "5")
+    assert "--samples-per-move is read only by the sampling policy" in result.stderr
+    assert_one_line_error(invoke("duel", "--variant", "two-hand-48", "-a", "sampling", "-b",
+                                 "heuristic", "--deals", "10"), "sampling", "four-hand-80")
+    assert_one_line_error(invoke("play", "--variant", "three-hand-auction-48", "--policy",
+                                 "sampling", "--deals", "1"), "sampling")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import HAND_80, assert_one_line_error, invoke, ok
 
 from binokel_sim import backend as bk
 from binokel_sim import engines
@@ -32,8 +33,6 @@ from binokel_sim.simulate import BLOCK_SIZE, SimulationError, run_meld_counts
 from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant
 from binokel_sim.widow_odds import widow_bid_odds
-
-from conftest import HAND_80, assert_one_line_error, invoke, ok
 
 distributed = pytest.importorskip("distributed")
 
@@ -181,7 +180,7 @@ def test_library_results_are_identical(dask_backend, small_tasks):
 def test_task_errors_come_back_as_they_are(dask_backend):
     with pytest.raises(SimulationError, match="unknown policy"):
         dask_backend.map(engines.duel_task, [(find_variant("two-hand-48"), "clever", "random",
-                                              1, 0, 10, None)])
+                                              1, 0, 10, None, None)])
 
 
 def test_progress_reaches_the_total_as_tasks_finish(dask_backend, small_tasks):
@@ -249,7 +248,7 @@ def test_duel_numerators_are_exact():
         scaled = np.rint(diff * scale)
         assert np.abs(diff * scale - scaled).max() < 1e-6
         assert np.array_equal(scaled / scale, diff) or name.startswith("three")
-        task = engines.duel_task((rules, "heuristic", "random", 3, 0, 2000, None))
+        task = engines.duel_task((rules, "heuristic", "random", 3, 0, 2000, None, None))
         assert task == {"deals": 2000, "sum": int(scaled.sum()),
                         "sum_sq": int((scaled * scaled).sum())}
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from binokel_sim import games
 from binokel_sim import reference_play as ref
 from binokel_sim.cards import N_TYPES, SUITS, counts_of, counts_to_planes, format_card, parse_cards
-from binokel_sim.kernels.deals import bid_and_name, play_and_score, play_blocks
+from binokel_sim.kernels.deals import bid_and_name, play_and_score, play_blocks, sampler_of
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.tricks import playout
@@ -52,10 +52,10 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
         trick_winners=np.zeros((n, HAND), dtype=np.int64),
     )
     play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
-                RULES.last_trick, RULES.min_meld, RULES.min_play, np.full(4, policy, np.int64),
-                seed, first_block, block_size, first_deal, played.hands, played.info,
-                played.melds, played.bid_seats, played.bid_values, played.trick_cards,
-                played.trick_leaders, played.trick_winners)
+                RULES.last_trick, RULES.min_meld, RULES.min_play, np.full(4, policy, np.int64), 0,
+                games.show_rows(RULES), seed, first_block, block_size, first_deal, played.hands,
+                played.info, played.melds, played.bid_seats, played.bid_values,
+                played.trick_cards, played.trick_leaders, played.trick_winners)
     return played
 
 
@@ -181,7 +181,8 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
     out = play_and_score(hands.copy(), bidder, bid, trump, played.melds[0],
                          np.full(4, policy, np.int64), state, TABLES.card_points,
                          RULES.last_trick, RULES.min_meld, RULES.min_play,
-                         played.trick_cards[0], played.trick_leaders[0], played.trick_winners[0])
+                         played.trick_cards[0], played.trick_leaders[0], played.trick_winners[0],
+                         sampler_of(TABLES.deck, 0, False, games.show_rows(RULES)))
     n_tricks, play0, play1, score0, score1 = out
     played.info[0] = [dealer, bidder, bid, trump, n_calls, n_tricks, play0, play1, score0, score1]
     return records(played, first_deal=dealer)[0]

@@ -25,6 +25,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.errors import DOMAIN_ERRORS, CardError, RulesError
 from binokel_sim.io import (
     FORMATS,
@@ -54,6 +55,7 @@ err = Console(stderr=True)
 # runs this large (about a second or more on two cores) get a progress bar on a terminal
 PROGRESS_HANDS = 20_000_000  # meld-odds: hands dealt and scored
 PROGRESS_DEALS = 100_000  # bid-odds, duel, play: deals played out
+PROGRESS_SAMPLING = 200  # the same with a seat on the sampling policy (milliseconds a deal)
 FEW_SAMPLES = 1_000  # below this many deals a result's intervals are wide enough to warn
 STOPPED = "stopped by Ctrl-C; nothing was written"
 
@@ -123,8 +125,14 @@ RulesOpt = Annotated[Optional[Path], typer.Option(
 
 PolicyOpt = Annotated[str, typer.Option(
     "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player), "
-                     "random (uniform over the legal cards), or heuristic+solver (two-hand-48: "
-                     "the heuristic, then the exact solver once the talon is gone).")]
+                     "random (uniform over the legal cards), heuristic+solver (two-hand-48: "
+                     "the heuristic, then the exact solver once the talon is gone), or sampling "
+                     "(four-hand-80: each card chosen by playing out deals of the hidden cards "
+                     "that fit what the table knows; slow).")]
+SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(
+    "--samples-per-move", min=1, max=100_000, show_default=False,
+    help=f"The sampling policy's deals of the hidden cards per card decision (default "
+         f"{SAMPLES_PER_MOVE}). More plays stronger and slower.")]
 SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
 KnownOpt = Annotated[Optional[list[str]], typer.Option(
     "--known", metavar="SEAT:CARDS",
@@ -278,6 +286,29 @@ def numba_threads() -> int:
     from numba import config
 
     return config.NUMBA_NUM_THREADS
+
+
+def samples_per_move_for(samples_per_move: Optional[int], *policies: str) -> Optional[int]:
+    """``--samples-per-move`` as the run reads it: None (a warning line) when no policy samples,
+    so that the option is never silently ignored."""
+    if samples_per_move is not None and "sampling" not in policies:
+        warn("--samples-per-move is read only by the sampling policy; ignored")
+        return None
+    return samples_per_move
+
+
+def sampling_provenance(samples_per_move: Optional[int], *policies: str) -> dict:
+    """``samples_per_move`` for a result's provenance when a policy samples (the default
+    written out), nothing otherwise."""
+    if "sampling" not in policies:
+        return {}
+    return {"samples_per_move": SAMPLES_PER_MOVE if samples_per_move is None
+            else samples_per_move}
+
+
+def progress_threshold(*policies: str) -> int:
+    """The run size from which a progress bar shows: far fewer deals when a policy samples."""
+    return PROGRESS_SAMPLING if "sampling" in policies else PROGRESS_DEALS
 
 
 def warn_few(samples: int, what: str = "deals", option: str = "--deals") -> None:

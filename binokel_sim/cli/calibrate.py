@@ -10,6 +10,7 @@ from binokel_sim.cli.base import (
     OddsFormatOpt,
     PolicyOpt,
     RulesOpt,
+    SamplesPerMoveOpt,
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
@@ -20,6 +21,8 @@ from binokel_sim.cli.base import (
     print_json,
     progress_bar,
     resolve_rules,
+    samples_per_move_for,
+    sampling_provenance,
     source,
     warn,
     wrote,
@@ -53,6 +56,7 @@ def calibrate(
                                 "heuristic would have made the same calls).")] = False,
     bins: Annotated[int, typer.Option("--bins", help="Equal-count bins of the reliability "
                                                       "table.")] = 10,
+    samples_per_move: SamplesPerMoveOpt = None,
     threads: ThreadsOpt = None,
     fmt: OddsFormatOpt = OddsFormat.table,
     out_dir: Annotated[Optional[Path], typer.Option(
@@ -72,6 +76,8 @@ def calibrate(
     Example: binokel-sim calibrate --deals 2000 --outcome-policy random --format json
 
     Example: binokel-sim calibrate --deals 2000 --given-auction
+
+    Example: binokel-sim calibrate --deals 2000 --outcome-policy sampling --samples-per-move 64
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.calibrate import calibrate as run_calibrate
@@ -82,6 +88,7 @@ def calibrate(
         rules = resolve_rules(variant, rules_file)
         check_calibrate(rules, deals, samples, seed, bins)
         threads = clamp_threads(threads)
+        samples_per_move = samples_per_move_for(samples_per_move, policy, outcome_policy or "")
         if out_dir is not None:
             check_out_dir(out_dir)
             figure = _matplotlib_present()
@@ -90,10 +97,13 @@ def calibrate(
                      f"\"binokel-sim[plot]\" for the diagram")
         with progress_bar(deals, "calibrating", threshold=1) as progress:
             result = run_calibrate(rules, deals, samples, seed, policy, outcome_policy, bins,
-                                   threads, progress, given_auction)
+                                   threads, progress, given_auction, samples_per_move)
         record = provenance(rules, seed=seed, deals=deals, samples=samples, policy=policy,
                             outcome_policy=result["outcome_policy"], bins=bins,
-                            given_auction=given_auction, **source(rules_file))
+                            given_auction=given_auction,
+                            **sampling_provenance(samples_per_move, policy,
+                                                  result["outcome_policy"]),
+                            **source(rules_file))
         summary = {k: v for k, v in result.items() if k != "events"}
         document = {"provenance": record, **summary}
         if out_dir is not None:

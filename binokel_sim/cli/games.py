@@ -7,11 +7,11 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PROGRESS_DEALS,
     RowsFormat,
     RowsFormatOpt,
     RulesOpt,
     SamplesOpt,
+    SamplesPerMoveOpt,
     SchedulerOpt,
     SeedOpt,
     ThreadsOpt,
@@ -24,7 +24,10 @@ from binokel_sim.cli.base import (
     domain_errors,
     out,
     progress_bar,
+    progress_threshold,
     resolve_rules,
+    samples_per_move_for,
+    sampling_provenance,
     source,
     warn_few,
 )
@@ -32,8 +35,9 @@ from binokel_sim.cli.render import percent, percent_interval
 
 PolicyA = Annotated[str, typer.Option(
     "--a", "-a", "--policy-a",
-    help="Policy of side A: heuristic, random, or heuristic+solver (two-hand-48: the heuristic, "
-         "then the exact solver once the talon is gone).")]
+    help="Policy of side A: heuristic, random, heuristic+solver (two-hand-48: the heuristic, "
+         "then the exact solver once the talon is gone), or sampling (four-hand-80: each card "
+         "chosen by playing out deals of the hidden cards that fit what the table knows).")]
 PolicyB = Annotated[str, typer.Option(
     "--b", "-b", "--policy-b", help="Policy of side B (every other side).")]
 OutOpt = Annotated[Optional[Path], typer.Option(
@@ -62,6 +66,7 @@ def duel(
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
+    samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
     """Which of two play policies scores more on the same cards. Every deal is played once for
     every side with A's policy on that side and B's on the others (two plays per deal for
@@ -69,6 +74,8 @@ def duel(
     per deal, with a 95% interval.
 
     Example: binokel-sim duel --variant two-hand-48 -a heuristic -b random --deals 100000 --seed 1
+
+    Example: binokel-sim duel -a sampling -b heuristic --deals 2000 --samples-per-move 64
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -78,12 +85,15 @@ def duel(
         rules = resolve_rules(variant, rules_file)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
+        samples_per_move = samples_per_move_for(samples_per_move, a, b)
         with open_backend(workers, scheduler, threads) as backend, \
-                progress_bar(deals, "dueling") as progress:
-            summary = duel_summary(rules, a, b, deals, seed, threads, progress, backend)
+                progress_bar(deals, "dueling", progress_threshold(a, b)) as progress:
+            summary = duel_summary(rules, a, b, deals, seed, threads, progress, backend,
+                                   samples_per_move)
         warn_few(deals)
         mean, low, high = summary["mean_diff"], summary["ci_low"], summary["ci_high"]
-        record = provenance(rules, seed=seed, a=a, b=b, **source(rules_file))
+        record = provenance(rules, seed=seed, a=a, b=b,
+                            **sampling_provenance(samples_per_move, a, b), **source(rules_file))
         result = {**record, **summary}
         if deliver(one_row(result), out_file, {}, fmt, result):
             return
@@ -104,6 +114,7 @@ def match(
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
+    samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
     """How often policy A wins whole games against policy B. Games are played to the variant's
     target (1000 in two-hand-48, 1500 in the 72-card games, 500 in four-hand-80) with A's policy
@@ -120,11 +131,16 @@ def match(
         rules = resolve_rules(variant, rules_file)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
+        samples_per_move = samples_per_move_for(samples_per_move, a, b)
+        threshold = progress_threshold(a, b) // 10
         with open_backend(workers, scheduler, threads) as backend, \
-                progress_bar(games, "playing games", PROGRESS_DEALS // 10) as progress:
-            figures = match_summary(rules, a, b, games, seed, threads, progress, backend)
+                progress_bar(games, "playing games", threshold) as progress:
+            figures = match_summary(rules, a, b, games, seed, threads, progress, backend,
+                                    samples_per_move)
         warn_few(games, "games", "--games")
-        summary = {**provenance(rules, seed=seed, a=a, b=b, **source(rules_file)), **figures}
+        summary = {**provenance(rules, seed=seed, a=a, b=b,
+                                **sampling_provenance(samples_per_move, a, b),
+                                **source(rules_file)), **figures}
         if deliver(one_row(summary), out_file, {}, fmt, summary):
             return
     n_sides, n_done = summary["sides"], summary["games"] - summary["unfinished"]

@@ -15,6 +15,7 @@ from binokel_sim.cli.base import (
     RowsFormatOpt,
     RulesOpt,
     SamplesOpt,
+    SamplesPerMoveOpt,
     SchedulerOpt,
     SeedOpt,
     ThreadsOpt,
@@ -30,7 +31,10 @@ from binokel_sim.cli.base import (
     parse_trump,
     print_json,
     progress_bar,
+    progress_threshold,
     resolve_rules,
+    samples_per_move_for,
+    sampling_provenance,
     source,
     warn,
     warn_few,
@@ -119,6 +123,7 @@ def bid_odds_cmd(
         "--dealer", metavar="SEAT",
         help="With --auction: who dealt, counted from the hand's seat: me (0), left (1), "
              "partner (2), right (3).")] = None,
+    samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
     at random, the bid winner leading, the same deals for every trump). Widow games
@@ -131,6 +136,8 @@ def bid_odds_cmd(
     Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
 
     Example: binokel-sim bid-odds --auction "50 pass 51" --dealer right
+
+    Example: binokel-sim bid-odds --policy sampling --samples-per-move 32 --deals 1000
 
     Example: binokel-sim bid-odds --variant three-hand-auction-48 --hand "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" --format json
     """
@@ -152,6 +159,7 @@ def bid_odds_cmd(
         knowledge = parse_knowledge(rules, counts, known or [], void or [])
         sampler_inputs(rules, counts, knowledge)  # an impossible combination fails before work
         bounds = _auction_bounds(rules, auction, dealer)
+        samples_per_move = samples_per_move_for(samples_per_move, policy)
         if engine_family(rules) == WIDOW:
             if trump.strip().lower() != "auto":
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
@@ -164,11 +172,12 @@ def bid_odds_cmd(
             warn(f"--trump {SUITS[trump_index]}: the hand holds no marriage in "
                  f"{SUITS[trump_index]} and may not name it, so every bid there is lost")
         with open_backend(workers, scheduler, threads) as backend, \
-                progress_bar(deals, "playing") as progress:
+                progress_bar(deals, "playing", progress_threshold(policy)) as progress:
             result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress,
-                              backend, knowledge, bounds)
+                              backend, knowledge, bounds, samples_per_move)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                            **sampling_provenance(samples_per_move, policy),
                             hand=" ".join(result["hand"]), trump_option=trump.strip().lower(),
                             recommended_trump=result["recommended_trump"],
                             max_bid_positive_ev=result["max_bid_positive_ev"],

@@ -8,10 +8,10 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PROGRESS_DEALS,
     PolicyOpt,
     RulesOpt,
     SamplesOpt,
+    SamplesPerMoveOpt,
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
@@ -20,7 +20,10 @@ from binokel_sim.cli.base import (
     domain_errors,
     given,
     progress_bar,
+    progress_threshold,
     resolve_rules,
+    samples_per_move_for,
+    sampling_provenance,
     source,
     warn,
     wrote,
@@ -48,6 +51,7 @@ def play(
     deals: SamplesOpt = 10,
     seed: SeedOpt = 1,
     policy: PolicyOpt = "heuristic",
+    samples_per_move: SamplesPerMoveOpt = None,
     threads: ThreadsOpt = None,
     fmt: Annotated[PlayFormat, typer.Option(
         "--format", "-f", help="jsonl (one deal a line), json (an array), parquet (list and "
@@ -71,6 +75,8 @@ def play(
     Example: binokel-sim play --deals 2 --seed 1 --format text
 
     Example: binokel-sim play --deals 10000000 --policy random --out deals.parquet
+
+    Example: binokel-sim play --deals 100 --policy sampling --samples-per-move 200 --out s.jsonl
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.record_stream import record_frames, write_records
@@ -82,12 +88,15 @@ def play(
         rules = resolve_rules(variant, rules_file)
         fmt = output_format(fmt, out_file)
         threads = clamp_threads(threads)
-        run = provenance(rules, seed=seed, policy=policy, deals=deals, **source(rules_file))
+        samples_per_move = samples_per_move_for(samples_per_move, policy)
+        run = provenance(rules, seed=seed, policy=policy, deals=deals,
+                         **sampling_provenance(samples_per_move, policy), **source(rules_file))
         # no bar over records printed on the same terminal
         quiet = to_stdout and sys.stdout.isatty()
-        with progress_bar(deals, "playing", MAX_DEALS + 1 if quiet else PROGRESS_DEALS
-                          ) as progress:
-            frames = record_frames(rules, deals, seed, policy, threads, progress)
+        threshold = progress_threshold(policy)
+        with progress_bar(deals, "playing", MAX_DEALS + 1 if quiet else threshold) as progress:
+            frames = record_frames(rules, deals, seed, policy, threads, progress,
+                                   samples_per_move)
             if to_stdout:
                 _to_stdout(frames, fmt.value, rules, run)
             else:

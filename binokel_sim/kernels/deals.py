@@ -17,6 +17,7 @@ from binokel_sim.kernels.deal import add_card, block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.sampler import sample_counts
+from binokel_sim.kernels.sampling import play_known, sampling_active, sampling_scratch
 from binokel_sim.kernels.tricks import (
     PLAY_HEURISTIC,
     counter_mask,
@@ -59,13 +60,30 @@ def pair_melds(melds, bidder, trump):
 
 
 @njit
+def sampler_of(deck, n_samples, active, show_rows):
+    """The sampling policy's inputs for one block: ``(n_samples, the deck's counts per type,
+    its scratch, trick arrays, show_rows)``, the ``sampler`` argument of
+    :func:`play_and_score` and :func:`play_scores`. ``active``: some seat plays the policy
+    (otherwise ``n_samples`` is 0 and the scratch a stub, and every play goes the fast way)."""
+    hand = deck.shape[0] // N_SEATS
+    counts = np.zeros(24, dtype=np.int64)
+    for c in deck:
+        counts[c] += 1
+    return (n_samples if active else 0, counts, sampling_scratch(hand, active),
+            np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
+            np.empty(hand, dtype=np.int64), show_rows)
+
+
+@njit
 def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_points, last_trick,
-                   min_meld, min_play, trick_cards, trick_leaders, trick_winners):
+                   min_meld, min_play, trick_cards, trick_leaders, trick_winners, sampler):
     """Play the deal (unless it is lost before play) and score it.
 
     Returns ``(n_tricks, play of 0+2, play of 1+3, score of 0+2, score of 1+3)``. A bid winner
     without a marriage in trump (``trump == -1``) or whose pair melds under ``min_meld`` loses the
-    bid at once: no trick is played and the opponents score 0. ``hands`` is consumed.
+    bid at once: no trick is played and the opponents score 0. ``hands`` is consumed. With a
+    seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`) the deal is played by
+    :func:`~binokel_sim.kernels.sampling.play_known`.
     """
     pair = bidder & 1
     has_marriage = trump >= 0
@@ -73,8 +91,15 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     n_tricks = 0
     play = np.zeros(2, dtype=np.int64)
     if has_marriage and pair_meld >= min_meld:
-        play[0], play[1] = playout(hands, bidder, trump, seat_policies, state, card_points,
-                                   last_trick, trick_cards, trick_leaders, trick_winners)
+        if sampler[0] > 0:
+            play[0], play[1] = play_known(hands.reshape(hands.size), bidder, trump,
+                                          seat_policies, sampler[0], state, sampler[1],
+                                          sampler[2], sampler[6], card_points, last_trick,
+                                          counter_mask(card_points), trick_cards, trick_leaders,
+                                          trick_winners)
+        else:
+            play[0], play[1] = playout(hands, bidder, trump, seat_policies, state, card_points,
+                                       last_trick, trick_cards, trick_leaders, trick_winners)
         n_tricks = trick_cards.shape[0]
     own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play[pair], play[1 - pair],
                             min_meld, min_play)
@@ -91,22 +116,28 @@ def copy_planes(hands, flat):
 
 
 @njit
-def play_scores(flat, bidder, bid, trump, melds, mode, heuristic_seats, state, card_points,
-                last_trick, counters, min_meld, min_play):
+def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_seats, state,
+                card_points, last_trick, counters, min_meld, min_play, sampler):
     """:func:`play_and_score` without trick records, the hands as flat planes (uint32 (16,),
     consumed) and the policies as :func:`~binokel_sim.kernels.tricks.play_mode`'s ``(mode,
-    heuristic_seats)``: the same play, the same stream. Returns ``(score of 0+2, score of
-    1+3)``."""
+    heuristic_seats)`` of ``seat_policies``: the same play, the same stream. Returns ``(score of
+    0+2, score of 1+3)``."""
     pair = bidder & 1
     has_marriage = trump >= 0
     pair_meld, opp_meld = pair_melds(melds, bidder, trump)
     play0 = 0
     play1 = 0
     if has_marriage and pair_meld >= min_meld:
-        play0, play1, s0, s1, s2, s3 = playout_fast(mode, flat, bidder, trump, heuristic_seats,
-                                                    state[0], state[1], state[2], state[3],
-                                                    card_points, last_trick, counters)
-        state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+        if sampler[0] > 0:
+            play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0], state,
+                                      sampler[1], sampler[2], sampler[6], card_points,
+                                      last_trick, counters, sampler[3], sampler[4], sampler[5])
+        else:
+            play0, play1, s0, s1, s2, s3 = playout_fast(mode, flat, bidder, trump,
+                                                        heuristic_seats, state[0], state[1],
+                                                        state[2], state[3], card_points,
+                                                        last_trick, counters)
+            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play1 if pair else play0,
                             play0 if pair else play1, min_meld, min_play)
     return (other, own) if pair else (own, other)
@@ -125,7 +156,7 @@ def _scratch(hand):
 
 @njit_parallel
 def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
-                seat_policies, seed, first_block, block_size, first_deal,
+                seat_policies, n_samples, show_rows, seed, first_block, block_size, first_deal,
                 hands_out, deal_info, melds_out, bid_seats, bid_values, trick_cards,
                 trick_leaders, trick_winners):
     """Simulate ``hands_out.shape[0]`` whole deals and record them.
@@ -137,13 +168,17 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     number of calls, number of tricks played, play of 0+2, play of 1+3, score of 0+2, score of
     1+3; ``melds_out`` int64 (n, 4, 4) every seat's meld per trump; the calls ``bid_seats``,
     ``bid_values`` int64 (n, max_calls); the tricks ``trick_cards`` int64 (n, 20, 4),
-    ``trick_leaders``, ``trick_winners`` int64 (n, 20).
+    ``trick_leaders``, ``trick_winners`` int64 (n, 20). ``n_samples``: the sampling policy's
+    deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``), both read only
+    when a seat plays it.
     """
     n_deals = hands_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
+    active = sampling_active(seat_policies)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
+        sampler = sampler_of(deck, n_samples, active, show_rows)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         limits = np.empty(N_SEATS, dtype=np.int64)
         trumps = np.empty(N_SEATS, dtype=np.int64)
@@ -159,7 +194,7 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
             n_tricks, play0, play1, score0, score1 = play_and_score(
                 hands, bidder, bid, trump, melds_out[d], seat_policies, state, card_points,
                 last_trick, min_meld, min_play, trick_cards[d], trick_leaders[d],
-                trick_winners[d])
+                trick_winners[d], sampler)
             info = deal_info[d]
             info[0] = dealer
             info[1] = bidder
@@ -175,7 +210,8 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
 
 @njit_parallel
 def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
-                policy_a, policy_b, seed, first_block, block_size, first_deal, diff_out):
+                policy_a, policy_b, n_samples, show_rows, seed, first_block, block_size,
+                first_deal, diff_out):
     """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
     auction and trump (the bidding heuristic does not depend on the play policy).
 
@@ -192,21 +228,23 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     mode_a, seats_a = play_mode(a_first)
     mode_b, seats_b = play_mode(b_first)
     counters = counter_mask(card_points)
+    active = sampling_active(a_first)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
+        sampler = sampler_of(deck, n_samples, active, show_rows)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
                                                  ladder, melds, limits, trumps, calls_seats,
                                                  calls_values)
             copy_planes(hands, flat)
-            s0, s1 = play_scores(flat, bidder, bid, trump, melds, mode_a, seats_a, state,
-                                 card_points, last_trick, counters, min_meld, min_play)
+            s0, s1 = play_scores(flat, bidder, bid, trump, melds, a_first, mode_a, seats_a, state,
+                                 card_points, last_trick, counters, min_meld, min_play, sampler)
             copy_planes(hands, flat)
-            t0, t1 = play_scores(flat, bidder, bid, trump, melds, mode_b, seats_b, state,
-                                 card_points, last_trick, counters, min_meld, min_play)
+            t0, t1 = play_scores(flat, bidder, bid, trump, melds, b_first, mode_b, seats_b, state,
+                                 card_points, last_trick, counters, min_meld, min_play, sampler)
             diff_out[d] = (s0 - s1) + (t1 - t0)
 
 
@@ -284,9 +322,9 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
 
 
 @njit
-def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
-              counters, seed, block, start, stop, pair_meld, pair_play, opp_meld, constrained,
-              cons, auction_known, draws_out):
+def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats, card_points,
+              last_trick, counters, seed, block, start, stop, pair_meld, pair_play, opp_meld,
+              constrained, cons, auction_known, draws_out, sampler):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
     copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
     play_mode`).
@@ -299,7 +337,9 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
     With ``constrained`` the samples come from the constrained sampler, and with
     ``auction_known`` conditioned only samples that fit the auction are kept
     (:func:`next_sample`); ``draws_out[d]`` is the deals sample ``d`` took, and a sample that
-    found none within the limit ends the block (the caller reports it).
+    found none within the limit ends the block (the caller reports it). With a seat on the
+    sampling policy (``sampler``, :func:`sampler_of`) every play-out is
+    :func:`~binokel_sim.kernels.sampling.play_known`'s, one trump after another.
     """
     hand = unseen.shape[0] // (N_SEATS - 1)
     n_trumps = trumps.shape[0]
@@ -318,7 +358,7 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
     score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
     melds[1, 0, :] = melds[0, 0, :]
     d = start
-    if mode == PLAY_HEURISTIC:
+    if mode == PLAY_HEURISTIC and sampler[0] == 0:
         while d < stop:
             n_samples = min(2, stop - d)
             draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
@@ -363,9 +403,16 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
         for j in range(n_trumps):
             for q in range(N_SEATS * 4):
                 flat_a[q] = dealt[0, q]
-            play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, 0, trumps[j], heuristic_seats,
-                                                    s0, s1, s2, s3, card_points, last_trick,
-                                                    counters)
+            if sampler[0] > 0:
+                state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+                play0, _ = play_known(flat_a, 0, trumps[j], seat_policies, sampler[0], state,
+                                      sampler[1], sampler[2], sampler[6], card_points,
+                                      last_trick, counters, sampler[3], sampler[4], sampler[5])
+                s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+            else:
+                play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, 0, trumps[j],
+                                                        heuristic_seats, s0, s1, s2, s3,
+                                                        card_points, last_trick, counters)
             pair_play[d, j] = play0
         state[0], state[1], state[2], state[3] = s0, s1, s2, s3
         sample_melds(melds[0], trumps, d, pair_meld, opp_meld)
@@ -373,10 +420,10 @@ def bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_point
 
 
 @njit_parallel
-def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_points, last_trick,
-                      seed, first_block, block_size, pair_meld, pair_play, opp_meld,
-                      constrained, pool, known, allowed, capacity, ways, auction_known,
-                      draws):
+def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples, show_rows,
+                      card_points, last_trick, seed, first_block, block_size, pair_meld,
+                      pair_play, opp_meld, constrained, pool, known, allowed, capacity, ways,
+                      auction_known, draws):
     """Samples for the bid odds of one hand, held by seat 0, the bid winner, who leads.
 
     ``bidder_hand`` uint32 (4,): its planes; ``unseen`` int64 (60,): the other cards, dealt at
@@ -398,13 +445,24 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, card_point
     mode, heuristic_seats = play_mode(seat_policies)
     counters = counter_mask(card_points)
     km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
+    active = sampling_active(seat_policies)
+    deck = np.empty(unseen.shape[0] + unseen.shape[0] // (N_SEATS - 1), dtype=np.int64)
+    deck[:unseen.shape[0]] = unseen
+    k = unseen.shape[0]
+    for t in range(24):  # the deck: the unseen cards and the bid winner's
+        for plane in range(4):
+            if (bidder_hand[plane] >> t) & 1:
+                deck[k] = t
+                k += 1
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n, start + block_size)
         cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
-        bid_block(bidder_hand, unseen, km, trumps, mode, heuristic_seats, card_points, last_trick,
-                  counters, seed, first_block + b, start, stop, pair_meld, pair_play, opp_meld,
-                  constrained, cons, auction_known, draws)
+        sampler = sampler_of(deck, n_samples, active, show_rows)
+        bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats,
+                  card_points, last_trick, counters, seed, first_block + b, start, stop,
+                  pair_meld, pair_play, opp_meld, constrained, cons, auction_known, draws,
+                  sampler)
 
 
 @njit
@@ -424,8 +482,8 @@ def partnership_game_over(totals, bidder, target):
 
 @njit_parallel
 def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
-                 policy_a, policy_b, target, max_deals, seed, first_block, block_size, first_game,
-                 games_out):
+                 policy_a, policy_b, n_samples, show_rows, target, max_deals, seed, first_block,
+                 block_size, first_game, games_out):
     """Whole games of four-hand-80 to ``target``: game ``g`` (number ``first_game + g``) puts A on
     pair ``(number // 4) % 2`` (seats 0+2 or 1+3) and B on the other; its first dealer is seat
     ``number % 4`` and the deal rotates clockwise. Game ``g`` reads the stream of block
@@ -435,11 +493,13 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
     n_blocks = (n_games + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     counters = counter_mask(card_points)
+    active = sampling_active(np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64))
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
         seats = np.empty(N_SEATS, dtype=np.int64)
+        sampler = sampler_of(deck, n_samples, active, show_rows)
         totals = np.zeros(2, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
             number = first_game + g
@@ -456,9 +516,9 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
                 bidder, bid, trump, _ = bid_and_name(hands, dealer, kt, trump_need, ladder, melds,
                                                      limits, trumps, calls_seats, calls_values)
                 copy_planes(hands, flat)
-                score0, score1 = play_scores(flat, bidder, bid, trump, melds, mode,
+                score0, score1 = play_scores(flat, bidder, bid, trump, melds, seats, mode,
                                              heuristic_seats, state, card_points, last_trick,
-                                             counters, min_meld, min_play)
+                                             counters, min_meld, min_play, sampler)
                 totals[0] += score0
                 totals[1] += score1
                 deals += 1

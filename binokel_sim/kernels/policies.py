@@ -28,8 +28,9 @@ from binokel_sim.kernels.random import below_scalar
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_SOLVER = 2  # the heuristic, and the exact solver in phase 2 of a two-player talon game
+POLICY_SAMPLING = 3  # perfect-information sampling (four-hand-80: kernels/sampling.py)
 POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC,
-                "heuristic+solver": POLICY_SOLVER}
+                "heuristic+solver": POLICY_SOLVER, "sampling": POLICY_SAMPLING}
 
 SUIT_MASK = 0b111111  # the six card types of suit 0; shift by 6*suit
 RANK0 = 0x41041  # the four card types of rank 0 (one bit per suit); shift by rank

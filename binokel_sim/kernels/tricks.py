@@ -14,7 +14,6 @@ from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
-    POLICY_HEURISTIC,
     POLICY_RANDOM,
     SUIT_MASK,
     above,
@@ -345,15 +344,26 @@ def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_point
     when some seat plays the heuristic; the random policy picks with :func:`random_pick` (one
     bounded draw per card when at least two types are legal, as :func:`random_card`)."""
     leader &= 3
-    n_tricks = hand_cards(flat, leader)
-    bidder = leader
-    voids = np.int64(0)  # bit 4*seat + suit: the seat has shown out of the suit
+    # voids: bit 4*seat + suit, the seat has shown out of the suit
+    return play_from(flat, leader, 0, hand_cards(flat, leader), leader, np.int64(0), trump,
+                     heuristic_seats, s0, s1, s2, s3, card_points, last_trick, counters,
+                     trick_cards, trick_leaders, trick_winners, mode, record)
+
+
+@njit(inline="always")
+def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats, s0, s1, s2, s3,
+              card_points, last_trick, counters, trick_cards, trick_leaders, trick_winners, mode,
+              record):
+    """:func:`play_tricks` from trick ``k0`` of ``n_tricks`` on, ``leader`` to lead it, the bid
+    won by ``bidder`` and the voids ``voids`` shown so far (the sampling policy's play-outs
+    start mid-deal). Returns the play points of the tricks ``k0`` on, the last trick's included
+    (its winner is ``leader`` when no trick is left): ``(0+2, 1+3, s0, s1, s2, s3)``."""
     play0 = 0
     play1 = 0
     winner = leader
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
-    for k in range(n_tricks):
+    for k in range(k0, n_tricks):
         c, s0, s1, s2, s3 = lead_step(flat, leader, k, n_tricks, trump, bidder, voids,
                                       heuristic_seats, counters, s0, s1, s2, s3, mode)
         if record:
