@@ -16,3 +16,4 @@ ALL_TRICKS_BONUS = 1000  # SPEC: taking every trick scores 1000
 
 # The sampling policy (docs/rules.md, "Sampling policy"): deals sampled per card decision.
 SAMPLES_PER_MOVE = 128
+MAX_SAMPLES_PER_MOVE = 100_000

@@ -62,6 +62,7 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
           samples_per_move: int | None = None) -> np.ndarray:
     """Whole games to the variant's target; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the other sides' summed final totals."""
+    options = sampling_options(rules, samples_per_move)  # refused outside four-hand-80
     family = engine_family(rules)
     if family == TALON:
         from binokel_sim.talon_games import run_talon_match
@@ -73,8 +74,7 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
         return run_widow_match(rules, policy_a, policy_b, games, seed, threads, progress)
     from binokel_sim.games import run_match
 
-    return run_match(rules, policy_a, policy_b, games, seed, threads, progress,
-                     **sampling_options(rules, samples_per_move))
+    return run_match(rules, policy_a, policy_b, games, seed, threads, progress, **options)
 
 
 def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:

@@ -14,7 +14,7 @@ import numpy as np
 
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
-from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
+from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
 from binokel_sim.engines import PARTNERSHIP, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SAMPLING, POLICY_SOLVER
@@ -32,7 +32,6 @@ from binokel_sim.simulate import (
 from binokel_sim.tables import allowed_trumps, compile_tables
 from binokel_sim.variants import Rules
 
-MAX_SAMPLES_PER_MOVE = 100_000
 GAME_BLOCK = 1024  # deals per random stream: play-outs are slower than meld counts
 DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
                "score_02", "score_13")

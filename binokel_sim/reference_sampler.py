@@ -60,10 +60,11 @@ def count_ways(pool: list[int], allowed: list[int], capacity: list[int]) -> int:
 
 
 def sample_counts(pool: list[int], allowed: list[int], capacity: list[int],
-                  stream: Stream) -> list[list[int]]:
+                  stream: Stream, memo: dict | None = None) -> list[list[int]]:
     """One consistent deal as counts per seat and type; type by type, a split is chosen with
-    probability (its ways) / (all ways), read off one 53-bit uniform per type with copies."""
-    memo: dict = {}
+    probability (its ways) / (all ways), read off one 53-bit uniform per type with copies.
+    ``memo``: the counts of earlier calls with the same pool, allowed and capacity, kept."""
+    memo = {} if memo is None else memo
     seats = len(capacity)
     need = tuple(capacity)
     out = [[0] * N_TYPES for _ in range(seats)]

@@ -14,7 +14,13 @@ from __future__ import annotations
 from binokel_sim.cards import N_TYPES, type_rank, type_suit
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import Stream
-from binokel_sim.reference_play import Trick, heuristic_card, legal_cards, stream_pick, trick_winner
+from binokel_sim.reference_play import (
+    Trick,
+    heuristic_card,
+    legal_cards,
+    stream_pick,
+    trick_winner,
+)
 from binokel_sim.reference_sampler import sample_counts
 from binokel_sim.variants import Rules
 
@@ -92,24 +98,27 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
 
 def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[int], leader: int,
                   trick: list[int], k: int, n_tricks: int, trump: int, bidder: int, voids: set,
-                  excluded: list[set], played: list[int], held: list[list[int]], n_samples: int,
-                  stream: Stream) -> int:
+                  excluded: list[set], played: list[int], shown: list[list[int]],
+                  played_by: list[list[int]], n_samples: int, stream: Stream) -> int:
     """The sampling policy's card: ``n_samples`` deals of the cards ``seat`` cannot see, each
-    other seat getting its ``held`` cards (shown in meld, not played since) and as many more as
-    it holds, only of types not in its ``excluded`` set (the sampler's twin, the same stream);
-    per deal every legal type played and the deal finished by :func:`heuristic_rest`; the type with the highest total of the seat's side's points, the
-    lowest type on a tie."""
+    other seat getting the cards it showed in meld and has not played since and as many more
+    as it holds, only of types not in its ``excluded`` set (the sampler's twin, the same
+    stream);
+    per deal every legal type played and the deal finished by :func:`heuristic_rest`; the type
+    with the highest total of the seat's side's points, the lowest type on a tie."""
     if len(legal) == 1:
         return legal[0]
     deck = rules.deck_counts()
     others = [(seat + 1 + g) % 4 for g in range(3)]
+    held = [[max(shown[s][t] - played_by[s][t], 0) for t in range(N_TYPES)] for s in range(4)]
     pool = [int(deck[t]) - played[t] - hands[seat][t] - sum(held[s][t] for s in others)
             for t in range(N_TYPES)]
     allowed = [sum(1 << t for t in range(N_TYPES) if t not in excluded[s]) for s in others]
     capacity = [sum(hands[s]) - sum(held[s]) for s in others]
     totals = dict.fromkeys(legal, 0)
+    memo: dict = {}
     for _ in range(n_samples):
-        split = sample_counts(pool, allowed, capacity, stream)
+        split = sample_counts(pool, allowed, capacity, stream, memo)
         sample = [list(h) for h in hands]
         for g, s in enumerate(others):
             sample[s] = [split[g][t] + held[s][t] for t in range(N_TYPES)]
@@ -162,11 +171,9 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                                       led, win_card, win_seat, k, n_tricks, trump, bidder,
                                       counters)
             else:
-                held = [[max(shown[s][t] - played_by[s][t], 0) for t in range(N_TYPES)]
-                        for s in range(4)]
                 card = sampling_card(rules, hands, seat, legal, leader, cards, k, n_tricks,
-                                     trump, bidder, voids, excluded, played, held, n_samples,
-                                     stream)
+                                     trump, bidder, voids, excluded, played, shown, played_by,
+                                     n_samples, stream)
             if cards:
                 excluded[seat] |= excluded_after(card, cards, trump)
                 _shows_voids(voids, seat, card, led, trump)

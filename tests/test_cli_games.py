@@ -230,3 +230,11 @@ def test_samples_per_move_without_sampling_warns_and_other_variants_refuse():
                                  "heuristic", "--deals", "10"), "sampling", "four-hand-80")
     assert_one_line_error(invoke("play", "--variant", "three-hand-auction-48", "--policy",
                                  "sampling", "--deals", "1"), "sampling")
+
+
+def test_sampling_refused_where_many_deals_per_hand_run_and_bad_counts_are_one_line():
+    assert_one_line_error(invoke("report", "--policy", "sampling", "--deals", "100", "--out",
+                                 "unused-report-dir"), "report", "sampling")
+    assert not Path("unused-report-dir").exists()
+    assert_one_line_error(invoke("duel", "-a", "sampling", "-b", "heuristic", "--deals", "10",
+                                 "--samples-per-move", "0"), "--samples-per-move", "1 to")

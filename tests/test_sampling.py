@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_games import RULES, TABLES, check_record, records
 
 from binokel_sim import games
 from binokel_sim import reference_sampling as twin
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
+from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.sampling import play_known, sampling_scratch, shown_of
-from binokel_sim.kernels.tricks import counter_mask, playout
+from binokel_sim.kernels.tricks import beaters, counter_mask, playout, suit_block
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import Stream
+from binokel_sim.reference_play import trick_winner
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
 
@@ -74,6 +78,7 @@ def test_without_a_sampling_seat_the_loop_plays_as_the_fast_playout(policies):
     (1, [POLICY_SAMPLING, POLICY_HEURISTIC, POLICY_HEURISTIC, POLICY_HEURISTIC], 2),
     (2, [POLICY_HEURISTIC, POLICY_SAMPLING, POLICY_RANDOM, POLICY_HEURISTIC], 3),
     (3, [POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SAMPLING, POLICY_SAMPLING], 1),
+    (4, [POLICY_SAMPLING] * 4, 2),
 ])
 def test_kernel_equals_twin_deal_for_deal(seed, policies, n_samples):
     hands, leader, trump = random_deal(100 + seed)
@@ -142,6 +147,17 @@ def test_inferences_never_rule_out_a_card_still_held():
                         assert not any(left[seat][t] for t in out), (policy, d, k, i)
                         checked += 1
     assert checked > 3000
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, N_TYPES - 1), min_size=2, max_size=4), st.integers(0, 3))
+def test_kernel_inference_equals_the_twins(cards, trump):
+    """The kernel's must-head inference (``excluded_by`` with the holding card's ``beaters``,
+    as ``play_known`` calls it) is the twin's ``excluded_after``, card for card."""
+    *before, card = cards
+    holding = before[trick_winner(before, trump)]
+    got = int(excluded_by(card, suit_block(before[0] // 6), suit_block(trump), beaters(holding)))
+    assert {t for t in range(N_TYPES) if got >> t & 1} == twin.excluded_after(card, before, trump)
 
 
 def _count(planes, t: int) -> int:

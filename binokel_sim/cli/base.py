@@ -25,8 +25,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from binokel_sim.constants import SAMPLES_PER_MOVE
-from binokel_sim.errors import DOMAIN_ERRORS, CardError, RulesError
+from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, SAMPLES_PER_MOVE
+from binokel_sim.errors import DOMAIN_ERRORS, CardError, RulesError, SimulationError
 from binokel_sim.io import (
     FORMATS,
     STDOUT,
@@ -130,7 +130,7 @@ PolicyOpt = Annotated[str, typer.Option(
                      "(four-hand-80: each card chosen by playing out deals of the hidden cards "
                      "that fit what the table knows; slow).")]
 SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(
-    "--samples-per-move", min=1, max=100_000, show_default=False,
+    "--samples-per-move", show_default=False,
     help=f"The sampling policy's deals of the hidden cards per card decision (default "
          f"{SAMPLES_PER_MOVE}). More plays stronger and slower.")]
 SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
@@ -289,12 +289,24 @@ def numba_threads() -> int:
 
 
 def samples_per_move_for(samples_per_move: Optional[int], *policies: str) -> Optional[int]:
-    """``--samples-per-move`` as the run reads it: None (a warning line) when no policy samples,
-    so that the option is never silently ignored."""
+    """``--samples-per-move`` as the run reads it, checked: None (a warning line) when no policy
+    samples, so that the option is never silently ignored."""
+    if samples_per_move is not None and not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
+        raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} (got "
+                              f"{samples_per_move:,})")
     if samples_per_move is not None and "sampling" not in policies:
         warn("--samples-per-move is read only by the sampling policy; ignored")
         return None
     return samples_per_move
+
+
+def refuse_sampling(policy: str, command: str) -> None:
+    """``command`` runs many deals per hand: the sampling policy (milliseconds a card) is
+    refused there in one line."""
+    if policy == "sampling":
+        raise SimulationError(f"{command} does not take --policy sampling (milliseconds a card, "
+                              f"for every deal of every hand); use bid-odds --policy sampling "
+                              f"for one hand")
 
 
 def sampling_provenance(samples_per_move: Optional[int], *policies: str) -> dict:

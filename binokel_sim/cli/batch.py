@@ -25,6 +25,7 @@ from binokel_sim.cli.base import (
     domain_errors,
     out,
     progress_bar,
+    refuse_sampling,
     resolve_rules,
     source,
     warn,
@@ -90,6 +91,7 @@ def batch_cmd(
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        refuse_sampling(policy, "batch")
         check_batch(rules)
         check_run(deals, seed)
         threads = clamp_threads(threads)

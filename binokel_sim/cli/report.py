@@ -21,6 +21,7 @@ from binokel_sim.cli.base import (
     given,
     progress_bar,
     read_hands_file,
+    refuse_sampling,
     resolve_rules,
     source,
     warn_few,
@@ -78,6 +79,7 @@ def report_cmd(
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        refuse_sampling(policy, "report")
         family = engine_family(rules)
         if hand is not None and hands_file is not None:
             raise CardError("give --hand or --hands-file, not both")

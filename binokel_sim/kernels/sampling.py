@@ -2,15 +2,17 @@
 loop that keeps what the table knows while it plays (SPEC.md "Must-head obligation").
 
 At each card decision with two or more legal card types, the seat deals the cards it cannot see
-``n_samples`` times, consistently with the public knowledge (the cards played; the meld cards
-each seat showed and has not played since, which are placed, not sampled; and per seat the card
-types it may still hold: :func:`~binokel_sim.kernels.knowledge.excluded_by`, applied to every
-card played), by the exact constrained sampler (:mod:`binokel_sim.kernels.sampler`, no
-rejection, uniform over the consistent deals). On every sample it tries every legal card type:
-the card is played, the trick is completed and the deal played to its end with the heuristic on
-every seat (:func:`~binokel_sim.kernels.tricks.play_from`). It plays the card type with the
-highest total of its side's play points over the samples (the same samples for every card: the
-comparison is paired), the lowest type on a tie. The samples are drawn from the block's stream,
+``n_samples`` times, consistently with what the table knows: the cards played; the meld cards each
+seat showed and has not played since, which are placed, not sampled; and per seat the card types it
+may still hold (:func:`~binokel_sim.kernels.knowledge.excluded_by`, applied to every card played),
+by the exact constrained sampler (:mod:`binokel_sim.kernels.sampler`, uniform over the deals
+consistent with those). Not conditioned on: that a seat holds no meld it did not show
+(docs/rules.md, "Sampling policy and inference", says why). On every sample it tries every legal
+card type: the card is played, the trick is completed and the deal played to its end with the
+heuristic on every seat (:func:`~binokel_sim.kernels.tricks.play_from`). It plays the card type with
+the highest total of its side's card points over the samples (the same samples for every card: the
+comparison is paired), the lowest type on a tie. (Playing for the deal's score instead, contract and
+thresholds included, measured weaker: docs/rules.md.) The samples are drawn from the block's stream,
 so a sampling play-out is as reproducible as any other.
 """
 
@@ -56,7 +58,7 @@ def sampling_scratch(hand, active):
     """The sampling policy's working arrays for hands of ``hand`` cards: the sampler's ``ways``
     table (float64 (25, h + 1, h + 1, h + 1), some 1.9 MB for 20 cards; a stub when not
     ``active``), the sample's split, its planes, a play-out's planes, the totals per card type,
-    the pool, the allowed masks, the capacities, and per other seat the shown cards it still
+    the pool, the allowed masks, the capacities and per other seat the shown cards it still
     holds."""
     size = hand + 1 if active else 1
     return (np.empty((N_TYPES + 1, size, size, size)), np.empty((4, N_TYPES), dtype=np.int64),
@@ -73,7 +75,12 @@ def shown_of(flat, seat, show_rows, trump, out):
     it applies, the most sets counted) that applies shows its cards once per set held, up to the
     sets counted; a card serving several melds is shown as often as the one needing most."""
     row = 4 * seat
-    p0, p1, p2, p3 = flat[row], flat[row + 1], flat[row + 2], flat[row + 3]
+    shown_planes(flat[row], flat[row + 1], flat[row + 2], flat[row + 3], show_rows, trump, out)
+
+
+@njit
+def shown_planes(p0, p1, p2, p3, show_rows, trump, out):
+    """:func:`shown_of` of a hand given as its planes."""
     for t in range(N_TYPES):
         out[t] = 0
     for r in range(show_rows.shape[0]):
@@ -164,10 +171,10 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
             capacity[g] -= left
     if count_ways(pool, allowed, capacity, 3, ways) <= 0.0:
         raise ValueError("sampling policy: no deal fits what the table knows")
+    for q in range(4):
+        sample[row + q] = flat[row + q]
     for _ in range(n_samples):
         sample_counts(pool, allowed, capacity, 3, ways, state, split)
-        for q in range(4):
-            sample[row + q] = flat[row + q]
         for g in range(3):
             s = (seat + 1 + g) & 3
             q0 = q1 = q2 = q3 = np.uint32(0)
@@ -215,8 +222,8 @@ def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts
     its own policy (random, heuristic or sampling: ``seat_policies`` int64 (4,)), keeping what
     the table knows: the voids shown (the heuristic's), the cards played, the meld cards each
     seat showed (:func:`shown_of` of ``show_rows``) and per seat the cards it played and the
-    card types excluded by its plays (the sampling policy's). The random policy and the sampler read
-    ``state`` in the order the cards are played. Writes the tricks as
+    card types excluded by its plays (the sampling policy's). The random policy and the sampler
+    read ``state`` in the order the cards are played. Writes the tricks as
     :func:`~binokel_sim.kernels.tricks.playout` does; returns ``(play of 0+2, play of 1+3)``."""
     leader &= 3
     bidder = leader
