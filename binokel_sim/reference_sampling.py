@@ -67,6 +67,15 @@ def _shows_voids(voids: set, seat: int, card: int, led: int, trump: int) -> None
             voids.add((seat, trump))
 
 
+def holding(cards: list[int], leader: int, trump: int) -> tuple[int, int, int]:
+    """``(card holding the trick, its seat, led suit)`` of a trick led by ``leader`` holding
+    ``cards``; ``(0, leader, 0)`` before the lead (the heuristic ignores them then)."""
+    if not cards:
+        return 0, leader, 0
+    w = trick_winner(cards, trump)
+    return cards[w], (leader + w) % 4, type_suit(cards[0])
+
+
 def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: list[int], k: int,
                    n_tricks: int, trump: int, bidder: int, voids: set) -> list[int]:
     """Play trick ``k`` (``trick`` its cards so far, led by ``leader``) and every later trick with
@@ -79,11 +88,7 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
         for i in range(len(cards), 4):
             seat = (leader + i) % 4
             legal = legal_cards(hands[seat], cards, trump)
-            if cards:
-                w = trick_winner(cards, trump)
-                win_card, win_seat, led = cards[w], (leader + w) % 4, type_suit(cards[0])
-            else:
-                win_card, win_seat, led = 0, leader, 0
+            win_card, win_seat, led = holding(cards, leader, trump)
             card = heuristic_card(hands[seat], legal, _unseen(hands, seat), voids, seat, i, led,
                                   win_card, win_seat, j, n_tricks, trump, bidder, counters)
             if cards:
@@ -159,11 +164,7 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
         for i in range(4):
             seat = (leader + i) % 4
             legal = legal_cards(hands[seat], cards, trump)
-            if cards:
-                w = trick_winner(cards, trump)
-                win_card, win_seat, led = cards[w], (leader + w) % 4, type_suit(cards[0])
-            else:
-                win_card, win_seat, led = 0, leader, 0
+            win_card, win_seat, led = holding(cards, leader, trump)
             if policies[seat] == RANDOM:
                 card = legal[pick(len(legal))] if len(legal) > 1 else legal[0]
             elif policies[seat] == HEURISTIC:
