@@ -142,7 +142,7 @@ def sweep_lines() -> list[str]:
     rows.sort(key=lambda r: r["samples_per_move"])
     first = rows[0]
     lines = ["", "### The sampling policy by samples per decision", "",
-             f"`binokel-sim duel -a sampling -b heuristic --deals {first['deals']:,} --seed "
+             f"`binokel-sim duel -a sampling -b heuristic --deals {first['deals']} --seed "
              f"{first['seed']} --samples-per-move K` ({first['variant']}): where the gain stops "
              f"is the default (docs/rules.md, \"Sampling policy and inference\").", "",
              "| samples per decision | sampling − heuristic per deal | 95% interval |",
