@@ -12,4 +12,5 @@ python benchmarks/bench_playout.py
 python benchmarks/bench_talon.py
 python benchmarks/bench_widow.py
 python benchmarks/bench_records.py
+python benchmarks/bench_sampling.py  # the sampling policy's decisions per second
 python scripts/results_doc.py

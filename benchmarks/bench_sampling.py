@@ -1,0 +1,39 @@
+"""The sampling policy's card decisions per second (issue 11: at least 200 samples a decision in
+at most 1 s on one core).
+
+Run: python benchmarks/bench_sampling.py   (writes the "sampling" section of
+results/benchmarks.json; scripts/results_doc.py quotes it in docs/results.md)
+
+Whole four-hand-80 deals with the sampling policy on every seat, one thread, best of five after a
+warm-up; a decision is a card played when two or more card types were legal
+(:func:`binokel_sim.bench.sampling_decision_rate`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from binokel_sim.bench import sampling_decision_rate
+from binokel_sim.constants import SAMPLES_PER_MOVE
+from binokel_sim.variants import find_variant
+
+sys.path.insert(0, str(Path(__file__).parent))
+from results_file import record  # noqa: E402
+
+DEALS = 4
+
+
+def main() -> None:
+    rules = find_variant("four-hand-80")
+    rows = []
+    for samples in sorted({SAMPLES_PER_MOVE, 200}):
+        rate = sampling_decision_rate(rules, samples, DEALS, 1)
+        rows.append({"samples_per_move": samples, "decisions_per_s": rate,
+                     "ms_per_decision": 1000 / rate})
+        print(f"{samples} samples: {rate:,.0f} decisions/s ({1000 / rate:.2f} ms each)")
+    record("sampling", {"variant": rules.name, "deals": DEALS, "threads": 1, "rows": rows})
+
+
+if __name__ == "__main__":
+    main()
