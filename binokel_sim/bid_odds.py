@@ -161,8 +161,6 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     check_run(samples, seed)
     games.policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
-    if samples_per_move is not None:
-        games.check_samples_per_move(samples_per_move)
     set_threads(threads)
     games.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
     backend = backend if backend is not None else LocalBackend()

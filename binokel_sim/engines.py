@@ -80,7 +80,8 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
 def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
     """The keyword a family's driver takes for the sampling policy: ``samples_per_move`` for
     the partnership family (the only one the policy plays so far, :func:`~binokel_sim.games.
-    policy_id`), none when it is the default."""
+    policy_id`), checked (:func:`~binokel_sim.games.check_samples_per_move`); none when it is
+    the default."""
     if samples_per_move is None:
         return {}
     if engine_family(rules) != PARTNERSHIP:
@@ -88,6 +89,9 @@ def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
 
         raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
                               f"policy's, which plays four-hand-80 so far")
+    from binokel_sim.games import check_samples_per_move
+
+    check_samples_per_move(samples_per_move)
     return {"samples_per_move": samples_per_move}
 
 
@@ -223,7 +227,7 @@ def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: in
                     threads: int | None, samples_per_move: int | None,
                     option: str = "--deals") -> None:
     """What the family's drivers would refuse, refused before any task starts."""
-    from binokel_sim.games import check_samples_per_move, policy_id
+    from binokel_sim.games import policy_id
     from binokel_sim.simulate import check_run, set_threads
 
     family = engine_family(rules)
@@ -237,9 +241,7 @@ def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: in
     check_run(n, seed, option)
     policy_id(policy_a, rules)
     policy_id(policy_b, rules)
-    if samples_per_move is not None:
-        sampling_options(rules, samples_per_move)
-        check_samples_per_move(samples_per_move)
+    sampling_options(rules, samples_per_move)
     set_threads(threads)
 
 

@@ -83,10 +83,11 @@ def solver_plays(rules: Rules) -> bool:
     return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
 
 
-def _chunks(total: int, threads: int, slow: bool = False):
-    """Chunks of whole blocks, eight per thread (one when a seat samples: its deals are slow,
-    and the progress bar moves a chunk at a time). The results do not depend on the chunks."""
-    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=1 if slow else 8)
+def _chunks(total: int, threads: int, slow: bool = False, block: int | None = None):
+    """Chunks of whole blocks (``block`` items, default :data:`GAME_BLOCK`), eight per thread
+    (one when a seat samples: its deals are slow, and the progress bar moves a chunk at a
+    time). The results do not depend on the chunks."""
+    return chunks(total, threads, block or GAME_BLOCK, blocks_per_thread=1 if slow else 8)
 
 
 def show_rows(rules: Rules) -> np.ndarray:
@@ -339,9 +340,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    per_thread = 1 if sampled(a, b) else 8
-    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK,
-                                        blocks_per_thread=per_thread):
+    for first_block, start, n in _chunks(games, n_threads, sampled(a, b), MATCH_BLOCK):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                      rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
                      show_rows(rules), rules.game_target,

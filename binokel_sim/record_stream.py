@@ -66,16 +66,13 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     from functools import partial
 
     from binokel_sim.engines import sampling_options
-    from binokel_sim.games import POLICY_SAMPLING, check_samples_per_move, policy_id
+    from binokel_sim.games import POLICY_SAMPLING, policy_id
 
     check, run, frame, _ = _family(rules)
     check(rules)
     check_run(deals, seed)
     sampling = policy_id(policy, rules) == POLICY_SAMPLING
-    options = sampling_options(rules, samples_per_move)
-    if samples_per_move is not None:
-        check_samples_per_move(samples_per_move)
-    run = partial(run, **options)
+    run = partial(run, **sampling_options(rules, samples_per_move))
     set_threads(threads)
     if chunk is None:
         chunk = GAME_BLOCK if sampling else CHUNK_DEALS

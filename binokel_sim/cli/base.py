@@ -25,7 +25,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, SAMPLES_PER_MOVE
+from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.errors import DOMAIN_ERRORS, CardError, RulesError, SimulationError
 from binokel_sim.io import (
     FORMATS,
@@ -291,10 +291,12 @@ def numba_threads() -> int:
 def samples_per_move_for(samples_per_move: Optional[int], *policies: str) -> Optional[int]:
     """``--samples-per-move`` as the run reads it, checked: None (a warning line) when no policy
     samples, so that the option is never silently ignored."""
-    if samples_per_move is not None and not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
-        raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} (got "
-                              f"{samples_per_move:,})")
-    if samples_per_move is not None and "sampling" not in policies:
+    if samples_per_move is None:
+        return None
+    from binokel_sim.games import check_samples_per_move
+
+    check_samples_per_move(samples_per_move)
+    if "sampling" not in policies:
         warn("--samples-per-move is read only by the sampling policy; ignored")
         return None
     return samples_per_move

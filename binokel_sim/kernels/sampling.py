@@ -75,12 +75,7 @@ def shown_of(flat, seat, show_rows, trump, out):
     it applies, the most sets counted) that applies shows its cards once per set held, up to the
     sets counted; a card serving several melds is shown as often as the one needing most."""
     row = 4 * seat
-    shown_planes(flat[row], flat[row + 1], flat[row + 2], flat[row + 3], show_rows, trump, out)
-
-
-@njit
-def shown_planes(p0, p1, p2, p3, show_rows, trump, out):
-    """:func:`shown_of` of a hand given as its planes."""
+    p0, p1, p2, p3 = flat[row], flat[row + 1], flat[row + 2], flat[row + 3]
     for t in range(N_TYPES):
         out[t] = 0
     for r in range(show_rows.shape[0]):
