@@ -113,8 +113,8 @@ def talon_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     deck = compile_tables(rules).deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     points = np.empty((deals, rules.players, 2), dtype=np.int64)
-    return deals / best_seconds(lambda: talon_playout_blocks(deck, tt, seats, 1, 0, GAME_BLOCK,
-                                                             0, points))
+    return deals / best_seconds(lambda: talon_playout_blocks(deck, tt, seats, 1, 1, 0,
+                                                             GAME_BLOCK, 0, points))
 
 
 def reference_talon_rate(rules: Rules, deals: int) -> float:

@@ -61,7 +61,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         return _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads,
                                    progress, given_auction, sampling_options(rules,
                                                                              samples_per_move))
-    sampling_options(rules, samples_per_move)  # refused outside four-hand-80
+    sampling_options(rules, samples_per_move)  # refused where it does not play
     return _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress)
 
 

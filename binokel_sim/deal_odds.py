@@ -64,19 +64,21 @@ def deal_tally(rules: Rules, points: np.ndarray) -> dict:
 
 def deal_task(task: tuple) -> dict:
     """One task of :func:`deal_odds`: ``(rules, counts, turned, dealer, seed, policy,
-    first_sample, samples, threads, knowledge)`` → the :func:`deal_tally` of those samples."""
+    first_sample, samples, threads, knowledge, options)`` → the :func:`deal_tally` of those
+    samples (``options``: :func:`binokel_sim.engines.sampling_options`)."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, counts, turned, dealer, seed, policy, first, n, threads, knowledge = task
+    rules, counts, turned, dealer, seed, policy, first, n, threads, knowledge, options = task
     with task_context(threads) as n_threads:
         points = run_talon_samples(rules, counts, turned, dealer, n, seed, policy, n_threads,
-                                   task_progress(), first_sample=first, knowledge=knowledge)
+                                   task_progress(), first_sample=first, knowledge=knowledge,
+                                   **options)
     return deal_tally(rules, points)
 
 
 def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples: int, seed: int,
               policy: str, threads: int | None = None, progress: Progress | None = None,
-              backend=None, knowledge=None) -> dict:
+              backend=None, knowledge=None, samples_per_move: int | None = None) -> dict:
     """The hand ``counts`` (seat 0) with ``turned`` (a card type) turned: ``seat`` is ``dealer``
     (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first).
 
@@ -87,9 +89,11 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     ``backend.DEAL_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every figure comes
     from their integer :func:`deal_tally` (the score quantiles too, read off the histogram).
     ``knowledge`` (from ``--known`` and ``--void``, :mod:`binokel_sim.constraints`): the other
-    hands and the talon are dealt consistently with it (an unbiased constrained sampler)."""
+    hands and the talon are dealt consistently with it (an unbiased constrained sampler).
+    ``samples_per_move``: the sampling policy's deals per card decision (two-hand-48)."""
     from binokel_sim import talon_games
     from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.engines import sampling_options
     from binokel_sim.games import policy_id
     from binokel_sim.simulate import check_run, set_threads, unseen_deck
 
@@ -105,11 +109,12 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
     talon_games.talon_sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
     policy_id(policy, rules)
+    options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, talon_games.GAME_BLOCK, DEAL_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), turned, dealer, seed, policy, first, n,
-              backend.threads_for(threads), knowledge) for _, first, n in ranges]
+              backend.threads_for(threads), knowledge, options) for _, first, n in ranges]
     tally = total(backend.map(deal_task, tasks, [n for *_, n in ranges], progress))
     side = sides_of(rules)
     own_side = side[0]

@@ -62,7 +62,7 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
           samples_per_move: int | None = None) -> np.ndarray:
     """Whole games to the variant's target; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the other sides' summed final totals."""
-    options = sampling_options(rules, samples_per_move)  # refused outside four-hand-80
+    options = sampling_options(rules, samples_per_move)  # refused where it does not play
     family = engine_family(rules)
     if family == TALON:
         from binokel_sim.talon_games import run_talon_match
@@ -78,19 +78,18 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
 
 
 def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
-    """The keyword a family's driver takes for the sampling policy: ``samples_per_move`` for
-    the partnership family (the only one the policy plays so far, :func:`~binokel_sim.games.
-    policy_id`), checked (:func:`~binokel_sim.games.check_samples_per_move`); none when it is
-    the default."""
+    """The keyword a family's driver takes for the sampling policy: ``samples_per_move``, where
+    the policy plays (:func:`~binokel_sim.games.sampling_plays`), checked
+    (:func:`~binokel_sim.games.check_samples_per_move`); none when it is the default."""
     if samples_per_move is None:
         return {}
-    if engine_family(rules) != PARTNERSHIP:
+    from binokel_sim.games import check_samples_per_move, sampling_plays
+
+    if not sampling_plays(rules):
         from binokel_sim.simulate import SimulationError
 
         raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
-                              f"policy's, which plays four-hand-80 so far")
-    from binokel_sim.games import check_samples_per_move
-
+                              f"policy's, which plays four-hand-80 and two-hand-48 so far")
     check_samples_per_move(samples_per_move)
     return {"samples_per_move": samples_per_move}
 

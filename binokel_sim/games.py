@@ -65,9 +65,10 @@ def policy_id(name: str, rules: Rules) -> int:
     except KeyError:
         raise SimulationError(f"unknown policy {name!r}; known: "
                               f"{', '.join(POLICY_NAMES)}") from None
-    if policy == POLICY_SAMPLING and engine_family(rules) != PARTNERSHIP:
-        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 (the "
-                              f"partnership game) so far; use heuristic")
+    if policy == POLICY_SAMPLING and not sampling_plays(rules):
+        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 and "
+                              f"two-hand-48 so far (the partnership game, and a two-player "
+                              f"talon game with free play in phase 1); use heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
                               f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
@@ -81,6 +82,14 @@ def solver_plays(rules: Rules) -> bool:
     from binokel_sim.engines import supports
 
     return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
+
+
+def sampling_plays(rules: Rules) -> bool:
+    """Whether the ``sampling`` policy plays ``rules``: the partnership game (four-hand-80,
+    ``kernels/sampling.py``), or a two-player talon game with free play in phase 1 whose phase 2
+    the exact solver takes (two-hand-48, ``kernels/talon_sampling.py``)."""
+    return engine_family(rules) == PARTNERSHIP or (solver_plays(rules)
+                                                    and rules.strict != "always")
 
 
 def _chunks(total: int, threads: int, slow: bool = False, block: int | None = None):
@@ -109,6 +118,12 @@ def show_rows(rules: Rules) -> np.ndarray:
 def sampled(*policies: int) -> bool:
     """Whether one of ``policies`` (kernel ids) is the sampling policy."""
     return POLICY_SAMPLING in policies
+
+
+def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
+    """The drivers' ``show_rows``: :func:`show_rows` when one of ``policies`` samples, else None,
+    which leaves the sampling loop out of the compiled driver (``kernels.deals.sampler_of``)."""
+    return show_rows(rules) if sampled(*policies) else None
 
 
 def check_samples_per_move(samples_per_move: int) -> None:
@@ -184,7 +199,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     for first_block, start, n in _chunks(samples, n_threads, sampled(seats[0])):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, samples_per_move,
-                          show_rows(rules), tables.card_points,
+                          shown_if_sampled(rules, seats[0]), tables.card_points,
                           rules.last_trick, seed, offset + first_block, GAME_BLOCK,
                           pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
                           cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
@@ -236,7 +251,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     for first_block, start, n in _chunks(deals, n_threads, sampled(a, b)):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
-                    show_rows(rules), seed,
+                    shown_if_sampled(rules, a, b), seed,
                     offset + first_block, GAME_BLOCK, first_deal + start, diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
@@ -291,7 +306,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         s = slice(start, start + n)
         play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, seats, samples_per_move,
-                    show_rows(rules), seed,
+                    shown_if_sampled(rules, seats[0]), seed,
                     offset + block, GAME_BLOCK, first_deal + start, out.hands[s], out.info[s],
                     out.melds[s], out.bid_seats[s], out.bid_values[s], out.trick_cards[s],
                     out.trick_leaders[s], out.trick_winners[s])
@@ -343,7 +358,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     for first_block, start, n in _chunks(games, n_threads, sampled(a, b), MATCH_BLOCK):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                      rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
-                     show_rows(rules), rules.game_target,
+                     shown_if_sampled(rules, a, b), rules.game_target,
                      MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK, first_game + start,
                      out[start:start + n])
         if progress is not None:

@@ -201,7 +201,7 @@ def compile_talon(rules: Rules) -> tuple:
     """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon`): ``(cfg,
     declaration rows int64 (4, rows, 6), rows per trump int64 (4,), card points int64 (24,),
     number of melds)``."""
-    from binokel_sim.kernels import talon as k
+    from binokel_sim.kernels import talon_declare as k
 
     cfg = np.zeros(k.N_CFG, dtype=np.int64)
     cfg[k.CFG_PLAYERS] = rules.players

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim.cards import N_PLANES, counts_to_planes
-from binokel_sim.games import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, policy_id
+from binokel_sim.constants import SAMPLES_PER_MOVE
+from binokel_sim.games import (
+    GAME_BLOCK,
+    MATCH_BLOCK,
+    MAX_GAME_DEALS,
+    check_samples_per_move,
+    policy_id,
+    sampled,
+)
 from binokel_sim.kernels.talon import (
     talon_duel_blocks,
     talon_match_blocks,
@@ -33,6 +41,7 @@ from binokel_sim.simulate import (
 )
 from binokel_sim.tables import compile_tables, compile_talon
 from binokel_sim.variants import Rules
+
 
 def check_talon(rules: Rules) -> None:
     """The talon engine plays rules with a talon and a turned trump: every player draws one card
@@ -63,8 +72,10 @@ def sides_of(rules: Rules) -> np.ndarray:
     return np.arange(rules.players, dtype=np.int64)
 
 
-def _chunks(total: int, threads: int):
-    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=8)
+def _chunks(total: int, threads: int, *policies: int):
+    """Chunks of whole blocks, eight a thread (one when a seat samples, as
+    :func:`binokel_sim.games._chunks`)."""
+    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=1 if sampled(*policies) else 8)
 
 
 # --- whole deals as arrays ----------------------------------------------------------------------
@@ -84,12 +95,15 @@ class TalonDeals:
 
 
 def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-                   progress: Progress | None = None, first_deal: int = 0) -> TalonDeals:
+                   progress: Progress | None = None, first_deal: int = 0,
+                   samples_per_move: int = SAMPLES_PER_MOVE) -> TalonDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
     ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
-    ..`` of a longer run: the same deals as that run's."""
+    ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling
+    policy's deals per card decision."""
     check_talon(rules)
     check_run(deals, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
@@ -108,11 +122,12 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_winners=np.empty((deals, nt), dtype=np.int64),
         declarations=np.empty((deals, nt, 2), dtype=np.int64),
     )
-    for block, start, n in _chunks(deals, n_threads):
+    for block, start, n in _chunks(deals, n_threads, seats[0]):
         s = slice(start, start + n)
-        talon_play_blocks(deck, tt, seats, seed, offset + block, GAME_BLOCK, first_deal + start,
-                          out.hands[s], out.talon[s], out.points[s], out.trick_cards[s],
-                          out.trick_leaders[s], out.trick_winners[s], out.declarations[s])
+        talon_play_blocks(deck, tt, seats, samples_per_move, seed,
+                          offset + block, GAME_BLOCK, first_deal + start, out.hands[s],
+                          out.talon[s], out.points[s], out.trick_cards[s], out.trick_leaders[s],
+                          out.trick_winners[s], out.declarations[s])
         if progress is not None:
             progress(start + n, deals)
     return out
@@ -122,13 +137,14 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
 
 def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
-                   first_deal: int = 0) -> np.ndarray:
+                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn: every seat for three players, each partnership for four-hand-72), float64
     (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals ``first_deal ..``
-    of a longer run."""
+    of a longer run; ``samples_per_move``: the sampling policy's deals per card decision."""
     check_talon(rules)
     check_run(deals, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
@@ -137,8 +153,9 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     sides = sides_of(rules)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in _chunks(deals, n_threads):
-        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, seed,
+    for first_block, start, n in _chunks(deals, n_threads, a, b):
+        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
+                          samples_per_move, seed,
                           offset + first_block, GAME_BLOCK, first_deal + start,
                           diff[start:start + n])
         if progress is not None:
@@ -148,13 +165,14 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
 
 def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                     threads: int | None = None, progress: Progress | None = None,
-                    first_game: int = 0) -> np.ndarray:
+                    first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the B sides' summed final totals (see ``kernels.talon.talon_match_blocks``).
     ``first_game`` (a multiple of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer
-    run."""
+    run; ``samples_per_move``: the sampling policy's deals per card decision."""
     check_talon(rules)
     check_run(games, seed, "--games")
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
@@ -163,8 +181,11 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     sides = sides_of(rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
-        talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, rules.game_target,
+    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK,
+                                        blocks_per_thread=1 if sampled(a, b) else 8):
+        talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
+                           samples_per_move,
+                           rules.game_target,
                            MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK,
                            first_game + start, out[start:start + n])
         if progress is not None:
@@ -189,16 +210,18 @@ def talon_sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledg
 def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
                       seed: int, policy: str, threads: int | None = None,
                       progress: Progress | None = None, first_sample: int = 0,
-                      knowledge=None) -> np.ndarray:
+                      knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Deal the unseen cards around ``counts`` (seat 0's hand) and the ``turned`` card (a card
     type) ``samples`` times and play each deal with ``policy`` on every seat, ``dealer`` dealing.
     Returns int64 (samples, players, 2): card and meld points per seat. ``first_sample`` (a
     multiple of ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run.
     ``knowledge`` (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``):
     the other seats and the talon are dealt consistently with it by the unbiased constrained
-    sampler (an impossible combination is a :class:`CardError`)."""
+    sampler (an impossible combination is a :class:`CardError`). ``samples_per_move``: the
+    sampling policy's deals per card decision."""
     check_talon(rules)
     check_run(samples, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
@@ -214,8 +237,9 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     cons = talon_sampler_inputs(rules, counts, turned, knowledge)
     known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
                  cons.capacity, cons.ways)
-    for first_block, start, n in _chunks(samples, n_threads):
-        talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats, seed,
+    for first_block, start, n in _chunks(samples, n_threads, seats[0]):
+        talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats,
+                            samples_per_move, seed,
                             offset + first_block, GAME_BLOCK, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)

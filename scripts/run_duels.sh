@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The stronger-play figures of issue 11, each against the heuristic as a seat-swapped duel and as
 # whole games: heuristic+solver (two-hand-48: the exact solver once the talon is gone) and
-# sampling (four-hand-80: perfect-information sampling, 128 samples a decision), then the
-# sampling policy's strength by samples per decision (results/duels/sweep/). Writes
+# sampling (four-hand-80 and two-hand-48: perfect-information sampling, 128 samples a
+# decision), then the sampling policy's strength by samples per decision (results/duels/sweep/). Writes
 # results/duels/*.json (one row each: the figures, variant, policies, seed and version);
 # scripts/results_doc.py quotes them in docs/results.md. About 20 minutes on two cores.
 set -euo pipefail
@@ -16,6 +16,10 @@ binokel-sim duel -a sampling -b heuristic --deals 4000 --seed 1 \
   --out results/duels/duel-four-hand-80-sampling-vs-heuristic.json
 binokel-sim match -a sampling -b heuristic --variant four-hand-80 --games 1000 --seed 1 \
   --out results/duels/match-four-hand-80-sampling-vs-heuristic.json
+binokel-sim duel --variant two-hand-48 -a sampling -b heuristic --deals 2000 --seed 1 \
+  --out results/duels/duel-two-hand-48-sampling-vs-heuristic.json
+binokel-sim match --variant two-hand-48 -a sampling -b heuristic --games 400 --seed 1 \
+  --out results/duels/match-two-hand-48-sampling-vs-heuristic.json
 mkdir -p results/duels/sweep
 for k in 16 32 64 128 256; do
   binokel-sim duel -a sampling -b heuristic --deals 2000 --seed 7 --samples-per-move "$k" \

@@ -211,6 +211,17 @@ def test_sampling_duel_match_and_play_carry_samples_per_move():
     assert len(lines.splitlines()) == 3
 
 
+def test_sampling_plays_two_hand_48_play_and_deal_odds():
+    lines = ok("play", "--variant", "two-hand-48", "--policy", "sampling", "--deals", "3",
+               "--samples-per-move", "2").stdout
+    assert len(lines.splitlines()) == 3
+    obj = json.loads(ok("deal-odds", "--policy", "sampling", "--deals", "8",
+                        "--samples-per-move", "2", "--format", "json").stdout)
+    assert obj["provenance"]["samples_per_move"] == 2 and obj["samples"] == 8
+    assert_one_line_error(invoke("deal-odds", "--samples-per-move", "0", "--policy",
+                                 "sampling", "--deals", "8"), "--samples-per-move", "1 to")
+
+
 def test_sampling_bid_odds_and_calibrate():
     obj = json.loads(ok("bid-odds", "--policy", "sampling", "--deals", "6",
                         "--samples-per-move", "2", "--format", "json").stdout)
@@ -226,8 +237,8 @@ def test_samples_per_move_without_sampling_warns_and_other_variants_refuse():
     result = ok("duel", "-a", "heuristic", "-b", "random", "--deals", "1000",
                 "--samples-per-move", "5")
     assert "--samples-per-move is read only by the sampling policy" in result.stderr
-    assert_one_line_error(invoke("duel", "--variant", "two-hand-48", "-a", "sampling", "-b",
-                                 "heuristic", "--deals", "10"), "sampling", "four-hand-80")
+    assert_one_line_error(invoke("duel", "--variant", "four-hand-72", "-a", "sampling", "-b",
+                                 "heuristic", "--deals", "10"), "sampling", "two-hand-48")
     assert_one_line_error(invoke("play", "--variant", "three-hand-auction-48", "--policy",
                                  "sampling", "--deals", "1"), "sampling")
 

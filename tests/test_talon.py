@@ -12,25 +12,30 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from talon_replay import replay_talon
 
-from binokel_sim import reference_play
+from binokel_sim import reference_play, talon_games
 from binokel_sim import reference_talon as ref
-from binokel_sim import talon_games
-from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_card, parse_cards
-from binokel_sim.kernels.talon import (
+from binokel_sim.cards import (
+    N_TYPES,
+    counts_of,
+    counts_to_planes,
+    parse_card,
+    parse_cards,
+)
+from binokel_sim.kernels.talon import game_over
+from binokel_sim.kernels.talon_declare import (
     D_LEVEL,
     D_MELD,
     D_POINTS,
     declaration_legal,
     declare,
-    game_over,
     legal_declarations,
 )
 from binokel_sim.kernels.tricks import legal_mask, trick_winner
-from binokel_sim.tables import compile_talon, compile_tables, declaration_rows
+from binokel_sim.tables import compile_tables, compile_talon, declaration_rows
 from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant, load_rules
-from talon_replay import replay_talon
 
 TALON_VARIANTS = ["two-hand-48", "three-hand-72", "four-hand-72"]
 S, H, D, C = range(4)
@@ -92,9 +97,9 @@ def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size
         rules, np.empty((n, p, 4), np.uint32), np.empty((n, rules.talon), np.int64),
         np.empty((n, p, 2), np.int64), np.empty((n, nt, p), np.int64),
         np.empty((n, nt), np.int64), np.empty((n, nt), np.int64), np.empty((n, nt, 2), np.int64))
-    talon_play_blocks(compile_tables(rules).deck, tt, np.zeros(p, np.int64), seed, first_block,
-                      block_size, first_deal, played.hands, played.talon, played.points,
-                      played.trick_cards, played.trick_leaders, played.trick_winners,
+    talon_play_blocks(compile_tables(rules).deck, tt, np.zeros(p, np.int64), 1, seed,
+                      first_block, block_size, first_deal, played.hands, played.talon,
+                      played.points, played.trick_cards, played.trick_leaders, played.trick_winners,
                       played.declarations)
     kernel = list(talon_records(played, first_deal))
     assert kernel == ref.play_deals(rules, n, seed, block_size, first_block, first_deal)

@@ -348,6 +348,7 @@ def deal_odds_cmd(
     scheduler: SchedulerOpt = None,
     known: KnownOpt = None,
     void: VoidOpt = None,
+    samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
     """What a talon-game hand is worth in one deal: the unseen cards are dealt at random around
     your hand and the turned card, and every deal is played out. Reports your mean score, card
@@ -378,14 +379,16 @@ def deal_odds_cmd(
         knowledge = parse_knowledge(rules, seen, known or [], void or [])
         talon_sampler_inputs(rules, counts, turned_type, knowledge)  # impossible: fail now
         threads = clamp_threads(threads)
+        samples_per_move = samples_per_move_for(samples_per_move, policy)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
         with open_backend(workers, scheduler, threads) as backend, \
-                progress_bar(deals, "playing") as progress:
+                progress_bar(deals, "playing", progress_threshold(policy)) as progress:
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
-                               progress, backend, knowledge)
+                               progress, backend, knowledge, samples_per_move)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                            **sampling_provenance(samples_per_move, policy),
                             **knowledge.provenance(), **source(rules_file))
         document = {"provenance": record, **result}
         if out_file is not None:

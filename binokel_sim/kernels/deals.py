@@ -60,30 +60,36 @@ def pair_melds(melds, bidder, trump):
 
 
 @njit
-def sampler_of(deck, n_samples, active, show_rows):
+def sampler_of(deck, n_samples, active):
     """The sampling policy's inputs for one block: ``(n_samples, the deck's counts per type,
-    its scratch, trick arrays, show_rows)``, the ``sampler`` argument of
-    :func:`play_and_score` and :func:`play_scores`. ``active``: some seat plays the policy
-    (otherwise ``n_samples`` is 0 and the scratch a stub, and every play goes the fast way)."""
+    its scratch, trick arrays)``, the ``sampler`` argument of :func:`play_and_score` and
+    :func:`play_scores`. ``active``: some seat plays the policy (otherwise ``n_samples`` is 0
+    and the scratch a stub, and every play goes the fast way).
+
+    The drivers' ``show_rows`` (the meld sets shown, ``games.show_rows``) is None when no seat
+    samples: every ``show_rows is not None`` test is then decided when numba compiles, and the
+    sampling loop is left out of that compiled driver (it compiles, and is cached, only for
+    the runs that sample)."""
     hand = deck.shape[0] // N_SEATS
     counts = np.zeros(24, dtype=np.int64)
     for c in deck:
         counts[c] += 1
     return (n_samples if active else 0, counts, sampling_scratch(hand, active),
             np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
-            np.empty(hand, dtype=np.int64), show_rows)
+            np.empty(hand, dtype=np.int64))
 
 
 @njit
 def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_points, last_trick,
-                   min_meld, min_play, trick_cards, trick_leaders, trick_winners, sampler):
+                   min_meld, min_play, trick_cards, trick_leaders, trick_winners, sampler,
+                   show_rows):
     """Play the deal (unless it is lost before play) and score it.
 
     Returns ``(n_tricks, play of 0+2, play of 1+3, score of 0+2, score of 1+3)``. A bid winner
     without a marriage in trump (``trump == -1``) or whose pair melds under ``min_meld`` loses the
     bid at once: no trick is played and the opponents score 0. ``hands`` is consumed. With a
-    seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`) the deal is played by
-    :func:`~binokel_sim.kernels.sampling.play_known`.
+    seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`; ``show_rows`` not None)
+    the deal is played by :func:`~binokel_sim.kernels.sampling.play_known`.
     """
     pair = bidder & 1
     has_marriage = trump >= 0
@@ -91,10 +97,10 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     n_tricks = 0
     play = np.zeros(2, dtype=np.int64)
     if has_marriage and pair_meld >= min_meld:
-        if sampler[0] > 0:
+        if show_rows is not None and sampler[0] > 0:
             play[0], play[1] = play_known(hands.reshape(hands.size), bidder, trump,
                                           seat_policies, sampler[0], state, sampler[1],
-                                          sampler[2], sampler[6], card_points, last_trick,
+                                          sampler[2], show_rows, card_points, last_trick,
                                           counter_mask(card_points), trick_cards, trick_leaders,
                                           trick_winners)
         else:
@@ -117,7 +123,7 @@ def copy_planes(hands, flat):
 
 @njit
 def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_seats, state,
-                card_points, last_trick, counters, min_meld, min_play, sampler):
+                card_points, last_trick, counters, min_meld, min_play, sampler, show_rows):
     """:func:`play_and_score` without trick records, the hands as flat planes (uint32 (16,),
     consumed) and the policies as :func:`~binokel_sim.kernels.tricks.play_mode`'s ``(mode,
     heuristic_seats)`` of ``seat_policies``: the same play, the same stream. Returns ``(score of
@@ -128,9 +134,9 @@ def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_
     play0 = 0
     play1 = 0
     if has_marriage and pair_meld >= min_meld:
-        if sampler[0] > 0:
+        if show_rows is not None and sampler[0] > 0:
             play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0], state,
-                                      sampler[1], sampler[2], sampler[6], card_points,
+                                      sampler[1], sampler[2], show_rows, card_points,
                                       last_trick, counters, sampler[3], sampler[4], sampler[5])
         else:
             play0, play1, s0, s1, s2, s3 = playout_fast(mode, flat, bidder, trump,
@@ -178,7 +184,7 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     active = sampling_active(seat_policies)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
-        sampler = sampler_of(deck, n_samples, active, show_rows)
+        sampler = sampler_of(deck, n_samples, active)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         limits = np.empty(N_SEATS, dtype=np.int64)
         trumps = np.empty(N_SEATS, dtype=np.int64)
@@ -194,7 +200,7 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
             n_tricks, play0, play1, score0, score1 = play_and_score(
                 hands, bidder, bid, trump, melds_out[d], seat_policies, state, card_points,
                 last_trick, min_meld, min_play, trick_cards[d], trick_leaders[d],
-                trick_winners[d], sampler)
+                trick_winners[d], sampler, show_rows)
             info = deal_info[d]
             info[0] = dealer
             info[1] = bidder
@@ -233,7 +239,7 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
-        sampler = sampler_of(deck, n_samples, active, show_rows)
+        sampler = sampler_of(deck, n_samples, active)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
@@ -241,10 +247,12 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
                                                  calls_values)
             copy_planes(hands, flat)
             s0, s1 = play_scores(flat, bidder, bid, trump, melds, a_first, mode_a, seats_a, state,
-                                 card_points, last_trick, counters, min_meld, min_play, sampler)
+                                 card_points, last_trick, counters, min_meld, min_play, sampler,
+                                 show_rows)
             copy_planes(hands, flat)
             t0, t1 = play_scores(flat, bidder, bid, trump, melds, b_first, mode_b, seats_b, state,
-                                 card_points, last_trick, counters, min_meld, min_play, sampler)
+                                 card_points, last_trick, counters, min_meld, min_play, sampler,
+                                 show_rows)
             diff_out[d] = (s0 - s1) + (t1 - t0)
 
 
@@ -324,7 +332,7 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
 @njit
 def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats, card_points,
               last_trick, counters, seed, block, start, stop, pair_meld, pair_play, opp_meld,
-              constrained, cons, auction_known, draws_out, sampler):
+              constrained, cons, auction_known, draws_out, sampler, show_rows):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
     copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
     play_mode`).
@@ -358,7 +366,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
     melds[1, 0, :] = melds[0, 0, :]
     d = start
-    if mode == PLAY_HEURISTIC and sampler[0] == 0:
+    if mode == PLAY_HEURISTIC and (show_rows is None or sampler[0] == 0):
         while d < stop:
             n_samples = min(2, stop - d)
             draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
@@ -403,10 +411,10 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
         for j in range(n_trumps):
             for q in range(N_SEATS * 4):
                 flat_a[q] = dealt[0, q]
-            if sampler[0] > 0:
+            if show_rows is not None and sampler[0] > 0:
                 state[0], state[1], state[2], state[3] = s0, s1, s2, s3
                 play0, _ = play_known(flat_a, 0, trumps[j], seat_policies, sampler[0], state,
-                                      sampler[1], sampler[2], sampler[6], card_points,
+                                      sampler[1], sampler[2], show_rows, card_points,
                                       last_trick, counters, sampler[3], sampler[4], sampler[5])
                 s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
             else:
@@ -458,11 +466,11 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
         start = b * block_size
         stop = min(n, start + block_size)
         cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
-        sampler = sampler_of(deck, n_samples, active, show_rows)
+        sampler = sampler_of(deck, n_samples, active)
         bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats,
                   card_points, last_trick, counters, seed, first_block + b, start, stop,
                   pair_meld, pair_play, opp_meld, constrained, cons, auction_known, draws,
-                  sampler)
+                  sampler, show_rows)
 
 
 @njit
@@ -499,7 +507,7 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
         seats = np.empty(N_SEATS, dtype=np.int64)
-        sampler = sampler_of(deck, n_samples, active, show_rows)
+        sampler = sampler_of(deck, n_samples, active)
         totals = np.zeros(2, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
             number = first_game + g
@@ -518,7 +526,8 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
                 copy_planes(hands, flat)
                 score0, score1 = play_scores(flat, bidder, bid, trump, melds, seats, mode,
                                              heuristic_seats, state, card_points, last_trick,
-                                             counters, min_meld, min_play, sampler)
+                                             counters, min_meld, min_play, sampler,
+                                             show_rows)
                 totals[0] += score0
                 totals[1] += score1
                 deals += 1

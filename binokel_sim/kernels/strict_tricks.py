@@ -81,8 +81,8 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, cop
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
     policy ids, all random when the constant ``all_random`` says so; ``g0..g3`` the planes of
     the cards played before (the heuristic's knowledge); the random policy reads one bounded
-    draw per card with at least two legal card types. A seat of the ``heuristic+solver`` policy
-    (two players only) plays the solver's card (:mod:`binokel_sim.kernels.solver_policy`, with
+    draw per card with at least two legal card types. A seat of the ``heuristic+solver`` or
+    ``sampling`` policy (two players only) plays the solver's card (:mod:`binokel_sim.kernels.solver_policy`, with
     ``last_trick`` the last trick's bonus and ``scratch`` its scratch). Adds each trick's card
     points to ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
@@ -106,7 +106,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, cop
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
             if all_random or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
-            elif policies[useat] == POLICY_SOLVER:
+            elif policies[useat] >= POLICY_SOLVER:  # the solver, or sampling: exact here
                 c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
                                 np.int64(hands[0, 2]), np.int64(hands[0, 3]),
                                 np.int64(hands[1, 0]), np.int64(hands[1, 1]),

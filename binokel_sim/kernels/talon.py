@@ -12,11 +12,8 @@ The variant arrives as one tuple ``tt`` (:func:`binokel_sim.tables.compile_talon
 - ``n_decl`` int64 (4,): the rows in use per trump;
 - ``card_points`` int64 (24,): trick points of every card type.
 
-A seat's hand is bit planes (uint32[4], :mod:`binokel_sim.cards`). What its card copies have served
-is kept beside it: ``served[seat, t, i]`` (int64) the served record of the ``i``-th copy of type
-``t`` (the level served per meld, two bits a meld), copies in descending order of record, unused
-slots 0; ``served_any[seat, m]`` the card types with a copy that has served meld ``m``. A copy
-played or swapped away is the first in that order; a drawn card is a fresh copy (record 0).
+A seat's hand is bit planes; what its card copies have served is kept beside it, and the numbers,
+the rows and the declarations themselves are in :mod:`binokel_sim.kernels.talon_declare`.
 """
 
 import numpy as np
@@ -26,6 +23,7 @@ from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
     POLICY_RANDOM,
+    POLICY_SAMPLING,
     POLICY_SOLVER,
     either,
     kth_bit,
@@ -43,233 +41,41 @@ from binokel_sim.kernels.strict_tricks import (
     random_free,
     takes,
 )
+from binokel_sim.kernels.talon_declare import (
+    CFG_BONUS,
+    CFG_BONUS_RANK,
+    CFG_COPIES,
+    CFG_HAND,
+    CFG_LAST_TRICK,
+    CFG_PAIRS,
+    CFG_PLAYERS,
+    CFG_STRICT1,
+    CFG_SWAP_RANK,
+    CFG_TALON,
+    D_LEVEL,
+    D_MASK,
+    D_MELD,
+    D_PER_COPY,
+    D_POINTS,
+    D_SWAP,
+    LEVEL_BITS,
+    MAX_COPIES,
+    copies_of,
+    copies_serve,
+    forget_copy,
+    give_card,
+    heuristic_declaration,
+    mark_copies,
+    random_declaration,
+)
 from binokel_sim.kernels.talon_policy import (
     WIN_FOR_MELD,
     WIN_FOR_POINTS,
     beats,
     heuristic_talon_card,
 )
+from binokel_sim.kernels.talon_sampling import talon_sampling_card, talon_sampling_scratch
 from binokel_sim.kernels.tricks import remove_card, suit_block
-
-# cfg (tables.compile_talon writes the same positions)
-CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
-CFG_SWAP_RANK, CFG_PAIRS, CFG_COPIES = 7, 8, 9
-N_CFG = 10
-# columns of a declaration row
-D_MELD, D_LEVEL, D_MASK, D_POINTS, D_PER_COPY, D_SWAP = range(6)
-N_DECL = 6
-MAX_COPIES = 4
-LEVEL_BITS = 2  # a copy's served record: the level served for meld m at bits 2m, 2m+1
-PAIR_LOW = 0x5555555555555555  # bit 2m of every meld's two bits in a served record
-
-
-@njit(inline="always")
-def copies_of(hands, seat, t):
-    """Copies of card type ``t`` in ``hands[seat]``: the planes holding bit ``t``."""
-    return (np.int64((hands[seat, 0] >> t) & 1) + np.int64((hands[seat, 1] >> t) & 1)
-            + np.int64((hands[seat, 2] >> t) & 1) + np.int64((hands[seat, 3] >> t) & 1))
-
-
-@njit(inline="always")
-def give_card(hands, seat, t):
-    """A fresh copy of ``t`` joins ``hands[seat]``; its record slot is already 0."""
-    p0, p1, p2, p3 = add_card(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], t)
-    hands[seat, 0] = p0
-    hands[seat, 1] = p1
-    hands[seat, 2] = p2
-    hands[seat, 3] = p3
-
-
-@njit(inline="always")
-def served_melds(record):
-    """The melds a served record has served, as bits: bit ``2m`` for meld ``m``."""
-    return (record | (record >> 1)) & PAIR_LOW
-
-
-@njit
-def forget_copy(hands, served, served_any, seat, t):
-    """After a copy of ``t`` left ``hands[seat]``: drop the first (highest) served record of
-    ``t``, and clear ``t`` from ``served_any`` for the melds no copy left has served. Called only
-    when some copy of ``t`` has served a meld (records are sorted, so the first is non-zero).
-
-    Returns the OR of the records left (0: no copy of ``t`` has served any meld, so ``t`` leaves
-    the seat's served types). Only the melds the dropped copy served can be cleared, so the
-    other melds are not visited."""
-    n = copies_of(hands, seat, t)  # copies left
-    gone = served_melds(served[seat, t, 0])
-    rest = np.int64(0)
-    for i in range(n):
-        x = served[seat, t, i + 1]
-        served[seat, t, i] = x
-        rest |= x
-    served[seat, t, n] = 0
-    gone &= ~served_melds(rest)
-    keep = ~(np.int64(1) << t)
-    todo = gone
-    while todo:
-        served_any[seat, lowest_bit(todo) >> 1] &= keep
-        todo &= todo - 1
-    return rest
-
-
-@njit(inline="always")
-def may_serve(record, m, level, per_copy):
-    """Whether a copy with this served record may serve meld ``m`` at ``level``: a meld counted
-    per copy only if it never served ``m``; a table meld if it served ``m`` below ``level``."""
-    served = (record >> (LEVEL_BITS * m)) & 3
-    return served == 0 if per_copy else served < level
-
-
-@njit(inline="always")
-def copies_serve(served, seat, doubtful, m, level, per_copy, q0, q1, q2, q3):
-    """Whether every card type in ``doubtful`` still has ``level`` copies in the hand with planes
-    ``q0..q3`` that may serve meld ``m`` (:func:`may_serve`; ``served`` the records). The copies
-    are counted without a loop (at most four)."""
-    shift = LEVEL_BITS * m
-    below = 1 if per_copy else level  # may serve: the level served for m is below this
-    while doubtful:
-        t = lowest_bit(doubtful)
-        doubtful &= doubtful - 1
-        usable = ((((served[seat, t, 0] >> shift) & 3) < below) & (((q0 >> t) & 1) != 0))
-        usable += ((((served[seat, t, 1] >> shift) & 3) < below) & (((q1 >> t) & 1) != 0))
-        usable += ((((served[seat, t, 2] >> shift) & 3) < below) & (((q2 >> t) & 1) != 0))
-        usable += ((((served[seat, t, 3] >> shift) & 3) < below) & (((q3 >> t) & 1) != 0))
-        if usable < level:
-            return False
-    return True
-
-
-@njit
-def copies_may_serve(hands, served, seat, rows, r, doubtful):
-    """Whether every card type in ``doubtful`` (types of the set ``rows[r]`` of which some copy
-    has served its meld) still has ``level`` copies that may serve it."""
-    return copies_serve(served, seat, doubtful, rows[r, D_MELD], rows[r, D_LEVEL],
-                        rows[r, D_PER_COPY] != 0, np.int64(hands[seat, 0]),
-                        np.int64(hands[seat, 1]), np.int64(hands[seat, 2]),
-                        np.int64(hands[seat, 3]))
-
-
-@njit
-def declaration_legal(hands, served, served_any, seat, rows, r):
-    """Whether ``hands[seat]`` may declare ``rows[r]`` (int64 (rows, N_DECL)): ``level`` copies of
-    every card type of the set that may still serve the meld (docs/rules.md, "Declarations").
-    The hot loops inline the first two tests (:func:`random_declaration`)."""
-    level = rows[r, D_LEVEL]
-    mask = rows[r, D_MASK]
-    if (np.int64(hands[seat, level - 1]) & mask) != mask:
-        return False  # fewer than `level` copies of some card of the set
-    doubtful = served_any[seat, rows[r, D_MELD]] & mask
-    return doubtful == 0 or copies_may_serve(hands, served, seat, rows, r, doubtful)
-
-
-@njit
-def mark_copies(served, seat, t, n, m, level, per_copy):
-    """Mark ``level`` of the ``n`` copies of ``t`` held by ``seat`` as serving meld ``m`` (the
-    first that may serve, in the records' order), then restore the descending order."""
-    mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
-    clear = ~(np.int64(3) << (LEVEL_BITS * m))
-    left = level
-    for i in range(n):
-        if left > 0 and may_serve(served[seat, t, i], m, level, per_copy):
-            served[seat, t, i] = (served[seat, t, i] & clear) | mark
-            left -= 1
-    for i in range(1, n):  # insertion sort, descending (at most four copies)
-        x = served[seat, t, i]
-        j = i - 1
-        while j >= 0 and served[seat, t, j] < x:
-            served[seat, t, j + 1] = served[seat, t, j]
-            j -= 1
-        served[seat, t, j + 1] = x
-
-
-@njit
-def declare(hands, served, served_any, seat, rows, r):
-    """Mark the copies the legal declaration ``rows[r]`` uses: per card type of the set, the
-    first ``level`` copies that may serve, then restore the descending order of the records."""
-    m = rows[r, D_MELD]
-    todo = rows[r, D_MASK]
-    while todo:
-        t = lowest_bit(todo)
-        todo &= todo - 1
-        mark_copies(served, seat, t, copies_of(hands, seat, t), m, rows[r, D_LEVEL],
-                    rows[r, D_PER_COPY] != 0)
-    served_any[seat, m] |= rows[r, D_MASK]
-
-
-@njit(inline="always")
-def swap_card(rows, r, trump, cfg):
-    """The card type a declaration of ``rows[r]`` may exchange for the turned card (-1: none)."""
-    return trump * 6 + cfg[CFG_SWAP_RANK] if rows[r, D_SWAP] else -1
-
-
-@njit
-def legal_declarations(hands, served, served_any, seat, rows, n_rows, trump, talon, cfg, out):
-    """The legal declarations of ``hands[seat]`` in row order: writes their rows to ``out``
-    (int64 (rows,)), a row whose swap is possible as ``-(row + 1)``; returns how many. The
-    legality test of :func:`declaration_legal`, inlined: this is the hot loop of a deal."""
-    last = talon[talon.shape[0] - 1]
-    n = 0
-    for r in range(n_rows):
-        level = rows[r, D_LEVEL]
-        mask = rows[r, D_MASK]
-        if (np.int64(hands[seat, level - 1]) & mask) != mask:
-            continue
-        doubtful = served_any[seat, rows[r, D_MELD]] & mask
-        if doubtful and not copies_may_serve(hands, served, seat, rows, r, doubtful):
-            continue
-        swap = swap_card(rows, r, trump, cfg)
-        out[n] = -(r + 1) if swap >= 0 and last != swap else r
-        n += 1
-    return n
-
-
-@njit
-def random_declaration(hands, served, served_any, seat, rows, n_rows, trump, talon, cfg, legal,
-                       s0, s1, s2, s3):
-    """The random policy's declaration: uniform over "none" and every legal declaration, a
-    swap-meld declaration counted twice while the swap is possible (without, then with the swap).
-    One bounded draw when there are at least two choices. ``legal`` is scratch. Returns
-    ``(row or -1, swap, s0..s3)``."""
-    n = legal_declarations(hands, served, served_any, seat, rows, n_rows, trump, talon, cfg, legal)
-    n_choices = 1
-    for i in range(n):
-        n_choices += 2 if legal[i] < 0 else 1
-    if n_choices == 1:
-        return -1, False, s0, s1, s2, s3
-    k, s0, s1, s2, s3 = below_scalar(n_choices, s0, s1, s2, s3)
-    k -= 1  # -1: no declaration
-    for i in range(n):
-        r = legal[i] if legal[i] >= 0 else -legal[i] - 1
-        if k == 0:
-            return r, False, s0, s1, s2, s3
-        if legal[i] < 0 and k == 1:
-            return r, True, s0, s1, s2, s3
-        k -= 2 if legal[i] < 0 else 1
-    return -1, False, s0, s1, s2, s3
-
-
-@njit
-def heuristic_declaration(hands, served, served_any, seat, rows, n_rows, trump, talon, cfg):
-    """The heuristic's declaration: the legal one worth most (the first row on a tie), with the
-    swap whenever it is possible (the turned card is a better trump than the nine). Returns
-    ``(row or -1, swap)``."""
-    best = -1
-    best_points = 0
-    for r in range(n_rows):
-        points = rows[r, D_POINTS]
-        level = rows[r, D_LEVEL]
-        mask = rows[r, D_MASK]
-        if points <= best_points or (np.int64(hands[seat, level - 1]) & mask) != mask:
-            continue
-        doubtful = served_any[seat, rows[r, D_MELD]] & mask
-        if doubtful == 0 or copies_may_serve(hands, served, seat, rows, r, doubtful):
-            best = r
-            best_points = points
-    if best < 0:
-        return -1, False
-    swap = swap_card(rows, best, trump, cfg)
-    return best, swap >= 0 and talon[talon.shape[0] - 1] != swap
-
 
 # --- declarations by table lookups ----------------------------------------------------------------
 #
@@ -440,8 +246,8 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
-def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
-                first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
+def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+                stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
                 target, max_deals, hands_out, talon_out, points_out, trick_cards,
                 trick_leaders, trick_winners, decl_out, diff_out, games_out):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
@@ -495,12 +301,17 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
     if mode == MODE_DUEL or mode == MODE_MATCH:  # seat_policies holds the seats' sides there
-        solver_seats = policy_a == POLICY_SOLVER or policy_b == POLICY_SOLVER
+        solver_seats = policy_a >= POLICY_SOLVER or policy_b >= POLICY_SOLVER
+        sampling_seats = policy_a == POLICY_SAMPLING or policy_b == POLICY_SAMPLING
     else:
         solver_seats = False
+        sampling_seats = False
         for seat in range(seat_policies.shape[0]):
-            solver_seats |= seat_policies[seat] == POLICY_SOLVER
-    scratch = solver_scratch(solver_seats and not all_random)
+            solver_seats |= seat_policies[seat] >= POLICY_SOLVER
+            sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
+    scratch = solver_scratch(solver_seats and not all_random)  # sampling: the solver in phase 2
+    sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
+                                            sampling_seats and not all_random)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -596,6 +407,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
             if last % 6 == cfg[CFG_BONUS_RANK]:
                 points[dealer, 1] += cfg[CFG_BONUS]
             g0 = g1 = g2 = g3 = np.int64(0)  # the cards played so far (the heuristic's)
+            took_seat = -1  # the seat known to hold the turned card it took with the swap
+            took_card = -1
             leader = dealer + 1 if dealer + 1 < n_players else 0
             drawn = 0
             for k in range(phase1):
@@ -618,6 +431,12 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                             c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
                         else:
                             c, s0, s1, s2, s3 = random_free(legal, s0, s1, s2, s3)
+                    elif policies[useat] == POLICY_SAMPLING and legal & (legal - 1):
+                        c, s0, s1, s2, s3 = talon_sampling_card(
+                            hands, talon, drawn, served, served_any, points, seat, legal, leader,
+                            k, i, led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3,
+                            trump, took_seat, took_card, tt, counters, n_samples, sample_scratch,
+                            s0, s1, s2, s3)
                     else:
                         ready = 0  # WIN_FOR_MELD: a declaration of that much waits for a win
                         if i > 0 and trick_points < WIN_FOR_POINTS and \
@@ -644,6 +463,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                                                  pairs and i > 0 and win_seat == (seat ^ 2),
                                                  i == n_players - 1, trick_points, ready, trump,
                                                  counters)
+                    if c == took_card and seat == took_seat and served[useat, c, 0] == 0:
+                        took_seat = -1  # a fresh copy of it played: no longer known
                     remove_card(hands, useat, c)
                     if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
                         if forget_copy(hands, served, served_any, seat, c) == 0:
@@ -742,6 +563,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
                         if forget_copy(hands, served, served_any, winner, swap_nine) == 0:
                             dirty[uwinner] &= ~(np.int64(1) << swap_nine)
                         give_card(hands, winner, last)
+                        took_seat = winner
+                        took_card = last
                         talon[n_talon - 1] = swap_nine
                         last = swap_nine
                 for j in range(n_players):
@@ -793,21 +616,23 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, seed, block, star
 
 
 @njit
-def run_items(uniform, mode, deck, tt, dt, seat_policies, seed, block, start, stop, first_deal,
-              known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target, max_deals,
-              hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
-              decl_out, diff_out, games_out):
+def run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start, stop,
+              first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
+              max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
+              trick_winners, decl_out, diff_out, games_out):
     """:func:`talon_items` compiled twice: with random seats only when ``uniform`` (no policy
-    branch, no knowledge kept), else with each seat's policy."""
+    branch, no knowledge kept), else with each seat's policy (the sampling policy included:
+    compiled into the same loop, it costs a few seconds of compiling, where a loop of its own
+    would cost a minute)."""
     if uniform:
-        talon_items(True, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
-                    first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
-                    target, max_deals, hands_out, talon_out, points_out, trick_cards,
+        talon_items(True, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+                    stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,
+                    policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
                     trick_leaders, trick_winners, decl_out, diff_out, games_out)
     else:
-        talon_items(False, mode, deck, tt, dt, seat_policies, seed, block, start, stop,
-                    first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
-                    target, max_deals, hands_out, talon_out, points_out, trick_cards,
+        talon_items(False, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+                    stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,
+                    policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
                     trick_leaders, trick_winners, decl_out, diff_out, games_out)
 
 
@@ -837,8 +662,8 @@ def all_random_seats(seat_policies):
 
 
 @njit_parallel
-def talon_play_blocks(deck, tt, seat_policies, seed, first_block, block_size, first_deal,
-                      hands_out, talon_out, points_out, trick_cards, trick_leaders,
+def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
+                      first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
                       trick_winners, decl_out):
     """Deal and play ``hands_out.shape[0]`` deals and record them.
 
@@ -862,15 +687,15 @@ def talon_play_blocks(deck, tt, seat_policies, seed, first_block, block_size, fi
     known, sides, _, _, _, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(uniform, np.int64(MODE_PLAY), deck, tt, dt, seat_policies, seed,
+        run_items(uniform, np.int64(MODE_PLAY), deck, tt, dt, seat_policies, n_samples, seed,
                   first_block + b, start, min(n_deals, start + block_size), first_deal, known,
                   zero, zero, sides, zero, zero, zero, zero, zero, hands_out, talon_out,
                   points_out, trick_cards, trick_leaders, trick_winners, decl_out, diff, games)
 
 
 @njit_parallel
-def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size, first_deal,
-                         points_out):
+def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
+                         first_deal, points_out):
     """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
     whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
     ``points_out`` int64 (n, P, 2) is written."""
@@ -882,15 +707,15 @@ def talon_playout_blocks(deck, tt, seat_policies, seed, first_block, block_size,
     known, sides, hands, rows, tricks, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, seed,
+        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, n_samples, seed,
                   first_block + b, start, min(n_deals, start + block_size), first_deal, known,
                   zero, zero, sides, zero, zero, zero, zero, zero, hands, rows, points_out, tricks,
                   rows, rows, tricks, diff, games)
 
 
 @njit_parallel
-def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, first_block,
-                        block_size, points_out):
+def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samples, seed,
+                        first_block, block_size, points_out):
     """Samples for the value of one hand: seat 0 holds ``known[0]`` (uint32 (4,)), the turned
     card is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over
     positions 0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then
@@ -907,15 +732,15 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, seed, 
     _, sides, hands, rows, tricks, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, seed,
+        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, n_samples, seed,
                   first_block + b, start, min(n, start + block_size), zero, known, turned,
                   dealer, sides, zero, zero, zero, zero, zero, hands, rows, points_out, tricks,
                   rows, rows, tricks, diff, games)
 
 
 @njit_parallel
-def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_block,
-                      block_size, first_deal, diff_out):
+def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
+                      first_block, block_size, first_deal, diff_out):
     """Every deal played ``n_sides`` times from the same cards, A on side ``r`` in play ``r`` and
     B on the others (``sides`` int64 (P,): each seat's side). Writes ``diff_out`` float64 (n,):
     per deal, A's side score minus the mean score of the B sides, averaged over the plays.
@@ -928,7 +753,7 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, seed, first_
     known, _, hands, rows, tricks, _, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tt, dt, sides, seed,
+        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tt, dt, sides, n_samples, seed,
                   first_block + b, start, min(n_deals, start + block_size), first_deal, known,
                   zero, zero, sides, n_sides, policy_a, policy_b, zero, zero, hands, rows, tricks,
                   tricks, rows, rows, tricks, diff_out, games)
@@ -954,8 +779,8 @@ def game_over(totals, target):
 
 
 @njit_parallel
-def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max_deals, seed,
-                       first_block, block_size, first_game, games_out):
+def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, target,
+                       max_deals, seed, first_block, block_size, first_game, games_out):
     """Whole games to ``target``: game ``g`` (number ``first_game + g``) puts A on side
     ``(number // P) % n_sides`` and B on the others; its first dealer is ``number % P`` and the
     deal rotates clockwise. Game ``g`` reads the stream of block ``first_block + g //
@@ -969,7 +794,7 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, target, max
     known, _, hands, rows, tricks, diff, _ = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tt, dt, sides, seed,
+        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tt, dt, sides, n_samples, seed,
                   first_block + b, start, min(n_games, start + block_size), first_game, known,
                   zero, zero, sides, n_sides, policy_a, policy_b, target, max_deals, hands, rows,
                   tricks, tricks, rows, rows, tricks, diff, games_out)

@@ -1,0 +1,136 @@
+"""The sampling policy of two-hand-48 (kernels/talon_sampling.py): what the seat knows, the
+shuffle's uniformity against enumeration, its records against the rules, threads, strength and
+where it is refused."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from talon_replay import replay_talon
+
+from binokel_sim import talon_games
+from binokel_sim.cards import counts_to_planes, parse_cards
+from binokel_sim.engines import sampling_options
+from binokel_sim.kernels.random import seed_stream
+from binokel_sim.kernels.talon_sampling import known_copies, shuffle_pool, unseen_pool
+from binokel_sim.simulate import SimulationError
+from binokel_sim.stats import mean_interval
+from binokel_sim.talon_records import talon_records
+from binokel_sim.variants import find_variant
+
+RULES = find_variant("two-hand-48")
+
+
+def planes(text: str) -> np.ndarray:
+    counts = np.zeros(24, dtype=np.int64)
+    for t in parse_cards(text):
+        counts[t] += 1
+    return counts_to_planes(counts).astype(np.int64)
+
+
+def played_planes(text: str) -> tuple[int, int, int, int]:
+    q = planes(text)
+    return tuple(int(x) for x in q)
+
+
+# --- what the seat knows ------------------------------------------------------------------------
+
+def test_known_copies_are_the_served_ones_and_the_card_taken_with_the_swap():
+    hands = np.stack([planes("AS AS TS"), planes("KH KH QH 9S TD")])
+    served = np.zeros((2, 24, 4), dtype=np.int64)
+    kh, qh, ts = parse_cards("KH QH TS")
+    served[1, kh, 0] = 1  # one king of hearts served a marriage; the other copy did not
+    served[1, qh, 0] = 1
+    assert known_copies(hands, served, 1, kh, -1, -1) == 1
+    assert known_copies(hands, served, 1, qh, -1, -1) == 1
+    assert known_copies(hands, served, 1, ts, -1, -1) == 0
+    td = parse_cards("TD")[0]
+    assert known_copies(hands, served, 1, td, 1, td) == 1  # he took the turned TD
+    assert known_copies(hands, served, 1, td, 0, td) == 0  # the other seat took it
+
+
+def test_the_pool_is_everything_the_seat_cannot_see():
+    """Seat 0 holds two cards; seat 1 holds three, one of them known (a served KH); two cards
+    were played, the talon's face-up card is 9D. The pool: the 48 cards less all of those."""
+    hands = np.stack([planes("AS TS"), planes("KH QC 9C")])
+    served = np.zeros((2, 24, 4), dtype=np.int64)
+    kh = parse_cards("KH")[0]
+    served[1, kh, 0] = 1
+    talon = np.array(parse_cards("JD 9D"), dtype=np.int64)
+    pool = np.zeros(96, dtype=np.int64)
+    g = played_planes("AH AH")
+    n_pool, hidden, *known = unseen_pool(hands, talon, served, 0, *g, -1, -1, 2, pool)
+    expected = Counter({t: 2 for t in range(24)})
+    expected.subtract(Counter(parse_cards("AS TS AH AH 9D KH")))
+    assert Counter(pool[:n_pool].tolist()) == +expected
+    assert n_pool == 48 - 6
+    assert hidden == 2
+    assert tuple(known) == played_planes("KH")
+
+
+def test_the_shuffle_is_uniform_over_the_arrangements():
+    """Chi-square of 24,000 shuffles of a pool with a repeated card against the 12 distinct
+    arrangements, each equally likely (enumerated)."""
+    items = [3, 3, 7, 11]
+    arrangements = sorted(set(itertools.permutations(items)))
+    state = np.empty(4, dtype=np.uint64)
+    seed_stream(state, 5, 0)
+    s = tuple(state)
+    seen = Counter()
+    n = 24_000
+    pool = np.zeros(4, dtype=np.int64)
+    for _ in range(n):
+        pool[:] = items
+        s = tuple(np.uint64(x) for x in shuffle_pool(pool, 4, *s))
+        seen[tuple(pool.tolist())] += 1
+    assert set(seen) == set(arrangements)
+    expected = n / len(arrangements)
+    chi2 = sum((seen[a] - expected) ** 2 / expected for a in arrangements)
+    assert chi2 < 31.3  # the 0.999 quantile of chi-square with 11 degrees of freedom
+
+
+# --- whole deals ----------------------------------------------------------------------------------
+
+def sampling_records(n, seed, samples=4, threads=None):
+    played = talon_games.run_talon_play(RULES, n, seed, "sampling", threads,
+                                        samples_per_move=samples)
+    return played, list(talon_records(played))
+
+
+def test_sampling_records_replay_under_the_rules():
+    played, records = sampling_records(1024, 31)
+    for record in records:
+        replay_talon(RULES, record)
+    assert (played.points[:, :, 0].sum(axis=1) == RULES.total_card_points).all()
+
+
+def test_same_records_on_one_and_two_threads(two_threads):
+    one, _ = sampling_records(96, 8, threads=1)
+    two, _ = sampling_records(96, 8, threads=two_threads)
+    for name in ("points", "trick_cards", "declarations"):
+        assert np.array_equal(getattr(one, name), getattr(two, name))
+
+
+def test_more_samples_change_the_play():
+    few, _ = sampling_records(64, 3, samples=1)
+    many, _ = sampling_records(64, 3, samples=16)
+    assert not np.array_equal(few.trick_cards, many.trick_cards)
+
+
+def test_sampling_beats_the_heuristic():
+    diff = talon_games.run_talon_duel(RULES, "sampling", "heuristic", 240, 4,
+                                      samples_per_move=16)
+    mean, low, high = mean_interval(diff.sum(), (diff * diff).sum(), len(diff))
+    assert low > 0, (mean, low, high)
+
+
+@pytest.mark.parametrize("name", ["three-hand-72", "four-hand-72", "three-hand-auction-48",
+                                  "four-hand-widow-48"])
+def test_other_variants_refuse_the_policy(name):
+    rules = find_variant(name)
+    with pytest.raises(SimulationError, match="plays four-hand-80 and two-hand-48"):
+        talon_games.run_talon_play(rules, 8, 1, "sampling") if name.endswith("72") else \
+            sampling_options(rules, 16)
