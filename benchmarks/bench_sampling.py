@@ -4,9 +4,10 @@ at most 1 s on one core).
 Run: python benchmarks/bench_sampling.py   (writes the "sampling" section of
 results/benchmarks.json; scripts/results_doc.py quotes it in docs/results.md)
 
-Whole four-hand-80 deals with the sampling policy on every seat, one thread, best of five after a
-warm-up; a decision is a card played when two or more card types were legal
-(:func:`binokel_sim.bench.sampling_decision_rate`).
+Whole four-hand-80 and two-hand-48 deals (sections "sampling" and "sampling-two-hand-48") with the
+sampling policy on every seat, one thread, best of five after a warm-up; a decision is a card
+played when two or more card types were legal (two-hand-48: in phase 1, where the policy samples;
+:func:`binokel_sim.bench.sampling_decision_rate`).
 """
 
 from __future__ import annotations
@@ -22,17 +23,21 @@ sys.path.insert(0, str(Path(__file__).parent))
 from results_file import record  # noqa: E402
 
 DEALS = 4
+TALON_DEALS = 16
 
 
 def main() -> None:
-    rules = find_variant("four-hand-80")
-    rows = []
-    for samples in sorted({SAMPLES_PER_MOVE, 200}):
-        rate = sampling_decision_rate(rules, samples, DEALS, 1)
-        rows.append({"samples_per_move": samples, "decisions_per_s": rate,
-                     "ms_per_decision": 1000 / rate})
-        print(f"{samples} samples: {rate:,.0f} decisions/s ({1000 / rate:.2f} ms each)")
-    record("sampling", {"variant": rules.name, "deals": DEALS, "threads": 1, "rows": rows})
+    for section, name, deals in (("sampling", "four-hand-80", DEALS),
+                                 ("sampling-two-hand-48", "two-hand-48", TALON_DEALS)):
+        rules = find_variant(name)
+        rows = []
+        for samples in sorted({SAMPLES_PER_MOVE, 200}):
+            rate = sampling_decision_rate(rules, samples, deals, 1)
+            rows.append({"samples_per_move": samples, "decisions_per_s": rate,
+                         "ms_per_decision": 1000 / rate})
+            print(f"{name}, {samples} samples: {rate:,.0f} decisions/s "
+                  f"({1000 / rate:.2f} ms each)")
+        record(section, {"variant": rules.name, "deals": deals, "threads": 1, "rows": rows})
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Callable
 
 import numba
@@ -233,15 +234,55 @@ def records_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
 def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
                            threads: int) -> float:
     """Card decisions per second of the sampling policy with ``samples_per_move`` samples, on
-    every seat of ``deals`` whole four-hand-80 deals (:func:`~binokel_sim.games.run_play`). A
-    decision is a card played when two or more card types were legal: a forced card is played
-    without sampling."""
+    every seat of ``deals`` whole deals (four-hand-80: :func:`~binokel_sim.games.run_play`;
+    two-hand-48: :func:`~binokel_sim.talon_games.run_talon_play`). A decision is a card the
+    policy chose by sampling: one played when two or more card types were legal (in two-hand-48,
+    in phase 1; phase 2 is the solver's)."""
+    from binokel_sim.engines import TALON, engine_family
+
+    if engine_family(rules) == TALON:
+        from binokel_sim.talon_games import run_talon_play
+
+        def work():
+            return run_talon_play(rules, deals, 1, "sampling", threads,
+                                  samples_per_move=samples_per_move)
+
+        return talon_decisions(work()) / best_seconds(work)
     from binokel_sim.games import run_play
 
     def work():
         return run_play(rules, deals, 1, "sampling", threads, samples_per_move=samples_per_move)
 
     return decisions(work(), rules) / best_seconds(work)
+
+
+def talon_decisions(played) -> int:
+    """How many phase-1 cards of ``played`` (:class:`~binokel_sim.talon_games.TalonDeals`, free
+    play) were played from a hand of two or more card types, its hands followed through the
+    records' swaps and draws."""
+    from binokel_sim.cards import parse_card
+    from binokel_sim.talon_records import talon_records
+
+    rules = played.rules
+    phase1 = rules.talon // rules.players
+    n = 0
+    for record in talon_records(played):
+        hands = [Counter(parse_card(c) for c in hand) for hand in record["hands"]]
+        turned = parse_card(record["talon"][-1])
+        for trick in record["tricks"][:phase1]:
+            for i, card in enumerate(trick["cards"]):
+                seat = (trick["leader"] + i) % rules.players
+                n += len(+hands[seat]) > 1
+                hands[seat][parse_card(card)] -= 1
+            decl, winner = trick["declaration"], trick["winner"]
+            if decl is not None and decl["swap"]:  # the declared nine for the turned card
+                nine = parse_card(decl["cards"][0])
+                hands[winner][nine] -= 1
+                hands[winner][turned] += 1
+                turned = nine
+            for j, card in enumerate(trick["draws"]):
+                hands[(winner + j) % rules.players][parse_card(card)] += 1
+    return n
 
 
 def decisions(played, rules: Rules) -> int:

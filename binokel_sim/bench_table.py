@@ -82,6 +82,9 @@ def measures() -> list[Measure]:
                          r, SAMPLES_PER_MOVE, n, t), threaded=False),
              Measure("sampling decision", V80, "one card decision, 200 samples", "decisions/s",
                      2, lambda r, n, t: bench.sampling_decision_rate(r, 200, n, t),
+                     threaded=False),
+             Measure("sampling decision", TALON[0], "one phase-1 card decision, 200 samples",
+                     "decisions/s", 8, lambda r, n, t: bench.sampling_decision_rate(r, 200, n, t),
                      threaded=False)]
     rows += [Measure("records random", v, "play records as JSON lines", "deals/s", 200_000,
                      lambda r, n, t: bench.records_rate(r, "random", n, t), 400,

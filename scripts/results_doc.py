@@ -150,14 +150,18 @@ def sweep_lines() -> list[str]:
     for r in rows:
         lines.append(f"| {r['samples_per_move']} | {r['mean_diff']:+.2f} | "
                      f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
-    bench = json.loads((ROOT / "results" / "benchmarks.json").read_text()).get("sampling")
-    if bench:
+    results = json.loads((ROOT / "results" / "benchmarks.json").read_text())
+    for section in ("sampling", "sampling-two-hand-48"):
+        bench = results.get(section)
+        if not bench:
+            continue
         speeds = "; ".join(f"{r['samples_per_move']} samples: {r['decisions_per_s']:,.0f} "
                            f"decisions a second ({r['ms_per_decision']:.2f} ms each)"
                            for r in bench["rows"])
-        lines += ["", f"Speed on one core (`benchmarks/bench_sampling.py`, whole deals with the "
-                  f"policy on every seat, measured {bench['measured'][:10]}): {speeds}. Target "
-                  f"(issue 11): 200 samples a decision in at most 1 s."]
+        lines += ["", f"Speed on one core, {bench['variant']} "
+                  f"(`benchmarks/bench_sampling.py`, whole deals with the policy on every seat, "
+                  f"measured {bench['measured'][:10]}): {speeds}. Target (issue 11): 200 samples "
+                  f"a decision in at most 1 s."]
     return lines
 
 

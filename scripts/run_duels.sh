@@ -18,7 +18,7 @@ binokel-sim match -a sampling -b heuristic --variant four-hand-80 --games 1000 -
   --out results/duels/match-four-hand-80-sampling-vs-heuristic.json
 binokel-sim duel --variant two-hand-48 -a sampling -b heuristic --deals 2000 --seed 1 \
   --out results/duels/duel-two-hand-48-sampling-vs-heuristic.json
-binokel-sim match --variant two-hand-48 -a sampling -b heuristic --games 400 --seed 1 \
+binokel-sim match --variant two-hand-48 -a sampling -b heuristic --games 1000 --seed 1 \
   --out results/duels/match-two-hand-48-sampling-vs-heuristic.json
 mkdir -p results/duels/sweep
 for k in 16 32 64 128 256; do

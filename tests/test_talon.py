@@ -1,5 +1,6 @@
 """The talon games (two-hand-48, three-hand-72, four-hand-72): the engine against its pure-Python
-twin (:mod:`binokel_sim.reference_talon`) deal for deal on the random policy, declarations on
+twin (:mod:`binokel_sim.reference_talon`) deal for deal on the random policy and the heuristic
+(:mod:`binokel_sim.reference_talon_play`), declarations on
 hand-made cases, every record of both policies replayed by the independent checker
 (``tests/talon_replay.py``), points conserved, and the same numbers on 1 or 2 threads.
 Contract: SPEC.md "Variant two-hand-48", "Variants three-hand-72 and four-hand-72"; decisions in
@@ -16,6 +17,7 @@ from talon_replay import replay_talon
 
 from binokel_sim import reference_play, talon_games
 from binokel_sim import reference_talon as ref
+from binokel_sim import reference_talon_play as talon_twin
 from binokel_sim.cards import (
     N_TYPES,
     counts_of,
@@ -23,6 +25,7 @@ from binokel_sim.cards import (
     parse_card,
     parse_cards,
 )
+from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.kernels.talon import game_over
 from binokel_sim.kernels.talon_declare import (
     D_LEVEL,
@@ -82,14 +85,11 @@ def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
     assert records(rules, 40, 5) == ref.play_deals(rules, 40, 5, 7)
 
 
-@settings(max_examples=15, deadline=None)
-@given(st.sampled_from(TALON_VARIANTS), st.integers(0, 2**63 - 1), st.integers(0, 500),
-       st.integers(1, 5), st.integers(1, 9), st.integers(0, 50))
-def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size, n, first_deal):
-    """Any seed, block offset, block size and first deal number (the dealer rotates with it)."""
+def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_deal=0,
+                   samples=1):
+    """``talon_play_blocks`` with ``policies`` (names, one a seat) on ``n`` deals, as records."""
     from binokel_sim.kernels.talon import talon_play_blocks
 
-    rules = find_variant(name)
     tt = compile_talon(rules)
     nt = talon_games.n_tricks(rules)
     p = rules.players
@@ -97,12 +97,38 @@ def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size
         rules, np.empty((n, p, 4), np.uint32), np.empty((n, rules.talon), np.int64),
         np.empty((n, p, 2), np.int64), np.empty((n, nt, p), np.int64),
         np.empty((n, nt), np.int64), np.empty((n, nt), np.int64), np.empty((n, nt, 2), np.int64))
-    talon_play_blocks(compile_tables(rules).deck, tt, np.zeros(p, np.int64), 1, seed,
-                      first_block, block_size, first_deal, played.hands, played.talon,
-                      played.points, played.trick_cards, played.trick_leaders, played.trick_winners,
+    seats = np.array([POLICY_NAMES[name] for name in policies], np.int64)
+    talon_play_blocks(compile_tables(rules).deck, tt, seats, samples, seed, first_block,
+                      block_size, first_deal, played.hands, played.talon, played.points,
+                      played.trick_cards, played.trick_leaders, played.trick_winners,
                       played.declarations)
-    kernel = list(talon_records(played, first_deal))
+    return list(talon_records(played, first_deal))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(TALON_VARIANTS), st.integers(0, 2**63 - 1), st.integers(0, 500),
+       st.integers(1, 5), st.integers(1, 9), st.integers(0, 50))
+def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size, n, first_deal):
+    """Any seed, block offset, block size and first deal number (the dealer rotates with it)."""
+    rules = find_variant(name)
+    kernel = kernel_records(rules, ["random"] * rules.players, n, seed, first_block, block_size,
+                            first_deal)
     assert kernel == ref.play_deals(rules, n, seed, block_size, first_block, first_deal)
+
+
+@pytest.mark.parametrize("name, policies", [
+    ("two-hand-48", ["heuristic", "heuristic"]), ("two-hand-48", ["random", "heuristic"]),
+    ("three-hand-72", ["heuristic", "random", "heuristic"]),
+    ("four-hand-72", ["heuristic", "heuristic", "random", "heuristic"])])
+def test_heuristic_deals_equal_the_twin(name, policies):
+    """The heuristic (cards, declarations, swaps) against its twin
+    (:mod:`binokel_sim.reference_talon_play`), mixed with random seats, deal for deal."""
+    rules = find_variant(name)
+    kernel = kernel_records(rules, policies, 40, 13)
+    twin = talon_twin.play_deals(rules, policies, 40, 13, 7)
+    for k, t in zip(kernel, twin, strict=True):
+        assert k["tricks"] == t["tricks"], k["deal"]
+        assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
 
 
 # --- tricks with nines and two or three players ---------------------------------------------------

@@ -1,6 +1,6 @@
 """The sampling policy of two-hand-48 (kernels/talon_sampling.py): what the seat knows, the
-shuffle's uniformity against enumeration, its records against the rules, threads, strength and
-where it is refused."""
+shuffle's uniformity against enumeration, phase 1 against the twin deal for deal, its records
+against the rules, threads, strength and where it is refused."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from collections import Counter
 import numpy as np
 import pytest
 from talon_replay import replay_talon
+from test_talon import kernel_records
 
 from binokel_sim import talon_games
 from binokel_sim.cards import counts_to_planes, parse_cards
 from binokel_sim.engines import sampling_options
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.talon_sampling import known_copies, shuffle_pool, unseen_pool
+from binokel_sim.reference_talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
 from binokel_sim.talon_records import talon_records
@@ -90,6 +92,22 @@ def test_the_shuffle_is_uniform_over_the_arrangements():
     expected = n / len(arrangements)
     chi2 = sum((seen[a] - expected) ** 2 / expected for a in arrangements)
     assert chi2 < 31.3  # the 0.999 quantile of chi-square with 11 degrees of freedom
+
+
+# --- against the twin ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policies, seed", [(["sampling", "heuristic"], 5),
+                                            (["heuristic", "sampling"], 6),
+                                            (["sampling", "sampling"], 7)])
+def test_phase_1_equals_the_twin(policies, seed):
+    """The sampling seats' phase-1 cards, the declarations and draws, against the twin
+    (:mod:`binokel_sim.reference_talon_play`: its own view of the seat, shuffles from the same
+    stream, play-outs by the twin heuristic), deal for deal."""
+    phase1 = RULES.talon // RULES.players
+    kernel = kernel_records(RULES, policies, 3, seed, block_size=1, samples=2)
+    twin = twin_deals(RULES, policies, 3, seed, 1, n_samples=2)
+    for k, t in zip(kernel, twin, strict=True):
+        assert k["tricks"][:phase1] == t["tricks"], k["deal"]
 
 
 # --- whole deals ----------------------------------------------------------------------------------

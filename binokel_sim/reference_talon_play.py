@@ -1,0 +1,361 @@
+"""Slow, obvious pure-Python twins of the talon games' heuristic (``kernels/talon_policy.py``, the
+heuristic declarations of ``kernels/talon_declare.py``) and of the two-hand-48 sampling policy's
+phase 1 (``kernels/talon_sampling.py``), on the hands of :mod:`binokel_sim.reference_talon`
+(per card type a list of the copies' served records).
+
+:func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic``, or
+``sampling`` in phase 1) from the same streams as the kernel, so its records equal
+``talon_records`` of :func:`binokel_sim.talon_games.run_talon_play` deal for deal; with
+``sampling`` it stops after phase 1 (phase 2 is the exact solver's, whose twin takes positions
+of a few tricks only). Sets of card types instead of bit masks, no numba, rules as docs/rules.md
+("Talon games", Policies) states them.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
+from binokel_sim.reference import Stream, block_streams, deck_cards
+from binokel_sim.reference_play import legal_cards, stream_pick, trick_winner
+from binokel_sim.reference_talon import (
+    add_copy,
+    apply_declaration,
+    deal_talon_game,
+    declaration_points,
+    declaration_record,
+    fresh_hand,
+    hand_counts,
+    legal_declarations,
+    remove_copy,
+    swap_card,
+)
+from binokel_sim.variants import Rules
+
+RANK_9, RANK_J, RANK_Q, RANK_K, RANK_T, RANK_A = range(6)
+WIN_FOR_MELD = 40
+WIN_FOR_POINTS = 10
+
+
+# --- the heuristic's card (kernels/talon_policy.py heuristic_talon_card) --------------------------
+
+def _suit(t: int) -> int:
+    return type_suit(t)
+
+
+def _lowest_rank(cards: set[int]) -> int:
+    """A card of the lowest rank, the lowest suit among equals."""
+    return min(cards, key=lambda t: (type_rank(t), _suit(t)))
+
+
+def _highest_rank(cards: set[int]) -> int:
+    return min(cards, key=lambda t: (-type_rank(t), _suit(t)))
+
+
+def _cheapest(cards: set[int], trump: int, counters: set[int]) -> int:
+    side = {t for t in cards if _suit(t) != trump}
+    for tier in (side - counters, side, cards - counters, cards):
+        if tier:
+            return _lowest_rank(tier)
+    raise ValueError("no card")
+
+
+def _dominated(unseen: set[int]) -> set[int]:
+    """Types with an unseen card of the same suit and a higher rank."""
+    return {t for t in range(N_TYPES)
+            if any(_suit(u) == _suit(t) and type_rank(u) > type_rank(t) for u in unseen)}
+
+
+def _beats(legal: set[int], win_card: int, led: int, trump: int) -> set[int]:
+    """The cards of ``legal`` that would take the trick from ``win_card``."""
+    def higher(t: int) -> bool:
+        return _suit(t) == _suit(win_card) and type_rank(t) > type_rank(win_card)
+    if _suit(win_card) == trump:
+        return {t for t in legal if higher(t)}
+    return {t for t in legal if _suit(t) == trump or (_suit(t) == led and higher(t))}
+
+
+def _keep(trump: int) -> set[int]:
+    """The meld cards kept while the talon lasts (binokel's QS and JD, kings, queens, aces,
+    every trump but the nine) and the tens."""
+    cards = {0 * 6 + RANK_Q, 2 * 6 + RANK_J}
+    cards |= {t for t in range(N_TYPES) if type_rank(t) in (RANK_K, RANK_Q, RANK_A, RANK_T)}
+    cards |= {t for t in range(N_TYPES) if _suit(t) == trump and type_rank(t) != RANK_9}
+    return cards
+
+
+def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: int, early: bool,
+                   position: int, led: int, win_card: int, partner_wins: bool, last: bool,
+                   trick_points: int, ready: int, trump: int, counters: set[int]) -> int:
+    """The talon heuristic's card (docs/rules.md, E1-E3 and S1-S3): ``held`` and ``played``
+    counts per card type (the cards played in the deal so far)."""
+    big = {t for t in range(N_TYPES) if type_rank(t) in (RANK_T, RANK_A)}
+    trumps = {t for t in range(N_TYPES) if _suit(t) == trump}
+    if early:
+        keep = _keep(trump)
+        if position == 0:
+            spare = legal - keep - trumps
+            return _lowest_rank(spare) if spare else _cheapest(legal, trump, counters)
+        spare = legal - keep
+        if not partner_wins:
+            beat = _beats(legal, win_card, led, trump)
+            if beat and (trick_points >= WIN_FOR_POINTS or ready >= WIN_FOR_MELD):
+                cheap = beat - keep
+                return _lowest_rank(cheap) if cheap else _cheapest(beat, trump, counters)
+        if spare:
+            return _cheapest(spare, trump, counters)
+        return _cheapest(legal - big if legal - big else legal, trump, counters)
+    unseen = {t for t in range(N_TYPES) if held[t] + played[t] < copies}
+    dominated = _dominated(unseen)
+    if position == 0:
+        top = (legal & trumps) - dominated
+        if top and unseen & trumps and sum(held[t] for t in trumps) >= len(unseen & trumps):
+            return _highest_rank(top)
+        side = legal - trumps
+        if side - dominated:
+            return _highest_rank(side - dominated)
+        return _cheapest(side if side else legal, trump, counters)
+    beat = _beats(legal, win_card, led, trump)
+    if partner_wins and (last or win_card not in dominated):
+        smear = (legal & counters) - trumps - beat
+        return _lowest_rank(smear) if smear else _cheapest(legal, trump, counters)
+    if beat:
+        if last:
+            if trick_points > 0 or not legal - beat:
+                return _cheapest(beat, trump, counters)
+        elif beat - dominated:
+            return _cheapest(beat - dominated, trump, counters)
+    return _cheapest(legal, trump, counters)
+
+
+def best_declaration(rules: Rules, hand: list[list[int]], trump: int):
+    """The heuristic's declaration: the legal one worth most, the first in the choice order on
+    a tie (None when none scores)."""
+    best, best_points = None, 0
+    for decl in legal_declarations(rules, hand, trump, False)[1:]:
+        points = declaration_points(rules.melds[decl.meld], decl.level)
+        if points > best_points:
+            best, best_points = decl, points
+    return best, best_points
+
+
+# --- a deal that can be played on from any point --------------------------------------------------
+
+@dataclass
+class Deal:
+    """Everything about a talon deal in progress: the hands (copies with served records), the
+    talon still to draw (its last card face up), the cards played (counts), the trick on the
+    table, points, and the seat that took the turned card with the swap (public)."""
+
+    rules: Rules
+    hands: list
+    talon: list[int]
+    trump: int
+    leader: int
+    k: int = 0
+    trick: list[int] = field(default_factory=list)
+    played: list[int] = field(default_factory=lambda: [0] * N_TYPES)
+    card_points: list[int] = field(default_factory=list)
+    meld_points: list[int] = field(default_factory=list)
+    took: tuple[int, int] = (-1, -1)
+
+    @property
+    def phase1(self) -> int:
+        return self.rules.talon // self.rules.players
+
+    def seat(self) -> int:
+        return (self.leader + len(self.trick)) % self.rules.players
+
+    def legal(self) -> set[int]:
+        held = hand_counts(self.hands[self.seat()])
+        if self.k < self.phase1 and self.rules.strict != "always":
+            return {t for t in range(N_TYPES) if held[t]}
+        return set(legal_cards(held, self.trick, self.trump))
+
+
+def heuristic_choice(deal: Deal) -> int:
+    rules, seat = deal.rules, deal.seat()
+    counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
+    legal = deal.legal()
+    early = deal.k < deal.phase1
+    i = len(deal.trick)
+    led = _suit(deal.trick[0]) if deal.trick else -1
+    win = deal.trick[trick_winner(deal.trick, deal.trump)] if deal.trick else -1
+    win_seat = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players \
+        if deal.trick else deal.leader
+    points = sum(rules.rank_points[type_rank(t)] for t in deal.trick)
+    ready = 0
+    if early and i > 0 and points < WIN_FOR_POINTS and _beats(legal, win, led, deal.trump):
+        ready = best_declaration(rules, deal.hands[seat], deal.trump)[1]
+    partner = bool(rules.partnerships) and i > 0 and win_seat == seat ^ 2
+    return heuristic_card(legal, hand_counts(deal.hands[seat]), deal.played, rules.copies, early,
+                          i, led, win, partner, i == rules.players - 1, points, ready, deal.trump,
+                          counters)
+
+
+def play_card(deal: Deal, card: int) -> None:
+    """The seat to play plays ``card``; a fresh copy of the type the swap's taker took ends the
+    public knowledge of it."""
+    seat = deal.seat()
+    if deal.took == (seat, card) and deal.hands[seat][card][0] == 0:
+        deal.took = (-1, -1)
+    remove_copy(deal.hands[seat], card)
+    deal.played[card] += 1
+    deal.trick.append(card)
+
+
+def end_trick(deal: Deal, declare) -> dict:
+    """Score the full trick; in phase 1 the winner declares (``declare(deal, winner)`` returns a
+    declaration or None) and everybody draws. Returns the trick's record."""
+    rules = deal.rules
+    winner = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players
+    deal.card_points[winner] += sum(rules.rank_points[type_rank(t)] for t in deal.trick)
+    declaration, draws = None, []
+    if deal.k < deal.phase1:
+        decl = declare(deal, winner)
+        if decl is not None:
+            apply_declaration(deal.hands[winner], rules, decl)
+            declaration = declaration_record(rules, decl)
+            deal.meld_points[winner] += declaration["points"]
+            if decl.swap:
+                nine = swap_card(rules, deal.trump)
+                remove_copy(deal.hands[winner], nine)
+                deal.took = (winner, deal.talon[-1])
+                add_copy(deal.hands[winner], deal.talon[-1])
+                deal.talon[-1] = nine
+        for j in range(rules.players):
+            card = deal.talon.pop(0)
+            add_copy(deal.hands[(winner + j) % rules.players], card)
+            draws.append(format_card(card))
+    record = {"leader": deal.leader, "cards": [format_card(t) for t in deal.trick],
+              "winner": winner, "declaration": declaration, "draws": draws}
+    deal.trick = []
+    deal.leader = winner
+    deal.k += 1
+    if deal.k == deal.phase1 + rules.hand_size:
+        deal.card_points[winner] += rules.last_trick
+    return record
+
+
+def heuristic_declare(deal: Deal, winner: int):
+    decl, _ = best_declaration(deal.rules, deal.hands[winner], deal.trump)
+    card9 = swap_card(deal.rules, deal.trump)
+    if decl is not None and deal.rules.melds[decl.meld].name == deal.rules.swap_meld \
+            and card9 >= 0 and deal.talon[-1] != card9:
+        decl = decl._replace(swap=True)
+    return decl
+
+
+def random_declare(pick):
+    def declare(deal: Deal, winner: int):
+        card9 = swap_card(deal.rules, deal.trump)
+        choices = legal_declarations(deal.rules, deal.hands[winner], deal.trump,
+                                     card9 >= 0 and deal.talon[-1] != card9)
+        return choices[pick(len(choices))] if len(choices) >= 2 else None
+    return declare
+
+
+def play_on(deal: Deal) -> None:
+    """Play the deal to its end with the heuristic on every seat."""
+    total = deal.phase1 + deal.rules.hand_size
+    while deal.k < total:
+        while len(deal.trick) < deal.rules.players:
+            play_card(deal, heuristic_choice(deal))
+        end_trick(deal, heuristic_declare)
+
+
+# --- the sampling policy's phase-1 card (kernels/talon_sampling.py) -------------------------------
+
+def known_copies(deal: Deal, seat: int, t: int) -> int:
+    """Copies of ``t`` everybody knows ``seat`` holds: those that served a declaration, and the
+    turned card taken with the swap."""
+    copies = deal.hands[seat][t]
+    known = sum(1 for record in copies if record != 0)
+    if deal.took == (seat, t) and known < len(copies):
+        known += 1
+    return known
+
+
+def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
+    """The sampling seat's phase-1 card: ``n_samples`` uniform shuffles of what it cannot see,
+    every legal type played out by the heuristic on each, the best total of its score minus the
+    opponent's, the lowest type on a tie. Draws from ``stream`` as the kernel does."""
+    rules, seat = deal.rules, deal.seat()
+    other = 1 - seat
+    legal = sorted(deal.legal())
+    if len(legal) == 1:
+        return legal[0]
+    mine = hand_counts(deal.hands[seat])
+    known = [known_copies(deal, other, t) for t in range(N_TYPES)]
+    pool = []
+    for t in range(N_TYPES):
+        left = rules.copies - mine[t] - deal.played[t] - known[t] - (deal.talon[-1] == t)
+        pool += [t] * left
+    hidden = sum(hand_counts(deal.hands[other])) - sum(known)
+    assert hidden + len(deal.talon) - 1 == len(pool)
+    totals = dict.fromkeys(legal, 0)
+    for _ in range(n_samples):
+        for j in range(len(pool) - 1):
+            r = stream.bounded(stream.next_u64() >> 32, len(pool) - j)
+            pool[j], pool[j + r] = pool[j + r], pool[j]
+        sample = copy.deepcopy(deal)
+        records = {t: [r for r in deal.hands[other][t] if r != 0] for t in range(N_TYPES)}
+        hand = [list(records[t]) for t in range(N_TYPES)]
+        if deal.took[0] == other and len(hand[deal.took[1]]) < known[deal.took[1]]:
+            hand[deal.took[1]].append(0)
+        for t in pool[:hidden]:
+            hand[t].append(0)
+        sample.hands[other] = hand
+        sample.talon = pool[hidden:] + [deal.talon[-1]]
+        for card in legal:
+            trial = copy.deepcopy(sample)
+            play_card(trial, card)
+            if len(trial.trick) == rules.players:
+                end_trick(trial, heuristic_declare)
+            play_on(trial)
+            totals[card] += (trial.card_points[seat] + trial.meld_points[seat]
+                             - trial.card_points[other] - trial.meld_points[other])
+    return max(legal, key=lambda t: (totals[t], -t))
+
+
+# --- whole deals ------------------------------------------------------------------------------
+
+def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block_size: int,
+               n_samples: int = 1) -> list[dict]:
+    """Deals ``0 .. n_deals - 1`` (dealer ``d % players``) with ``policies[seat]`` on each seat,
+    from the kernel's streams: records as ``talon_records`` makes them (``deal`` and the tricks;
+    with a ``sampling`` seat only phase 1's tricks)."""
+    records = []
+    for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, 0):
+        counts, talon = deal_talon_game(rules, work, stream)
+        pick = stream_pick(stream)
+        dealer = d % rules.players
+        turned = talon[-1]
+        deal = Deal(rules, [fresh_hand(h) for h in counts], list(talon), type_suit(turned),
+                    (dealer + 1) % rules.players, card_points=[0] * rules.players,
+                    meld_points=[0] * rules.players)
+        if rules.turned_bonus_rank >= 0 and type_rank(turned) == rules.turned_bonus_rank:
+            deal.meld_points[dealer] += rules.turned_bonus
+        sampling = "sampling" in policies
+        total = deal.phase1 if sampling else deal.phase1 + rules.hand_size
+        tricks = []
+        while deal.k < total:
+            while len(deal.trick) < rules.players:
+                policy = policies[deal.seat()]
+                legal = sorted(deal.legal())
+                if policy == "random":
+                    card = legal[pick(len(legal))] if len(legal) >= 2 else legal[0]
+                elif policy == "sampling" and deal.k < deal.phase1:
+                    card = sampling_choice(deal, n_samples, stream)
+                else:
+                    card = heuristic_choice(deal)
+                play_card(deal, card)
+            winner = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players
+            declare = random_declare(pick) if policies[winner] == "random" else \
+                heuristic_declare
+            tricks.append(end_trick(deal, declare))
+        records.append({"deal": d, "hands": [format_counts(h) for h in counts],
+                        "trump": SUITS[deal.trump], "tricks": tricks,
+                        "card_points": deal.card_points, "meld_points": deal.meld_points})
+    return records
