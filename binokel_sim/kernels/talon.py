@@ -463,7 +463,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                                                  pairs and i > 0 and win_seat == (seat ^ 2),
                                                  i == n_players - 1, trick_points, ready, trump,
                                                  counters)
-                    if c == took_card and seat == took_seat and served[useat, c, 0] == 0:
+                    if not all_random and c == took_card and seat == took_seat and \
+                            served[useat, c, 0] == 0:
                         took_seat = -1  # a fresh copy of it played: no longer known
                     remove_card(hands, useat, c)
                     if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
@@ -563,8 +564,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                         if forget_copy(hands, served, served_any, winner, swap_nine) == 0:
                             dirty[uwinner] &= ~(np.int64(1) << swap_nine)
                         give_card(hands, winner, last)
-                        took_seat = winner
-                        took_card = last
+                        if not all_random:
+                            took_seat = winner
+                            took_card = last
                         talon[n_talon - 1] = swap_nine
                         last = swap_nine
                 for j in range(n_players):
