@@ -215,7 +215,11 @@ def end_trick(deal: Deal, declare) -> dict:
     if deal.k < deal.phase1:
         decl = declare(deal, winner)
         if decl is not None:
+            taken = deal.took[1] if deal.took[0] == winner else -1
+            before = served_count(deal, winner, taken) if taken >= 0 else 0
             apply_declaration(deal.hands[winner], rules, decl)
+            if taken >= 0 and served_count(deal, winner, taken) > before:
+                deal.took = (-1, -1)  # a fresh copy of it served: perhaps the taken one
             declaration = declaration_record(rules, decl)
             deal.meld_points[winner] += declaration["points"]
             if decl.swap:
@@ -267,14 +271,16 @@ def play_on(deal: Deal) -> None:
 
 # --- the sampling policy's phase-1 card (kernels/talon_sampling.py) -------------------------------
 
+def served_count(deal: Deal, seat: int, t: int) -> int:
+    """Copies of ``t`` held by ``seat`` that have served a declaration (public)."""
+    return sum(1 for record in deal.hands[seat][t] if record != 0)
+
+
 def known_copies(deal: Deal, seat: int, t: int) -> int:
     """Copies of ``t`` everybody knows ``seat`` holds: those that served a declaration, and the
-    turned card taken with the swap."""
-    copies = deal.hands[seat][t]
-    known = sum(1 for record in copies if record != 0)
-    if deal.took == (seat, t) and known < len(copies):
-        known += 1
-    return known
+    turned card taken with the swap until he plays that type from no served copy or a fresh copy
+    of it serves a declaration (:func:`play_card`, :func:`end_trick`)."""
+    return served_count(deal, seat, t) + (1 if deal.took == (seat, t) else 0)
 
 
 def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
@@ -302,7 +308,7 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
         sample = copy.deepcopy(deal)
         records = {t: [r for r in deal.hands[other][t] if r != 0] for t in range(N_TYPES)}
         hand = [list(records[t]) for t in range(N_TYPES)]
-        if deal.took[0] == other and len(hand[deal.took[1]]) < known[deal.took[1]]:
+        if deal.took[0] == other:
             hand[deal.took[1]].append(0)
         for t in pool[:hidden]:
             hand[t].append(0)

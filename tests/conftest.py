@@ -23,6 +23,42 @@ DATA = Path(__file__).parent / "data"
 # Tiny made-up variants (tests/data/*.toml) small enough to enumerate every hand.
 TINY_RULES_FILES = [DATA / "tiny-2.toml", DATA / "tiny-3.toml"]
 
+def _compile_once_across_workers() -> None:
+    """The test workers (pytest-xdist) share numba's on-disk cache but would compile the same
+    kernel at the same time when both need it first (a big driver takes a minute or more cold).
+    Here every compile (and cache load) of one kernel holds a file lock named after it, so a
+    second worker waits for the first and then loads what it saved. Locks follow the call graph
+    (a kernel's compile takes its callees' locks), which has no cycles; a lock this process
+    already holds is not taken again. Only the tests do this: it changes where compiling
+    happens, never what is compiled."""
+    import fcntl
+    import tempfile
+
+    from numba.core.dispatcher import Dispatcher
+
+    lock_dir = Path(tempfile.gettempdir()) / "binokel-sim-compile-locks"
+    held: set[str] = set()
+    compile_ = Dispatcher.compile
+
+    def compile_locked(self, sig):
+        key = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+        if key in held:
+            return compile_(self, sig)
+        lock_dir.mkdir(exist_ok=True)
+        with open(lock_dir / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            held.add(key)
+            try:
+                return compile_(self, sig)
+            finally:
+                held.discard(key)
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    Dispatcher.compile = compile_locked
+
+
+_compile_once_across_workers()
+
 settings.register_profile(
     "ci", max_examples=100, deadline=None, derandomize=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

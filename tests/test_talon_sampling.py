@@ -16,10 +16,18 @@ from binokel_sim import talon_games
 from binokel_sim.cards import counts_to_planes, parse_cards
 from binokel_sim.engines import sampling_options
 from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.talon_sampling import known_copies, shuffle_pool, unseen_pool
+from binokel_sim.kernels.strict_tricks import counter_cards
+from binokel_sim.kernels.talon_sampling import (
+    known_copies,
+    shuffle_pool,
+    talon_sampling_card,
+    talon_sampling_scratch,
+    unseen_pool,
+)
 from binokel_sim.reference_talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
+from binokel_sim.tables import compile_talon
 from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant
 
@@ -41,17 +49,61 @@ def played_planes(text: str) -> tuple[int, int, int, int]:
 # --- what the seat knows ------------------------------------------------------------------------
 
 def test_known_copies_are_the_served_ones_and_the_card_taken_with_the_swap():
-    hands = np.stack([planes("AS AS TS"), planes("KH KH QH 9S TD")])
+    """Read from the records and the swap alone: the same whatever the seat really holds."""
     served = np.zeros((2, 24, 4), dtype=np.int64)
-    kh, qh, ts = parse_cards("KH QH TS")
+    kh, qh, ts, ah = parse_cards("KH QH TS AH")
     served[1, kh, 0] = 1  # one king of hearts served a marriage; the other copy did not
     served[1, qh, 0] = 1
-    assert known_copies(hands, served, 1, kh, -1, -1) == 1
-    assert known_copies(hands, served, 1, qh, -1, -1) == 1
-    assert known_copies(hands, served, 1, ts, -1, -1) == 0
-    td = parse_cards("TD")[0]
-    assert known_copies(hands, served, 1, td, 1, td) == 1  # he took the turned TD
-    assert known_copies(hands, served, 1, td, 0, td) == 0  # the other seat took it
+    assert known_copies(served, 1, kh, -1, -1) == 1
+    assert known_copies(served, 1, qh, -1, -1) == 1
+    assert known_copies(served, 1, ts, -1, -1) == 0
+    assert known_copies(served, 1, ah, 1, ah) == 1  # he took the turned AH
+    assert known_copies(served, 1, ah, 0, ah) == 0  # the other seat took it
+    served[1, ah, 0] = 1  # an ace of hearts served since: the taken one or not, one is known,
+    assert known_copies(served, 1, ah, -1, -1) == 1  # and the kernel clears the taken card
+
+
+def test_the_decision_reads_nothing_hidden():
+    """Two positions that differ only in what the deciding seat cannot see (one of the
+    opponent's cards exchanged with a hidden talon card): the same card from the same stream."""
+    tt = compile_talon(RULES)
+    deck = np.arange(48) % 24
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(20):
+        order = rng.permutation(deck)
+        hands = np.stack([planes_of(order[:12]), planes_of(order[12:24])])
+        talon = order[24:].astype(np.int64)
+        other = order[12:24].copy()
+        j = int(rng.integers(12))
+        swap = int(rng.integers(23))  # a hidden talon card (not the face-up last one)
+        if other[j] == talon[swap]:
+            continue
+        other[j], talon2 = talon[swap], talon.copy()
+        talon2[swap] = order[12 + j]
+        hands2 = np.stack([hands[0], planes_of(other)])
+        picks = [decide(tt, h, t) for h, t in ((hands, talon), (hands2, talon2))]
+        assert picks[0] == picks[1]
+        checked += 1
+    assert checked >= 15
+
+
+def planes_of(cards) -> np.ndarray:
+    return counts_to_planes(np.bincount(cards, minlength=24)).astype(np.int64)
+
+
+def decide(tt, hands, talon):
+    """Seat 0 leads trick 0 with 8 samples: ``(card, stream after)``."""
+    state = np.empty(4, dtype=np.uint64)
+    seed_stream(state, 9, 0)
+    served = np.zeros((2, 24, 4), dtype=np.int64)
+    served_any = np.zeros((2, max(tt[4], 1)), dtype=np.int64)
+    z = np.int64(0)
+    out = talon_sampling_card(hands, talon, 0, served, served_any, np.zeros((2, 2), np.int64), 0,
+                              np.int64(hands[0, 0]), 0, 0, 0, -1, z, -1, 0, 0, z, z, z, z,
+                              int(talon[-1]) // 6, -1, -1, tt, counter_cards(tt[3]), 8,
+                              talon_sampling_scratch(2, 24, tt[4], True), *state)
+    return tuple(int(x) for x in out)
 
 
 def test_the_pool_is_everything_the_seat_cannot_see():

@@ -80,6 +80,13 @@ def sampler_of(deck, n_samples, active):
 
 
 @njit
+def check_shown(active, show_rows):
+    """A seat samples but the driver was given no ``show_rows``: an error, not the fast play."""
+    if show_rows is None and active:
+        raise ValueError("a seat plays the sampling policy: show_rows (games.show_rows) is None")
+
+
+@njit
 def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_points, last_trick,
                    min_meld, min_play, trick_cards, trick_leaders, trick_winners, sampler,
                    show_rows):
@@ -175,13 +182,14 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     1+3; ``melds_out`` int64 (n, 4, 4) every seat's meld per trump; the calls ``bid_seats``,
     ``bid_values`` int64 (n, max_calls); the tricks ``trick_cards`` int64 (n, 20, 4),
     ``trick_leaders``, ``trick_winners`` int64 (n, 20). ``n_samples``: the sampling policy's
-    deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``), both read only
-    when a seat plays it.
+    deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``; None when no seat
+    samples, :func:`sampler_of`), both read only when a seat plays it.
     """
     n_deals = hands_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     active = sampling_active(seat_policies)
+    check_shown(active, show_rows)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         sampler = sampler_of(deck, n_samples, active)
@@ -235,6 +243,7 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     mode_b, seats_b = play_mode(b_first)
     counters = counter_mask(card_points)
     active = sampling_active(a_first)
+    check_shown(active, show_rows)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
@@ -454,6 +463,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     counters = counter_mask(card_points)
     km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
     active = sampling_active(seat_policies)
+    check_shown(active, show_rows)
     deck = np.empty(unseen.shape[0] + unseen.shape[0] // (N_SEATS - 1), dtype=np.int64)
     deck[:unseen.shape[0]] = unseen
     k = unseen.shape[0]
@@ -502,6 +512,7 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
     hand = deck.shape[0] // N_SEATS
     counters = counter_mask(card_points)
     active = sampling_active(np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64))
+    check_shown(active, show_rows)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)

@@ -67,6 +67,7 @@ from binokel_sim.kernels.talon_declare import (
     heuristic_declaration,
     mark_copies,
     random_declaration,
+    served_copies,
 )
 from binokel_sim.kernels.talon_policy import (
     WIN_FOR_MELD,
@@ -546,6 +547,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                     mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
                     if not wide:
                         suspect[uwinner] |= reach[trump, r]
+                    took_served = -1  # the swap's taker declares the taken card's type
+                    if not all_random and winner == took_seat and (mask >> took_card) & 1:
+                        took_served = served_copies(served, winner, took_card)
                     todo = mask
                     while todo:
                         t = lowest_bit(todo)
@@ -558,6 +562,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                                 served[winner, t, i] = either(i < level, mark, 0)
                     served_any[winner, m] |= mask
                     dirty[uwinner] |= mask
+                    if took_served >= 0 and served_copies(served, winner, took_card) > took_served:
+                        took_seat = -1  # a fresh copy of it now serves: maybe the taken one, so
+                        # the served copies are all that is known (no fewer than before)
                     points[uwinner, 1] += decl[trump, r, D_POINTS]
                     if swap:
                         remove_card(hands, winner, swap_nine)
@@ -624,8 +631,8 @@ def run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, block
               trick_winners, decl_out, diff_out, games_out):
     """:func:`talon_items` compiled twice: with random seats only when ``uniform`` (no policy
     branch, no knowledge kept), else with each seat's policy (the sampling policy included:
-    compiled into the same loop, it costs a few seconds of compiling, where a loop of its own
-    would cost a minute)."""
+    compiled into the same loop, it costs about ten seconds of compiling, where a loop of its
+    own would cost over a minute)."""
     if uniform:
         talon_items(True, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
                     stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,

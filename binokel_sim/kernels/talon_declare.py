@@ -4,11 +4,12 @@ policies' declarations. :mod:`binokel_sim.kernels.talon` plays the deals with th
 inlines table lookups instead of the row scans here, see there); the ``sampling`` policy's
 play-outs (:mod:`binokel_sim.kernels.talon_sampling`) use them as they are.
 
-A seat's hand is bit planes (uint32[4], :mod:`binokel_sim.cards`). What its card copies have served
-is kept beside it: ``served[seat, t, i]`` (int64) the served record of the ``i``-th copy of type
-``t`` (the level served per meld, two bits a meld), copies in descending order of record, unused
-slots 0; ``served_any[seat, m]`` the card types with a copy that has served meld ``m``. A copy
-played or swapped away is the first in that order; a drawn card is a fresh copy (record 0).
+A seat's hand is bit planes (int64 (4,) in the kernels' hand arrays, :mod:`binokel_sim.cards`).
+What its card copies have served is kept beside it: ``served[seat, t, i]`` (int64) the served
+record of the ``i``-th copy of type ``t`` (the level served per meld, two bits a meld), copies in
+descending order of record, unused slots 0; ``served_any[seat, m]`` the card types with a copy
+that has served meld ``m``. A copy played or swapped away is the first in that order; a drawn card
+is a fresh copy (record 0).
 """
 
 import numpy as np
@@ -237,6 +238,16 @@ def heuristic_declaration(hands, served, served_any, seat, rows, n_rows, trump, 
         return -1, False
     swap = swap_card(rows, best, trump, cfg)
     return best, swap >= 0 and talon[talon.shape[0] - 1] != swap
+
+
+@njit
+def served_copies(served, seat, t):
+    """The copies of ``t`` held by ``seat`` that have served a declaration (public: every
+    declaration is shown, and a copy played is its type's most-served one)."""
+    n = 0
+    for i in range(MAX_COPIES):
+        n += served[seat, t, i] != 0
+    return n
 
 
 @njit

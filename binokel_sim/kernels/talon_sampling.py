@@ -41,6 +41,7 @@ from binokel_sim.kernels.talon_declare import (
     apply_declaration,
     copies_of,
     heuristic_declaration,
+    served_copies,
     take_copy,
 )
 from binokel_sim.kernels.talon_policy import WIN_FOR_POINTS, beats, heuristic_talon_card
@@ -69,16 +70,13 @@ def talon_sampling_scratch(n_players, n_talon, n_melds, active):
 
 
 @njit
-def known_copies(hands, served, seat, t, took_seat, took_card):
-    """The copies of ``t`` that everybody knows ``hands[seat]`` holds: those that have served a
-    declaration (records are sorted, served first) and the turned card taken with the swap."""
-    n = copies_of(hands, seat, t)
-    known = 0
-    for i in range(n):
-        known += served[seat, t, i] != 0
-    if seat == took_seat and t == took_card and known < n:
-        known += 1
-    return known
+def known_copies(served, seat, t, took_seat, took_card):
+    """The copies of ``t`` that everybody knows ``seat`` holds: those that have served a
+    declaration (:func:`served_copies`), and the turned card taken with the swap while the seat
+    has neither played that type from no served copy nor declared a fresh copy of it (either
+    ends what is known of it: :func:`~binokel_sim.kernels.talon.talon_items` clears
+    ``took_seat``). Reads nothing hidden."""
+    return served_copies(served, seat, t) + (1 if seat == took_seat and t == took_card else 0)
 
 
 @njit
@@ -94,7 +92,7 @@ def unseen_pool(hands, talon, served, seat, g0, g1, g2, g3, took_seat, took_card
     k0 = k1 = k2 = k3 = np.int64(0)
     for t in range(N_TYPES):
         played = (((g0 >> t) & 1) + ((g1 >> t) & 1) + ((g2 >> t) & 1) + ((g3 >> t) & 1))
-        known = known_copies(hands, served, other, t, took_seat, took_card)
+        known = known_copies(served, other, t, took_seat, took_card)
         for _ in range(known):
             k0, k1, k2, k3 = add_card(k0, k1, k2, k3, t)
         n_known += known
@@ -230,8 +228,8 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
     talon_hidden = n_talon - 1 - drawn
     if opp_hidden + talon_hidden != n_pool or opp_hidden < 0:
         raise ValueError("talon sampling: the unseen cards do not add up")
-    for j in range(n_talon):
-        base_talon[j] = talon[j]
+    for j in range(n_talon):  # drawn cards are gone, the hidden ones sampled: only the last read
+        base_talon[j] = talon[n_talon - 1] if j == n_talon - 1 else -1
     totals[:] = 0
     for _ in range(n_samples):
         s0, s1, s2, s3 = shuffle_pool(pool, n_pool, s0, s1, s2, s3)
