@@ -15,11 +15,13 @@ from test_talon import kernel_records
 from binokel_sim import talon_games
 from binokel_sim.cards import counts_to_planes, parse_cards
 from binokel_sim.engines import sampling_options
+from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.strict_tricks import counter_cards
 from binokel_sim.kernels.talon_sampling import (
     known_copies,
     shuffle_pool,
+    talon_rest,
     talon_sampling_card,
     talon_sampling_scratch,
     unseen_pool,
@@ -61,6 +63,33 @@ def test_known_copies_are_the_served_ones_and_the_card_taken_with_the_swap():
     assert known_copies(served, 1, ah, 0, ah) == 0  # the other seat took it
     served[1, ah, 0] = 1  # an ace of hearts served since: the taken one or not, one is known,
     assert known_copies(served, 1, ah, -1, -1) == 1  # and the kernel clears the taken card
+
+
+@pytest.mark.parametrize("name", ["two-hand-48", "three-hand-72", "four-hand-72"])
+def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
+    """``talon_rest`` from trick 0, no card on the table, plays the whole deal as the engine
+    does with the heuristic on every seat: the same card and meld points (the turned card's
+    bonus given beforehand), deal for deal."""
+    rules = find_variant(name)
+    tt = compile_talon(rules)
+    p = rules.players
+    played = talon_games.run_talon_play(rules, 12, 21, "heuristic")
+    records = list(talon_records(played))
+    scratch = talon_sampling_scratch(p, rules.talon, tt[4], True)
+    for d, record in enumerate(records):
+        hands = played.hands[d].astype(np.int64)
+        talon = played.talon[d].copy()
+        points = np.zeros((p, 2), dtype=np.int64)
+        dealer = d % p
+        if record["turned_dix"]:
+            points[dealer, 1] += rules.turned_bonus
+        z = np.int64(0)
+        talon_rest(hands, talon, 0, np.zeros((p, 24, 4), np.int64),
+                   np.zeros((p, max(tt[4], 1)), np.int64), points, np.zeros(p, np.int64),
+                   np.full(p, POLICY_HEURISTIC, np.int64), (dealer + 1) % p, 0, 0, -1, z, -1,
+                   (dealer + 1) % p, 0, z, z, z, z, int(talon[-1]) // 6, tt,
+                   counter_cards(tt[3]), scratch)
+        assert points.tolist() == played.points[d].tolist(), d
 
 
 def test_the_decision_reads_nothing_hidden():
