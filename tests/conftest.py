@@ -41,50 +41,6 @@ def rules(request):
     return variants.find_variant(request.param)
 
 
-def _compile_partnership_kernels() -> None:
-    """Four-hand-80's drivers, without and with a sampling seat, by tiny runs."""
-    from binokel_sim import games
-    from binokel_sim.bid_odds import bid_odds
-
-    r = variants.find_variant("four-hand-80")
-    hand = parse_hand(r.example_hand, r)
-    for policy, other in (("heuristic", "random"), ("sampling", "heuristic")):
-        games.run_play(r, 2, 1, policy, samples_per_move=2)
-        games.run_duel(r, policy, other, 2, 1, samples_per_move=2)
-        games.run_match(r, policy, other, 1, 1, samples_per_move=2)
-        bid_odds(r, hand, 2, 1, policy, samples_per_move=2 if policy == "sampling" else None)
-
-
-def _compile_talon_and_widow_kernels() -> None:
-    """The talon and widow families' drivers, by tiny runs."""
-    from binokel_sim import talon_games, widow_games
-    from binokel_sim.widow_odds import widow_bid_odds
-
-    r = variants.find_variant("two-hand-48")
-    talon_games.run_talon_play(r, 2, 1, "heuristic")
-    talon_games.run_talon_duel(r, "heuristic", "random", 2, 1)
-    talon_games.run_talon_match(r, "heuristic", "random", 1, 1)
-    talon_games.run_talon_samples(r, parse_hand(r.example_hand, r), 0, 0, 2, 1, "heuristic")
-    w = variants.find_variant("three-hand-auction-48")
-    widow_games.run_widow_play(w, 2, 1, "heuristic")
-    widow_games.run_widow_duel(w, "heuristic", "random", 2, 1)
-    widow_games.run_widow_match(w, "heuristic", "random", 1, 1)
-    widow_bid_odds(w, parse_hand(w.example_hand, w), 2, 1)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _compile_kernels_once(request):
-    """With two test workers (pytest-xdist), each first compiles one half of the big drivers
-    into numba's shared on-disk cache: both would otherwise compile the same driver at the
-    same time when their first tests need it (a minute or more each, cold). The runs are tiny
-    and their results unused; the tests then load the drivers from the cache."""
-    worker = getattr(request.config, "workerinput", {}).get("workerid")
-    plan = {"gw0": _compile_partnership_kernels, "gw1": _compile_talon_and_widow_kernels}
-    if worker in plan:
-        plan[worker]()
-    yield
-
-
 @pytest.fixture(autouse=True)
 def _restore_numba_threads():
     """Tests that pin the thread count must not leak it into the next test."""
