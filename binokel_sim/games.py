@@ -120,6 +120,12 @@ def sampled(*policies: int) -> bool:
     return POLICY_SAMPLING in policies
 
 
+def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
+    """The drivers' ``show_rows``: :func:`show_rows` when one of ``policies`` samples, else None,
+    which leaves the sampling loop out of the compiled driver (``kernels.deals.sampler_of``)."""
+    return show_rows(rules) if sampled(*policies) else None
+
+
 def check_samples_per_move(samples_per_move: int) -> None:
     if not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
         raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} "
@@ -193,7 +199,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     for first_block, start, n in _chunks(samples, n_threads, sampled(seats[0])):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, samples_per_move,
-                          show_rows(rules), tables.card_points,
+                          shown_if_sampled(rules, seats[0]), tables.card_points,
                           rules.last_trick, seed, offset + first_block, GAME_BLOCK,
                           pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
                           cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
@@ -245,7 +251,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     for first_block, start, n in _chunks(deals, n_threads, sampled(a, b)):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
-                    show_rows(rules), seed,
+                    shown_if_sampled(rules, a, b), seed,
                     offset + first_block, GAME_BLOCK, first_deal + start, diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
@@ -300,7 +306,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         s = slice(start, start + n)
         play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, seats, samples_per_move,
-                    show_rows(rules), seed,
+                    shown_if_sampled(rules, seats[0]), seed,
                     offset + block, GAME_BLOCK, first_deal + start, out.hands[s], out.info[s],
                     out.melds[s], out.bid_seats[s], out.bid_values[s], out.trick_cards[s],
                     out.trick_leaders[s], out.trick_winners[s])
@@ -352,7 +358,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     for first_block, start, n in _chunks(games, n_threads, sampled(a, b), MATCH_BLOCK):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                      rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
-                     show_rows(rules), rules.game_target,
+                     shown_if_sampled(rules, a, b), rules.game_target,
                      MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK, first_game + start,
                      out[start:start + n])
         if progress is not None:

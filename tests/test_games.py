@@ -53,7 +53,7 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
     )
     play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
                 RULES.last_trick, RULES.min_meld, RULES.min_play, np.full(4, policy, np.int64), 0,
-                games.show_rows(RULES), seed, first_block, block_size, first_deal, played.hands,
+                None, seed, first_block, block_size, first_deal, played.hands,
                 played.info, played.melds, played.bid_seats, played.bid_values,
                 played.trick_cards, played.trick_leaders, played.trick_winners)
     return played
@@ -182,8 +182,7 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
                          np.full(4, policy, np.int64), state, TABLES.card_points,
                          RULES.last_trick, RULES.min_meld, RULES.min_play,
                          played.trick_cards[0], played.trick_leaders[0], played.trick_winners[0],
-                         sampler_of(TABLES.deck, 0, False),
-                         games.show_rows(RULES))
+                         sampler_of(TABLES.deck, 0, False), None)
     n_tricks, play0, play1, score0, score1 = out
     played.info[0] = [dealer, bidder, bid, trump, n_calls, n_tricks, play0, play1, score0, score1]
     return records(played, first_deal=dealer)[0]

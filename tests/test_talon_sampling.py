@@ -88,7 +88,7 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
                    np.zeros((p, max(tt[4], 1)), np.int64), points, np.zeros(p, np.int64),
                    np.full(p, POLICY_HEURISTIC, np.int64), (dealer + 1) % p, 0, 0, -1, z, -1,
                    (dealer + 1) % p, 0, z, z, z, z, int(talon[-1]) // 6, tt,
-                   counter_cards(tt[3]), scratch)
+                   counter_cards(tt[3]), scratch, -1)
         assert points.tolist() == played.points[d].tolist(), d
 
 

@@ -64,7 +64,12 @@ def sampler_of(deck, n_samples, active):
     """The sampling policy's inputs for one block: ``(n_samples, the deck's counts per type,
     its scratch, trick arrays)``, the ``sampler`` argument of :func:`play_and_score` and
     :func:`play_scores`. ``active``: some seat plays the policy (otherwise ``n_samples`` is 0
-    and the scratch a stub, and every play goes the fast way)."""
+    and the scratch a stub, and every play goes the fast way).
+
+    The drivers' ``show_rows`` (the meld sets shown, ``games.show_rows``) is None when no seat
+    samples: every ``show_rows is not None`` test is then decided when numba compiles, and the
+    sampling loop is left out of that compiled driver (it compiles, and is cached, only for
+    the runs that sample)."""
     hand = deck.shape[0] // N_SEATS
     counts = np.zeros(24, dtype=np.int64)
     for c in deck:
@@ -72,6 +77,13 @@ def sampler_of(deck, n_samples, active):
     return (n_samples if active else 0, counts, sampling_scratch(hand, active),
             np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
             np.empty(hand, dtype=np.int64))
+
+
+@njit
+def check_shown(active, show_rows):
+    """A seat samples but the driver was given no ``show_rows``: an error, not the fast play."""
+    if show_rows is None and active:
+        raise ValueError("a seat plays the sampling policy: show_rows (games.show_rows) is None")
 
 
 @njit
@@ -83,8 +95,8 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     Returns ``(n_tricks, play of 0+2, play of 1+3, score of 0+2, score of 1+3)``. A bid winner
     without a marriage in trump (``trump == -1``) or whose pair melds under ``min_meld`` loses the
     bid at once: no trick is played and the opponents score 0. ``hands`` is consumed. With a
-    seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`) the deal is played by
-    :func:`~binokel_sim.kernels.sampling.play_known` (``show_rows``: the meld sets shown).
+    seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`; ``show_rows`` not None)
+    the deal is played by :func:`~binokel_sim.kernels.sampling.play_known`.
     """
     pair = bidder & 1
     has_marriage = trump >= 0
@@ -92,7 +104,7 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     n_tricks = 0
     play = np.zeros(2, dtype=np.int64)
     if has_marriage and pair_meld >= min_meld:
-        if sampler[0] > 0:
+        if show_rows is not None and sampler[0] > 0:
             play[0], play[1] = play_known(hands.reshape(hands.size), bidder, trump,
                                           seat_policies, sampler[0], state, sampler[1],
                                           sampler[2], show_rows, card_points, last_trick,
@@ -129,7 +141,7 @@ def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_
     play0 = 0
     play1 = 0
     if has_marriage and pair_meld >= min_meld:
-        if sampler[0] > 0:
+        if show_rows is not None and sampler[0] > 0:
             play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0], state,
                                       sampler[1], sampler[2], show_rows, card_points,
                                       last_trick, counters, sampler[3], sampler[4], sampler[5])
@@ -170,13 +182,14 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     1+3; ``melds_out`` int64 (n, 4, 4) every seat's meld per trump; the calls ``bid_seats``,
     ``bid_values`` int64 (n, max_calls); the tricks ``trick_cards`` int64 (n, 20, 4),
     ``trick_leaders``, ``trick_winners`` int64 (n, 20). ``n_samples``: the sampling policy's
-    deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``), both read only
-    when a seat plays it.
+    deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``; None when no seat
+    samples, :func:`sampler_of`), both read only when a seat plays it.
     """
     n_deals = hands_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     active = sampling_active(seat_policies)
+    check_shown(active, show_rows)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         sampler = sampler_of(deck, n_samples, active)
@@ -230,6 +243,7 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     mode_b, seats_b = play_mode(b_first)
     counters = counter_mask(card_points)
     active = sampling_active(a_first)
+    check_shown(active, show_rows)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
@@ -361,7 +375,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
     melds[1, 0, :] = melds[0, 0, :]
     d = start
-    if mode == PLAY_HEURISTIC and sampler[0] == 0:
+    if mode == PLAY_HEURISTIC and (show_rows is None or sampler[0] == 0):
         while d < stop:
             n_samples = min(2, stop - d)
             draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
@@ -406,7 +420,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
         for j in range(n_trumps):
             for q in range(N_SEATS * 4):
                 flat_a[q] = dealt[0, q]
-            if sampler[0] > 0:
+            if show_rows is not None and sampler[0] > 0:
                 state[0], state[1], state[2], state[3] = s0, s1, s2, s3
                 play0, _ = play_known(flat_a, 0, trumps[j], seat_policies, sampler[0], state,
                                       sampler[1], sampler[2], show_rows, card_points,
@@ -449,6 +463,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     counters = counter_mask(card_points)
     km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
     active = sampling_active(seat_policies)
+    check_shown(active, show_rows)
     deck = np.empty(unseen.shape[0] + unseen.shape[0] // (N_SEATS - 1), dtype=np.int64)
     deck[:unseen.shape[0]] = unseen
     k = unseen.shape[0]
@@ -497,6 +512,7 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
     hand = deck.shape[0] // N_SEATS
     counters = counter_mask(card_points)
     active = sampling_active(np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64))
+    check_shown(active, show_rows)
     for b in prange(n_blocks):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)

@@ -120,10 +120,11 @@ def shuffle_pool(pool, n, s0, s1, s2, s3):
 @njit
 def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leader, k, position,
                led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, counters,
-               scratch):
+               scratch, first):
     """Play a talon deal to its end with the heuristic on every seat, from phase-1 trick ``k``
     with ``position`` cards of it on the table (``led``, ``wins``, ``win_card``, ``win_seat``,
-    ``trick_points``: the trick so far, as :func:`talon_items` keeps it). ``h`` int64 (P, 4)
+    ``trick_points``: the trick so far, as :func:`talon_items` keeps it), the next card
+    ``first`` (-1: the heuristic's). ``h`` int64 (P, 4)
     hands, ``talon`` the whole talon of which ``drawn`` are drawn, ``served`` / ``served_any``
     the records, ``points`` (P, 2) card and meld points so far are all updated in place;
     ``g0..g3`` the cards played. The last trick's bonus is added."""
@@ -148,16 +149,20 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
             held = h[seat, 0]
             legal = held if i == 0 or not strict else must_head(held, led_block, trump_block,
                                                                 wins)
-            ready = 0
-            if i > 0 and trick_points < WIN_FOR_POINTS and beats(legal, win_card, led,
-                                                                trump_block):
-                r, _ = heuristic_declaration(h, served, served_any, seat, rows, n_rows, trump,
-                                             talon, cfg)
-                ready = rows[r, D_POINTS] if r >= 0 else 0
-            c = heuristic_talon_card(legal, h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3], g0,
-                                     g1, g2, g3, copies, True, i, led, win_card,
-                                     pairs and i > 0 and win_seat == (seat ^ 2),
-                                     i == n_players - 1, trick_points, ready, trump, counters)
+            c = first
+            first = -1
+            if c < 0:
+                ready = 0
+                if i > 0 and trick_points < WIN_FOR_POINTS and beats(legal, win_card, led,
+                                                                    trump_block):
+                    r, _ = heuristic_declaration(h, served, served_any, seat, rows, n_rows,
+                                                 trump, talon, cfg)
+                    ready = rows[r, D_POINTS] if r >= 0 else 0
+                c = heuristic_talon_card(legal, h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3],
+                                         g0, g1, g2, g3, copies, True, i, led, win_card,
+                                         pairs and i > 0 and win_seat == (seat ^ 2),
+                                         i == n_players - 1, trick_points, ready, trump,
+                                         counters)
             take_copy(h, served, served_any, seat, c)
             g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             trick_points += card_points[c]
@@ -216,7 +221,7 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
     the card he took (-1: none known). Reads the stream ``s0..s3``: per sample one Fisher-Yates
     shuffle of the pool (a bounded draw per position but the last). Returns ``(card, s0..s3)``.
     Only what the seat knows is read from the true state (see the module's docstring)."""
-    cfg, card_points = tt[0], tt[3]
+    cfg = tt[0]
     pool, h, tal, srv, sany, pts, won, policies, totals, base_h, base_talon = scratch[:11]
     n_talon = talon.shape[0]
     copies = cfg[CFG_COPIES]
@@ -252,22 +257,9 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             sany[:, :] = served_any
             pts[:, :] = points
             won[:] = 0
-            take_copy(h, srv, sany, seat, c)
-            a0, a1, a2, a3 = add_card(g0, g1, g2, g3, c)
-            t_points = trick_points + card_points[c]
-            t_led, t_wins, t_card, t_seat = led, wins, win_card, win_seat
-            if position == 0:
-                t_led = c // 6
-                t_wins = takes(trump, c)
-                t_card = c
-                t_seat = seat
-            elif (wins >> c) & 1:
-                t_wins = takes(trump, c)
-                t_card = c
-                t_seat = seat
-            talon_rest(h, tal, drawn, srv, sany, pts, won, policies, leader, k, position + 1,
-                       t_led, t_wins, t_card, t_seat, t_points, a0, a1, a2, a3, trump, tt,
-                       counters, scratch)
+            talon_rest(h, tal, drawn, srv, sany, pts, won, policies, leader, k, position, led,
+                       wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt,
+                       counters, scratch, c)
             totals[c] += pts[seat, 0] + pts[seat, 1] - pts[other, 0] - pts[other, 1]
     best = -1
     todo = legal

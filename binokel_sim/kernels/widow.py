@@ -42,6 +42,7 @@ from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrai
 from binokel_sim.kernels.solver_policy import solver_scratch
 from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
 from binokel_sim.kernels.talon import game_over
+from binokel_sim.kernels.talon_declare import give_card
 from binokel_sim.kernels.talon_policy import count_in
 from binokel_sim.kernels.tricks import remove_card, suit_block
 
@@ -56,16 +57,6 @@ N_INFO = 9
 @njit(inline="always")
 def side_of(seat, pairs):
     return seat % 2 if pairs else seat
-
-
-@njit(inline="always")
-def give(hands, seat, t):
-    """One more copy of ``t`` in ``hands[seat]``."""
-    p0, p1, p2, p3 = add_card(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], t)
-    hands[seat, 0] = p0
-    hands[seat, 1] = p1
-    hands[seat, 2] = p2
-    hands[seat, 3] = p3
 
 
 @njit(inline="always")
@@ -377,7 +368,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                     bid_totals, calls_seats, calls_values, 0, s0, s1, s2, s3)
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
-                give(hands, soloist, widow[j])
+                give_card(hands, soloist, widow[j])
             h0, h1, h2, h3 = hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], \
                 hands[soloist, 3]
             missing = deck_mask & ~np.int64(h0)
@@ -425,7 +416,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                         holder = seat
                         break
                 remove_card(hands, holder, demand)
-                give(hands, soloist, demand)
+                give_card(hands, soloist, demand)
                 choices = np.int64(hands[soloist, 0]) & ~(np.int64(1) << demand)
                 if random_soloist:
                     given, s0, s1, s2, s3 = random_pick(choices, s0, s1, s2, s3)
@@ -435,7 +426,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                         hands[soloist, 3], w0, w1, w2, w3, choices, prefer, 0, -1,
                         kt, totals)
                 remove_card(hands, soloist, given)
-                give(hands, holder, given)
+                give_card(hands, holder, given)
             trump = 0
             if not random_soloist:  # the heuristic names its trump first and buries for it
                 if not known_melds:  # the hand holds every card type (no demand was possible)
