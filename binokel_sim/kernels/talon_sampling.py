@@ -52,9 +52,9 @@ N_TYPES = 24
 
 @njit
 def talon_sampling_scratch(n_players, n_talon, n_melds, active):
-    """The policy's working arrays (small stubs unless ``active``): the pool, a sample's hands,
-    talon, records and points for the play-outs, the heuristic's policies, the totals per card
-    type, and the placeholders :func:`play_strict` is given."""
+    """The policy's working arrays (small stubs unless ``active``): the pool; a play-out's hands,
+    talon, records, points and tricks won; the heuristic's policies; the totals per card type; a
+    sample's hands and talon; the placeholders :func:`play_strict` is given."""
     p = n_players if active else 1
     return (np.empty(96, dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
             np.zeros(max(n_talon, 1), dtype=np.int64),
@@ -63,8 +63,6 @@ def talon_sampling_scratch(n_players, n_talon, n_melds, active):
             np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
             np.zeros((p, 4), dtype=np.int64), np.zeros(max(n_talon, 1), dtype=np.int64),
-            np.zeros((p, N_TYPES, 4), dtype=np.int64),
-            np.zeros((p, max(n_melds, 1)), dtype=np.int64),
             np.empty((0, 1, 1), dtype=np.int64), np.empty((0, 1), dtype=np.int64),
             solver_scratch(False))
 
@@ -203,9 +201,9 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         win_seat = leader
     winner, _, _, _, _ = play_strict(
         h, leader, phase1, n_tricks, trump, policies, False, copies, pairs, card_points,
-        counters, g0, g1, g2, g3, points, 0, won, False, 0, scratch[13], scratch[14],
-        scratch[14], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        cfg[CFG_LAST_TRICK], scratch[15])
+        counters, g0, g1, g2, g3, points, 0, won, False, 0, scratch[11], scratch[12],
+        scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
+        cfg[CFG_LAST_TRICK], scratch[13])
     points[winner, 0] += cfg[CFG_LAST_TRICK]
 
 
