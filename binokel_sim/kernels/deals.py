@@ -275,7 +275,7 @@ def known_deal(cons, state, dealt):
     table and a scratch (4, 24). Seats 1..3 of ``dealt`` get their known cards plus the drawn
     ones."""
     pool, known, allowed, capacity, ways, split = cons
-    sample_counts(pool, allowed, capacity, N_SEATS - 1, ways, state, split)
+    sample_counts(pool, allowed, capacity, np.int64(N_SEATS - 1), ways, state, split)
     for seat in range(1, N_SEATS):
         p0 = p1 = p2 = p3 = np.uint32(0)
         for t in range(pool.shape[0]):
@@ -374,6 +374,9 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     # the bid winner's melds: the same in every sample
     score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
     melds[1, 0, :] = melds[0, 0, :]
+    # the bid winner leads: a variable, not the literal 0, so that the play-outs compile for
+    # int64 once for every caller (a literal argument compiles a copy of its own)
+    lead = np.int64(0)
     d = start
     if mode == PLAY_HEURISTIC and (show_rows is None or sampler[0] == 0):
         while d < stop:
@@ -397,15 +400,16 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                     sb, jb = (x + 1) // n_trumps, (x + 1) % n_trumps
                     for q in range(N_SEATS * 4):
                         flat_b[q] = dealt[sb, q]
-                    a0, b0, _, _ = playout_pair_heuristic(flat_a, 0, trumps[ja], flat_b, 0,
+                    a0, b0, _, _ = playout_pair_heuristic(flat_a, lead, trumps[ja], flat_b, lead,
                                                           trumps[jb], hand, card_points,
                                                           last_trick, counters)
                     pair_play[d + sa, ja] = a0
                     pair_play[d + sb, jb] = b0
                 else:
-                    a0, _, _, _, _, _ = playout_fast(mode, flat_a, 0, trumps[ja], heuristic_seats,
-                                                     state[0], state[1], state[2], state[3],
-                                                     card_points, last_trick, counters)
+                    a0, _, _, _, _, _ = playout_fast(mode, flat_a, lead, trumps[ja],
+                                                     heuristic_seats, state[0], state[1],
+                                                     state[2], state[3], card_points,
+                                                     last_trick, counters)
                     pair_play[d + sa, ja] = a0
                 x += 2
             for sa in range(n_samples):
@@ -422,12 +426,12 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                 flat_a[q] = dealt[0, q]
             if show_rows is not None and sampler[0] > 0:
                 state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-                play0, _ = play_known(flat_a, 0, trumps[j], seat_policies, sampler[0], state,
+                play0, _ = play_known(flat_a, lead, trumps[j], seat_policies, sampler[0], state,
                                       sampler[1], sampler[2], show_rows, card_points,
                                       last_trick, counters, sampler[3], sampler[4], sampler[5])
                 s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
             else:
-                play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, 0, trumps[j],
+                play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, lead, trumps[j],
                                                         heuristic_seats, s0, s1, s2, s3,
                                                         card_points, last_trick, counters)
             pair_play[d, j] = play0

@@ -200,7 +200,7 @@ def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_b
     width = np.uint64(kt[8].shape[1])
     general = fixed_inside.shape[0] > 0 or fixed_parents.shape[0] > 0
     n_blocks = count_hist.shape[0]
-    guard = 0  # the top bit of every fixed meld's count field (sets_min)
+    guard = np.int64(0)  # the top bit of every fixed meld's count field (sets_min)
     for p in range(table.shape[0]):
         if table[p, COL_SCOPE] == SCOPE_FIXED:
             guard |= 1 << (COUNT_BITS * p + COUNT_BITS - 1)

@@ -164,12 +164,12 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
             held[g, t] = left
             pool[t] -= left
             capacity[g] -= left
-    if count_ways(pool, allowed, capacity, 3, ways) <= 0.0:
+    if count_ways(pool, allowed, capacity, np.int64(3), ways) <= 0.0:
         raise ValueError("sampling policy: no deal fits what the table knows")
     for q in range(4):
         sample[row + q] = flat[row + q]
     for _ in range(n_samples):
-        sample_counts(pool, allowed, capacity, 3, ways, state, split)
+        sample_counts(pool, allowed, capacity, np.int64(3), ways, state, split)
         for g in range(3):
             s = (seat + 1 + g) & 3
             q0 = q1 = q2 = q3 = np.uint32(0)

@@ -91,12 +91,12 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, cop
     trump_block = suit_block(trump)
     winner = leader
     for k in range(first, n_tricks):
-        led = -1
+        led = np.int64(-1)
         led_block = np.int64(0)
         wins = np.int64(0)
-        win_card = -1
+        win_card = np.int64(-1)
         win_seat = leader
-        trick_points = 0
+        trick_points = np.int64(0)
         for i in range(n_players):
             seat = leader + i
             if seat >= n_players:

@@ -408,17 +408,19 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
             if last % 6 == cfg[CFG_BONUS_RANK]:
                 points[dealer, 1] += cfg[CFG_BONUS]
             g0 = g1 = g2 = g3 = np.int64(0)  # the cards played so far (the heuristic's)
-            took_seat = -1  # the seat known to hold the turned card it took with the swap
-            took_card = -1
+            # np.int64(-1), not -1: a literal's type would compile the callees once more for it
+            # (docs/architecture.md, "Compile time")
+            took_seat = np.int64(-1)  # the seat known to hold the turned card it took with the swap
+            took_card = np.int64(-1)
             leader = dealer + 1 if dealer + 1 < n_players else 0
-            drawn = 0
+            drawn = np.int64(0)
             for k in range(phase1):
-                led = -1
+                led = np.int64(-1)
                 led_block = np.int64(0)
                 wins = np.int64(0)  # the cards that would take the trick (strict_tricks.takes)
-                win_card = -1
+                win_card = np.int64(-1)
                 win_seat = leader
-                trick_points = 0
+                trick_points = np.int64(0)
                 for i in range(n_players):
                     seat = leader + i
                     if seat >= n_players:
@@ -439,7 +441,8 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                             trump, took_seat, took_card, tt, counters, n_samples, sample_scratch,
                             s0, s1, s2, s3)
                     else:
-                        ready = 0  # WIN_FOR_MELD: a declaration of that much waits for a win
+                        # WIN_FOR_MELD: a declaration of that much waits for a win
+                        ready = np.int64(0)
                         if i > 0 and trick_points < WIN_FOR_POINTS and \
                                 beats(legal, win_card, led, trump_block):
                             q0, q1, q2, q3 = (hands[useat, 0], hands[useat, 1], hands[useat, 2],
@@ -466,7 +469,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                                                  counters)
                     if not all_random and c == took_card and seat == took_seat and \
                             served[useat, c, 0] == 0:
-                        took_seat = -1  # a fresh copy of it played: no longer known
+                        took_seat = np.int64(-1)  # a fresh copy of it played: no longer known
                     remove_card(hands, useat, c)
                     if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
                         if forget_copy(hands, served, served_any, seat, c) == 0:
@@ -547,7 +550,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                     mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
                     if not wide:
                         suspect[uwinner] |= reach[trump, r]
-                    took_served = -1  # the swap's taker declares the taken card's type
+                    took_served = np.int64(-1)  # the swap's taker declares the taken card's type
                     if not all_random and winner == took_seat and (mask >> took_card) & 1:
                         took_served = served_copies(served, winner, took_card)
                     todo = mask
@@ -563,8 +566,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                     served_any[winner, m] |= mask
                     dirty[uwinner] |= mask
                     if took_served >= 0 and served_copies(served, winner, took_card) > took_served:
-                        took_seat = -1  # a fresh copy of it now serves: maybe the taken one, so
-                        # the served copies are all that is known (no fewer than before)
+                        # a fresh copy of it now serves: maybe the taken one, so the served
+                        # copies are all that is known (no fewer than before)
+                        took_seat = np.int64(-1)
                     points[uwinner, 1] += decl[trump, r, D_POINTS]
                     if swap:
                         remove_card(hands, winner, swap_nine)

@@ -148,9 +148,9 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
             legal = held if i == 0 or not strict else must_head(held, led_block, trump_block,
                                                                 wins)
             c = first
-            first = -1
+            first = np.int64(-1)
             if c < 0:
-                ready = 0
+                ready = np.int64(0)
                 if i > 0 and trick_points < WIN_FOR_POINTS and beats(legal, win_card, led,
                                                                     trump_block):
                     r, _ = heuristic_declaration(h, served, served_any, seat, rows, n_rows,
@@ -193,11 +193,11 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
             h[seat, 3] = q3
             drawn += 1
         leader = winner
-        trick_points = 0
-        led = -1
+        trick_points = np.int64(0)
+        led = np.int64(-1)
         led_block = np.int64(0)
         wins = np.int64(0)
-        win_card = -1
+        win_card = np.int64(-1)
         win_seat = leader
     winner, _, _, _, _ = play_strict(
         h, leader, phase1, n_tricks, trump, policies, False, copies, pairs, card_points,

@@ -591,7 +591,7 @@ def benchmark_one(work, state, flat, hands, km, trump_need, totals, card_points,
     """Deal ``d`` of :func:`playout_blocks` alone (``hands``: ``flat`` as (4, 4))."""
     deal_seats(work, 0, work.shape[0] // N_SEATS, state, hands)
     trump = benchmark_trump(flat[0], flat[1], flat[2], flat[3], km, trump_need, totals)
-    a, c, s0, s1, s2, s3 = playout_fast(mode, flat, 0, trump, heuristic_seats, state[0],
+    a, c, s0, s1, s2, s3 = playout_fast(mode, flat, np.int64(0), trump, heuristic_seats, state[0],
                                         state[1], state[2], state[3], card_points, last_trick,
                                         counters)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
@@ -614,6 +614,7 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
     state_a, work_a = block_start(deck, seed, block_a)
     flat_a = np.empty(N_SEATS * 4, dtype=np.uint32)
     hands_a = flat_a.reshape((N_SEATS, 4))
+    lead = np.int64(0)  # seat 0 leads (not the literal 0: see deals.bid_block)
     d_a = start_a
     if block_b >= 0:
         state_b, work_b = block_start(deck, seed, block_b)
@@ -629,14 +630,15 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
                                       totals)
             if mode == PLAY_RANDOM:
                 (a0, b0, a1, b1, sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3) = playout_pair_random(
-                    flat_a, 0, trump_a, state_a[0], state_a[1], state_a[2], state_a[3],
-                    flat_b, 0, trump_b, state_b[0], state_b[1], state_b[2], state_b[3],
+                    flat_a, lead, trump_a, state_a[0], state_a[1], state_a[2], state_a[3],
+                    flat_b, lead, trump_b, state_b[0], state_b[1], state_b[2], state_b[3],
                     hand, card_points, last_trick, counters)
                 state_a[0], state_a[1], state_a[2], state_a[3] = sa0, sa1, sa2, sa3
                 state_b[0], state_b[1], state_b[2], state_b[3] = sb0, sb1, sb2, sb3
             else:
-                a0, b0, a1, b1 = playout_pair_heuristic(flat_a, 0, trump_a, flat_b, 0, trump_b,
-                                                        hand, card_points, last_trick, counters)
+                a0, b0, a1, b1 = playout_pair_heuristic(flat_a, lead, trump_a, flat_b, lead,
+                                                        trump_b, hand, card_points, last_trick,
+                                                        counters)
             play_out[d_a, 0] = a0
             play_out[d_a, 1] = a1
             trump_out[d_a] = trump_a

@@ -767,7 +767,7 @@ def widow_exact_known(p0, p1, p2, p3, rest, n_widow, allowed, capacity, kt, tota
             mult = mult * left[t] / w
             left[t] -= 1
         if fits:
-            seats = count_ways(left, allowed, capacity, 4, ways)
+            seats = count_ways(left, allowed, capacity, np.int64(4), ways)
             if seats > 0.0:
                 q0, q1, q2, q3 = p0, p1, p2, p3
                 for j in range(n_widow):
