@@ -93,12 +93,15 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
         0, GAME_BLOCK, play, trumps))
 
 
-def reference_playout_rate(rules: Rules, deals: int) -> float:
-    """The same work as :func:`playout_rate` with the random policy, in pure Python."""
-    from binokel_sim import reference_play
+def reference_playout_rate(rules: Rules, deals: int, policy: str = "random") -> float:
+    """The same work as :func:`playout_rate` in pure Python (the random policy's twin, or the
+    heuristic's)."""
+    from binokel_sim import reference_play, reference_sampling
 
+    play = (reference_play.playout_deals if policy == "random"
+            else reference_sampling.heuristic_playout_deals)
     start = time.perf_counter()
-    reference_play.playout_deals(rules, deals, 1, 1024)
+    play(rules, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
 
 
@@ -118,12 +121,16 @@ def talon_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
                                                              GAME_BLOCK, 0, points))
 
 
-def reference_talon_rate(rules: Rules, deals: int) -> float:
-    """Whole talon deals per second of the pure-Python twin (random policy, records built)."""
-    from binokel_sim import reference_talon
+def reference_talon_rate(rules: Rules, deals: int, policy: str = "random") -> float:
+    """Whole talon deals per second of the pure-Python twin (records built): the random
+    policy's (``reference_talon``) or the heuristic's (``reference_talon_play``)."""
+    from binokel_sim import reference_talon, reference_talon_play
 
     start = time.perf_counter()
-    reference_talon.play_deals(rules, deals, 1, 1024)
+    if policy == "random":
+        reference_talon.play_deals(rules, deals, 1, 1024)
+    else:
+        reference_talon_play.play_deals(rules, [policy] * rules.players, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
 
 
@@ -144,12 +151,13 @@ def widow_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
         tables.deck, tw, tables.kt, seats, calls, 1, 0, GAME_BLOCK, 0, scores))
 
 
-def reference_widow_rate(rules: Rules, deals: int) -> float:
-    """Whole widow deals per second of the pure-Python twin (random policy, records built)."""
+def reference_widow_rate(rules: Rules, deals: int, policy: str = "random") -> float:
+    """Whole widow deals per second of the pure-Python twin (records built), ``policy`` on
+    every seat."""
     from binokel_sim import reference_widow
 
     start = time.perf_counter()
-    reference_widow.play_deals(rules, deals, 1, 1024)
+    reference_widow.play_deals(rules, deals, 1, 1024, policies=[policy] * rules.players)
     return deals / (time.perf_counter() - start)
 
 

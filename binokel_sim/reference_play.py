@@ -148,16 +148,21 @@ def benchmark_trump(rules: Rules, counts: list[int]) -> int:
 
 
 def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
-                  first_block: int = 0) -> list[tuple[int, int, int]]:
+                  first_block: int = 0, play=None) -> list[tuple[int, int, int]]:
     """Twin of ``kernels.tricks.playout_blocks`` with the random policy on every seat:
     ``(play of 0+2, play of 1+3, trump)`` per deal. Block streams and the carried deck
     permutation as in the kernel; seats 0-2 are dealt by partial shuffles, seat 3 takes the rest;
-    seat 0 leads."""
+    seat 0 leads. ``play(hands, trump)`` (play points of the pairs) plays the tricks instead of
+    the random policy (the heuristic's: :func:`binokel_sim.reference_sampling.
+    heuristic_playout_deals`)."""
     results = []
     for _, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
         hands = _deal_rest(work, 0, rules.hand_size, stream)
         trump = benchmark_trump(rules, hands[0])
-        (play0, play1), _ = play_out(hands, 0, trump, rules, stream_pick(stream))
+        if play is None:
+            (play0, play1), _ = play_out(hands, 0, trump, rules, stream_pick(stream))
+        else:
+            play0, play1 = play(hands, trump)
         results.append((play0, play1, trump))
     return results
 

@@ -18,6 +18,7 @@ from binokel_sim.reference_play import (
     Trick,
     heuristic_card,
     legal_cards,
+    playout_deals,
     stream_pick,
     trick_winner,
 )
@@ -99,6 +100,16 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
         points[leader % 2] += _points(rules, cards)
     points[leader % 2] += rules.last_trick
     return points
+
+
+def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
+                            first_block: int = 0) -> list[tuple[int, int, int]]:
+    """Twin of ``kernels.tricks.playout_blocks`` with the heuristic on every seat (seat 0 leads
+    and is the bidder): :func:`binokel_sim.reference_play.playout_deals` played by
+    :func:`heuristic_rest`."""
+    return playout_deals(rules, n_deals, seed, block_size, first_block,
+                         play=lambda hands, trump: tuple(heuristic_rest(
+                             rules, hands, 0, [], 0, rules.hand_size, trump, 0, set())))
 
 
 def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[int], leader: int,

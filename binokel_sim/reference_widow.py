@@ -1,7 +1,8 @@
 """Slow, obvious pure-Python twin of the widow-game kernel (``kernels/widow.py``).
 
 For tests: whole deals of the widow games (``three-hand-auction-48``, ``four-hand-widow-48``, and
-any rules file with a widow) with the random policy on every seat, written the way SPEC.md
+any rules file with a widow) with the random policy on every seat, or the heuristic on some
+(its decisions are :mod:`binokel_sim.reference_widow_policy`'s), written the way SPEC.md
 ("Common to all variants", "Variant three-hand-auction-48", "Variant four-hand-widow-48") and
 docs/rules.md ("Widow games") state them. No bit tricks and no numba: a hand is a list of 24
 counts (copies held of each card type), a trick is a list of card types in play order.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from binokel_sim import reference_widow_policy as policy
 from binokel_sim.cards import (
     N_SUITS,
     N_TYPES,
@@ -32,6 +34,8 @@ from binokel_sim.cards import (
 from binokel_sim.reference import Stream, block_streams, deal_hand, deck_cards, meld_total
 from binokel_sim.reference_play import Pick, legal_cards, next_bid, stream_pick, trick_winner
 from binokel_sim.variants import Rules
+
+RANDOM, HEURISTIC = "random", "heuristic"
 
 ALL_TAKEN_BONUS = 1000  # SPEC: taking every trick scores a bonus of 1000
 
@@ -89,12 +93,14 @@ def deal_widow_game(rules: Rules, work: list[int],
 
 # --- the auction ----------------------------------------------------------------------------------
 
-def auction(rules: Rules, dealer: int, pick: Pick) -> tuple[int, int, list[tuple[int, int | None]]]:
+def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | None = None
+            ) -> tuple[int, int, list[tuple[int, int | None]]]:
     """The auction (SPEC three-hand-auction-48; docs/rules.md "Widow games", "The auction") with
     the random policy on every seat: starting at seat ``dealer + 1``, the players still in take
     turns; each call is a pass (option 0, final) or the smallest ladder bid above the current one
     (option 1), one draw of 2. The auction ends as soon as one player is left; he makes no call.
-    If nobody bid, the dealer is the soloist at the minimum bid.
+    If nobody bid, the dealer is the soloist at the minimum bid. A seat with a limit in
+    ``limits`` (the heuristic's) bids while the smallest bid is within it and reads no draw.
 
     Returns ``(soloist, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
     """
@@ -108,7 +114,10 @@ def auction(rules: Rules, dealer: int, pick: Pick) -> tuple[int, int, list[tuple
             # whoever holds the bid never gets a turn: all the others would have passed since
             assert seat != holder
             offer = next_bid(rules.bid_ladder, current)
-            if choose([None, offer], pick) is None:
+            limit = None if limits is None else limits[seat]
+            call = choose([None, offer], pick) if limit is None else (
+                offer if offer <= limit else None)
+            if call is None:
                 still_in[seat] = False
                 calls.append((seat, None))
             else:
@@ -179,14 +188,17 @@ class WidowHandling(NamedTuple):
 
 
 def handle_widow(rules: Rules, hands: list[list[int]], widow: list[int], soloist: int,
-                 pick: Pick) -> WidowHandling:
+                 pick: Pick, heuristic: bool = False) -> WidowHandling:
     """Steps 1-4 of docs/rules.md "The widow, the demand, burying and trump", random policy:
     the soloist takes the widow, may demand a card (its holder gets a card of the soloist's
     choice back), buries ``rules.widow`` cards and names trump. ``hands`` is changed in place
-    (every seat ends with ``rules.hand_size`` cards)."""
+    (every seat ends with ``rules.hand_size`` cards). A ``heuristic`` soloist decides as
+    :mod:`binokel_sim.reference_widow_policy` says, naming trump before he buries."""
     own = hands[soloist]
     for t in range(N_TYPES):
         own[t] += widow[t]  # 1. the widow joins the hand
+    if heuristic:
+        return heuristic_widow(rules, hands, soloist)
     demand = None
     card = choose(demand_options(rules, own), pick)  # 2. the demand
     if card is not None:
@@ -202,6 +214,29 @@ def handle_widow(rules: Rules, hands: list[list[int]], widow: list[int], soloist
     return WidowHandling(demand, buried, trump)
 
 
+def heuristic_widow(rules: Rules, hands: list[list[int]], soloist: int) -> WidowHandling:
+    """Steps 2-4 for a heuristic soloist (the widow already in his hand): the demand and the
+    card given back, the trump, then the burials one by one."""
+    own = hands[soloist]
+    demand = None
+    card = policy.demand(rules, own)
+    if card is not None:
+        holder = demand_holder(rules, hands, soloist, card)
+        hands[holder][card] -= 1
+        own[card] += 1
+        given = policy.give_back(rules, own, card)
+        own[given] -= 1
+        hands[holder][given] += 1
+        demand = (card, holder, given)
+    trump = policy.trump(rules, own)
+    buried = [0] * N_TYPES
+    for _ in range(rules.widow):
+        t = policy.burial(rules, own, trump)
+        own[t] -= 1
+        buried[t] += 1
+    return WidowHandling(demand, buried, trump)
+
+
 # --- play and scoring -----------------------------------------------------------------------------
 
 class Trick(NamedTuple):
@@ -211,19 +246,27 @@ class Trick(NamedTuple):
 
 
 def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
-                pick: Pick) -> list[Trick]:
+                pick: Pick, policies: list[str] | None = None) -> list[Trick]:
     """Every trick under the must-head obligation (SPEC "Must-head obligation", strict on every
-    trick), random policy: each seat in turn ``(leader + i) % P`` plays one of the distinct legal
-    card types, ascending. The trick winner leads the next. ``hands`` is consumed."""
+    trick): each seat in turn ``(leader + i) % P`` plays, by the random policy, one of the
+    distinct legal card types, ascending, or by the heuristic its card
+    (:func:`binokel_sim.reference_widow_policy.card`). The trick winner leads the next.
+    ``hands`` is consumed."""
     players = rules.players
     tricks = []
+    played = [0] * N_TYPES
     for _ in range(rules.hand_size):
         cards: list[int] = []
         for i in range(players):
             seat = (leader + i) % players
-            card = choose(legal_cards(hands[seat], cards, trump), pick)
+            if policies is not None and policies[seat] == HEURISTIC:
+                card = policy.card(rules, hands[seat], cards, leader, played, trump)
+            else:
+                card = choose(legal_cards(hands[seat], cards, trump), pick)
             hands[seat][card] -= 1
             cards.append(card)
+        for card in cards:
+            played[card] += 1
         winner = (leader + trick_winner(cards, trump)) % players
         tricks.append(Trick(leader, cards, winner))
         leader = winner
@@ -279,9 +322,9 @@ def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_poin
 # --- whole deals ----------------------------------------------------------------------------------
 
 def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: int,
-              pick: Pick, sample: bool = False) -> dict:
+              pick: Pick, sample: bool = False, policies: list[str] | None = None) -> dict:
     """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
-    random policy on every seat. Returns the record of docs/rules.md "Widow games", "Records"
+    with ``policies[seat]`` (``random`` or ``heuristic``; default random on every seat). Returns the record of docs/rules.md "Widow games", "Records"
     without ``deal``: ``variant``, ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``,
     ``bid``, ``demand``, ``buried``, ``trump``, ``melds``, ``tricks``, ``card_points``,
     ``bonus``, ``made``, ``scores`` and, with partnerships, ``pair_scores``.
@@ -292,13 +335,16 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     """
     dealt = [[int(c) for c in h] for h in hands]
     widow = [int(c) for c in widow]
-    soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick)
+    policies = policies or [RANDOM] * rules.players
+    limits = [policy.bid_limit(rules, h) if policies[seat] == HEURISTIC else None
+              for seat, h in enumerate(dealt)]
+    soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits)
     cards = [list(h) for h in dealt]
-    handling = handle_widow(rules, cards, widow, soloist, pick)
+    handling = handle_widow(rules, cards, widow, soloist, pick, policies[soloist] == HEURISTIC)
     assert all(sum(h) == rules.hand_size for h in cards)
     trump = handling.trump
     melds = [int(meld_total(rules, h, trump)) for h in cards]
-    tricks = play_tricks(rules, cards, soloist, trump, pick)
+    tricks = play_tricks(rules, cards, soloist, trump, pick, policies)
     assert not any(any(h) for h in cards)
     card_points = trick_card_points(rules, tricks)
     card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
@@ -333,9 +379,9 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
 
 
 def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
-               first_deal: int = 0) -> list[dict]:
-    """Twin of the widow kernel with the random policy on every seat: one record a deal
-    (docs/rules.md "Widow games", "Records").
+               first_deal: int = 0, policies: list[str] | None = None) -> list[dict]:
+    """Twin of the widow kernel with ``policies[seat]`` on each seat (default random on every
+    seat): one record a deal (docs/rules.md "Widow games", "Records").
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % players``) reads the stream
     of block ``first_block + d // block_size``, the deck permutation carried within a block; the
@@ -345,6 +391,6 @@ def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_blo
     for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
         hands, widow = deal_widow_game(rules, work, stream)
         dealer = (first_deal + d) % rules.players
-        record = play_deal(rules, hands, widow, dealer, stream_pick(stream))
+        record = play_deal(rules, hands, widow, dealer, stream_pick(stream), policies=policies)
         records.append({"deal": first_deal + d, **record})
     return records

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from binokel_sim import reference_play as ref
+from binokel_sim import reference_sampling
 from binokel_sim.cards import (
     N_TYPES,
     counts_of,
@@ -414,6 +415,16 @@ def run_blocks(n, policies, seed=7, first_block=0, block_size=256):
 def test_playout_blocks_equal_reference(seed, first_block, block_size, n):
     play, trumps = run_blocks(n, [POLICY_RANDOM] * 4, seed, first_block, block_size)
     want = ref.playout_deals(RULES, n, seed, block_size, first_block)
+    assert [(int(a), int(b), int(t)) for (a, b), t in zip(play, trumps)] == want
+
+
+@EXAMPLES
+@given(st.integers(0, 2**63 - 1), st.integers(0, 1000), st.integers(1, 4), st.integers(1, 9))
+def test_heuristic_playout_blocks_equal_reference(seed, first_block, block_size, n):
+    """Whole heuristic deals (the kernel plays them two at a time) against the twin's, which
+    plays each alone with :func:`binokel_sim.reference_play.heuristic_card`."""
+    play, trumps = run_blocks(n, [POLICY_HEURISTIC] * 4, seed, first_block, block_size)
+    want = reference_sampling.heuristic_playout_deals(RULES, n, seed, block_size, first_block)
     assert [(int(a), int(b), int(t)) for (a, b), t in zip(play, trumps)] == want
 
 

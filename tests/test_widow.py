@@ -1,8 +1,9 @@
 """The widow games (three-hand-auction-48, four-hand-widow-48): the engine against its
-pure-Python twin (:mod:`binokel_sim.reference_widow`) deal for deal on the random policy, the
-auction, demand, burying and scoring on hand-made cases, the exact widow analysis against a
-brute-force enumeration, every record of both policies replayed by the independent checker
-(``tests/widow_replay.py``), conservation, and the same numbers on 1 or 2 threads.
+pure-Python twin (:mod:`binokel_sim.reference_widow`) deal for deal on the random policy and
+the heuristic (:mod:`binokel_sim.reference_widow_policy`), the auction, demand, burying and
+scoring on hand-made cases, the exact widow analysis against a brute-force enumeration, every
+record of both policies replayed by the independent checker (``tests/widow_replay.py``),
+conservation, and the same numbers on 1 or 2 threads.
 Contract: SPEC.md "Variant three-hand-auction-48", "four-hand-widow-48"; docs/rules.md
 "Widow games".
 """
@@ -52,13 +53,11 @@ def test_random_deals_equal_the_twin(widow_rules, small_blocks):
     assert records(widow_rules, 80, 13) == reference_widow.play_deals(widow_rules, 80, 13, 7)
 
 
-@settings(max_examples=10, deadline=None)
-@given(st.sampled_from(WIDOW_VARIANTS), st.integers(0, 2**63 - 1), st.integers(0, 300),
-       st.integers(1, 5), st.integers(1, 8), st.integers(0, 40))
-def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size, n, first_deal):
+def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first_deal):
+    """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
+    block size and first block."""
     from binokel_sim.kernels.widow import N_INFO, widow_play_blocks
 
-    rules = find_variant(name)
     p, h, w = rules.players, rules.hand_size, rules.widow
     calls = wg.most_calls(rules)
     played = wg.WidowDeals(
@@ -68,13 +67,45 @@ def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size
         np.empty((n, p), np.int64), np.empty((n, p), np.int64), np.empty((n, h, p), np.int64),
         np.empty((n, h), np.int64), np.empty((n, h), np.int64))
     tables = compile_tables(rules)
-    widow_play_blocks(tables.deck, wg.compile_widow(rules), tables.kt, np.zeros(p, np.int64),
-                      seed, first_block, block_size, first_deal, played.hands, played.widow,
-                      played.info, played.bid_seats, played.bid_values, played.buried,
-                      played.melds, played.card_points, played.scores, played.trick_cards,
-                      played.trick_leaders, played.trick_winners)
-    assert list(widow_records(played, first_deal)) == reference_widow.play_deals(
+    widow_play_blocks(tables.deck, wg.compile_widow(rules), tables.kt,
+                      np.array(seat_policies, np.int64), seed, first_block, block_size,
+                      first_deal, played.hands, played.widow, played.info, played.bid_seats,
+                      played.bid_values, played.buried, played.melds, played.card_points,
+                      played.scores, played.trick_cards, played.trick_leaders,
+                      played.trick_winners)
+    return list(widow_records(played, first_deal))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(WIDOW_VARIANTS), st.integers(0, 2**63 - 1), st.integers(0, 300),
+       st.integers(1, 5), st.integers(1, 8), st.integers(0, 40))
+def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size, n, first_deal):
+    rules = find_variant(name)
+    assert kernel_records(rules, [RANDOM] * rules.players, seed=seed, n=n,
+                          first_block=first_block, block_size=block_size,
+                          first_deal=first_deal) == reference_widow.play_deals(
         rules, n, seed, block_size, first_block, first_deal)
+
+
+@pytest.mark.parametrize("mix", ["all", "some"])
+def test_heuristic_deals_equal_the_twin(widow_rules, mix):
+    """The heuristic's auction, demand, card given back, trump, burials and cards, deal for
+    deal against its twin (``reference_widow_policy``), on every seat or beside random seats
+    (whose draws then interleave with its decisions)."""
+    names = ["heuristic"] * widow_rules.players
+    if mix == "some":
+        names[1] = "random"
+        names[-1] = "random"
+    ids = [HEURISTIC if name == "heuristic" else RANDOM for name in names]
+    kernel = kernel_records(widow_rules, ids, n=120, seed=5, first_block=0, block_size=7,
+                            first_deal=0)
+    twin = reference_widow.play_deals(widow_rules, 120, 5, 7, policies=names)
+    assert kernel == twin
+    # the decisions the twin checks were taken: demands, bids above the minimum, every trump
+    heuristic_solo = [r for r in twin if names[r["soloist"]] == "heuristic"]
+    assert sum(r["demand"] is not None for r in heuristic_solo) > len(heuristic_solo) // 2
+    assert any(r["bid"] > widow_rules.bid_ladder[0][0] for r in twin)
+    assert {r["trump"] for r in heuristic_solo} == {"S", "H", "D", "C"}
 
 
 # --- hand-made cases: auction, scoring ----------------------------------------------------------

@@ -1,0 +1,131 @@
+"""Slow, obvious pure-Python twin of the widow games' heuristic (``kernels/widow.py``: the bid
+limit, the demand, the card given back, burying, the trump; the card play is the talon
+heuristic's strict play, :func:`binokel_sim.reference_talon_play.heuristic_card`).
+
+Each decision is written as docs/rules.md ("Widow games", "Policies") states it, on hands as
+counts per card type, with the meld of a hand computed afresh every time
+(:func:`binokel_sim.reference.meld_total`); the kernel keeps melds it already knows and skips
+the cards that cannot raise one, which must not change a single decision.
+:mod:`binokel_sim.reference_widow` asks these functions for a heuristic seat's choices.
+"""
+
+from __future__ import annotations
+
+from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
+from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.reference import meld_total
+from binokel_sim.reference_play import legal_cards, trick_winner
+from binokel_sim.reference_talon_play import heuristic_card
+from binokel_sim.variants import Rules
+
+RANK_A = 5
+
+
+def meld_of(rules: Rules, hand: list[int], trump: int | None) -> int:
+    """The hand's meld with ``trump``, or the best over the four suits when ``trump`` is None."""
+    if trump is None:
+        return max(meld_total(rules, hand, s) for s in range(N_SUITS))
+    return meld_total(rules, hand, trump)
+
+
+def bid_limit(rules: Rules, hand: list[int]) -> int:
+    """The highest bid of a heuristic seat: the best over the suits of the meld with that trump
+    plus ``CARDS_PER_TRUMP`` per card of the suit, plus ``WIDOW_GAIN`` and ``ACE_VALUE`` per
+    ace held."""
+    aces = sum(hand[t] for t in range(N_TYPES) if type_rank(t) == RANK_A)
+    best = max(meld_total(rules, hand, s) + CARDS_PER_TRUMP * suit_cards(hand, s)
+               for s in range(N_SUITS))
+    return best + WIDOW_GAIN + ACE_VALUE * aces
+
+
+def suit_cards(hand: list[int], suit: int) -> int:
+    """Cards of ``suit`` in the hand (copies counted)."""
+    return sum(hand[t] for t in range(N_TYPES) if type_suit(t) == suit)
+
+
+def demand(rules: Rules, hand: list[int]) -> int | None:
+    """The card the heuristic soloist demands (his hand with the widow): of the card types of
+    the deck he holds no copy of, the one that raises his best meld over the suits most, the
+    lowest type on a tie; None when no card raises it."""
+    deck = rules.deck_counts()
+    best, chosen = meld_of(rules, hand, None), None
+    for t in range(N_TYPES):
+        if deck[t] == 0 or hand[t] > 0:
+            continue
+        with_t = list(hand)
+        with_t[t] += 1
+        gain = meld_of(rules, with_t, None)
+        if gain > best:
+            best, chosen = gain, t
+    return chosen
+
+
+def cheapest_loss(rules: Rules, hand: list[int], candidates: list[int], order: list[int],
+                  trump: int | None) -> int:
+    """The card of ``candidates`` the heuristic parts with: in ``order``, the first whose loss
+    leaves the meld (with ``trump``, or the best over the suits when None) as it is; when every
+    one costs meld, the one that keeps it highest, the first in ``order`` on a tie."""
+    whole = meld_of(rules, hand, trump)
+    melds = {}
+    for t in order:
+        if t not in candidates:
+            continue
+        without = list(hand)
+        without[t] -= 1
+        melds[t] = meld_of(rules, without, trump)
+        if melds[t] >= whole:
+            return t
+    return max(melds, key=lambda t: (melds[t], -order.index(t)))
+
+
+def give_back_order(rules: Rules) -> list[int]:
+    """The order for the card given back after a demand: the fewest card points first, then the
+    lowest type."""
+    return sorted(range(N_TYPES), key=lambda t: (rules.rank_points[type_rank(t)], t))
+
+
+def bury_order(rules: Rules, trump: int) -> list[int]:
+    """The order for burying: no trump before a trump, then the most card points, then the
+    lowest type."""
+    return sorted(range(N_TYPES), key=lambda t: (type_suit(t) == trump,
+                                                 -rules.rank_points[type_rank(t)], t))
+
+
+def give_back(rules: Rules, hand: list[int], demanded: int) -> int:
+    """The card the soloist gives back: any type he holds but the demanded one, by
+    :func:`cheapest_loss` on the best meld over the suits."""
+    candidates = [t for t in range(N_TYPES) if hand[t] > 0 and t != demanded]
+    return cheapest_loss(rules, hand, candidates, give_back_order(rules), None)
+
+
+def trump(rules: Rules, hand: list[int]) -> int:
+    """The suit the heuristic soloist names (before burying): the highest meld with it as trump
+    plus ``CARDS_PER_TRUMP`` per card of it, the first suit (S H D C) on a tie."""
+    values = [meld_total(rules, hand, s) + CARDS_PER_TRUMP * suit_cards(hand, s)
+              for s in range(N_SUITS)]
+    return values.index(max(values))
+
+
+def burial(rules: Rules, hand: list[int], trump_suit: int) -> int:
+    """One card the soloist buries: any type he holds, by :func:`cheapest_loss` on the meld with
+    the trump he named."""
+    candidates = [t for t in range(N_TYPES) if hand[t] > 0]
+    return cheapest_loss(rules, hand, candidates, bury_order(rules, trump_suit), trump_suit)
+
+
+def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: list[int],
+         trump_suit: int) -> int:
+    """The card a heuristic seat plays to ``trick`` (led by ``leader``; ``played`` counts the
+    cards of the deal's tricks so far): the talon heuristic's strict play (S1-S3)."""
+    seat_index = len(trick)
+    seat = (leader + seat_index) % rules.players
+    legal = set(legal_cards(hand, trick, trump_suit))
+    led = type_suit(trick[0]) if trick else -1
+    win_card = trick[trick_winner(trick, trump_suit)] if trick else -1
+    win_seat = (leader + trick_winner(trick, trump_suit)) % rules.players if trick else leader
+    partner_wins = bool(rules.partnerships) and seat_index > 0 and win_seat == seat ^ 2
+    counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
+    points = sum(rules.rank_points[type_rank(t)] for t in trick)
+    return heuristic_card(legal, hand, played, rules.copies, False, seat_index, led, win_card,
+                          partner_wins, seat_index == rules.players - 1, points, 0, trump_suit,
+                          counters)
