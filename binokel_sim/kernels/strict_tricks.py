@@ -5,8 +5,9 @@ games. Contract: SPEC.md "Must-head obligation" and "Trick winner"; the heuristi
 :mod:`binokel_sim.kernels.solver_policy`.
 
 :func:`play_strict` is inlined into the talon and widow deal loops (``inline="always"``), with
-``all_random`` and ``record`` constants there, so the all-random play-outs carry no policy
-branch and no knowledge of the cards played, and only the drivers that keep records write them.
+``smart`` None there when every seat plays at random (numba then prunes every branch that asks
+``smart is None``: the all-random loops compile no policy code and keep no knowledge of the cards
+played) and ``record`` a constant, so only the drivers that keep records write them.
 """
 
 import numpy as np
@@ -74,16 +75,17 @@ def counter_cards(card_points):
 
 
 @njit(inline="always")
-def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, copies, pairs,
+def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, column, won, record, d,
                 trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, last_trick, scratch):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
-    policy ids, all random when the constant ``all_random`` says so; ``g0..g3`` the planes of
-    the cards played before (the heuristic's knowledge); the random policy reads one bounded
-    draw per card with at least two legal card types. A seat of the ``heuristic+solver`` or
-    ``sampling`` policy (two players only) plays the solver's card (:mod:`binokel_sim.kernels.solver_policy`, with
-    ``last_trick`` the last trick's bonus and ``scratch`` its scratch). Adds each trick's card
+    policy ids, every seat random when ``smart`` is None (any other value: as ``policies``
+    say); ``g0..g3`` the planes of the cards played before (the heuristic's knowledge); the
+    random policy reads one bounded draw per card with at least two legal card types. A seat of
+    the ``heuristic+solver`` or ``sampling`` policy (two players only) plays the solver's card
+    (:mod:`binokel_sim.kernels.solver_policy`, with ``last_trick`` the last trick's bonus and
+    ``scratch`` its scratch). Adds each trick's card
     points to ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
@@ -104,7 +106,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, cop
             useat = np.uint64(seat)  # an unsigned index: no negative-index fix-up
             held = np.int64(hands[useat, 0])
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
-            if all_random or policies[useat] == POLICY_RANDOM:
+            if smart is None or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
             elif policies[useat] >= POLICY_SOLVER:  # the solver, or sampling: exact here
                 c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
@@ -119,7 +121,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, all_random, cop
                                          win_card, pairs and i > 0 and win_seat == (seat ^ 2),
                                          i == n_players - 1, trick_points, 0, trump, counters)
             remove_card(hands, useat, c)
-            if not all_random:
+            if smart is not None:
                 g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             if record:
                 trick_cards[d, k, i] = c

@@ -247,15 +247,15 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
-def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
                 stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
                 target, max_deals, hands_out, talon_out, points_out, trick_cards,
                 trick_leaders, trick_winners, decl_out, diff_out, games_out):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a sample around a known
     hand, a deal played once per seating, a whole game), with the deal's play written out here
-    once. ``all_random`` (a constant: see :func:`run_items`) compiles the play for random
-    seats only.
+    once. ``smart`` None (see :func:`run_items`) compiles the play for random seats only: numba
+    prunes every branch that asks ``smart is None``, so no policy code is compiled into it.
 
     The random stream of a deal: the shuffle (one partial Fisher-Yates of the block's deck over
     positions 0..N-2, :func:`binokel_sim.kernels.deal.deal_sum`), then the random policy's draws: one bounded draw per card when at least two card types are legal,
@@ -310,9 +310,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
         for seat in range(seat_policies.shape[0]):
             solver_seats |= seat_policies[seat] >= POLICY_SOLVER
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
-    scratch = solver_scratch(solver_seats and not all_random)  # sampling: the solver in phase 2
+    scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
-                                            sampling_seats and not all_random)
+                                            sampling_seats and smart is not None)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -429,7 +429,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                     held = hands[useat, 0]
                     legal = held if i == 0 or not strict else must_head(held, led_block,
                                                                          trump_block, wins)
-                    if all_random or policies[useat] == POLICY_RANDOM:
+                    if smart is None or policies[useat] == POLICY_RANDOM:
                         if strict and i > 0:
                             c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
                         else:
@@ -467,14 +467,14 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                                                  pairs and i > 0 and win_seat == (seat ^ 2),
                                                  i == n_players - 1, trick_points, ready, trump,
                                                  counters)
-                    if not all_random and c == took_card and seat == took_seat and \
+                    if smart is not None and c == took_card and seat == took_seat and \
                             served[useat, c, 0] == 0:
                         took_seat = np.int64(-1)  # a fresh copy of it played: no longer known
                     remove_card(hands, useat, c)
                     if (dirty[useat] >> c) & 1 and served[useat, c, 0] != 0:
                         if forget_copy(hands, served, served_any, seat, c) == 0:
                             dirty[useat] &= ~(np.int64(1) << c)
-                    if not all_random:
+                    if smart is not None:
                         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
                     if record:
                         trick_cards[d, k, i] = c
@@ -497,9 +497,9 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                 points[uwinner, 0] += trick_points
                 # --- the winner's declaration ---------------------------------------------
                 swap_ok = swap_nine >= 0 and last != swap_nine
-                random_seat = all_random or policies[uwinner] == POLICY_RANDOM
+                random_seat = policies[uwinner] == POLICY_RANDOM
                 if wide:
-                    if random_seat:
+                    if smart is None or random_seat:
                         r, swap, s0, s1, s2, s3 = random_declaration(
                             hands, served, served_any, winner, decl[trump], n_decl[trump], trump,
                             talon, cfg, scan, s0, s1, s2, s3)
@@ -518,7 +518,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                                         ok & suspect[uwinner], q0, q1, q2, q3)
                     r = -1
                     swap = False
-                    if random_seat:  # the draw as random_pick makes it: no branch on the count
+                    if smart is None or random_seat:  # the draw as random_pick makes it
                         swaps = ok & sets[trump, S_SWAP] if swap_ok else np.int64(0)
                         n_choices = 1 + popcount(ok) + popcount(swaps)
                         pick, t0, t1, t2, t3 = below_scalar(n_choices, s0, s1, s2, s3)
@@ -551,7 +551,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                     if not wide:
                         suspect[uwinner] |= reach[trump, r]
                     took_served = np.int64(-1)  # the swap's taker declares the taken card's type
-                    if not all_random and winner == took_seat and (mask >> took_card) & 1:
+                    if smart is not None and winner == took_seat and (mask >> took_card) & 1:
                         took_served = served_copies(served, winner, took_card)
                     todo = mask
                     while todo:
@@ -575,7 +575,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                         if forget_copy(hands, served, served_any, winner, swap_nine) == 0:
                             dirty[uwinner] &= ~(np.int64(1) << swap_nine)
                         give_card(hands, winner, last)
-                        if not all_random:
+                        if smart is not None:
                             took_seat = winner
                             took_card = last
                         talon[n_talon - 1] = swap_nine
@@ -593,7 +593,7 @@ def talon_items(all_random, mode, deck, tt, dt, seat_policies, n_samples, seed, 
                     decl_out[d, k, 1] = 0
             # --- phase 2 ----------------------------------------------------------------------
             winner, s0, s1, s2, s3 = play_strict(
-                hands, leader, phase1, n_tricks, trump, policies, all_random, copies, pairs,
+                hands, leader, phase1, n_tricks, trump, policies, smart, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, 0, won, record, d, trick_cards,
                 trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], scratch)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
@@ -633,17 +633,17 @@ def run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, block
               first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
               max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
               trick_winners, decl_out, diff_out, games_out):
-    """:func:`talon_items` compiled twice: with random seats only when ``uniform`` (no policy
-    branch, no knowledge kept), else with each seat's policy (the sampling policy included:
-    compiled into the same loop, it costs about ten seconds of compiling, where a loop of its
-    own would cost over a minute)."""
+    """:func:`talon_items` compiled twice: with random seats only when ``uniform`` (``smart``
+    None: no policy code, no knowledge kept), else with each seat's policy (the sampling policy
+    included: compiled into the same loop, it costs about ten seconds of compiling, where a loop
+    of its own would cost over a minute)."""
     if uniform:
-        talon_items(True, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+        talon_items(None, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
                     stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,
                     policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
                     trick_leaders, trick_winners, decl_out, diff_out, games_out)
     else:
-        talon_items(False, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+        talon_items(np.int64(1), mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
                     stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,
                     policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
                     trick_leaders, trick_winners, decl_out, diff_out, games_out)

@@ -200,7 +200,7 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         win_card = np.int64(-1)
         win_seat = leader
     winner, _, _, _, _ = play_strict(
-        h, leader, phase1, n_tricks, trump, policies, False, copies, pairs, card_points,
+        h, leader, phase1, n_tricks, trump, policies, np.int64(1), copies, pairs, card_points,
         counters, g0, g1, g2, g3, points, 0, won, False, 0, scratch[11], scratch[12],
         scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
         cfg[CFG_LAST_TRICK], scratch[13])

@@ -81,7 +81,7 @@ def bid_limit(p0, p1, p2, p3, kt, totals):
 
 
 @njit(inline="always")
-def run_auction(hands, dealer, policies, all_random, ladder, kt, totals, limits, active,
+def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                 bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
     and writes the calls to ``bid_seats[row]`` / ``bid_values[row]`` (a pass is ``NO_BID``). A
@@ -93,7 +93,7 @@ def run_auction(hands, dealer, policies, all_random, ladder, kt, totals, limits,
     for seat in range(n_players):
         limits[seat] = 0
         active[seat] = True
-        if not all_random and policies[seat] != POLICY_RANDOM:
+        if smart is not None and policies[seat] != POLICY_RANDOM:
             limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
                                      hands[seat, 3], kt, totals)
             for s in range(4):
@@ -106,7 +106,7 @@ def run_auction(hands, dealer, policies, all_random, ladder, kt, totals, limits,
     while n_active > 1:
         if active[seat]:
             offer = next_bid(ladder, current)
-            if all_random or policies[seat] == POLICY_RANDOM:
+            if smart is None or policies[seat] == POLICY_RANDOM:
                 k, s0, s1, s2, s3 = below_scalar(2, s0, s1, s2, s3)
                 call = offer if k == 1 else NO_BID
             else:
@@ -135,7 +135,7 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
     limits = np.empty(n_players, dtype=np.int64)
     active = np.empty(n_players, dtype=np.bool_)
     bid_totals = np.empty((n_players, 4), dtype=np.int64)
-    return run_auction(hands, dealer, seat_policies, False, tw[1], kt, totals, limits, active,
+    return run_auction(hands, dealer, seat_policies, np.int64(1), tw[1], kt, totals, limits, active,
                        bid_totals, bid_seats.reshape((1, bid_seats.shape[0])),
                        bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3)
 
@@ -231,12 +231,13 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
-def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
                 first_deal, known, game, outs, calls):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample, a
     deal played once per seating, a whole game), with the deal written out here once.
-    ``all_random`` (a constant: :func:`run_items`) compiles it for random seats only.
+    ``smart`` None (:func:`run_items`) compiles it for random seats only: numba prunes every
+    branch that asks ``smart is None``, so no policy code is compiled into it.
     ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
     the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
     for the calls of an unrecorded auction.
@@ -360,11 +361,11 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                     bid_seats[d, j] = -1
                     bid_values[d, j] = NO_BID
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
-                    hands, dealer, policies, all_random, ladder, kt, totals, limits, active,
+                    hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                     bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3)
             else:
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
-                    hands, dealer, policies, all_random, ladder, kt, totals, limits, active,
+                    hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                     bid_totals, calls_seats, calls_values, 0, s0, s1, s2, s3)
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
@@ -372,11 +373,11 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
             h0, h1, h2, h3 = hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], \
                 hands[soloist, 3]
             missing = deck_mask & ~np.int64(h0)
-            random_soloist = all_random or policies[soloist] == POLICY_RANDOM
+            random_soloist = policies[soloist] == POLICY_RANDOM
             demand = -1
             w0 = w1 = w2 = w3 = np.int64(0)  # the heuristic soloist's meld per trump, once known
             known_melds = False
-            if random_soloist:
+            if smart is None or random_soloist:
                 n = 1 + popcount(missing)
                 if n >= 2:
                     k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
@@ -418,7 +419,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                 remove_card(hands, holder, demand)
                 give_card(hands, soloist, demand)
                 choices = np.int64(hands[soloist, 0]) & ~(np.int64(1) << demand)
-                if random_soloist:
+                if smart is None or random_soloist:
                     given, s0, s1, s2, s3 = random_pick(choices, s0, s1, s2, s3)
                 else:
                     given, _, w0, w1, w2, w3 = cheapest_loss(
@@ -428,7 +429,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                 remove_card(hands, soloist, given)
                 give_card(hands, holder, given)
             trump = 0
-            if not random_soloist:  # the heuristic names its trump first and buries for it
+            if smart is not None and not random_soloist:  # the heuristic names trump, then buries
                 if not known_melds:  # the hand holds every card type (no demand was possible)
                     score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                                hands[soloist, 3], kt, totals)
@@ -444,7 +445,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                         trump = s
             for j in range(n_widow):
                 held = np.int64(hands[soloist, 0])
-                if random_soloist:
+                if smart is None or random_soloist:
                     t, s0, s1, s2, s3 = random_pick(held, s0, s1, s2, s3)
                 else:
                     t, _, w0, w1, w2, w3 = cheapest_loss(
@@ -453,14 +454,14 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                         trump, kt, totals)
                 remove_card(hands, soloist, t)
                 buried[j] = t
-            if random_soloist:
+            if smart is None or random_soloist:
                 trump, s0, s1, s2, s3 = below_scalar(4, s0, s1, s2, s3)
             # --- every seat's meld with that trump -------------------------------------------
             for seat in range(n_players):
-                if seat == soloist and not random_soloist:
+                if smart is not None and seat == soloist and not random_soloist:
                     melds[seat] = w0 if trump == 0 else (w1 if trump == 1 else (
                         w2 if trump == 2 else w3))
-                elif not sample and seat != soloist and seat != holder and not all_random \
+                elif smart is not None and not sample and seat != soloist and seat != holder \
                         and policies[seat] != POLICY_RANDOM:
                     melds[seat] = bid_totals[seat, trump]  # the hand its bid limit scored
                 else:
@@ -475,7 +476,7 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
                 card_pts[soloist] += card_points[buried[j]]
             zero = np.uint32(0)
             winner, s0, s1, s2, s3 = play_strict(
-                hands, soloist, 0, hand, trump, policies, all_random, copies, pairs, card_points,
+                hands, soloist, 0, hand, trump, policies, smart, copies, pairs, card_points,
                 counters, zero, zero, zero, zero, points, 0, won, record, d, trick_cards,
                 trick_leaders, trick_winners, s0, s1, s2, s3, np.int64(0), no_solver)
             card_pts[winner] += cfg[CFG_LAST_TRICK]
@@ -549,12 +550,13 @@ def widow_items(all_random, mode, deck, tw, kt, seat_policies, seed, block, star
 def run_items(uniform, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
               known, game, outs, calls):
     """:func:`widow_items` compiled twice: with random seats only when ``uniform`` (no policy
-    branch, no meld scored but the seats' final melds), else with each seat's policy."""
+    branch, no meld scored but the seats' final melds: ``smart`` None), else with each seat's
+    policy."""
     if uniform:
-        widow_items(True, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+        widow_items(None, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
                     first_deal, known, game, outs, calls)
     else:
-        widow_items(False, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+        widow_items(np.int64(1), mode, deck, tw, kt, seat_policies, seed, block, start, stop,
                     first_deal, known, game, outs, calls)
 
 
