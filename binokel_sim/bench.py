@@ -205,15 +205,18 @@ def bid_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> floa
                                                    threads=threads))
 
 
-def reference_bid_odds_rate(rules: Rules, samples: int) -> float:
-    """The twin of four-hand-80's bid samples (random policy, every marriage trump)."""
-    from binokel_sim import reference_play
+def reference_bid_odds_rate(rules: Rules, samples: int, policy: str = "random") -> float:
+    """The twin of four-hand-80's bid samples (every marriage trump), ``policy`` on every
+    seat."""
+    from binokel_sim import reference_play, reference_sampling
     from binokel_sim.games import marriage_trumps
 
     counts = _example(rules)
     trumps = marriage_trumps(rules, counts)
-    return samples / timed(lambda: reference_play.bid_samples(rules, [int(c) for c in counts],
-                                                              samples, 1, trumps, 1024))
+    samples_of = (reference_play.bid_samples if policy == "random"
+                  else reference_sampling.heuristic_bid_samples)
+    return samples / timed(lambda: samples_of(rules, [int(c) for c in counts], samples, 1,
+                                              trumps, 1024))
 
 
 def deal_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:

@@ -406,7 +406,7 @@ def duel_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
 
 def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trumps: list[int],
                 block_size: int, first_block: int = 0, known: list[list[int]] | None = None,
-                allowed: list[int] | None = None, auction: tuple | None = None
+                allowed: list[int] | None = None, auction: tuple | None = None, play=None
                 ) -> list[list[tuple[int, int, int]]]:
     """Twin of ``kernels.deals.bid_sample_blocks`` with the random policy on every seat: seat 0
     holds ``counts`` and leads; the unseen cards (ascending types) go to seats 1, 2 by partial
@@ -418,7 +418,9 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
     by the constrained sampler's twin (:func:`binokel_sim.reference_sampler.sample_counts`).
 
     With ``auction`` (``(lo, hi)`` by seat 0..3) a sample is dealt again, from the same stream,
-    until the bid limit (:func:`bid_limit`) of each of seats 1..3 lies in ``[lo, hi]``."""
+    until the bid limit (:func:`bid_limit`) of each of seats 1..3 lies in ``[lo, hi]``.
+    ``play(hands, trump)`` (play points of the pairs) plays the tricks instead of the random
+    policy (:func:`binokel_sim.reference_sampling.heuristic_bid_samples`)."""
     from binokel_sim.reference_sampler import sample_counts
 
     unseen = [t for t in range(N_TYPES)
@@ -441,8 +443,11 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
         row = []
         for trump in trumps:
             melds = [meld_total(rules, h, trump) for h in hands]
-            (play0, _), _ = play_out([list(h) for h in hands], 0, trump, rules,
-                                     stream_pick(stream))
+            if play is None:
+                (play0, _), _ = play_out([list(h) for h in hands], 0, trump, rules,
+                                         stream_pick(stream))
+            else:
+                play0, _ = play([list(h) for h in hands], trump)
             row.append((melds[0] + melds[2], play0, melds[1] + melds[3]))
         out.append(row)
     return out

@@ -16,6 +16,7 @@ from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import Stream
 from binokel_sim.reference_play import (
     Trick,
+    bid_samples,
     heuristic_card,
     legal_cards,
     playout_deals,
@@ -110,6 +111,17 @@ def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: i
     return playout_deals(rules, n_deals, seed, block_size, first_block,
                          play=lambda hands, trump: tuple(heuristic_rest(
                              rules, hands, 0, [], 0, rules.hand_size, trump, 0, set())))
+
+
+def heuristic_bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int,
+                          trumps: list[int], block_size: int, first_block: int = 0
+                          ) -> list[list[tuple[int, int, int]]]:
+    """Twin of ``kernels.deals.bid_sample_blocks`` with the heuristic on every seat (seat 0,
+    the bid winner, leads): :func:`binokel_sim.reference_play.bid_samples` played by
+    :func:`heuristic_rest`."""
+    return bid_samples(rules, counts, n_samples, seed, trumps, block_size, first_block,
+                       play=lambda hands, trump: tuple(heuristic_rest(
+                           rules, hands, 0, [], 0, rules.hand_size, trump, 0, set())))
 
 
 def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[int], leader: int,

@@ -46,12 +46,13 @@ def test_rates_twins_and_ratios_agree(rows):
         if twin is not None:
             best = max(r["per_s_1_thread"], threaded or 0.0)
             assert r["ratio"] == pytest.approx(best / twin), r
-    # every play-out, random or heuristic, has its twin; the heuristic bid odds have none
+    # every play-out, random or heuristic, has its twin, and so do four-hand-80's bid odds
     by_key = {(r["engine"], r["variant"]): r for r in rows}
     for r in rows:
         if r["engine"].startswith("play-out"):
             assert r["twin_per_s"] > 0, r
-    assert by_key[("bid-odds heuristic", "four-hand-80")]["twin_per_s"] is None
+    assert by_key[("bid-odds heuristic", "four-hand-80")]["twin_per_s"] > 0
+    assert by_key[("bid-odds heuristic", "three-hand-auction-48")]["twin_per_s"] is None
     assert by_key[("exact meld table", "four-hand-80")]["per_s_all_threads"] is None
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from binokel_sim import bidding, games
 from binokel_sim import reference_play as ref
+from binokel_sim import reference_sampling
 from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
@@ -133,6 +134,17 @@ def test_bid_samples_random_equal_reference(trumps, monkeypatch):
     assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
              for j in range(len(trumps))] for d in range(30)] == want
     assert (got.pair_play + got.opp_play == TOTAL).all()
+
+
+@pytest.mark.parametrize("trumps", [[S, H, D], [C, S]])
+def test_bid_samples_heuristic_equal_reference(trumps, monkeypatch):
+    """The heuristic's samples (played two at a time by the kernel) against the twin's, which
+    plays each alone with the twin heuristic."""
+    monkeypatch.setattr(games, "GAME_BLOCK", 4)
+    got = run_bid_samples(RULES, EXAMPLE, 30, 17, "heuristic", trumps)
+    want = reference_sampling.heuristic_bid_samples(RULES, list(EXAMPLE), 30, 17, trumps, 4)
+    assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
+             for j in range(len(trumps))] for d in range(30)] == want
 
 
 def test_bid_samples_heuristic_trumps_together_equal_alone():
