@@ -216,3 +216,45 @@ def test_analyze_loads_neither_numba_nor_polars_nor_a_kernel():
     loaded = loaded_after("analyze", "--variant", "two-hand-48")
     assert not loaded & {"numba", "polars", "scipy"}, loaded
     assert not any(m.startswith("binokel_sim.kernels") for m in loaded), loaded
+
+
+# --- the command's entry point (cli.main) -----------------------------------------------------------
+
+def test_console_script_is_main():
+    assert PYPROJECT["project"]["scripts"]["binokel-sim"] == "binokel_sim.cli:main"
+
+
+@pytest.mark.parametrize(("argv", "code", "stream", "needle"), [
+    (("analyze", "--variant", "two-hand-48", "--format", "json"), 0, "stdout", '"best_trump"'),
+    (("analyze", "--hand", "AS XX"), 1, "stderr", "error: unknown card 'XX'"),
+    (("bid-odds", "--bogus"), 2, "stderr", "No such option"),
+])
+def test_main_keeps_the_exit_code_and_output(argv, code, stream, needle):
+    done = subprocess.run([sys.executable, "-m", "binokel_sim.cli", *argv], capture_output=True,
+                          text=True)
+    assert done.returncode == code, done.stderr
+    assert needle in getattr(done, stream)
+
+
+def test_main_raises_the_young_threshold_and_freezes_what_is_left(monkeypatch):
+    import gc
+
+    import binokel_sim.cli as cli
+
+    seen = {}
+
+    def fake_app():
+        seen["threshold"] = gc.get_threshold()[0]
+        raise SystemExit(3)
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(cli, "app", fake_app)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            cli.main()
+        assert stop.value.code == 3
+        assert seen["threshold"] == cli.GC_YOUNG_THRESHOLD
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -1,5 +1,3 @@
-import sys
+from binokel_sim.cli import main
 
-from binokel_sim.cli import app
-
-sys.exit(app())
+main()
