@@ -4,6 +4,7 @@ scripts/run_benchmarks.sh)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -260,9 +261,14 @@ def speed_lines(data: dict) -> list[str]:
              "the same work on one thread, *ratio* the engine's best rate over the twin's.", "",
              f"| engine | variant | 1 thread | {n} threads | twin | ratio |",
              "|---|---|---:|---:|---:|---:|"]
+    repeats = Counter((r["engine"], r["variant"]) for r in table["rows"])
     for r in table["rows"]:
         ratio = "–" if r["ratio"] is None else f"{r['ratio']:,.0f}×"
-        lines.append(f"| {r['engine']} ({r['unit']}) | {r['variant']} | "
+        # rows of one engine and variant that differ in their work (the sampling decisions by
+        # samples per decision) are told apart by the work's last clause
+        engine = (f"{r['engine']}, {r['work'].rsplit(', ', 1)[-1]}"
+                  if repeats[(r["engine"], r["variant"])] > 1 else r["engine"])
+        lines.append(f"| {engine} ({r['unit']}) | {r['variant']} | "
                      f"{rate(r['per_s_1_thread'])} | {rate(r['per_s_all_threads'])} | "
                      f"{rate(r['twin_per_s'])} | {ratio} |")
 
