@@ -4,10 +4,10 @@ at most 1 s on one core).
 Run: python benchmarks/bench_sampling.py   (writes the "sampling" section of
 results/benchmarks.json; scripts/results_doc.py quotes it in docs/results.md)
 
-Whole four-hand-80 and two-hand-48 deals (sections "sampling" and "sampling-two-hand-48") with the
-sampling policy on every seat, one thread, best of five after a warm-up; a decision is a card
-played when two or more card types were legal (two-hand-48: in phase 1, where the policy samples;
-:func:`binokel_sim.bench.sampling_decision_rate`).
+Whole four-hand-80, two-hand-48, three-hand-72 and four-hand-72 deals (sections "sampling" and
+"sampling-VARIANT") with the sampling policy on every seat, one thread, best of five after a
+warm-up; a decision is a card played when two or more card types were legal (two-hand-48: in
+phase 1, where the policy samples; :func:`binokel_sim.bench.sampling_decision_rate`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ TALON_DEALS = 16
 
 def main() -> None:
     for section, name, deals in (("sampling", "four-hand-80", DEALS),
-                                 ("sampling-two-hand-48", "two-hand-48", TALON_DEALS)):
+                                 ("sampling-two-hand-48", "two-hand-48", TALON_DEALS),
+                                 ("sampling-three-hand-72", "three-hand-72", DEALS),
+                                 ("sampling-four-hand-72", "four-hand-72", DEALS)):
         rules = find_variant(name)
         rows = []
         for samples in sorted({SAMPLES_PER_MOVE, 200}):

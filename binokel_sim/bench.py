@@ -245,10 +245,10 @@ def records_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
 def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
                            threads: int) -> float:
     """Card decisions per second of the sampling policy with ``samples_per_move`` samples, on
-    every seat of ``deals`` whole deals (four-hand-80: :func:`~binokel_sim.games.run_play`;
-    two-hand-48: :func:`~binokel_sim.talon_games.run_talon_play`). A decision is a card the
-    policy chose by sampling: one played when two or more card types were legal (in two-hand-48,
-    in phase 1; phase 2 is the solver's)."""
+    every seat of ``deals`` whole deals (four-hand-80: :func:`~binokel_sim.games.run_play`; the
+    talon games: :func:`~binokel_sim.talon_games.run_talon_play`). A decision is a card the
+    policy chose by sampling: one played when two or more card types were legal (in two-hand-48
+    in phase 1 only, phase 2 is the solver's; :func:`talon_decisions`)."""
     from binokel_sim.engines import TALON, engine_family
 
     if engine_family(rules) == TALON:
@@ -268,23 +268,33 @@ def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
 
 
 def talon_decisions(played) -> int:
-    """How many phase-1 cards of ``played`` (:class:`~binokel_sim.talon_games.TalonDeals`, free
-    play) were played from a hand of two or more card types, its hands followed through the
-    records' swaps and draws."""
+    """How many cards of ``played`` (:class:`~binokel_sim.talon_games.TalonDeals`) the sampling
+    policy chose by sampling: in phase 1 (free play) those played from a hand of two or more
+    card types, and with three or four players also those of phase 2 played with two or more
+    legal types under the must-head obligation (two players: phase 2 is the solver's); its
+    hands followed through the records' swaps and draws."""
     from binokel_sim.cards import parse_card
+    from binokel_sim.reference_play import legal_cards
     from binokel_sim.talon_records import talon_records
 
     rules = played.rules
     phase1 = rules.talon // rules.players
+    samples_phase2 = rules.players > 2
     n = 0
     for record in talon_records(played):
         hands = [Counter(parse_card(c) for c in hand) for hand in record["hands"]]
         turned = parse_card(record["talon"][-1])
-        for trick in record["tricks"][:phase1]:
-            for i, card in enumerate(trick["cards"]):
+        trump = turned // 6
+        for k, trick in enumerate(record["tricks"][:phase1 + rules.hand_size]):
+            cards = [parse_card(c) for c in trick["cards"]]
+            for i, card in enumerate(cards):
                 seat = (trick["leader"] + i) % rules.players
-                n += len(+hands[seat]) > 1
-                hands[seat][parse_card(card)] -= 1
+                if k < phase1:
+                    n += len(+hands[seat]) > 1
+                elif samples_phase2:
+                    held = [hands[seat][t] for t in range(24)]
+                    n += len(legal_cards(held, cards[:i], trump)) > 1
+                hands[seat][card] -= 1
             decl, winner = trick["declaration"], trick["winner"]
             if decl is not None and decl["swap"]:  # the declared nine for the turned card
                 nine = parse_card(decl["cards"][0])

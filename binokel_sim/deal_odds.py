@@ -90,7 +90,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     from their integer :func:`deal_tally` (the score quantiles too, read off the histogram).
     ``knowledge`` (from ``--known`` and ``--void``, :mod:`binokel_sim.constraints`): the other
     hands and the talon are dealt consistently with it (an unbiased constrained sampler).
-    ``samples_per_move``: the sampling policy's deals per card decision (two-hand-48)."""
+    ``samples_per_move``: the sampling policy's deals per card decision."""
     from binokel_sim import talon_games
     from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.engines import sampling_options

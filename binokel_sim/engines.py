@@ -89,7 +89,7 @@ def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
         from binokel_sim.simulate import SimulationError
 
         raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
-                              f"policy's, which plays four-hand-80 and two-hand-48 so far")
+                              f"policy's, which plays four-hand-80 and the talon games so far")
     check_samples_per_move(samples_per_move)
     return {"samples_per_move": samples_per_move}
 

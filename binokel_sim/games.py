@@ -15,7 +15,7 @@ import numpy as np
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
-from binokel_sim.engines import PARTNERSHIP, engine_family
+from binokel_sim.engines import PARTNERSHIP, TALON, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SAMPLING, POLICY_SOLVER
 from binokel_sim.kernels.solver import MAX_CARDS
@@ -66,9 +66,8 @@ def policy_id(name: str, rules: Rules) -> int:
         raise SimulationError(f"unknown policy {name!r}; known: "
                               f"{', '.join(POLICY_NAMES)}") from None
     if policy == POLICY_SAMPLING and not sampling_plays(rules):
-        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 and "
-                              f"two-hand-48 so far (the partnership game, and a two-player "
-                              f"talon game with free play in phase 1); use heuristic")
+        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 and the "
+                              f"talon games so far (not the widow games); use heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
                               f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
@@ -86,9 +85,10 @@ def solver_plays(rules: Rules) -> bool:
 
 def sampling_plays(rules: Rules) -> bool:
     """Whether the ``sampling`` policy plays ``rules``: the partnership game (four-hand-80,
-    ``kernels/sampling.py``), or a two-player talon game with free play in phase 1 whose phase 2
-    the exact solver takes (two-hand-48, ``kernels/talon_sampling.py``)."""
-    return engine_family(rules) == PARTNERSHIP or (solver_plays(rules)
+    ``kernels/sampling.py``), or a talon game with free play in phase 1
+    (``kernels/talon_sampling.py``; phase 2 the exact solver's with two players,
+    ``kernels/strict_sampling.py`` with more)."""
+    return engine_family(rules) == PARTNERSHIP or (engine_family(rules) == TALON
                                                     and rules.strict != "always")
 
 

@@ -1,14 +1,17 @@
 """Slow, obvious pure-Python twins of the talon games' heuristic (``kernels/talon_policy.py``, the
-heuristic declarations of ``kernels/talon_declare.py``) and of the two-hand-48 sampling policy's
-phase 1 (``kernels/talon_sampling.py``), on the hands of :mod:`binokel_sim.reference_talon`
-(per card type a list of the copies' served records).
+heuristic declarations of ``kernels/talon_declare.py``) and of the sampling policy
+(``kernels/talon_sampling.py`` in phase 1; ``kernels/strict_sampling.py`` and
+``kernels/strict_tricks.py`` in phase 2 of three and four players), on the hands of
+:mod:`binokel_sim.reference_talon` (per card type a list of the copies' served records).
 
-:func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic``, or
-``sampling`` in phase 1) from the same streams as the kernel, so its records equal
-``talon_records`` of :func:`binokel_sim.talon_games.run_talon_play` deal for deal; with
-``sampling`` it stops after phase 1 (phase 2 is the exact solver's, whose twin takes positions
-of a few tricks only). Sets of card types instead of bit masks, no numba, rules as docs/rules.md
-("Talon games", Policies) states them.
+:func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic`` or
+``sampling``) from the same streams as the kernel, so its records equal ``talon_records`` of
+:func:`binokel_sim.talon_games.run_talon_play` deal for deal; with a ``sampling`` seat of two
+players it stops after phase 1 (phase 2 is then the exact solver's, whose twin takes positions
+of a few tricks only). What the table knows in phase 2 (:class:`Deal`'s ``excluded`` and
+``known``) is kept as sets and counts; the phase-2 samples come from the constrained sampler's
+twin (:mod:`binokel_sim.reference_sampler`). Sets of card types instead of bit masks, no numba,
+rules as docs/rules.md ("Talon games", Policies, "Sampling policy and inference") states them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
 from binokel_sim.reference import Stream, block_streams, deck_cards
 from binokel_sim.reference_play import legal_cards, stream_pick, trick_winner
+from binokel_sim.reference_sampler import sample_counts, ways_from
 from binokel_sim.reference_talon import (
     add_copy,
     apply_declaration,
@@ -146,7 +150,13 @@ def best_declaration(rules: Rules, hand: list[list[int]], trump: int):
 class Deal:
     """Everything about a talon deal in progress: the hands (copies with served records), the
     talon still to draw (its last card face up), the cards played (counts), the trick on the
-    table, points, and the seat that took the turned card with the swap (public)."""
+    table, points, and the seat that took the turned card with the swap (public).
+
+    With ``track`` the table's phase-2 knowledge is kept (as the kernel keeps it for sampling
+    seats): from the start of phase 2 (:func:`start_knowledge`) ``excluded[s]`` the card types
+    seat ``s`` is known not to hold and ``known[s][t]`` the copies of ``t`` it is known to hold,
+    both updated by every card played (:func:`play_card`); None before phase 2 and in the
+    play-outs."""
 
     rules: Rules
     hands: list
@@ -159,6 +169,9 @@ class Deal:
     card_points: list[int] = field(default_factory=list)
     meld_points: list[int] = field(default_factory=list)
     took: tuple[int, int] = (-1, -1)
+    track: bool = False
+    excluded: list[set[int]] | None = None
+    known: list[list[int]] | None = None
 
     @property
     def phase1(self) -> int:
@@ -194,12 +207,42 @@ def heuristic_choice(deal: Deal) -> int:
                           counters)
 
 
+def excluded_by(card: int, trick: list[int], trump: int) -> set[int]:
+    """The card types a player who played ``card`` to ``trick`` (the cards before his) under
+    the must-head obligation cannot hold: those whose holding, beside ``card``, would have made
+    ``card`` illegal. Nothing for a lead."""
+    if not trick:
+        return set()
+    out = set()
+    for t in range(N_TYPES):
+        hand = [0] * N_TYPES
+        hand[card] += 1
+        hand[t] += 1
+        if card not in legal_cards(hand, trick, trump):
+            out.add(t)
+    return out
+
+
+def start_knowledge(deal: Deal, drawer: int, face_up: int) -> None:
+    """What the table knows when phase 2 starts: no type excluded (phase 1 is free play); per
+    seat its public copies (:func:`known_copies`), and for ``drawer`` the talon's face-up last
+    card it drew."""
+    players = deal.rules.players
+    deal.excluded = [set() for _ in range(players)]
+    deal.known = [[known_copies(deal, s, t) for t in range(N_TYPES)] for s in range(players)]
+    deal.known[drawer][face_up] += 1
+
+
 def play_card(deal: Deal, card: int) -> None:
     """The seat to play plays ``card``; a fresh copy of the type the swap's taker took ends the
-    public knowledge of it."""
+    public knowledge of it. In phase 2 (knowledge kept) the card excludes what it shows the seat
+    cannot hold (:func:`excluded_by`) and takes one known copy of its type off the seat."""
     seat = deal.seat()
     if deal.took == (seat, card) and deal.hands[seat][card][0] == 0:
         deal.took = (-1, -1)
+    if deal.known is not None:
+        deal.excluded[seat] |= excluded_by(card, deal.trick, deal.trump)
+        deal.known[seat][card] = max(deal.known[seat][card] - 1, 0)
     remove_copy(deal.hands[seat], card)
     deal.played[card] += 1
     deal.trick.append(card)
@@ -232,6 +275,8 @@ def end_trick(deal: Deal, declare) -> dict:
             card = deal.talon.pop(0)
             add_copy(deal.hands[(winner + j) % rules.players], card)
             draws.append(format_card(card))
+            if not deal.talon and deal.track:  # the face-up card drawn: phase 2 starts
+                start_knowledge(deal, (winner + j) % rules.players, card)
     record = {"leader": deal.leader, "cards": [format_card(t) for t in deal.trick],
               "winner": winner, "declaration": declaration, "draws": draws}
     deal.trick = []
@@ -283,80 +328,171 @@ def known_copies(deal: Deal, seat: int, t: int) -> int:
     return served_count(deal, seat, t) + (1 if deal.took == (seat, t) else 0)
 
 
+def side_value(deal: Deal, seat: int) -> int:
+    """What a sampling seat maximises (``kernels/strict_sampling.py`` side_value): its side's
+    points (card and meld, as ``deal`` counts them) times the number of other sides, less the
+    other sides' points. The sides are the variant's partnerships, or without them the seats."""
+    rules = deal.rules
+    sides = [set(pair) for pair in rules.partnerships] if rules.partnerships else \
+        [{s} for s in range(rules.players)]
+    points = [sum(deal.card_points[s] + deal.meld_points[s] for s in side) for side in sides]
+    own = next(i for i, side in enumerate(sides) if seat in side)
+    return (len(sides) - 1) * points[own] - sum(points[i] for i in range(len(sides)) if i != own)
+
+
+def clone(deal: Deal) -> Deal:
+    """A deep copy of the deal (its rules shared)."""
+    return copy.deepcopy(deal, {id(deal.rules): deal.rules})
+
+
 def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     """The sampling seat's phase-1 card: ``n_samples`` uniform shuffles of what it cannot see,
-    every legal type played out by the heuristic on each, the best total of its score minus the
-    opponent's, the lowest type on a tie. Draws from ``stream`` as the kernel does."""
+    every legal type played out by the heuristic on each, the best total of
+    :func:`side_value`, the lowest type on a tie. Draws from ``stream`` as the kernel does: per
+    sample one Fisher-Yates pass over the pool as the previous sample left it, whose first
+    cards go to the other seats' unknown cards (seats in order from the seat's left), the rest
+    to the hidden talon in draw order."""
     rules, seat = deal.rules, deal.seat()
-    other = 1 - seat
+    players = rules.players
     legal = sorted(deal.legal())
     if len(legal) == 1:
         return legal[0]
+    others = [(seat + g) % players for g in range(1, players)]
     mine = hand_counts(deal.hands[seat])
-    known = [known_copies(deal, other, t) for t in range(N_TYPES)]
+    known = {s: [known_copies(deal, s, t) for t in range(N_TYPES)] for s in others}
     pool = []
     for t in range(N_TYPES):
-        left = rules.copies - mine[t] - deal.played[t] - known[t] - (deal.talon[-1] == t)
+        left = rules.copies - mine[t] - deal.played[t] - sum(known[s][t] for s in others) \
+            - (deal.talon[-1] == t)
         pool += [t] * left
-    hidden = sum(hand_counts(deal.hands[other])) - sum(known)
-    assert hidden + len(deal.talon) - 1 == len(pool)
+    hidden = {s: sum(hand_counts(deal.hands[s])) - sum(known[s]) for s in others}
+    assert min(hidden.values()) >= 0
+    assert sum(hidden.values()) + len(deal.talon) - 1 == len(pool)
     totals = dict.fromkeys(legal, 0)
     for _ in range(n_samples):
         for j in range(len(pool) - 1):
             r = stream.bounded(stream.next_u64() >> 32, len(pool) - j)
             pool[j], pool[j + r] = pool[j + r], pool[j]
-        sample = copy.deepcopy(deal)
-        records = {t: [r for r in deal.hands[other][t] if r != 0] for t in range(N_TYPES)}
-        hand = [list(records[t]) for t in range(N_TYPES)]
-        if deal.took[0] == other:
-            hand[deal.took[1]].append(0)
-        for t in pool[:hidden]:
-            hand[t].append(0)
-        sample.hands[other] = hand
-        sample.talon = pool[hidden:] + [deal.talon[-1]]
+        sample = clone(deal)
+        sample.track, sample.excluded, sample.known = False, None, None
+        j = 0
+        for s in others:
+            hand = [[r for r in deal.hands[s][t] if r != 0] for t in range(N_TYPES)]
+            if deal.took[0] == s:
+                hand[deal.took[1]].append(0)
+            for t in pool[j:j + hidden[s]]:
+                hand[t].append(0)
+            j += hidden[s]
+            sample.hands[s] = hand
+        sample.talon = pool[j:] + [deal.talon[-1]]
         for card in legal:
-            trial = copy.deepcopy(sample)
+            trial = clone(sample)
             play_card(trial, card)
-            if len(trial.trick) == rules.players:
+            if len(trial.trick) == players:
                 end_trick(trial, heuristic_declare)
             play_on(trial)
-            totals[card] += (trial.card_points[seat] + trial.meld_points[seat]
-                             - trial.card_points[other] - trial.meld_points[other])
+            totals[card] += side_value(trial, seat)
+    return max(legal, key=lambda t: (totals[t], -t))
+
+
+# --- the sampling policy's phase-2 card, three and four players (kernels/strict_tricks.py) -------
+
+def strict_view(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """What ``seat`` cannot see in phase 2, for the sampler: ``(others, pool, allowed,
+    capacity)``: the other seats in order from its left; per type the copies neither in its
+    hand, nor played, nor known to be in another seat's; per other seat the mask of the types it
+    may hold and the number of its cards not known. Reads of the other hands only their sizes."""
+    rules = deal.rules
+    others = [(seat + g) % rules.players for g in range(1, rules.players)]
+    mine = hand_counts(deal.hands[seat])
+    pool = [rules.copies - mine[t] - deal.played[t] - sum(deal.known[s][t] for s in others)
+            for t in range(N_TYPES)]
+    if min(pool) < 0:
+        raise ValueError("sampling policy: the known cards do not add up")
+    allowed = [sum(1 << t for t in range(N_TYPES) if t not in deal.excluded[s]) for s in others]
+    capacity = [sum(hand_counts(deal.hands[s])) - sum(deal.known[s]) for s in others]
+    return others, pool, allowed, capacity
+
+
+def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
+    """The sampling seat's card in a phase-2 trick of three or four players: ``n_samples``
+    deals of what it cannot see by the constrained sampler's twin (known copies placed, the rest
+    only to seats not excluded from their type; one 53-bit draw per type with copies to place),
+    every legal type played on each and the deal finished by the heuristic; the best total of
+    :func:`side_value` over the points from this trick on (the last trick's bonus included), the
+    lowest type on a tie. A single legal type is played without sampling."""
+    rules, seat = deal.rules, deal.seat()
+    legal = sorted(deal.legal())
+    if len(legal) == 1:
+        return legal[0]
+    others, pool, allowed, capacity = strict_view(deal, seat)
+    memo: dict = {}
+    if sum(pool) != sum(capacity) or ways_from(0, tuple(capacity), pool, allowed, memo) == 0:
+        raise ValueError("sampling policy: no deal fits what the table knows")
+    totals = dict.fromkeys(legal, 0)
+    for _ in range(n_samples):
+        split = sample_counts(pool, allowed, capacity, stream, memo)
+        sample = clone(deal)
+        sample.track, sample.excluded, sample.known = False, None, None
+        sample.card_points = [0] * rules.players
+        sample.meld_points = [0] * rules.players
+        for g, s in enumerate(others):
+            sample.hands[s] = fresh_hand([split[g][t] + deal.known[s][t] for t in range(N_TYPES)])
+        for card in legal:
+            trial = clone(sample)
+            play_card(trial, card)
+            while len(trial.trick) < rules.players:
+                play_card(trial, heuristic_choice(trial))
+            end_trick(trial, heuristic_declare)
+            play_on(trial)
+            totals[card] += side_value(trial, seat)
     return max(legal, key=lambda t: (totals[t], -t))
 
 
 # --- whole deals ------------------------------------------------------------------------------
 
+def new_deal(rules: Rules, counts: list[list[int]], talon: list[int], dealer: int,
+             track: bool = False) -> Deal:
+    """A deal as dealt (``counts`` per seat, ``talon`` its last card the turned card), the
+    seat after ``dealer`` to lead, the turned card's bonus given to the dealer."""
+    turned = talon[-1]
+    deal = Deal(rules, [fresh_hand(h) for h in counts], list(talon), type_suit(turned),
+                (dealer + 1) % rules.players, card_points=[0] * rules.players,
+                meld_points=[0] * rules.players, track=track)
+    if rules.turned_bonus_rank >= 0 and type_rank(turned) == rules.turned_bonus_rank:
+        deal.meld_points[dealer] += rules.turned_bonus
+    return deal
+
+
+def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream) -> int:
+    """The card of the seat to play by ``policy``: ``random`` (one draw when two or more types
+    are legal), ``heuristic``, or ``sampling`` (phase 1; phase 2 of three or four players)."""
+    legal = sorted(deal.legal())
+    if policy == "random":
+        return legal[pick(len(legal))] if len(legal) >= 2 else legal[0]
+    if policy == "sampling" and deal.k < deal.phase1:
+        return sampling_choice(deal, n_samples, stream)
+    if policy == "sampling" and deal.rules.players > 2:
+        return strict_sampling_choice(deal, n_samples, stream)
+    return heuristic_choice(deal)
+
+
 def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block_size: int,
                n_samples: int = 1) -> list[dict]:
     """Deals ``0 .. n_deals - 1`` (dealer ``d % players``) with ``policies[seat]`` on each seat,
     from the kernel's streams: records as ``talon_records`` makes them (``deal`` and the tricks;
-    with a ``sampling`` seat only phase 1's tricks)."""
+    with a ``sampling`` seat of two players only phase 1's tricks)."""
     records = []
+    sampling = "sampling" in policies
     for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, 0):
         counts, talon = deal_talon_game(rules, work, stream)
         pick = stream_pick(stream)
-        dealer = d % rules.players
-        turned = talon[-1]
-        deal = Deal(rules, [fresh_hand(h) for h in counts], list(talon), type_suit(turned),
-                    (dealer + 1) % rules.players, card_points=[0] * rules.players,
-                    meld_points=[0] * rules.players)
-        if rules.turned_bonus_rank >= 0 and type_rank(turned) == rules.turned_bonus_rank:
-            deal.meld_points[dealer] += rules.turned_bonus
-        sampling = "sampling" in policies
-        total = deal.phase1 if sampling else deal.phase1 + rules.hand_size
+        deal = new_deal(rules, counts, talon, d % rules.players, track=sampling)
+        total = deal.phase1 if sampling and rules.players == 2 else deal.phase1 + rules.hand_size
         tricks = []
         while deal.k < total:
             while len(deal.trick) < rules.players:
-                policy = policies[deal.seat()]
-                legal = sorted(deal.legal())
-                if policy == "random":
-                    card = legal[pick(len(legal))] if len(legal) >= 2 else legal[0]
-                elif policy == "sampling" and deal.k < deal.phase1:
-                    card = sampling_choice(deal, n_samples, stream)
-                else:
-                    card = heuristic_choice(deal)
-                play_card(deal, card)
+                play_card(deal, choose_card(deal, policies[deal.seat()], pick, n_samples, stream))
             winner = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players
             declare = random_declare(pick) if policies[winner] == "random" else \
                 heuristic_declare

@@ -128,6 +128,8 @@ def duel_lines() -> list[str]:
         duel = f"{du['mean_diff']:+.2f} ({du['ci_low']:+.2f} to {du['ci_high']:+.2f})" if du \
             else "–"
         match = f"{m['p_win_a']:.4f} ({m['ci_low']:.4f} to {m['ci_high']:.4f})" if m else "–"
+        if m and m.get("fair_share", 0.5) != 0.5:  # three sides: an even game is a third
+            match += f", fair {m['fair_share']:.2f}"
         lines.append(f"| {variant} | {a} | {b} | {duel} | {du['deals'] if du else 0:,} | "
                      f"{match} | {m['games'] if m else 0:,} |")
     return lines
@@ -152,7 +154,8 @@ def sweep_lines() -> list[str]:
         lines.append(f"| {r['samples_per_move']} | {r['mean_diff']:+.2f} | "
                      f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
     results = json.loads((ROOT / "results" / "benchmarks.json").read_text())
-    for section in ("sampling", "sampling-two-hand-48"):
+    for section in ("sampling", "sampling-two-hand-48", "sampling-three-hand-72",
+                    "sampling-four-hand-72"):
         bench = results.get(section)
         if not bench:
             continue

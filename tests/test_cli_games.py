@@ -222,6 +222,19 @@ def test_sampling_plays_two_hand_48_play_and_deal_odds():
                                  "sampling", "--deals", "8"), "--samples-per-move", "1 to")
 
 
+def test_sampling_plays_the_72_card_games_play_duel_and_deal_odds():
+    lines = ok("play", "--variant", "four-hand-72", "--policy", "sampling", "--deals", "2",
+               "--samples-per-move", "2").stdout
+    assert len(lines.splitlines()) == 2
+    obj = json.loads(ok("deal-odds", "--variant", "three-hand-72", "--policy", "sampling",
+                        "--deals", "4", "--samples-per-move", "2", "--format", "json").stdout)
+    assert obj["provenance"]["samples_per_move"] == 2 and obj["samples"] == 4
+    obj = json.loads(ok("duel", "--variant", "three-hand-72", "-a", "sampling", "-b",
+                        "heuristic", "--deals", "3", "--samples-per-move", "2", "--format",
+                        "json").stdout)
+    assert obj["samples_per_move"] == 2 and obj["deals"] == 3
+
+
 def test_sampling_bid_odds_and_calibrate():
     obj = json.loads(ok("bid-odds", "--policy", "sampling", "--deals", "6",
                         "--samples-per-move", "2", "--format", "json").stdout)
@@ -237,8 +250,8 @@ def test_samples_per_move_without_sampling_warns_and_other_variants_refuse():
     result = ok("duel", "-a", "heuristic", "-b", "random", "--deals", "1000",
                 "--samples-per-move", "5")
     assert "--samples-per-move is read only by the sampling policy" in result.stderr
-    assert_one_line_error(invoke("duel", "--variant", "four-hand-72", "-a", "sampling", "-b",
-                                 "heuristic", "--deals", "10"), "sampling", "two-hand-48")
+    assert_one_line_error(invoke("duel", "--variant", "four-hand-widow-48", "-a", "sampling",
+                                 "-b", "heuristic", "--deals", "10"), "sampling", "talon games")
     assert_one_line_error(invoke("play", "--variant", "three-hand-auction-48", "--policy",
                                  "sampling", "--deals", "1"), "sampling")
 

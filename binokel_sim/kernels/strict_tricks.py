@@ -13,9 +13,11 @@ played) and ``record`` a constant, so only the drivers that keep records write t
 import numpy as np
 
 from binokel_sim.kernels.deal import add_card
+from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.policies import (
     POLICY_RANDOM,
+    POLICY_SAMPLING,
     POLICY_SOLVER,
     either,
     kth_bit,
@@ -24,7 +26,9 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.sampler import count_ways, sample_counts
 from binokel_sim.kernels.solver_policy import solver_card
+from binokel_sim.kernels.strict_sampling import learn, side_value, strict_view
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
 from binokel_sim.kernels.tricks import WINS_OVER, remove_card, suit_block
 
@@ -35,6 +39,20 @@ TAKES = WINS_OVER  # the cards that take a trick from a card (tricks.WINS_OVER),
 def takes(trump, c):
     """The cards that would take the trick from ``c`` (:data:`TAKES`)."""
     return TAKES[(trump * 24 + c) & 127]
+
+
+@njit(inline="always")
+def trick_step(i, c, seat, trump, led, led_block, wins, win_card, win_seat):
+    """The trick's state after ``seat`` played ``c`` as its ``i``-th card: ``(led, led_block,
+    wins, win_card, win_seat)``, the led suit and its block, the cards that would take the trick
+    (:func:`takes` of the card holding it), that card and its seat. The play-outs' form, with
+    branches (``play_strict`` keeps the same state branch-free)."""
+    if i == 0:
+        led = c // 6
+        return led, suit_block(led), takes(trump, c), c, seat
+    if (wins >> c) & 1:
+        return led, led_block, takes(trump, c), c, seat
+    return led, led_block, wins, win_card, win_seat
 
 
 @njit(inline="always")
@@ -77,21 +95,31 @@ def counter_cards(card_points):
 @njit(inline="always")
 def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, column, won, record, d,
-                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, last_trick, scratch):
+                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, last_trick, scratch,
+                knows):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
     policy ids, every seat random when ``smart`` is None (any other value: as ``policies``
     say); ``g0..g3`` the planes of the cards played before (the heuristic's knowledge); the
     random policy reads one bounded draw per card with at least two legal card types. A seat of
-    the ``heuristic+solver`` or ``sampling`` policy (two players only) plays the solver's card
+    the ``heuristic+solver`` policy (two players only) plays the solver's card
     (:mod:`binokel_sim.kernels.solver_policy`, with ``last_trick`` the last trick's bonus and
-    ``scratch`` its scratch). Adds each trick's card
+    ``scratch`` its scratch), and so does a ``sampling`` seat of two players; of more players it
+    plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
+    (:func:`~binokel_sim.kernels.strict_sampling.strict_knowledge`), which every card played
+    then updates. ``knows`` None (the play-outs) compiles neither. Adds each trick's card
     points to ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
     trump_block = suit_block(trump)
     winner = leader
+    # the table's knowledge is kept only where a seat samples with hidden hands; ``knows`` is
+    # sized for the seats only then (strict_knowledge)
+    learning = False
+    if knows is not None and smart is not None and n_players > 2:
+        for s in range(n_players):
+            learning |= policies[s] == POLICY_SAMPLING
     for k in range(first, n_tricks):
         led = np.int64(-1)
         led_block = np.int64(0)
@@ -108,6 +136,11 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
             if smart is None or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
+            elif knows is not None and n_players > 2 and policies[useat] == POLICY_SAMPLING:
+                c, s0, s1, s2, s3 = strict_sampling_card(
+                    hands, seat, legal, leader, i, led, wins, win_card, win_seat, trick_points,
+                    k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1, g2, g3,
+                    last_trick, knows, s0, s1, s2, s3)
             elif policies[useat] >= POLICY_SOLVER:  # the solver, or sampling: exact here
                 c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
                                 np.int64(hands[0, 2]), np.int64(hands[0, 3]),
@@ -123,6 +156,9 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
             remove_card(hands, useat, c)
             if smart is not None:
                 g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
+            if knows is not None and learning:
+                learn(knows, useat, c, excluded_by(c, led_block, trump_block, wins) if i > 0
+                      else np.int64(0))
             if record:
                 trick_cards[d, k, i] = c
             trick_points += card_points[c]
@@ -144,3 +180,104 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
         won[np.uint64(winner)] += 1
         leader = winner
     return winner, s0, s1, s2, s3
+
+
+@njit
+def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_seat,
+                   trick_points, k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1,
+                   g2, g3, last_trick, knows):
+    """:func:`side_value` for ``seat`` of the points from trick ``k`` on when it plays ``card``
+    as the ``position``-th card of trick ``k`` (led by ``leader``; ``led``, ``wins``,
+    ``win_card``, ``win_seat``, ``trick_points`` the trick so far, as :func:`play_strict` keeps
+    it) and every seat then plays the heuristic to the end of the deal (the last trick's bonus
+    included). ``work`` (P, 4) holds every hand as it is before ``card`` and is consumed."""
+    points, won, heuristic, stub3, stub2, no_solver = knows[12:18]
+    n_players = work.shape[0]
+    trump_block = suit_block(trump)
+    led_block = suit_block(led) if position > 0 else np.int64(0)
+    c = card
+    for i in range(position, n_players):
+        s = leader + i
+        if s >= n_players:
+            s -= n_players
+        us = np.uint64(s)
+        if i > position:  # i > 0: the seats after the sampling seat follow by the heuristic
+            legal = must_head(np.int64(work[us, 0]), led_block, trump_block, wins)
+            c = heuristic_talon_card(legal, work[us, 0], work[us, 1], work[us, 2], work[us, 3],
+                                     g0, g1, g2, g3, copies, False, i, led, win_card,
+                                     pairs and win_seat == (s ^ 2), i == n_players - 1,
+                                     trick_points, 0, trump, counters)
+        remove_card(work, us, c)
+        g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
+        trick_points += card_points[c]
+        led, led_block, wins, win_card, win_seat = trick_step(i, c, s, trump, led, led_block,
+                                                              wins, win_card, win_seat)
+    points[:, :] = 0
+    points[win_seat, 0] += trick_points
+    winner, _, _, _, _ = play_strict(
+        work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), copies, pairs,
+        card_points, counters, g0, g1, g2, g3, points, 0, won, False, 0, stub3, stub2, stub2,
+        np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0), last_trick, no_solver, None)
+    points[winner, 0] += last_trick
+    return side_value(points, seat, pairs)
+
+
+@njit
+def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_card, win_seat,
+                         trick_points, k, n_tricks, trump, copies, pairs, card_points, counters,
+                         g0, g1, g2, g3, last_trick, knows, s0, s1, s2, s3):
+    """The ``sampling`` seat's card out of ``legal`` in a strict trick of three or four players
+    with hidden hands (phase 2 of three- and four-hand-72): ``knows[2]`` times, the cards it
+    cannot see are dealt to the other seats by the exact constrained sampler
+    (:func:`~binokel_sim.kernels.strict_sampling.strict_view`, reading ``s0..s3``: one 53-bit
+    uniform per type with copies to place), and every legal type is played out on the sample
+    (:func:`strict_rollout`); it plays the type with the highest total, the lowest on a tie (a
+    single legal type is played without sampling). Reads of ``hands`` its own row and the other
+    rows' sizes. Returns ``(card, s0..s3)``."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal), s0, s1, s2, s3
+    excluded, known, n_samples, ways, split, pool, allowed, capacity = knows[:8]
+    base, work, totals, state = knows[8:12]
+    n_players = hands.shape[0]
+    n_groups = strict_view(hands, seat, known, excluded, copies, g0, g1, g2, g3, pool, allowed,
+                           capacity)
+    if count_ways(pool, allowed, capacity, n_groups, ways) <= 0.0:
+        raise ValueError("sampling policy: no deal fits what the table knows")
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    for q in range(4):
+        base[seat, q] = hands[seat, q]
+    totals[:] = 0
+    for _ in range(n_samples):
+        sample_counts(pool, allowed, capacity, n_groups, ways, state, split)
+        for g in range(n_groups):
+            s = seat + 1 + g
+            if s >= n_players:
+                s -= n_players
+            q0 = q1 = q2 = q3 = np.int64(0)
+            for t in range(24):
+                for _ in range(split[g, t] + known[s, t]):
+                    q0, q1, q2, q3 = add_card(q0, q1, q2, q3, t)
+            base[s, 0] = q0
+            base[s, 1] = q1
+            base[s, 2] = q2
+            base[s, 3] = q3
+        todo = legal
+        while todo:
+            c = lowest_bit(todo)
+            todo &= todo - 1
+            work[:, :] = base
+            totals[c] += strict_rollout(work, seat, c, leader, position, led, wins, win_card,
+                                        win_seat, trick_points, k, n_tricks, trump, copies,
+                                        pairs, card_points, counters, g0, g1, g2, g3,
+                                        last_trick, knows)
+    best = np.int64(-1)
+    todo = legal
+    while todo:
+        c = lowest_bit(todo)
+        todo &= todo - 1
+        if best < 0 or totals[c] > totals[best]:
+            best = c
+    return best, state[0], state[1], state[2], state[3]

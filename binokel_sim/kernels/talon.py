@@ -75,6 +75,7 @@ from binokel_sim.kernels.talon_policy import (
     beats,
     heuristic_talon_card,
 )
+from binokel_sim.kernels.strict_sampling import knowledge_start, strict_knowledge
 from binokel_sim.kernels.talon_sampling import talon_sampling_card, talon_sampling_scratch
 from binokel_sim.kernels.tricks import remove_card, suit_block
 
@@ -313,6 +314,7 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
                                             sampling_seats and smart is not None)
+    knows = strict_knowledge(n_players, hand, n_samples, sampling_seats and smart is not None)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -592,10 +594,14 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                     decl_out[d, k, 0] = -1
                     decl_out[d, k, 1] = 0
             # --- phase 2 ----------------------------------------------------------------------
+            if smart is not None and sampling_seats:  # what the table knows as phase 2 starts
+                knowledge_start(knows, served, took_seat, took_card,
+                                leader - 1 if leader > 0 else n_players - 1, last)
             winner, s0, s1, s2, s3 = play_strict(
                 hands, leader, phase1, n_tricks, trump, policies, smart, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, 0, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], scratch)
+                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], scratch,
+                knows)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
             # --- what the item keeps ----------------------------------------------------------
             if mode == MODE_PLAY or mode == MODE_PLAYOUT or mode == MODE_SAMPLE:

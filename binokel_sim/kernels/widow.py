@@ -478,7 +478,7 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, st
             winner, s0, s1, s2, s3 = play_strict(
                 hands, soloist, 0, hand, trump, policies, smart, copies, pairs, card_points,
                 counters, zero, zero, zero, zero, points, 0, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, np.int64(0), no_solver)
+                trick_leaders, trick_winners, s0, s1, s2, s3, np.int64(0), no_solver, None)
             card_pts[winner] += cfg[CFG_LAST_TRICK]
             bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
                                                   n_players, hand, pairs, scores, sums)

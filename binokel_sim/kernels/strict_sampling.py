@@ -1,0 +1,123 @@
+"""What the table knows in the strict phase 2 of the three- and four-player talon games, and the
+sampling seat's view of it (issue 11). The decision itself
+(:func:`~binokel_sim.kernels.strict_tricks.strict_sampling_card`) lives beside the strict trick
+loop it plays out with.
+
+Phase 1 of those games is free play (:mod:`binokel_sim.kernels.talon_sampling`), so when the
+talon is gone the table knows of each seat only its public cards (:func:`known_copies`: the
+copies that served a declaration, the turned card taken with the swap) and, for the seat that drew
+the talon's face-up last card, that card (:func:`knowledge_start`). From then on every card
+played is run through :func:`~binokel_sim.kernels.knowledge.excluded_by` (voids, no trump, the
+must-head inference) and takes one known copy of its type off the seat's known cards. A decision
+deals the cards the seat cannot see to the other seats by the exact constrained sampler
+(:mod:`binokel_sim.kernels.sampler`): known cards placed, the rest uniform over the deals that
+respect every seat's excluded types (docs/rules.md, "Sampling policy and inference").
+"""
+
+import numpy as np
+
+from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.policies import POLICY_HEURISTIC, popcount
+from binokel_sim.kernels.solver_policy import solver_scratch
+from binokel_sim.kernels.talon_declare import copies_of, served_copies
+
+N_TYPES = 24
+ALL_TYPES = (np.int64(1) << N_TYPES) - 1
+
+
+@njit
+def known_copies(served, seat, t, took_seat, took_card):
+    """The copies of ``t`` that everybody knows ``seat`` holds: those that have served a
+    declaration (:func:`served_copies`), and the turned card taken with the swap while the seat
+    has neither played that type from no served copy nor declared a fresh copy of it (either
+    ends what is known of it: :func:`~binokel_sim.kernels.talon.talon_items` clears
+    ``took_seat``). Reads nothing hidden."""
+    return served_copies(served, seat, t) + (1 if seat == took_seat and t == took_card else 0)
+
+
+@njit
+def strict_knowledge(n_players, hand, n_samples, active):
+    """The phase-2 knowledge and the decision's working arrays (small stubs unless ``active``):
+    per seat the excluded card types and the known copies per type; the samples per decision;
+    the sampler's ``ways`` (float64 (25, h + 1, h + 1, h + 1) for hands of ``h`` cards) and
+    split; the pool, allowed masks and capacities; a sample's hands and a play-out's; the totals
+    per card type; the stream as the sampler reads it; a play-out's points, tricks won and
+    policies (the heuristic's); the placeholders :func:`play_strict` is given."""
+    p = n_players if active else 1
+    size = hand + 1 if active else 1
+    return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),
+            np.int64(n_samples), np.empty((N_TYPES + 1, size, size, size)),
+            np.zeros((4, N_TYPES), dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
+            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros((p, 4), dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
+            np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
+            np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
+            np.empty((0, 1), dtype=np.int64), solver_scratch(False))
+
+
+@njit
+def knowledge_start(knows, served, took_seat, took_card, drawer, face_up):
+    """The knowledge when phase 2 starts: no type excluded (phase 1 is free play), and per seat
+    its :func:`known_copies`, plus the talon's face-up last card for ``drawer``, the seat that
+    drew it."""
+    excluded, known = knows[0], knows[1]
+    for s in range(known.shape[0]):
+        excluded[s] = 0
+        for t in range(N_TYPES):
+            known[s, t] = known_copies(served, s, t, took_seat, took_card)
+    known[drawer, face_up] += 1
+
+
+@njit(inline="always")
+def learn(knows, seat, c, excluded):
+    """``seat`` played ``c``, which told the table ``excluded`` (:func:`excluded_by`; 0 for a
+    lead): those types are out, and one known copy of ``c`` is gone (at least 0)."""
+    knows[0][seat] |= excluded
+    if knows[1][seat, c] > 0:
+        knows[1][seat, c] -= 1
+
+
+@njit
+def strict_view(hands, seat, known, excluded, copies, g0, g1, g2, g3, pool, allowed, capacity):
+    """What ``seat`` cannot see, for the sampler: ``pool[t]`` the copies of ``t`` neither in its
+    hand, nor played (``g0..g3``), nor known to be in another seat's; per other seat (groups in
+    seat order from the seat's left) the types it may hold and the cards of its hand not known.
+    Returns the number of groups. Reads of the other hands only their sizes."""
+    n_players = hands.shape[0]
+    for t in range(N_TYPES):
+        played = (((g0 >> t) & 1) + ((g1 >> t) & 1) + ((g2 >> t) & 1) + ((g3 >> t) & 1))
+        pool[t] = copies - copies_of(hands, seat, t) - played
+    for g in range(n_players - 1):
+        s = seat + 1 + g
+        if s >= n_players:
+            s -= n_players
+        allowed[g] = ALL_TYPES & ~excluded[s]
+        capacity[g] = (popcount(hands[s, 0]) + popcount(hands[s, 1]) + popcount(hands[s, 2])
+                       + popcount(hands[s, 3]))
+        for t in range(N_TYPES):
+            pool[t] -= known[s, t]
+            capacity[g] -= known[s, t]
+    for t in range(N_TYPES):
+        if pool[t] < 0:
+            raise ValueError("sampling policy: the known cards do not add up")
+    return n_players - 1
+
+
+@njit
+def side_value(points, seat, pairs):
+    """What a sampling seat maximises: its side's points (card and meld, ``points`` (P, 2)) less
+    the mean of the other sides', times the number of other sides (an integer). The sides are
+    the seats, or with ``pairs`` the partnerships (seat parity); with two sides, own less
+    other's."""
+    n_players = points.shape[0]
+    n_sides = 2 if pairs else n_players
+    own = np.int64(0)
+    rest = np.int64(0)
+    for s in range(n_players):
+        mine = ((s ^ seat) & 1) == 0 if pairs else s == seat
+        if mine:
+            own += points[s, 0] + points[s, 1]
+        else:
+            rest += points[s, 0] + points[s, 1]
+    return (n_sides - 1) * own - rest
