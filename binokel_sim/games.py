@@ -67,7 +67,9 @@ def policy_id(name: str, rules: Rules) -> int:
                               f"{', '.join(POLICY_NAMES)}") from None
     if policy == POLICY_SAMPLING and not sampling_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 and the "
-                              f"talon games so far (not the widow games); use heuristic")
+                              f"talon games so far (free play in phase 1; with two players "
+                              f"hands of at most {MAX_CARDS} cards), not the widow games; use "
+                              f"heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
                               f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
@@ -86,10 +88,12 @@ def solver_plays(rules: Rules) -> bool:
 def sampling_plays(rules: Rules) -> bool:
     """Whether the ``sampling`` policy plays ``rules``: the partnership game (four-hand-80,
     ``kernels/sampling.py``), or a talon game with free play in phase 1
-    (``kernels/talon_sampling.py``; phase 2 the exact solver's with two players,
-    ``kernels/strict_sampling.py`` with more)."""
-    return engine_family(rules) == PARTNERSHIP or (engine_family(rules) == TALON
-                                                    and rules.strict != "always")
+    (``kernels/talon_sampling.py``) whose phase 2 it can play: with two players the exact
+    solver's (:func:`solver_plays`), with more by sampling (``kernels/strict_sampling.py``)."""
+    if engine_family(rules) == PARTNERSHIP:
+        return True
+    return (engine_family(rules) == TALON and rules.strict != "always"
+            and (rules.players > 2 or solver_plays(rules)))
 
 
 def _chunks(total: int, threads: int, slow: bool = False, block: int | None = None):

@@ -12,7 +12,7 @@ import pytest
 from talon_replay import replay_talon
 from test_talon import kernel_records
 
-from binokel_sim import talon_games
+from binokel_sim import games, talon_games
 from binokel_sim.cards import counts_to_planes, parse_cards
 from binokel_sim.engines import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
@@ -249,6 +249,20 @@ def test_sampling_beats_the_heuristic():
                                       samples_per_move=16)
     mean, low, high = mean_interval(diff.sum(), (diff * diff).sum(), len(diff))
     assert low > 0, (mean, low, high)
+
+
+def test_talon_games_whose_phase_2_it_cannot_play_refuse_the_policy():
+    """Strict play in phase 1 (nothing of the free-play shuffle holds), and two players with
+    hands the solver does not take (phase 2 is the solver's there)."""
+    import dataclasses
+
+    for rules in (dataclasses.replace(RULES, strict="always"),
+                  dataclasses.replace(RULES, hand_size=14)):
+        assert not games.sampling_plays(rules)
+        with pytest.raises(SimulationError, match="plays four-hand-80 and the talon games"):
+            games.policy_id("sampling", rules)
+    assert all(games.sampling_plays(find_variant(name))
+               for name in ("two-hand-48", "three-hand-72", "four-hand-72"))
 
 
 @pytest.mark.parametrize("name", ["three-hand-auction-48", "four-hand-widow-48"])
