@@ -139,20 +139,25 @@ def sweep_lines() -> list[str]:
     """The sampling policy's strength by samples per decision (scripts/run_duels.sh:
     results/duels/sweep/*.json), if it has been run."""
     rows = [json.loads(p.read_text())[0]
-            for p in (ROOT / "results" / "duels" / "sweep").glob("sampling-*.json")]
+            for p in (ROOT / "results" / "duels" / "sweep").glob("*sampling-*.json")]
     if not rows:
         return []
-    rows.sort(key=lambda r: r["samples_per_move"])
-    first = rows[0]
-    lines = ["", "### The sampling policy by samples per decision", "",
-             f"`binokel-sim duel -a sampling -b heuristic --deals {first['deals']} --seed "
-             f"{first['seed']} --samples-per-move K` ({first['variant']}): where the gain stops "
-             f"is the default (docs/rules.md, \"Sampling policy and inference\").", "",
-             "| samples per decision | sampling − heuristic per deal | 95% interval |",
-             "|---|---|---|"]
+    lines = ["", "### The sampling policy by samples per decision"]
+    by_variant: dict[str, list[dict]] = {}
     for r in rows:
-        lines.append(f"| {r['samples_per_move']} | {r['mean_diff']:+.2f} | "
-                     f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
+        by_variant.setdefault(r["variant"], []).append(r)
+    for variant in sorted(by_variant):
+        runs = sorted(by_variant[variant], key=lambda r: r["samples_per_move"])
+        first = runs[0]
+        lines += ["", f"`binokel-sim duel --variant {variant} -a sampling -b heuristic --deals "
+                  f"{first['deals']} --seed {first['seed']} --samples-per-move K`: where the "
+                  f"gain stops is the default (docs/rules.md, \"Sampling policy and "
+                  f"inference\").", "",
+                  "| samples per decision | sampling − heuristic per deal | 95% interval |",
+                  "|---|---|---|"]
+        for r in runs:
+            lines.append(f"| {r['samples_per_move']} | {r['mean_diff']:+.2f} | "
+                         f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
     results = json.loads((ROOT / "results" / "benchmarks.json").read_text())
     for section in ("sampling", "sampling-two-hand-48", "sampling-three-hand-72",
                     "sampling-four-hand-72"):

@@ -4,7 +4,7 @@
 # sampling (four-hand-80 and the talon games: perfect-information sampling, 128 samples a
 # decision), then the sampling policy's strength by samples per decision (results/duels/sweep/). Writes
 # results/duels/*.json (one row each: the figures, variant, policies, seed and version);
-# scripts/results_doc.py quotes them in docs/results.md. About 35 minutes on two cores.
+# scripts/results_doc.py quotes them in docs/results.md. About 45 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results/duels
@@ -30,4 +30,8 @@ mkdir -p results/duels/sweep
 for k in 16 32 64 128 256; do
   binokel-sim duel -a sampling -b heuristic --deals 2000 --seed 7 --samples-per-move "$k" \
     --out "results/duels/sweep/sampling-$k.json"
+done
+for k in 16 32 64 128 256; do
+  binokel-sim duel --variant three-hand-72 -a sampling -b heuristic --deals 1000 --seed 7 \
+    --samples-per-move "$k" --out "results/duels/sweep/three-hand-72-sampling-$k.json"
 done

@@ -194,7 +194,7 @@ def test_sampling_beats_the_heuristic():
 
 
 def test_other_variants_and_bad_counts_are_refused():
-    for name in ("four-hand-72", "three-hand-auction-48"):
+    for name in ("four-hand-widow-48", "three-hand-auction-48"):
         with pytest.raises(SimulationError, match="sampling"):
             games.policy_id("sampling", find_variant(name))
     with pytest.raises(SimulationError, match="samples-per-move"):
