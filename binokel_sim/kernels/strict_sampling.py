@@ -17,7 +17,7 @@ respect every seat's excluded types (docs/rules.md, "Sampling policy and inferen
 import numpy as np
 
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, popcount
+from binokel_sim.kernels.policies import POLICY_HEURISTIC, lowest_bit, popcount
 from binokel_sim.kernels.solver_policy import solver_scratch
 from binokel_sim.kernels.talon_declare import copies_of, served_copies
 
@@ -121,3 +121,17 @@ def side_value(points, seat, pairs):
         else:
             rest += points[s, 0] + points[s, 1]
     return (n_sides - 1) * own - rest
+
+
+@njit(inline="always")
+def best_type(legal, totals):
+    """The card type of ``legal`` (mask, not empty) with the highest ``totals`` entry, the lowest
+    type on a tie: the sampling decision, phase 1 and phase 2 alike."""
+    best = np.int64(-1)
+    todo = legal
+    while todo:
+        c = lowest_bit(todo)
+        todo &= todo - 1
+        if best < 0 or totals[c] > totals[best]:
+            best = c
+    return best

@@ -28,7 +28,7 @@ from binokel_sim.kernels.policies import (
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_ways, sample_counts
 from binokel_sim.kernels.solver_policy import solver_card
-from binokel_sim.kernels.strict_sampling import learn, side_value, strict_view
+from binokel_sim.kernels.strict_sampling import best_type, learn, side_value, strict_view
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
 from binokel_sim.kernels.tricks import WINS_OVER, remove_card, suit_block
 
@@ -273,11 +273,4 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
                                         win_seat, trick_points, k, n_tricks, trump, copies,
                                         pairs, card_points, counters, g0, g1, g2, g3,
                                         last_trick, knows)
-    best = np.int64(-1)
-    todo = legal
-    while todo:
-        c = lowest_bit(todo)
-        todo &= todo - 1
-        if best < 0 or totals[c] > totals[best]:
-            best = c
-    return best, state[0], state[1], state[2], state[3]
+    return best_type(legal, totals), state[0], state[1], state[2], state[3]

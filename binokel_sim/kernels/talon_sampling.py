@@ -32,7 +32,7 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, lowest_bit, popcount
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.solver_policy import solver_scratch
-from binokel_sim.kernels.strict_sampling import known_copies, side_value
+from binokel_sim.kernels.strict_sampling import best_type, known_copies, side_value
 from binokel_sim.kernels.strict_tricks import must_head, play_strict, trick_step
 from binokel_sim.kernels.talon_declare import (
     CFG_COPIES,
@@ -273,11 +273,4 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
                        wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt,
                        counters, scratch, c)
             totals[c] += side_value(pts, seat, pairs)
-    best = -1
-    todo = legal
-    while todo:
-        c = lowest_bit(todo)
-        todo &= todo - 1
-        if best < 0 or totals[c] > totals[best]:
-            best = c
-    return best, s0, s1, s2, s3
+    return best_type(legal, totals), s0, s1, s2, s3
