@@ -13,10 +13,10 @@ import numpy as np
 from numba import prange
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
-from binokel_sim.kernels.deal import add_card, block_start, deal_seats
+from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.sampler import sample_counts
+from binokel_sim.kernels.sampler import group_planes, sample_counts
 from binokel_sim.kernels.sampling import play_known, sampling_active, sampling_scratch
 from binokel_sim.kernels.tricks import (
     PLAY_HEURISTIC,
@@ -277,10 +277,7 @@ def known_deal(cons, state, dealt):
     pool, known, allowed, capacity, ways, split = cons
     sample_counts(pool, allowed, capacity, np.int64(N_SEATS - 1), ways, state, split)
     for seat in range(1, N_SEATS):
-        p0 = p1 = p2 = p3 = np.uint32(0)
-        for t in range(pool.shape[0]):
-            for _ in range(known[seat, t] + split[seat - 1, t]):
-                p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
+        p0, p1, p2, p3 = group_planes(known, split, seat, seat - 1)
         dealt[4 * seat] = p0
         dealt[4 * seat + 1] = p1
         dealt[4 * seat + 2] = p2

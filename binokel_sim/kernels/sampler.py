@@ -157,6 +157,18 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
 
 
 @njit(inline="always")
+def group_planes(known, split, row, group):
+    """The planes (four int64) of a hand holding ``known[row, t] + split[group, t]`` copies of
+    each card type ``t``: a seat's known cards and its group's share of a sample
+    (:func:`sample_counts`)."""
+    q0 = q1 = q2 = q3 = np.int64(0)
+    for t in range(split.shape[1]):
+        for _ in range(known[row, t] + split[group, t]):
+            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(t))
+    return q0, q1, q2, q3
+
+
+@njit(inline="always")
 def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands, hidden):
     """A sample's deal under what the user knows (the talon and widow engines' samples): ``known``
     is ``(seat 0's planes, 1, pool, known cards per seat (4, 24), allowed, capacity, ways)``
@@ -171,10 +183,7 @@ def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands
     sample_counts(pool, allowed, capacity, n_players, ways, st, split)
     s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
     for seat in range(1, n_players):
-        q0 = q1 = q2 = q3 = np.int64(0)
-        for t in range(24):
-            for _ in range(kc[seat, t] + split[seat - 1, t]):
-                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(t))
+        q0, q1, q2, q3 = group_planes(kc, split, seat, seat - 1)
         hands[seat, 0] = q0
         hands[seat, 1] = q1
         hands[seat, 2] = q2

@@ -18,7 +18,6 @@ so a sampling play-out is as reproducible as any other.
 
 import numpy as np
 
-from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.melds import multiplicity
 from binokel_sim.kernels.options import njit
@@ -32,7 +31,7 @@ from binokel_sim.kernels.policies import (
     popcount,
     random_pick,
 )
-from binokel_sim.kernels.sampler import count_ways, sample_counts
+from binokel_sim.kernels.sampler import count_ways, group_planes, sample_counts
 from binokel_sim.kernels.tricks import (
     PLAY_HEURISTIC,
     WINS_OVER,
@@ -172,10 +171,7 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
         sample_counts(pool, allowed, capacity, np.int64(3), ways, state, split)
         for g in range(3):
             s = (seat + 1 + g) & 3
-            q0 = q1 = q2 = q3 = np.uint32(0)
-            for t in range(N_TYPES):
-                for _ in range(split[g, t] + held[g, t]):
-                    q0, q1, q2, q3 = add_card(q0, q1, q2, q3, t)
+            q0, q1, q2, q3 = group_planes(held, split, g, g)
             sample[4 * s] = q0
             sample[4 * s + 1] = q1
             sample[4 * s + 2] = q2

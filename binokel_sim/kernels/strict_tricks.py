@@ -26,7 +26,7 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.sampler import count_ways, sample_counts
+from binokel_sim.kernels.sampler import count_ways, group_planes, sample_counts
 from binokel_sim.kernels.solver_policy import solver_card
 from binokel_sim.kernels.strict_sampling import best_type, learn, side_value, strict_view
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
@@ -256,10 +256,7 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
             s = seat + 1 + g
             if s >= n_players:
                 s -= n_players
-            q0 = q1 = q2 = q3 = np.int64(0)
-            for t in range(24):
-                for _ in range(split[g, t] + known[s, t]):
-                    q0, q1, q2, q3 = add_card(q0, q1, q2, q3, t)
+            q0, q1, q2, q3 = group_planes(known, split, s, g)
             base[s, 0] = q0
             base[s, 1] = q1
             base[s, 2] = q2
