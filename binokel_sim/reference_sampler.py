@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import product
 from math import factorial
+from typing import NamedTuple
 
 from binokel_sim.reference import Stream
 
@@ -36,66 +37,123 @@ def multinomial(k: int, a) -> int:
     return out
 
 
+class Bound(NamedTuple):
+    """The widow games' bound (``kernels/sampler.py``, "a lower bound on two groups together"):
+    the soloist's and the buried groups hold at least ``lower[t]`` copies of each type between
+    them, but one type may fall one short when ``slack`` is open, that type is one of ``given``
+    (the types the card given back may be) and the holder's group holds a copy of it or ``held``
+    has it (the types the holder is known to hold or has played)."""
+
+    lower: list[int]
+    soloist: int
+    buried: int
+    holder: int
+    given: int
+    held: int
+    slack: bool
+
+
+def consistent(counts: list[list[int]], bound: Bound | None) -> bool:
+    """Whether per-group counts meet ``bound``, checked directly: the shortfalls of the two
+    groups below ``lower``, at most one card in all, on a type the slack may take."""
+    if bound is None:
+        return True
+    short = {t: bound.lower[t] - counts[bound.soloist][t] - counts[bound.buried][t]
+             for t in range(N_TYPES)}
+    short = {t: n for t, n in short.items() if n > 0}
+    if not short:
+        return True
+    if not bound.slack or len(short) > 1:
+        return False
+    (t, n), = short.items()
+    holder_has = bound.holder >= 0 and counts[bound.holder][t] > 0
+    return n == 1 and bool(bound.given >> t & 1) and (holder_has or bool(bound.held >> t & 1))
+
+
+def _layer(bound: Bound | None, t: int, open_: bool, a) -> bool | None:
+    """The slack after type ``t`` is split ``a`` (None: the split breaks the bound)."""
+    if bound is None:
+        return open_
+    got = a[bound.soloist] + a[bound.buried]
+    if got >= bound.lower[t]:
+        return open_
+    holder_has = bound.holder >= 0 and a[bound.holder] > 0
+    if (open_ and got == bound.lower[t] - 1 and bound.given >> t & 1
+            and (holder_has or bound.held >> t & 1)):
+        return False
+    return None
+
+
 def ways_from(t: int, need: tuple[int, ...], pool: list[int], allowed: list[int],
-              memo: dict) -> int:
+              memo: dict, bound: Bound | None = None, open_: bool = False) -> int:
     """Consistent placements of the copies of types ``t..23`` when the seats still need
-    ``need`` cards (exact integer)."""
+    ``need`` cards (exact integer); ``open_``: the bound's slack is still open."""
     if t == N_TYPES:
         return 1 if all(n == 0 for n in need) else 0
-    key = (t, need)
+    key = (t, need, open_)
     if key not in memo:
         total = 0
         for a in splits(pool[t], len(need), allowed, t):
             rest = tuple(n - x for n, x in zip(need, a))
-            if min(rest) >= 0:
-                total += multinomial(pool[t], a) * ways_from(t + 1, rest, pool, allowed, memo)
+            after = _layer(bound, t, open_, a)
+            if min(rest) >= 0 and after is not None:
+                total += multinomial(pool[t], a) * ways_from(t + 1, rest, pool, allowed, memo,
+                                                             bound, after)
         memo[key] = total
     return memo[key]
 
 
-def count_ways(pool: list[int], allowed: list[int], capacity: list[int]) -> int:
+def count_ways(pool: list[int], allowed: list[int], capacity: list[int],
+               bound: Bound | None = None) -> int:
     if sum(pool) != sum(capacity):
         return 0
-    return ways_from(0, tuple(capacity), pool, allowed, {})
+    return ways_from(0, tuple(capacity), pool, allowed, {}, bound, bool(bound and bound.slack))
 
 
 def sample_counts(pool: list[int], allowed: list[int], capacity: list[int],
-                  stream: Stream, memo: dict | None = None) -> list[list[int]]:
+                  stream: Stream, memo: dict | None = None,
+                  bound: Bound | None = None) -> list[list[int]]:
     """One consistent deal as counts per seat and type; type by type, a split is chosen with
     probability (its ways) / (all ways), read off one 53-bit uniform per type with copies.
-    ``memo``: the counts of earlier calls with the same pool, allowed and capacity, kept."""
+    ``memo``: the counts of earlier calls with the same pool, allowed, capacity and bound,
+    kept."""
     memo = {} if memo is None else memo
     seats = len(capacity)
     need = tuple(capacity)
+    open_ = bool(bound and bound.slack)
     out = [[0] * N_TYPES for _ in range(seats)]
     for t in range(N_TYPES):
         k = pool[t]
         if k == 0:
             continue
-        total = ways_from(t, need, pool, allowed, memo)
+        total = ways_from(t, need, pool, allowed, memo, bound, open_)
         u53 = stream.next_u64() >> 11  # u = u53 / 2**53; choose the first split whose running
         running = 0                    # sum of ways exceeds u * total (exact integers)
         chosen = None
         for a in splits(k, seats, allowed, t):
             rest = tuple(n - x for n, x in zip(need, a))
-            if min(rest) < 0:
+            after = _layer(bound, t, open_, a)
+            if min(rest) < 0 or after is None:
                 continue
-            w = multinomial(k, a) * ways_from(t + 1, rest, pool, allowed, memo)
+            w = multinomial(k, a) * ways_from(t + 1, rest, pool, allowed, memo, bound, after)
             if w == 0:
                 continue
-            chosen = a
+            chosen = (a, after)
             running += w
             if u53 * total < running * 2**53:
                 break
+        a, open_ = chosen
         for s in range(seats):
-            out[s][t] = chosen[s]
-        need = tuple(n - x for n, x in zip(need, chosen))
+            out[s][t] = a[s]
+        need = tuple(n - x for n, x in zip(need, a))
     return out
 
 
-def enumerate_deals(pool: list[int], allowed: list[int], capacity: list[int]) -> dict:
-    """Brute force: every assignment of the physical cards to seats that respects the knowledge,
-    counted by the per-seat counts it gives: ``{counts as a tuple of tuples: assignments}``."""
+def enumerate_deals(pool: list[int], allowed: list[int], capacity: list[int],
+                    bound: Bound | None = None) -> dict:
+    """Brute force: every assignment of the physical cards to seats that respects the knowledge
+    (and ``bound``, by :func:`consistent`), counted by the per-seat counts it gives: ``{counts
+    as a tuple of tuples: assignments}``."""
     cards = [t for t in range(N_TYPES) for _ in range(pool[t])]
     seats = len(capacity)
     found: dict = {}
@@ -106,6 +164,8 @@ def enumerate_deals(pool: list[int], allowed: list[int], capacity: list[int]) ->
         if any(sum(per[s]) != capacity[s] for s in range(seats)):
             continue
         if any(per[s][t] and not _may(allowed, s, t) for s in range(seats) for t in range(N_TYPES)):
+            continue
+        if not consistent(per, bound):
             continue
         key = tuple(tuple(row) for row in per)
         found[key] = found.get(key, 0) + 1

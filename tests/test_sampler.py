@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from binokel_sim import reference_sampler as twin
-from binokel_sim.kernels.sampler import count_ways, sample_counts
+from binokel_sim.kernels.sampler import count_bounded, count_ways, sample_bounded, sample_counts
 from binokel_sim.reference import Stream
 
 ALL = (1 << 24) - 1
@@ -131,6 +131,104 @@ def test_uniform_over_the_consistent_deals(case):
     for d in draws:
         seen[d] = seen.get(d, 0) + 1
     assert set(seen) <= set(exact)  # never a deal the knowledge rules out
+    keys = sorted(exact)
+    total = sum(exact.values())
+    observed = [seen.get(key, 0) for key in keys]
+    expected = [n * exact[key] / total for key in keys]
+    assert chisquare(observed, expected).pvalue > 0.001
+
+
+# --- the widow games' bound: two groups together hold at least lower[t], one card of slack -----
+
+def kernel_bound(bound):
+    return (np.asarray(bound.lower, dtype=np.int64),
+            np.array([bound.soloist, bound.buried, bound.holder, bound.given, bound.held,
+                      int(bound.slack)], dtype=np.int64))
+
+
+def bounded_samples(pool, allowed, capacity, bound, n, seed=1):
+    p, a, c, groups, _ = kernel_args(pool, allowed, capacity)
+    ways = np.zeros((50, c[0] + 1, c[1] + 1, c[2] + 1), dtype=np.float64)
+    kb = kernel_bound(bound)
+    total = count_bounded(p, a, c, groups, ways, kb)
+    if total == 0:
+        return total, []
+    state = np.zeros(4, dtype=np.uint64)
+    state[:] = Stream(seed, 0).s
+    out = np.zeros((4, 24), dtype=np.int64)
+    draws = []
+    for _ in range(n):
+        sample_bounded(p, a, c, groups, ways, state, out, kb)
+        draws.append(tuple(tuple(int(x) for x in out[s]) for s in range(groups)))
+    return total, draws
+
+
+@st.composite
+def bounded_knowledge(draw):
+    pool, allowed, capacity = draw(knowledge(max_cards=12))
+    groups = len(capacity)
+    soloist = draw(st.integers(0, groups - 1))
+    buried = draw(st.integers(0, groups - 1))
+    holder = draw(st.sampled_from([-1] + [g for g in range(groups) if g not in (soloist,
+                                                                                  buried)]))
+    lower = [draw(st.integers(-1, pool[t])) if pool[t] else 0 for t in range(24)]
+    given = ALL & ~draw(st.integers(0, ALL))
+    held = draw(st.integers(0, ALL))
+    slack = holder >= 0 and draw(st.booleans())
+    return pool, allowed, capacity, twin.Bound(lower, soloist, buried, holder, given, held, slack)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bounded_knowledge(), st.integers(0, 2**32))
+def test_bounded_counts_and_samples_equal_the_twin(k, seed):
+    pool, allowed, capacity, bound = k
+    exact = twin.count_ways(pool, allowed, capacity, bound)
+    total, got = bounded_samples(pool, allowed, capacity, bound, 5, seed)
+    assert total == pytest.approx(exact, rel=1e-12, abs=0)
+    stream = Stream(seed, 0)
+    memo: dict = {}
+    for draw in got:
+        want = twin.sample_counts(pool, allowed, capacity, stream, memo, bound)
+        assert draw == tuple(tuple(row) for row in want)
+        assert twin.consistent([list(row) for row in draw], bound)
+
+
+def test_no_bound_is_the_plain_sampler():
+    # a bound that asks nothing counts and draws as count_ways / sample_counts do
+    pool = [1, 0, 1, 0, 0, 2] + [1, 1, 0, 1, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 6
+    allowed, capacity = [ALL & ~SUIT, ALL, ALL & ~0b111000], [3, 4, 3]
+    free = twin.Bound([0] * 24, 0, 1, 2, ALL, 0, True)
+    total, draws = bounded_samples(pool, allowed, capacity, free, 50, seed=9)
+    assert total == twin.count_ways(pool, allowed, capacity)
+    assert draws == kernel_samples(pool, allowed, capacity, 50, seed=9)
+
+
+@pytest.mark.parametrize("case", [
+    # the soloist (group 0) and the buried cards (group 2) hold both QS and the AH between them;
+    # no slack (the holder, or no demand)
+    ([0, 0, 1, 0, 0, 1] + [1, 0, 0, 0, 0, 1] + [1, 1, 0, 0, 0, 0] + [0] * 6,
+     [ALL, ALL & ~(SUIT << 6), ALL], [3, 2, 1],
+     twin.Bound([0, 0, 1, 0, 0, 0] + [0, 0, 0, 0, 0, 1] + [0] * 12, 0, 2, -1, ALL, 0, False)),
+    # the same with one card of slack: the holder (group 1) may hold one of them instead, the
+    # card given back; it is known to have played a 9D (type 12), which the slack may take too
+    ([0, 0, 1, 0, 0, 1] + [1, 0, 0, 0, 0, 1] + [1, 1, 0, 0, 0, 0] + [0] * 6,
+     [ALL, ALL, ALL], [3, 2, 1],
+     twin.Bound([0, 0, 1, 0, 0, 0] + [0, 0, 0, 0, 0, 1] + [1] + [0] * 11, 0, 2, 1,
+                ALL & ~(1 << 13), 1 << 12, True)),
+    # four groups (three seats and the buried cards), copies of a type, slack
+    ([0, 0, 0, 2, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL, ALL, ALL], [2, 2, 1, 1],
+     twin.Bound([0, 0, 0, 2, 0, 1] + [0] * 18, 1, 3, 2, ALL, 0, True)),
+])
+def test_bounded_sampler_is_uniform_over_the_consistent_deals(case):
+    pool, allowed, capacity, bound = case
+    exact = twin.enumerate_deals(pool, allowed, capacity, bound)
+    assert exact and sum(exact.values()) == twin.count_ways(pool, allowed, capacity, bound)
+    n = 20_000
+    _, draws = bounded_samples(pool, allowed, capacity, bound, n, seed=777)
+    seen: dict = {}
+    for d in draws:
+        seen[d] = seen.get(d, 0) + 1
+    assert set(seen) <= set(exact)
     keys = sorted(exact)
     total = sum(exact.values())
     observed = [seen.get(key, 0) for key in keys]

@@ -47,50 +47,7 @@ def count_ways(pool, allowed, capacity, n_groups, ways):
     capacity[1] + 1, capacity[2] + 1) or larger: ``ways[t, r0, r1, r2]`` counts the placements of
     types ``t..23`` when groups 0, 1, 2 still need ``r0, r1, r2`` cards and group 3 the rest.
     """
-    c0 = capacity[0]
-    c1 = capacity[1] if n_groups > 1 else 0
-    c2 = capacity[2] if n_groups > 2 else 0
-    for r0 in range(c0 + 1):
-        for r1 in range(c1 + 1):
-            for r2 in range(c2 + 1):
-                ways[N_TYPES, r0, r1, r2] = 0.0
-    ways[N_TYPES, 0, 0, 0] = 1.0
-    remaining = 0  # cards of types t..23
-    for t in range(N_TYPES - 1, -1, -1):
-        k = pool[t]
-        remaining += k
-        ok0 = (allowed[0] >> t) & 1
-        ok1 = ((allowed[1] >> t) & 1) if n_groups > 1 else 0
-        ok2 = ((allowed[2] >> t) & 1) if n_groups > 2 else 0
-        ok3 = ((allowed[3] >> t) & 1) if n_groups > 3 else 0
-        for r0 in range(c0 + 1):
-            for r1 in range(c1 + 1):
-                for r2 in range(c2 + 1):
-                    r3 = remaining - r0 - r1 - r2
-                    total = 0.0
-                    if r3 >= 0 and (n_groups > 3 or r3 == 0):
-                        for a0 in range(min(k, r0) + 1):
-                            if a0 > 0 and ok0 == 0:
-                                break
-                            for a1 in range(min(k - a0, r1) + 1):
-                                if a1 > 0 and ok1 == 0:
-                                    break
-                                for a2 in range(min(k - a0 - a1, r2) + 1):
-                                    if a2 > 0 and ok2 == 0:
-                                        break
-                                    a3 = k - a0 - a1 - a2
-                                    if a3 > r3 or (a3 > 0 and ok3 == 0):
-                                        continue
-                                    w = ways[t + 1, r0 - a0, r1 - a1, r2 - a2]
-                                    if w > 0.0:
-                                        total += _split_ways(k, a0, a1, a2, a3) * w
-                    ways[t, r0, r1, r2] = total
-    placed = 0
-    for g in range(n_groups):
-        placed += capacity[g]
-    if remaining != placed:
-        return 0.0
-    return ways[0, c0, c1, c2]
+    return count_bounded(pool, allowed, capacity, n_groups, ways, None)
 
 
 @njit
@@ -99,10 +56,127 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
     ``g``, uniform over the physical assignments. ``ways`` must hold :func:`count_ways` of the
     same arguments (non-zero); ``state`` is the block's random stream (uint64[4], advanced: one
     53-bit uniform per type with copies to place)."""
+    sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, None)
+
+
+# --- a lower bound on two groups together, with one card of slack (the widow games) -------------
+#
+# In the widow games the widow is shown, so a seat that is not the soloist knows that the
+# soloist's hand and his buried cards hold between them at least ``lower[t]`` of the unseen
+# copies of each type ``t`` (the widow's cards and the demanded card he has not played), but for
+# one card: the card he gave back for the demanded one, which the seats other than the holder
+# did not see, may be one of them. ``bound`` is ``(lower int64 (24,), par int64 (6,))`` with
+# ``par`` = (the soloist's group, the buried group, the holder's group, the types the card given
+# back may be, the types the holder is known to hold or has played, 1 when that one card of
+# slack is open, else 0). A deal is consistent when every type meets its bound, or when exactly
+# one type ``t`` falls one short, the slack is open, ``t`` may be the card given back and the
+# holder holds a copy of it (or is known to / has played one). The count keeps two layers of
+# ``ways`` (``ways[f * 25 + t]``, ``f`` = 1 while the slack is still open).
+
+BOUND_SOLOIST, BOUND_BURIED, BOUND_HOLDER, BOUND_GIVEN, BOUND_HELD, BOUND_SLACK = range(6)
+
+
+@njit(inline="always")
+def _pick(g, a0, a1, a2, a3):
+    """The copies group ``g`` takes of a split (0 for ``g < 0``)."""
+    if g == 0:
+        return a0
+    if g == 1:
+        return a1
+    if g == 2:
+        return a2
+    if g == 3:
+        return a3
+    return 0
+
+
+@njit(inline="always")
+def _layer(bound, t, f, a0, a1, a2, a3):
+    """The layer after type ``t`` is split ``a0..a3`` in layer ``f``: ``f`` when the soloist's
+    and the buried groups meet ``lower[t]``, 0 when they fall one short and the slack is open
+    and may be spent on ``t``, -1 when the split is not consistent."""
+    lower, par = bound
+    got = _pick(par[BOUND_SOLOIST], a0, a1, a2, a3) + _pick(par[BOUND_BURIED], a0, a1, a2, a3)
+    if got >= lower[t]:
+        return f
+    if (f == 1 and got == lower[t] - 1 and (par[BOUND_GIVEN] >> t) & 1
+            and (_pick(par[BOUND_HOLDER], a0, a1, a2, a3) > 0 or (par[BOUND_HELD] >> t) & 1)):
+        return 0
+    return -1
+
+
+@njit
+def count_bounded(pool, allowed, capacity, n_groups, ways, bound):
+    """:func:`count_ways` under ``bound`` (None: no bound; ``ways`` then as there, else float64
+    (50, ...): two layers)."""
+    layers = 1
+    if bound is not None:
+        layers = 1 + bound[1][BOUND_SLACK]
+    c0 = capacity[0]
+    c1 = capacity[1] if n_groups > 1 else 0
+    c2 = capacity[2] if n_groups > 2 else 0
+    for f in range(layers):
+        for r0 in range(c0 + 1):
+            for r1 in range(c1 + 1):
+                for r2 in range(c2 + 1):
+                    ways[f * (N_TYPES + 1) + N_TYPES, r0, r1, r2] = 0.0
+        ways[f * (N_TYPES + 1) + N_TYPES, 0, 0, 0] = 1.0
+    remaining = 0  # cards of types t..23
+    for t in range(N_TYPES - 1, -1, -1):
+        k = pool[t]
+        remaining += k
+        ok0 = (allowed[0] >> t) & 1
+        ok1 = ((allowed[1] >> t) & 1) if n_groups > 1 else 0
+        ok2 = ((allowed[2] >> t) & 1) if n_groups > 2 else 0
+        ok3 = ((allowed[3] >> t) & 1) if n_groups > 3 else 0
+        for f in range(layers):
+            for r0 in range(c0 + 1):
+                for r1 in range(c1 + 1):
+                    for r2 in range(c2 + 1):
+                        r3 = remaining - r0 - r1 - r2
+                        total = 0.0
+                        if r3 >= 0 and (n_groups > 3 or r3 == 0):
+                            for a0 in range(min(k, r0) + 1):
+                                if a0 > 0 and ok0 == 0:
+                                    break
+                                for a1 in range(min(k - a0, r1) + 1):
+                                    if a1 > 0 and ok1 == 0:
+                                        break
+                                    for a2 in range(min(k - a0 - a1, r2) + 1):
+                                        if a2 > 0 and ok2 == 0:
+                                            break
+                                        a3 = k - a0 - a1 - a2
+                                        if a3 > r3 or (a3 > 0 and ok3 == 0):
+                                            continue
+                                        g = f
+                                        if bound is not None:
+                                            g = _layer(bound, t, f, a0, a1, a2, a3)
+                                            if g < 0:
+                                                continue
+                                        w = ways[g * (N_TYPES + 1) + t + 1, r0 - a0, r1 - a1,
+                                                 r2 - a2]
+                                        if w > 0.0:
+                                            total += _split_ways(k, a0, a1, a2, a3) * w
+                        ways[f * (N_TYPES + 1) + t, r0, r1, r2] = total
+    placed = 0
+    for g in range(n_groups):
+        placed += capacity[g]
+    if remaining != placed:
+        return 0.0
+    return ways[(layers - 1) * (N_TYPES + 1), c0, c1, c2]
+
+
+@njit
+def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
+    """:func:`sample_counts` under ``bound`` (None: none); ``ways`` holds
+    :func:`count_bounded` of the same arguments."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     r0 = capacity[0]
     r1 = capacity[1] if n_groups > 1 else 0
     r2 = capacity[2] if n_groups > 2 else 0
+    f = 0
+    if bound is not None:
+        f = bound[1][BOUND_SLACK]
     remaining = 0
     for t in range(N_TYPES):
         remaining += pool[t]
@@ -118,8 +192,10 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
         ok3 = ((allowed[3] >> t) & 1) if n_groups > 3 else 0
         r3 = remaining - r0 - r1 - r2
         x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        u = np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * ways[t, r0, r1, r2]
+        u = (np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+             * ways[f * (N_TYPES + 1) + t, r0, r1, r2])
         b0 = b1 = b2 = -1
+        bf = f
         done = False
         for a0 in range(min(k, r0) + 1):
             if a0 > 0 and ok0 == 0:
@@ -133,9 +209,14 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
                     a3 = k - a0 - a1 - a2
                     if a3 > r3 or (a3 > 0 and ok3 == 0):
                         continue
-                    w = ways[t + 1, r0 - a0, r1 - a1, r2 - a2]
+                    g = f
+                    if bound is not None:
+                        g = _layer(bound, t, f, a0, a1, a2, a3)
+                        if g < 0:
+                            continue
+                    w = ways[g * (N_TYPES + 1) + t + 1, r0 - a0, r1 - a1, r2 - a2]
                     if w > 0.0:
-                        b0, b1, b2 = a0, a1, a2
+                        b0, b1, b2, bf = a0, a1, a2, g
                         u -= _split_ways(k, a0, a1, a2, a3) * w
                         if u < 0.0:
                             done = True
@@ -152,6 +233,7 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
         r0 -= b0
         r1 -= b1
         r2 -= b2
+        f = bf
         remaining -= k
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
