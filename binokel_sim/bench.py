@@ -18,6 +18,7 @@ import numpy as np
 from binokel_sim import reference
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT, set_threads
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
@@ -148,7 +149,7 @@ def widow_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     scores = np.empty((deals, rules.players), dtype=np.int64)
     calls = most_calls(rules)
     return deals / best_seconds(lambda: widow_playout_blocks(
-        tables.deck, tw, tables.kt, seats, calls, 1, 0, GAME_BLOCK, 0, scores))
+        tables.deck, tw, tables.kt, seats, SAMPLES_PER_MOVE, calls, 1, 0, GAME_BLOCK, 0, scores))
 
 
 def reference_widow_rate(rules: Rules, deals: int, policy: str = "random") -> float:

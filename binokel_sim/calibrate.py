@@ -61,8 +61,8 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         return _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads,
                                    progress, given_auction, sampling_options(rules,
                                                                              samples_per_move))
-    sampling_options(rules, samples_per_move)  # refused where it does not play
-    return _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress)
+    return _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
+                         sampling_options(rules, samples_per_move))
 
 
 def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
@@ -105,18 +105,20 @@ def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, thr
     return events
 
 
-def _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress):
+def _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
+                  options):
     from binokel_sim.kernels.widow import I_BID, I_MADE, I_SOLOIST, I_TRUMP
     from binokel_sim.widow_games import SAMPLE_FIELDS, run_widow_play, run_widow_samples
 
-    played = run_widow_play(rules, deals, seed, outcome_policy, threads)
+    played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
     total = SAMPLE_FIELDS.index("total")
     events = []
     for d in range(deals):
         info = played.info[d]
         soloist, bid = int(info[I_SOLOIST]), int(info[I_BID])
         counts = planes_to_counts(played.hands[d, soloist])
-        s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads)
+        s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
+                              **options)
         trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,

@@ -67,11 +67,13 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     if family == TALON:
         from binokel_sim.talon_games import run_talon_match
 
-        return run_talon_match(rules, policy_a, policy_b, games, seed, threads, progress)
+        return run_talon_match(rules, policy_a, policy_b, games, seed, threads, progress,
+                               **options)
     if family == WIDOW:
         from binokel_sim.widow_games import run_widow_match
 
-        return run_widow_match(rules, policy_a, policy_b, games, seed, threads, progress)
+        return run_widow_match(rules, policy_a, policy_b, games, seed, threads, progress,
+                               **options)
     from binokel_sim.games import run_match
 
     return run_match(rules, policy_a, policy_b, games, seed, threads, progress, **options)
@@ -89,7 +91,7 @@ def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
         from binokel_sim.simulate import SimulationError
 
         raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
-                              f"policy's, which plays four-hand-80 and the talon games so far")
+                              f"policy's, which does not play this variant")
     check_samples_per_move(samples_per_move)
     return {"samples_per_move": samples_per_move}
 

@@ -15,7 +15,7 @@ import numpy as np
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
-from binokel_sim.engines import PARTNERSHIP, TALON, engine_family
+from binokel_sim.engines import PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SAMPLING, POLICY_SOLVER
 from binokel_sim.kernels.solver import MAX_CARDS
@@ -66,9 +66,9 @@ def policy_id(name: str, rules: Rules) -> int:
         raise SimulationError(f"unknown policy {name!r}; known: "
                               f"{', '.join(POLICY_NAMES)}") from None
     if policy == POLICY_SAMPLING and not sampling_plays(rules):
-        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80 and the "
-                              f"talon games so far (free play in phase 1; with two players "
-                              f"hands of at most {MAX_CARDS} cards), not the widow games; use "
+        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80, the "
+                              f"widow games and the talon games with free play in phase 1 "
+                              f"(with two players hands of at most {MAX_CARDS} cards); use "
                               f"heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
@@ -87,10 +87,11 @@ def solver_plays(rules: Rules) -> bool:
 
 def sampling_plays(rules: Rules) -> bool:
     """Whether the ``sampling`` policy plays ``rules``: the partnership game (four-hand-80,
-    ``kernels/sampling.py``), or a talon game with free play in phase 1
+    ``kernels/sampling.py``), the widow games (``kernels/widow_knowledge.py``: every trick is
+    strict and played as the 72-card games' phase 2), or a talon game with free play in phase 1
     (``kernels/talon_sampling.py``) whose phase 2 it can play: with two players the exact
     solver's (:func:`solver_plays`), with more by sampling (``kernels/strict_sampling.py``)."""
-    if engine_family(rules) == PARTNERSHIP:
+    if engine_family(rules) in (PARTNERSHIP, WIDOW):
         return True
     return (engine_family(rules) == TALON and rules.strict != "always"
             and (rules.players > 2 or solver_plays(rules)))

@@ -35,7 +35,7 @@ from binokel_sim.reference import Stream, block_streams, deal_hand, deck_cards, 
 from binokel_sim.reference_play import Pick, legal_cards, next_bid, stream_pick, trick_winner
 from binokel_sim.variants import Rules
 
-RANDOM, HEURISTIC = "random", "heuristic"
+RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
 
 ALL_TAKEN_BONUS = 1000  # SPEC: taking every trick scores a bonus of 1000
 
@@ -246,12 +246,17 @@ class Trick(NamedTuple):
 
 
 def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
-                pick: Pick, policies: list[str] | None = None) -> list[Trick]:
+                pick: Pick, policies: list[str] | None = None, table=None, n_samples: int = 0,
+                stream: Stream | None = None) -> list[Trick]:
     """Every trick under the must-head obligation (SPEC "Must-head obligation", strict on every
     trick): each seat in turn ``(leader + i) % P`` plays, by the random policy, one of the
-    distinct legal card types, ascending, or by the heuristic its card
-    (:func:`binokel_sim.reference_widow_policy.card`). The trick winner leads the next.
-    ``hands`` is consumed."""
+    distinct legal card types, ascending, by the heuristic its card
+    (:func:`binokel_sim.reference_widow_policy.card`), or by the sampling policy
+    (:func:`binokel_sim.reference_widow_sampling.sampling_card`, with ``table`` what the table
+    knows, which every card then updates, ``n_samples`` deals a decision drawn from
+    ``stream``). The trick winner leads the next. ``hands`` is consumed."""
+    from binokel_sim import reference_widow_sampling as sampling
+
     players = rules.players
     tricks = []
     played = [0] * N_TYPES
@@ -261,14 +266,21 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
             seat = (leader + i) % players
             if policies is not None and policies[seat] == HEURISTIC:
                 card = policy.card(rules, hands[seat], cards, leader, played, trump)
+            elif policies is not None and policies[seat] == SAMPLING:
+                card = sampling.sampling_card(table, hands, seat, cards, leader, played,
+                                              n_samples, stream)
             else:
                 card = choose(legal_cards(hands[seat], cards, trump), pick)
+            if table is not None:
+                sampling.note_card(table, seat, card, cards)
             hands[seat][card] -= 1
             cards.append(card)
         for card in cards:
             played[card] += 1
         winner = (leader + trick_winner(cards, trump)) % players
         tricks.append(Trick(leader, cards, winner))
+        if table is not None:
+            table.tricks.append(tricks[-1])
         leader = winner
     return tricks
 
@@ -322,9 +334,12 @@ def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_poin
 # --- whole deals ----------------------------------------------------------------------------------
 
 def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: int,
-              pick: Pick, sample: bool = False, policies: list[str] | None = None) -> dict:
+              pick: Pick, sample: bool = False, policies: list[str] | None = None,
+              stream: Stream | None = None, n_samples: int = 0) -> dict:
     """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
-    with ``policies[seat]`` (``random`` or ``heuristic``; default random on every seat). Returns the record of docs/rules.md "Widow games", "Records"
+    with ``policies[seat]`` (``random``, ``heuristic`` or ``sampling``, which decides the
+    auction and the widow as the heuristic and plays its cards by ``n_samples`` deals a
+    decision from ``stream``, the stream ``pick`` reads; default random on every seat). Returns the record of docs/rules.md "Widow games", "Records"
     without ``deal``: ``variant``, ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``,
     ``bid``, ``demand``, ``buried``, ``trump``, ``melds``, ``tricks``, ``card_points``,
     ``bonus``, ``made``, ``scores`` and, with partnerships, ``pair_scores``.
@@ -336,15 +351,21 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     dealt = [[int(c) for c in h] for h in hands]
     widow = [int(c) for c in widow]
     policies = policies or [RANDOM] * rules.players
-    limits = [policy.bid_limit(rules, h) if policies[seat] == HEURISTIC else None
+    limits = [policy.bid_limit(rules, h) if policies[seat] != RANDOM else None
               for seat, h in enumerate(dealt)]
     soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits)
     cards = [list(h) for h in dealt]
-    handling = handle_widow(rules, cards, widow, soloist, pick, policies[soloist] == HEURISTIC)
+    handling = handle_widow(rules, cards, widow, soloist, pick, policies[soloist] != RANDOM)
     assert all(sum(h) == rules.hand_size for h in cards)
     trump = handling.trump
     melds = [int(meld_total(rules, h, trump)) for h in cards]
-    tricks = play_tricks(rules, cards, soloist, trump, pick, policies)
+    table = None
+    if SAMPLING in policies:
+        from binokel_sim.reference_widow_sampling import start_table
+
+        table = start_table(rules, cards, soloist, bid, trump, melds, widow, handling.demand,
+                            handling.buried)
+    tricks = play_tricks(rules, cards, soloist, trump, pick, policies, table, n_samples, stream)
     assert not any(any(h) for h in cards)
     card_points = trick_card_points(rules, tricks)
     card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
@@ -379,7 +400,8 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
 
 
 def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
-               first_deal: int = 0, policies: list[str] | None = None) -> list[dict]:
+               first_deal: int = 0, policies: list[str] | None = None,
+               n_samples: int = 0) -> list[dict]:
     """Twin of the widow kernel with ``policies[seat]`` on each seat (default random on every
     seat): one record a deal (docs/rules.md "Widow games", "Records").
 
@@ -391,6 +413,7 @@ def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_blo
     for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
         hands, widow = deal_widow_game(rules, work, stream)
         dealer = (first_deal + d) % rules.players
-        record = play_deal(rules, hands, widow, dealer, stream_pick(stream), policies=policies)
+        record = play_deal(rules, hands, widow, dealer, stream_pick(stream), policies=policies,
+                           stream=stream, n_samples=n_samples)
         records.append({"deal": first_deal + d, **record})
     return records

@@ -17,14 +17,16 @@ import numpy as np
 
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
-from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, SAMPLES_PER_MOVE, WIDOW_GAIN
 from binokel_sim.engines import sides as n_sides
 from binokel_sim.games import (
     GAME_BLOCK,
     MATCH_BLOCK,
     MAX_GAME_DEALS,
+    check_samples_per_move,
     policy_id,
     sampler_inputs,
+    show_rows,
 )
 from binokel_sim.kernels.widow import (
     N_INFO,
@@ -73,8 +75,9 @@ def check_widow(rules: Rules) -> None:
 def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), completions
-    int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`))``;
-    the meld kernels' ``kt`` goes beside it."""
+    int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
+    meld sets a player shows (:func:`~binokel_sim.games.show_rows`: the sampling policy's
+    knowledge))``; the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels import widow as k
 
     tables = compile_tables(rules)
@@ -86,7 +89,8 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
     cfg[k.CFG_COPIES] = rules.copies
     cfg[k.CFG_DECK] = sum(1 << t for t in range(N_TYPES) if tables.deck_counts[t])
-    return cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules)
+    return (cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules),
+            show_rows(rules))
 
 
 def preferences(rules: Rules) -> np.ndarray:
@@ -137,8 +141,16 @@ def most_calls(rules: Rules) -> int:
     return max(len(ladder(rules, highest)), 200) + rules.players + 1
 
 
-def _chunks(total: int, threads: int):
-    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=8)
+def _chunks(total: int, threads: int, slow: bool = False):
+    """Chunks of whole blocks, eight per thread (one when a seat samples: its deals are slow,
+    and the progress bar moves a chunk at a time). The results do not depend on the chunks."""
+    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=1 if slow else 8)
+
+
+def _sampled(*policies: int) -> bool:
+    from binokel_sim.kernels.policies import POLICY_SAMPLING
+
+    return POLICY_SAMPLING in policies
 
 
 # --- whole deals as arrays ----------------------------------------------------------------------
@@ -163,12 +175,15 @@ class WidowDeals:
 
 
 def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-                   progress: Progress | None = None, first_deal: int = 0) -> WidowDeals:
+                   progress: Progress | None = None, first_deal: int = 0,
+                   samples_per_move: int = SAMPLES_PER_MOVE) -> WidowDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
     ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
-    ..`` of a longer run: the same deals as that run's."""
+    ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling
+    policy's deals per card decision."""
     check_widow(rules)
     check_run(deals, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
@@ -193,9 +208,10 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_leaders=np.empty((deals, h), dtype=np.int64),
         trick_winners=np.empty((deals, h), dtype=np.int64),
     )
-    for block, start, n in _chunks(deals, n_threads):
+    for block, start, n in _chunks(deals, n_threads, _sampled(seats[0])):
         s = slice(start, start + n)
-        widow_play_blocks(deck, tw, tables.kt, seats, seed, offset + block, GAME_BLOCK,
+        widow_play_blocks(deck, tw, tables.kt, seats, samples_per_move, seed, offset + block,
+                          GAME_BLOCK,
                           first_deal + start, out.hands[s], out.widow[s], out.info[s], out.bid_seats[s],
                           out.bid_values[s], out.buried[s], out.melds[s], out.card_points[s],
                           out.scores[s], out.trick_cards[s], out.trick_leaders[s],
@@ -209,12 +225,14 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
 
 def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
-                   first_deal: int = 0) -> np.ndarray:
+                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn), float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
-    deals ``first_deal ..`` of a longer run."""
+    deals ``first_deal ..`` of a longer run; ``samples_per_move``: the sampling policy's deals
+    per card decision."""
     check_widow(rules)
     check_run(deals, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
@@ -223,8 +241,9 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in _chunks(deals, n_threads):
-        widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, most_calls(rules), seed,
+    for first_block, start, n in _chunks(deals, n_threads, _sampled(a, b)):
+        widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
+                          most_calls(rules), seed,
                           offset + first_block, GAME_BLOCK, first_deal + start,
                           diff[start:start + n])
         if progress is not None:
@@ -234,12 +253,14 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
 
 def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                     threads: int | None = None, progress: Progress | None = None,
-                    first_game: int = 0) -> np.ndarray:
+                    first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the B sides' summed final totals. ``first_game`` (a multiple of
-    ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run."""
+    ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run; ``samples_per_move``:
+    the sampling policy's deals per card decision."""
     check_widow(rules)
     check_run(games, seed, "--games")
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
@@ -248,8 +269,11 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK, blocks_per_thread=8):
-        widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, most_calls(rules),
+    per_thread = 1 if _sampled(a, b) else 8
+    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK,
+                                        blocks_per_thread=per_thread):
+        widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
+                           most_calls(rules),
                            rules.game_target, MAX_GAME_DEALS, seed, offset + first_block,
                            MATCH_BLOCK, first_game + start, out[start:start + n])
         if progress is not None:
@@ -262,16 +286,18 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       threads: int | None = None,
                       progress: Progress | None = None, first_sample: int = 0,
-                      knowledge=None) -> np.ndarray:
+                      knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
     Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``. ``first_sample`` (a multiple of
     ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
     seats and the widow are dealt consistently with it by the unbiased constrained sampler (an
-    impossible combination is a :class:`CardError`)."""
+    impossible combination is a :class:`CardError`). ``samples_per_move``: the sampling policy's
+    deals per card decision."""
     check_widow(rules)
     check_run(samples, seed)
+    check_samples_per_move(samples_per_move)
     offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
@@ -282,8 +308,9 @@ def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     cons = sampler_inputs(rules, counts, knowledge)
     known = (counts_to_planes(counts), int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
              cons.capacity, cons.ways)
-    for first_block, start, n in _chunks(samples, n_threads):
-        widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, seed,
+    for first_block, start, n in _chunks(samples, n_threads, _sampled(seats[0])):
+        widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, samples_per_move,
+                            seed,
                             offset + first_block, GAME_BLOCK, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)

@@ -75,13 +75,14 @@ def widow_tally(out: np.ndarray) -> dict:
 
 def widow_task(task: tuple) -> dict:
     """One task of :func:`widow_bid_odds`: ``(rules, counts, seed, policy, first_sample,
-    samples, threads, knowledge)`` → the :func:`widow_tally` of those samples."""
+    samples, threads, knowledge, options)`` → the :func:`widow_tally` of those samples
+    (``options``: the sampling policy's ``samples_per_move``, or nothing)."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, counts, seed, policy, first, n, threads, knowledge = task
+    rules, counts, seed, policy, first, n, threads, knowledge, options = task
     with task_context(threads) as n_threads:
         out = run_widow_samples(rules, counts, n, seed, policy, n_threads, task_progress(),
-                                first_sample=first, knowledge=knowledge)
+                                first_sample=first, knowledge=knowledge, **options)
     return widow_tally(out)
 
 
@@ -131,7 +132,8 @@ def _section(rules: Rules, counts: np.ndarray, widows: int, weight: np.ndarray) 
 
 def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
                    policy: str = "heuristic", threads: int | None = None,
-                   progress: Progress | None = None, backend=None, knowledge=None) -> dict:
+                   progress: Progress | None = None, backend=None, knowledge=None,
+                   samples_per_move: int | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
@@ -142,21 +144,24 @@ def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     figure comes from their integer :func:`widow_tally`. ``knowledge`` (from ``--known`` and
     ``--void``, :mod:`binokel_sim.constraints`): the other seats and the widow are dealt
     consistently with it, and the exact widow section weighs each widow by the consistent deals
-    that leave it; an impossible combination is a :class:`CardError` before any work."""
+    that leave it; an impossible combination is a :class:`CardError` before any work.
+    ``samples_per_move``: the sampling policy's deals per card decision (its default: None)."""
     from binokel_sim import widow_games
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.engines import sampling_options
     from binokel_sim.games import policy_id
     from binokel_sim.simulate import check_run, set_threads
 
     widow_games.check_widow(rules)
     check_run(samples, seed)
     policy_id(policy, rules)
+    options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     widow = widow_section(rules, counts, knowledge)  # checks the knowledge first
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, widow_games.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, first, n,
-              backend.threads_for(threads), knowledge) for _, first, n in ranges]
+              backend.threads_for(threads), knowledge, options) for _, first, n in ranges]
     tally = total(backend.map(widow_task, tasks, [n for *_, n in ranges], progress))
     rows = rows_from_totals(rules, tally["totals"])
     m_mean, m_low, m_high = mean_interval(float(tally["meld"]), float(tally["meld_sq"]), samples)

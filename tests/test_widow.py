@@ -53,7 +53,8 @@ def test_random_deals_equal_the_twin(widow_rules, small_blocks):
     assert records(widow_rules, 80, 13) == reference_widow.play_deals(widow_rules, 80, 13, 7)
 
 
-def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first_deal):
+def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first_deal,
+                   n_samples=128):
     """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
     block size and first block."""
     from binokel_sim.kernels.widow import N_INFO, widow_play_blocks
@@ -68,7 +69,7 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
         np.empty((n, h), np.int64), np.empty((n, h), np.int64))
     tables = compile_tables(rules)
     widow_play_blocks(tables.deck, wg.compile_widow(rules), tables.kt,
-                      np.array(seat_policies, np.int64), seed, first_block, block_size,
+                      np.array(seat_policies, np.int64), n_samples, seed, first_block, block_size,
                       first_deal, played.hands, played.widow, played.info, played.bid_seats,
                       played.bid_values, played.buried, played.melds, played.card_points,
                       played.scores, played.trick_cards, played.trick_leaders,

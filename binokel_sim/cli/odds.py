@@ -165,7 +165,7 @@ def bid_odds_cmd(
                 raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                                       f"after the widow; only --trump auto is accepted")
             _widow_bid_odds(rules, counts, deals, seed, policy, threads, out_file, fmt, full,
-                            source(rules_file), workers, scheduler, knowledge)
+                            source(rules_file), workers, scheduler, knowledge, samples_per_move)
             return
         trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
         if trump_index is not None and trump_index not in marriage_trumps(rules, counts):
@@ -279,18 +279,20 @@ def _auction_provenance(auction: Optional[str], dealer: Optional[str]) -> dict:
 def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
                     threads: Optional[int], out_file: Optional[Path], fmt: RowsFormat,
                     full: bool, origin: dict, workers: Optional[int],
-                    scheduler: Optional[str], knowledge) -> None:
+                    scheduler: Optional[str], knowledge,
+                    samples_per_move: Optional[int]) -> None:
     """bid-odds for the widow games (inside :func:`domain_errors`)."""
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.widow_odds import widow_bid_odds
 
     with open_backend(workers, scheduler, threads) as backend, \
-            progress_bar(deals, "playing") as progress:
+            progress_bar(deals, "playing", progress_threshold(policy)) as progress:
         result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress, backend,
-                                knowledge)
+                                knowledge, samples_per_move)
     warn_few(deals)
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                        **sampling_provenance(samples_per_move, policy),
                         hand=" ".join(result["hand"]), trump_option="auto",
                         max_bid_positive_ev=result["max_bid_positive_ev"],
                         **knowledge.provenance(), **origin)

@@ -20,6 +20,7 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, lowest_bit, popcount
 from binokel_sim.kernels.solver_policy import solver_scratch
 from binokel_sim.kernels.talon_declare import copies_of, served_copies
+from binokel_sim.kernels.widow_knowledge import widow_learn
 
 N_TYPES = 24
 ALL_TYPES = (np.int64(1) << N_TYPES) - 1
@@ -36,24 +37,27 @@ def known_copies(served, seat, t, took_seat, took_card):
 
 
 @njit
-def strict_knowledge(n_players, hand, n_samples, active):
-    """The phase-2 knowledge and the decision's working arrays (small stubs unless ``active``):
-    per seat the excluded card types and the known copies per type; the samples per decision;
-    the sampler's ``ways`` (float64 (25, h + 1, h + 1, h + 1) for hands of ``h`` cards) and
-    split; the pool, allowed masks and capacities; a sample's hands and a play-out's; the totals
-    per card type; the stream as the sampler reads it; a play-out's points, tricks won and
-    policies (the heuristic's); the placeholders :func:`play_strict` is given."""
+def strict_knowledge(n_players, hand, n_samples, active, widow):
+    """The strict tricks' knowledge and the decision's working arrays (small stubs unless
+    ``active``): per seat the excluded card types and the known copies per type; the samples per
+    decision; the sampler's ``ways`` (float64 (50, h + 1, h + 1, h + 1) for hands of ``h``
+    cards: two layers, :func:`~binokel_sim.kernels.sampler.count_bounded`) and split; the pool,
+    allowed masks and capacities; a sample's hands and a play-out's; the totals per card type;
+    the stream as the sampler reads it; a play-out's points, tricks won and policies (the
+    heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
+    games' knowledge (:func:`~binokel_sim.kernels.widow_knowledge.widow_part`, a stub in the
+    talon games)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
     return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),
-            np.int64(n_samples), np.empty((N_TYPES + 1, size, size, size)),
+            np.int64(n_samples), np.empty((2 * (N_TYPES + 1), size, size, size)),
             np.zeros((4, N_TYPES), dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
             np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
             np.zeros((p, 4), dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
             np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-            np.empty((0, 1), dtype=np.int64), solver_scratch(False))
+            np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow)
 
 
 @njit
@@ -72,10 +76,12 @@ def knowledge_start(knows, served, took_seat, took_card, drawer, face_up):
 @njit(inline="always")
 def learn(knows, seat, c, excluded):
     """``seat`` played ``c``, which told the table ``excluded`` (:func:`excluded_by`; 0 for a
-    lead): those types are out, and one known copy of ``c`` is gone (at least 0)."""
+    lead): those types are out, and one known copy of ``c`` is gone (at least 0); in a widow
+    game also what :func:`~binokel_sim.kernels.widow_knowledge.widow_learn` keeps."""
     knows[0][seat] |= excluded
     if knows[1][seat, c] > 0:
         knows[1][seat, c] -= 1
+    widow_learn(knows[18], seat, c)
 
 
 @njit

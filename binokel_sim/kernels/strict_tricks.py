@@ -26,11 +26,18 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.sampler import count_ways, group_planes, sample_counts
+from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
 from binokel_sim.kernels.solver_policy import solver_card
 from binokel_sim.kernels.strict_sampling import best_type, learn, side_value, strict_view
 from binokel_sim.kernels.talon_policy import heuristic_talon_card
 from binokel_sim.kernels.tricks import WINS_OVER, remove_card, suit_block
+from binokel_sim.kernels.widow_knowledge import (
+    W_ON,
+    sample_buried_points,
+    view_known,
+    widow_groups,
+    widow_value,
+)
 
 TAKES = WINS_OVER  # the cards that take a trick from a card (tricks.WINS_OVER), by trump
 
@@ -186,11 +193,12 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
 def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_seat,
                    trick_points, k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1,
                    g2, g3, last_trick, knows):
-    """:func:`side_value` for ``seat`` of the points from trick ``k`` on when it plays ``card``
-    as the ``position``-th card of trick ``k`` (led by ``leader``; ``led``, ``wins``,
-    ``win_card``, ``win_seat``, ``trick_points`` the trick so far, as :func:`play_strict` keeps
-    it) and every seat then plays the heuristic to the end of the deal (the last trick's bonus
-    included). ``work`` (P, 4) holds every hand as it is before ``card`` and is consumed."""
+    """The points and tricks from trick ``k`` on (``knows[12]`` column 0 and ``knows[13]``, the
+    last trick's bonus included) when ``seat`` plays ``card`` as the ``position``-th card of
+    trick ``k`` (led by ``leader``; ``led``, ``wins``, ``win_card``, ``win_seat``,
+    ``trick_points`` the trick so far, as :func:`play_strict` keeps it) and every seat then plays
+    the heuristic to the end of the deal. ``work`` (P, 4) holds every hand as it is before
+    ``card`` and is consumed."""
     points, won, heuristic, stub3, stub2, no_solver = knows[12:18]
     n_players = work.shape[0]
     trump_block = suit_block(trump)
@@ -213,13 +221,14 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
         led, led_block, wins, win_card, win_seat = trick_step(i, c, s, trump, led, led_block,
                                                               wins, win_card, win_seat)
     points[:, :] = 0
+    won[:] = 0
     points[win_seat, 0] += trick_points
+    won[win_seat] += 1
     winner, _, _, _, _ = play_strict(
         work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, 0, won, False, 0, stub3, stub2, stub2,
         np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0), last_trick, no_solver, None)
     points[winner, 0] += last_trick
-    return side_value(points, seat, pairs)
 
 
 @njit
@@ -227,21 +236,32 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
                          trick_points, k, n_tricks, trump, copies, pairs, card_points, counters,
                          g0, g1, g2, g3, last_trick, knows, s0, s1, s2, s3):
     """The ``sampling`` seat's card out of ``legal`` in a strict trick of three or four players
-    with hidden hands (phase 2 of three- and four-hand-72): ``knows[2]`` times, the cards it
-    cannot see are dealt to the other seats by the exact constrained sampler
-    (:func:`~binokel_sim.kernels.strict_sampling.strict_view`, reading ``s0..s3``: one 53-bit
-    uniform per type with copies to place), and every legal type is played out on the sample
-    (:func:`strict_rollout`); it plays the type with the highest total, the lowest on a tie (a
-    single legal type is played without sampling). Reads of ``hands`` its own row and the other
-    rows' sizes. Returns ``(card, s0..s3)``."""
+    with hidden hands (phase 2 of three- and four-hand-72, every trick of the widow games):
+    ``knows[2]`` times, the cards it cannot see are dealt to the other seats (and in a widow game
+    to the buried cards, unless it is the soloist) by the exact constrained sampler
+    (:func:`~binokel_sim.kernels.strict_sampling.strict_view`,
+    :func:`~binokel_sim.kernels.widow_knowledge.widow_groups` and the sampler's bound; reading
+    ``s0..s3``: one 53-bit uniform per type with copies to place), and every legal type is
+    played out on the sample (:func:`strict_rollout`) and valued: the talon games'
+    :func:`~binokel_sim.kernels.strict_sampling.side_value` of the points from this trick on, the
+    widow games' :func:`~binokel_sim.kernels.widow_knowledge.widow_value` of the deal's score. It
+    plays the type with the highest total, the lowest on a tie (a single legal type is played
+    without sampling). Reads of ``hands`` its own row and the other rows' sizes. Returns
+    ``(card, s0..s3)``."""
     if popcount(legal) == 1:
         return lowest_bit(legal), s0, s1, s2, s3
     excluded, known, n_samples, ways, split, pool, allowed, capacity = knows[:8]
     base, work, totals, state = knows[8:12]
+    points, won = knows[12], knows[13]
+    wk = knows[18]
+    widow = wk[0][W_ON] != 0
     n_players = hands.shape[0]
-    n_groups = strict_view(hands, seat, known, excluded, copies, g0, g1, g2, g3, pool, allowed,
+    view = view_known(wk, known, seat) if widow else known
+    n_groups = strict_view(hands, seat, view, excluded, copies, g0, g1, g2, g3, pool, allowed,
                            capacity)
-    if count_ways(pool, allowed, capacity, n_groups, ways) <= 0.0:
+    if widow:
+        n_groups = widow_groups(seat, view, pool, allowed, capacity, wk)
+    if count_bounded(pool, allowed, capacity, n_groups, ways, wk[6]) <= 0.0:
         raise ValueError("sampling policy: no deal fits what the table knows")
     state[0] = s0
     state[1] = s1
@@ -251,23 +271,28 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
         base[seat, q] = hands[seat, q]
     totals[:] = 0
     for _ in range(n_samples):
-        sample_counts(pool, allowed, capacity, n_groups, ways, state, split)
-        for g in range(n_groups):
+        sample_bounded(pool, allowed, capacity, n_groups, ways, state, split, wk[6])
+        for g in range(n_players - 1):
             s = seat + 1 + g
             if s >= n_players:
                 s -= n_players
-            q0, q1, q2, q3 = group_planes(known, split, s, g)
+            q0, q1, q2, q3 = group_planes(view, split, s, g)
             base[s, 0] = q0
             base[s, 1] = q1
             base[s, 2] = q2
             base[s, 3] = q3
+        buried_points = sample_buried_points(wk, seat, split, n_groups, card_points) if widow \
+            else np.int64(0)
         todo = legal
         while todo:
             c = lowest_bit(todo)
             todo &= todo - 1
             work[:, :] = base
-            totals[c] += strict_rollout(work, seat, c, leader, position, led, wins, win_card,
-                                        win_seat, trick_points, k, n_tricks, trump, copies,
-                                        pairs, card_points, counters, g0, g1, g2, g3,
-                                        last_trick, knows)
+            strict_rollout(work, seat, c, leader, position, led, wins, win_card, win_seat,
+                           trick_points, k, n_tricks, trump, copies, pairs, card_points,
+                           counters, g0, g1, g2, g3, last_trick, knows)
+            if widow:
+                totals[c] += widow_value(wk, points, won, seat, buried_points, pairs)
+            else:
+                totals[c] += side_value(points, seat, pairs)
     return best_type(legal, totals), state[0], state[1], state[2], state[3]

@@ -78,6 +78,7 @@ from binokel_sim.kernels.talon_policy import (
 from binokel_sim.kernels.strict_sampling import knowledge_start, strict_knowledge
 from binokel_sim.kernels.talon_sampling import talon_sampling_card, talon_sampling_scratch
 from binokel_sim.kernels.tricks import remove_card, suit_block
+from binokel_sim.kernels.widow_knowledge import widow_part
 
 # --- declarations by table lookups ----------------------------------------------------------------
 #
@@ -314,7 +315,9 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
                                             sampling_seats and smart is not None)
-    knows = strict_knowledge(n_players, hand, n_samples, sampling_seats and smart is not None)
+    knows = strict_knowledge(n_players, hand, n_samples, sampling_seats and smart is not None,
+                             widow_part(1, False, np.zeros((1, 1), dtype=np.int64),
+                                        np.zeros(1, dtype=np.int64)))  # no widow here
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]

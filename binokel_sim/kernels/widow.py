@@ -25,13 +25,14 @@ stream of a deal").
 import numpy as np
 from numba import prange
 
-from binokel_sim.constants import ACE_VALUE, ALL_TRICKS_BONUS, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.policies import (
     POLICY_RANDOM,
+    POLICY_SAMPLING,
     kth_bit,
     lowest_bit,
     popcount,
@@ -40,11 +41,14 @@ from binokel_sim.kernels.policies import (
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
 from binokel_sim.kernels.solver_policy import solver_scratch
+from binokel_sim.kernels.strict_sampling import strict_knowledge
 from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
 from binokel_sim.kernels.talon import game_over
 from binokel_sim.kernels.talon_declare import give_card
 from binokel_sim.kernels.talon_policy import count_in
 from binokel_sim.kernels.tricks import remove_card, suit_block
+from binokel_sim.kernels.widow_knowledge import widow_knowledge_start, widow_part
+from binokel_sim.kernels.widow_score import score_sides, side_of
 
 CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES, CFG_DECK = range(7)
 N_CFG = 7
@@ -52,11 +56,6 @@ ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 N_INFO = 9
-
-
-@njit(inline="always")
-def side_of(seat, pairs):
-    return seat % 2 if pairs else seat
 
 
 @njit(inline="always")
@@ -188,35 +187,6 @@ def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trum
     return best, best_meld, b0, b1, b2, b3
 
 
-@njit(inline="always")
-def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, scores, sums):
-    """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (every seat its
-    side's score) and returns ``(bonus, made, soloist side total)``. ``sums`` int64 (4, 4) is
-    scratch (per side: meld, card points, tricks, total)."""
-    n_sides = 2 if pairs else n_players
-    for q in range(n_sides):
-        sums[0, q] = 0
-        sums[1, q] = 0
-        sums[2, q] = 0
-    for seat in range(n_players):
-        q = side_of(seat, pairs)
-        sums[0, q] += melds[seat]
-        sums[1, q] += card_pts[seat]
-        sums[2, q] += won[seat]
-    bonus = 0
-    for q in range(n_sides):
-        sums[3, q] = sums[1, q] + (sums[0, q] if sums[2, q] > 0 else 0)
-        if sums[2, q] == hand:
-            bonus = ALL_TRICKS_BONUS
-            sums[3, q] += bonus
-    solo = side_of(soloist, pairs)
-    made = sums[3, solo] >= bid
-    for seat in range(n_players):
-        q = side_of(seat, pairs)
-        scores[seat] = sums[3, q] if q != solo or made else -2 * bid
-    return bonus, made, sums[3, solo]
-
-
 @njit
 def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
     """:func:`score_sides` on its own (for tests): writes ``scores`` (int64 (P,)) and returns
@@ -231,7 +201,7 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
-def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start, stop,
                 first_deal, known, game, outs, calls):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample, a
@@ -240,7 +210,8 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, st
     branch that asks ``smart is None``, so no policy code is compiled into it.
     ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
     the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
-    for the calls of an unrecorded auction.
+    for the calls of an unrecorded auction, ``n_samples`` the sampling policy's deals per card
+    decision (:mod:`binokel_sim.kernels.widow_knowledge`).
 
     A deal (docs/rules.md "Widow games"): the shuffle, the auction (no auction in a sample: seat
     0 is the soloist), the soloist's widow, demand, give-back, burying and trump, every seat's
@@ -252,7 +223,7 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, st
     meld per trump from its bid limit while its hand is unchanged, the soloist's from the
     previous decision (the demand's, the give-back's, the last burial's).
     """
-    cfg, ladder, card_points, needs, prefer = tw[0], tw[1], tw[2], tw[3], tw[4]
+    cfg, ladder, card_points, needs, prefer, show_rows = tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]
     n_sides, policy_a, policy_b, target, max_deals = game
     (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
      scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
@@ -292,6 +263,16 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, st
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
     no_solver = solver_scratch(False)  # play_strict's solver scratch: no seat plays the solver
+    if mode == MODE_DUEL or mode == MODE_MATCH:
+        sampling_seats = policy_a == POLICY_SAMPLING or policy_b == POLICY_SAMPLING
+    else:
+        sampling_seats = False
+        for seat in range(seat_policies.shape[0]):
+            sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
+    learning = sampling_seats and smart is not None
+    knows = strict_knowledge(n_players, hand, n_samples, learning,
+                             widow_part(n_players, learning, points, won))
+    flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -472,14 +453,18 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, st
             for seat in range(n_players):
                 card_pts[seat] = 0
                 won[seat] = 0
-            for j in range(n_widow):
-                card_pts[soloist] += card_points[buried[j]]
+            if learning:  # what the table knows as the first trick starts
+                widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried,
+                                      bid, trump, melds, show_rows, card_points, hand)
             zero = np.uint32(0)
             winner, s0, s1, s2, s3 = play_strict(
                 hands, soloist, 0, hand, trump, policies, smart, copies, pairs, card_points,
                 counters, zero, zero, zero, zero, points, 0, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, np.int64(0), no_solver, None)
+                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], no_solver,
+                knows)
             card_pts[winner] += cfg[CFG_LAST_TRICK]
+            for j in range(n_widow):  # after the play: the tricks' points are public, these not
+                card_pts[soloist] += card_points[buried[j]]
             bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
                                                   n_players, hand, pairs, scores, sums)
             # --- what the item keeps ---------------------------------------------------------
@@ -547,17 +532,17 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, seed, block, start, st
 
 
 @njit
-def run_items(uniform, mode, deck, tw, kt, seat_policies, seed, block, start, stop, first_deal,
-              known, game, outs, calls):
+def run_items(uniform, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start, stop,
+              first_deal, known, game, outs, calls):
     """:func:`widow_items` compiled twice: with random seats only when ``uniform`` (no policy
     branch, no meld scored but the seats' final melds: ``smart`` None), else with each seat's
     policy."""
     if uniform:
-        widow_items(None, mode, deck, tw, kt, seat_policies, seed, block, start, stop,
+        widow_items(None, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start, stop,
                     first_deal, known, game, outs, calls)
     else:
-        widow_items(np.int64(1), mode, deck, tw, kt, seat_policies, seed, block, start, stop,
-                    first_deal, known, game, outs, calls)
+        widow_items(np.int64(1), mode, deck, tw, kt, seat_policies, n_samples, seed, block,
+                    start, stop, first_deal, known, game, outs, calls)
 
 
 # --- block-parallel drivers ---------------------------------------------------------------------
@@ -585,7 +570,8 @@ def all_random_seats(seat_policies):
 
 
 @njit_parallel
-def widow_play_blocks(deck, tw, kt, seat_policies, seed, first_block, block_size, first_deal,
+def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
+                      first_deal,
                       hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts,
                       scores, trick_cards, trick_leaders, trick_winners):
     """Deal and play ``hands_out.shape[0]`` deals and record them. Deal ``d`` (number
@@ -607,7 +593,7 @@ def widow_play_blocks(deck, tw, kt, seat_policies, seed, first_block, block_size
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        run_items(uniform, np.int64(MODE_PLAY), deck, tw, kt, seat_policies, seed,
+        run_items(uniform, np.int64(MODE_PLAY), deck, tw, kt, seat_policies, n_samples, seed,
                   first_block + b, start, stop, first_deal, known, game, outs, np.int64(1))
 
 
@@ -622,7 +608,8 @@ def unrecorded(rows_out):
 
 
 @njit_parallel
-def widow_playout_blocks(deck, tw, kt, seat_policies, max_calls, seed, first_block, block_size,
+def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
+                         block_size,
                          first_deal, scores_out):
     """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
     deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
@@ -637,12 +624,13 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, max_calls, seed, first_blo
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, seed,
+        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, n_samples, seed,
                   first_block + b, start, stop, first_deal, known, game, outs, max_calls)
 
 
 @njit_parallel
-def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, seed, first_block,
+def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
+                      first_block,
                       block_size, first_deal, diff_out):
     """Every deal played ``n_sides`` times from the same cards, A's policy on side ``r`` in play
     ``r`` and B's on the others (auction included). Writes ``diff_out`` float64 (n,): A's side
@@ -658,12 +646,13 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, seed
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_deals, start + block_size)
-        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tw, kt, seats, seed,
+        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tw, kt, seats, n_samples, seed,
                   first_block + b, start, stop, first_deal, known, game, outs, max_calls)
 
 
 @njit_parallel
-def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, target, max_deals,
+def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, target,
+                       max_deals,
                        seed, first_block, block_size, first_game, games_out):
     """Whole games to ``target`` as :func:`binokel_sim.kernels.talon.talon_match_blocks`: A on
     side ``(number // P) % n_sides``, first dealer ``number % P``; writes ``games_out`` int64
@@ -677,12 +666,13 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, max_calls, tar
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_games, start + block_size)
-        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tw, kt, seats, seed,
+        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tw, kt, seats, n_samples, seed,
                   first_block + b, start, stop, first_game, known, game, outs, max_calls)
 
 
 @njit_parallel
-def widow_sample_blocks(unseen, known, tw, kt, seat_policies, seed, first_block, block_size, out):
+def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
+                        block_size, out):
     """Samples for the bid odds of one hand: seat 0 is the soloist with ``known[0]`` (uint32
     (4,)) before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others
     take consecutive hands of the shuffled unseen cards, the widow the rest). With ``known[1]``
@@ -703,7 +693,7 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, seed, first_block,
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n, start + block_size)
-        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, seed,
+        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, n_samples, seed,
                   first_block + b, start, stop, zero, known, game, outs, np.int64(1))
 
 

@@ -1,0 +1,39 @@
+"""A widow-game deal's score (docs/rules.md "Widow games", "Play and scoring"): the widow loop's
+and the sampling policy's play-outs' (:mod:`binokel_sim.kernels.widow_knowledge`)."""
+
+from binokel_sim.constants import ALL_TRICKS_BONUS
+from binokel_sim.kernels.options import njit
+
+
+@njit(inline="always")
+def side_of(seat, pairs):
+    return seat % 2 if pairs else seat
+
+
+@njit(inline="always")
+def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, scores, sums):
+    """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (every seat its
+    side's score) and returns ``(bonus, made, soloist side total)``. ``sums`` int64 (4, 4) is
+    scratch (per side: meld, card points, tricks, total)."""
+    n_sides = 2 if pairs else n_players
+    for q in range(n_sides):
+        sums[0, q] = 0
+        sums[1, q] = 0
+        sums[2, q] = 0
+    for seat in range(n_players):
+        q = side_of(seat, pairs)
+        sums[0, q] += melds[seat]
+        sums[1, q] += card_pts[seat]
+        sums[2, q] += won[seat]
+    bonus = 0
+    for q in range(n_sides):
+        sums[3, q] = sums[1, q] + (sums[0, q] if sums[2, q] > 0 else 0)
+        if sums[2, q] == hand:
+            bonus = ALL_TRICKS_BONUS
+            sums[3, q] += bonus
+    solo = side_of(soloist, pairs)
+    made = sums[3, solo] >= bid
+    for seat in range(n_players):
+        q = side_of(seat, pairs)
+        scores[seat] = sums[3, q] if q != solo or made else -2 * bid
+    return bonus, made, sums[3, solo]
