@@ -114,3 +114,17 @@ BAD = [
 @pytest.mark.parametrize("args, needles", BAD, ids=[" ".join(a)[:60] for a, _ in BAD])
 def test_bad_input_is_one_line_error(args, needles):
     assert_one_line_error(invoke(*args), *needles)
+
+
+@pytest.mark.parametrize("variant", ["three-hand-auction-48", "four-hand-widow-48"])
+def test_bid_odds_with_the_sampling_policy(variant):
+    """The sampling policy plays the samples' cards (the soloist's widow handling is the
+    heuristic's): its provenance says so, and its odds differ from the heuristic's on the same
+    seed."""
+    args = ("bid-odds", "--variant", variant, "--deals", "64", "--seed", "4", "--format", "json")
+    sampled = json.loads(ok(*args, "--policy", "sampling", "--samples-per-move", "2").stdout)
+    plain = json.loads(ok(*args).stdout)
+    assert sampled["provenance"]["policy"] == "sampling"
+    assert sampled["provenance"]["samples_per_move"] == 2
+    assert sampled["widow"] == plain["widow"]  # exact: no play in it
+    assert sampled["rows"] != plain["rows"]

@@ -194,9 +194,11 @@ def test_sampling_beats_the_heuristic():
 
 
 def test_other_variants_and_bad_counts_are_refused():
-    for name in ("four-hand-widow-48", "three-hand-auction-48"):
-        with pytest.raises(SimulationError, match="sampling"):
-            games.policy_id("sampling", find_variant(name))
+    import dataclasses
+
+    big_hands = dataclasses.replace(find_variant("two-hand-48"), hand_size=14)
+    with pytest.raises(SimulationError, match="sampling"):
+        games.policy_id("sampling", big_hands)
     with pytest.raises(SimulationError, match="samples-per-move"):
         games.run_duel(RULES, "sampling", "heuristic", 10, 1, samples_per_move=0)
     assert games.policy_id("sampling", RULES) == POLICY_SAMPLING

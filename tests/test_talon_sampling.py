@@ -259,14 +259,19 @@ def test_talon_games_whose_phase_2_it_cannot_play_refuse_the_policy():
     for rules in (dataclasses.replace(RULES, strict="always"),
                   dataclasses.replace(RULES, hand_size=14)):
         assert not games.sampling_plays(rules)
-        with pytest.raises(SimulationError, match="plays four-hand-80 and the talon games"):
+        with pytest.raises(SimulationError, match="plays four-hand-80, the widow games and the "
+                                                  "talon games with free play in phase 1"):
             games.policy_id("sampling", rules)
+        with pytest.raises(SimulationError, match="does not play this variant"):
+            sampling_options(rules, 16)
     assert all(games.sampling_plays(find_variant(name))
                for name in ("two-hand-48", "three-hand-72", "four-hand-72"))
 
 
 @pytest.mark.parametrize("name", ["three-hand-auction-48", "four-hand-widow-48"])
-def test_the_widow_games_refuse_the_policy(name):
+def test_the_widow_games_take_the_policy(name):
+    """The widow games play it (tests/test_widow_sampling.py): every trick is strict, as the
+    72-card games' phase 2."""
     rules = find_variant(name)
-    with pytest.raises(SimulationError, match="plays four-hand-80 and the talon games"):
-        sampling_options(rules, 16)
+    assert games.sampling_plays(rules)
+    assert sampling_options(rules, 16) == {"samples_per_move": 16}
