@@ -4,7 +4,7 @@ at most 1 s on one core).
 Run: python benchmarks/bench_sampling.py   (writes the "sampling" section of
 results/benchmarks.json; scripts/results_doc.py quotes it in docs/results.md)
 
-Whole four-hand-80, two-hand-48, three-hand-72 and four-hand-72 deals (sections "sampling" and
+Whole four-hand-80, two-hand-48, three-hand-72, four-hand-72 and widow-game deals (sections "sampling" and
 "sampling-VARIANT") with the sampling policy on every seat, one thread, best of five after a
 warm-up; a decision is a card played when two or more card types were legal (two-hand-48: in
 phase 1, where the policy samples; :func:`binokel_sim.bench.sampling_decision_rate`).
@@ -24,13 +24,18 @@ from results_file import record  # noqa: E402
 
 DEALS = 4
 TALON_DEALS = 16
+WIDOW_DEALS = 16
 
 
 def main() -> None:
     for section, name, deals in (("sampling", "four-hand-80", DEALS),
                                  ("sampling-two-hand-48", "two-hand-48", TALON_DEALS),
                                  ("sampling-three-hand-72", "three-hand-72", DEALS),
-                                 ("sampling-four-hand-72", "four-hand-72", DEALS)):
+                                 ("sampling-four-hand-72", "four-hand-72", DEALS),
+                                 ("sampling-three-hand-auction-48", "three-hand-auction-48",
+                                  WIDOW_DEALS),
+                                 ("sampling-four-hand-widow-48", "four-hand-widow-48",
+                                  WIDOW_DEALS)):
         rules = find_variant(name)
         rows = []
         for samples in sorted({SAMPLES_PER_MOVE, 200}):

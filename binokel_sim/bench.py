@@ -247,11 +247,20 @@ def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
                            threads: int) -> float:
     """Card decisions per second of the sampling policy with ``samples_per_move`` samples, on
     every seat of ``deals`` whole deals (four-hand-80: :func:`~binokel_sim.games.run_play`; the
-    talon games: :func:`~binokel_sim.talon_games.run_talon_play`). A decision is a card the
+    talon games: :func:`~binokel_sim.talon_games.run_talon_play`; the widow games:
+    :func:`~binokel_sim.widow_games.run_widow_play`, :func:`widow_decisions`). A decision is a card the
     policy chose by sampling: one played when two or more card types were legal (in two-hand-48
     in phase 1 only, phase 2 is the solver's; :func:`talon_decisions`)."""
-    from binokel_sim.engines import TALON, engine_family
+    from binokel_sim.engines import TALON, WIDOW, engine_family
 
+    if engine_family(rules) == WIDOW:
+        from binokel_sim.widow_games import run_widow_play
+
+        def work():
+            return run_widow_play(rules, deals, 1, "sampling", threads,
+                                  samples_per_move=samples_per_move)
+
+        return widow_decisions(work()) / best_seconds(work)
     if engine_family(rules) == TALON:
         from binokel_sim.talon_games import run_talon_play
 
@@ -266,6 +275,32 @@ def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
         return run_play(rules, deals, 1, "sampling", threads, samples_per_move=samples_per_move)
 
     return decisions(work(), rules) / best_seconds(work)
+
+
+def widow_decisions(played) -> int:
+    """How many cards of ``played`` (:class:`~binokel_sim.widow_games.WidowDeals`) were played
+    with two or more legal card types: every seat plays its whole hand, so a seat's hand as the
+    first trick starts is the cards it plays."""
+    from binokel_sim.kernels.widow import I_TRUMP
+    from binokel_sim.reference_play import legal_cards
+
+    n = 0
+    rules = played.rules
+    for d in range(played.trick_cards.shape[0]):
+        trump = int(played.info[d, I_TRUMP])
+        hands = [[0] * 24 for _ in range(rules.players)]
+        for k in range(rules.hand_size):
+            leader = int(played.trick_leaders[d, k])
+            for i in range(rules.players):
+                hands[(leader + i) % rules.players][int(played.trick_cards[d, k, i])] += 1
+        for k in range(rules.hand_size):
+            leader = int(played.trick_leaders[d, k])
+            cards = [int(c) for c in played.trick_cards[d, k]]
+            for i, card in enumerate(cards):
+                seat = (leader + i) % rules.players
+                n += len(legal_cards(hands[seat], cards[:i], trump)) > 1
+                hands[seat][card] -= 1
+    return n
 
 
 def talon_decisions(played) -> int:

@@ -90,6 +90,9 @@ def measures() -> list[Measure]:
              Measure("sampling decision", TALON[1], "one card decision (phase 1 or 2), 200 "
                      "samples", "decisions/s", 2,
                      lambda r, n, t: bench.sampling_decision_rate(r, 200, n, t),
+                     threaded=False),
+             Measure("sampling decision", WIDOW[0], "one card decision, 200 samples",
+                     "decisions/s", 2, lambda r, n, t: bench.sampling_decision_rate(r, 200, n, t),
                      threaded=False)]
     rows += [Measure("records random", v, "play records as JSON lines", "deals/s", 200_000,
                      lambda r, n, t: bench.records_rate(r, "random", n, t), 400,

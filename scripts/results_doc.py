@@ -160,7 +160,8 @@ def sweep_lines() -> list[str]:
                          f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
     results = json.loads((ROOT / "results" / "benchmarks.json").read_text())
     for section in ("sampling", "sampling-two-hand-48", "sampling-three-hand-72",
-                    "sampling-four-hand-72"):
+                    "sampling-four-hand-72", "sampling-three-hand-auction-48",
+                    "sampling-four-hand-widow-48"):
         bench = results.get(section)
         if not bench:
             continue

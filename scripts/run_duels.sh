@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The stronger-play figures of issue 11, each against the heuristic as a seat-swapped duel and as
 # whole games: heuristic+solver (two-hand-48: the exact solver once the talon is gone) and
-# sampling (four-hand-80 and the talon games: perfect-information sampling, 128 samples a
+# sampling (four-hand-80, the talon and the widow games: perfect-information sampling, 128 samples a
 # decision), then the sampling policy's strength by samples per decision (results/duels/sweep/). Writes
 # results/duels/*.json (one row each: the figures, variant, policies, seed and version);
 # scripts/results_doc.py quotes them in docs/results.md. About 45 minutes on two cores.
@@ -26,6 +26,12 @@ for v in three-hand-72 four-hand-72; do
   binokel-sim match --variant "$v" -a sampling -b heuristic --games 500 --seed 1 \
     --out "results/duels/match-$v-sampling-vs-heuristic.json"
 done
+for v in three-hand-auction-48 four-hand-widow-48; do
+  binokel-sim duel --variant "$v" -a sampling -b heuristic --deals 2000 --seed 1 \
+    --out "results/duels/duel-$v-sampling-vs-heuristic.json"
+  binokel-sim match --variant "$v" -a sampling -b heuristic --games 500 --seed 1 \
+    --out "results/duels/match-$v-sampling-vs-heuristic.json"
+done
 mkdir -p results/duels/sweep
 for k in 16 32 64 128 256; do
   binokel-sim duel -a sampling -b heuristic --deals 2000 --seed 7 --samples-per-move "$k" \
@@ -34,4 +40,9 @@ done
 for k in 16 32 64 128 256; do
   binokel-sim duel --variant three-hand-72 -a sampling -b heuristic --deals 1000 --seed 7 \
     --samples-per-move "$k" --out "results/duels/sweep/three-hand-72-sampling-$k.json"
+done
+for k in 16 32 64 128 256; do
+  binokel-sim duel --variant three-hand-auction-48 -a sampling -b heuristic --deals 1000 \
+    --seed 7 --samples-per-move "$k" \
+    --out "results/duels/sweep/three-hand-auction-48-sampling-$k.json"
 done
