@@ -42,7 +42,8 @@ class Bound(NamedTuple):
     the soloist's and the buried groups hold at least ``lower[t]`` copies of each type between
     them, but one type may fall one short when ``slack`` is open, that type is one of ``given``
     (the types the card given back may be) and the holder's group holds a copy of it or ``held``
-    has it (the types the holder is known to hold or has played)."""
+    has it (the types the holder is known to hold or has played). Of type ``demand`` (-1: none)
+    the two groups hold no more than ``max(lower, 0)``."""
 
     lower: list[int]
     soloist: int
@@ -51,6 +52,7 @@ class Bound(NamedTuple):
     given: int
     held: int
     slack: bool
+    demand: int = -1
 
 
 def consistent(counts: list[list[int]], bound: Bound | None) -> bool:
@@ -58,6 +60,9 @@ def consistent(counts: list[list[int]], bound: Bound | None) -> bool:
     groups below ``lower``, at most one card in all, on a type the slack may take."""
     if bound is None:
         return True
+    d = bound.demand
+    if d >= 0 and counts[bound.soloist][d] + counts[bound.buried][d] > max(bound.lower[d], 0):
+        return False
     short = {t: bound.lower[t] - counts[bound.soloist][t] - counts[bound.buried][t]
              for t in range(N_TYPES)}
     short = {t: n for t, n in short.items() if n > 0}
@@ -75,6 +80,8 @@ def _layer(bound: Bound | None, t: int, open_: bool, a) -> bool | None:
     if bound is None:
         return open_
     got = a[bound.soloist] + a[bound.buried]
+    if t == bound.demand and got > max(bound.lower[t], 0):
+        return None
     if got >= bound.lower[t]:
         return open_
     holder_has = bound.holder >= 0 and a[bound.holder] > 0
@@ -125,6 +132,8 @@ def sample_counts(pool: list[int], allowed: list[int], capacity: list[int],
     for t in range(N_TYPES):
         k = pool[t]
         if k == 0:
+            if bound is not None:  # as the count did: an empty type may spend the slack
+                open_ = _layer(bound, t, open_, (0,) * seats)
             continue
         total = ways_from(t, need, pool, allowed, memo, bound, open_)
         u53 = stream.next_u64() >> 11  # u = u53 / 2**53; choose the first split whose running

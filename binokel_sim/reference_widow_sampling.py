@@ -111,7 +111,9 @@ def view(table: Table, seat: int, hands: list[list[int]]):
         known_held = sum(1 << t for t in range(N_TYPES)
                          if held[h][t] > 0 or table.played_by[h][t] > 0)
         slack = True
-    bound = Bound(lower, others.index(solo), len(others), holder, given, known_held, slack)
+    demanded = table.demand[0] if table.demand is not None else -1  # he held none before
+    bound = Bound(lower, others.index(solo), len(others), holder, given, known_held, slack,
+                  demanded)
     return (others, held, pool, allowed + [ALL], capacity + [sum(table.buried)], bound)
 
 

@@ -143,7 +143,7 @@ def test_uniform_over_the_consistent_deals(case):
 def kernel_bound(bound):
     return (np.asarray(bound.lower, dtype=np.int64),
             np.array([bound.soloist, bound.buried, bound.holder, bound.given, bound.held,
-                      int(bound.slack)], dtype=np.int64))
+                      int(bound.slack), bound.demand], dtype=np.int64))
 
 
 def bounded_samples(pool, allowed, capacity, bound, n, seed=1):
@@ -171,11 +171,16 @@ def bounded_knowledge(draw):
     buried = draw(st.integers(0, groups - 1))
     holder = draw(st.sampled_from([-1] + [g for g in range(groups) if g not in (soloist,
                                                                                   buried)]))
-    lower = [draw(st.integers(-1, pool[t])) if pool[t] else 0 for t in range(24)]
+    # some types ask one copy more than is left to place (every copy of it seen: only the slack
+    # can meet it), most of the rest nothing
+    lower = [draw(st.integers(-1, pool[t] + 1)) if pool[t] or draw(st.booleans()) else 0
+             for t in range(24)]
     given = ALL & ~draw(st.integers(0, ALL))
     held = draw(st.integers(0, ALL))
     slack = holder >= 0 and draw(st.booleans())
-    return pool, allowed, capacity, twin.Bound(lower, soloist, buried, holder, given, held, slack)
+    demand = draw(st.integers(-1, 23))
+    return pool, allowed, capacity, twin.Bound(lower, soloist, buried, holder, given, held, slack,
+                                               demand)
 
 
 @settings(max_examples=60, deadline=None)
@@ -218,6 +223,12 @@ def test_no_bound_is_the_plain_sampler():
     # four groups (three seats and the buried cards), copies of a type, slack
     ([0, 0, 0, 2, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL, ALL, ALL], [2, 2, 1, 1],
      twin.Bound([0, 0, 0, 2, 0, 1] + [0] * 18, 1, 3, 2, ALL, 0, True)),
+    # a type none of whose copies is left to place (9D, type 12) short by one: it takes the slack
+    # (the holder was given it and has played it), so every other type must meet its bound; and
+    # the demanded type (KS, type 3): the two groups hold its one copy and not the other
+    ([0, 0, 1, 2, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 12, [ALL, ALL, ALL], [2, 2, 2],
+     twin.Bound([0, 0, 1, 1, 0, 0] + [0, 0, 0, 0, 0, 1] + [1] + [0] * 11, 0, 2, 1,
+                ALL & ~(1 << 3), 1 << 12, True, 3)),
 ])
 def test_bounded_sampler_is_uniform_over_the_consistent_deals(case):
     pool, allowed, capacity, bound = case

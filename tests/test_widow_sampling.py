@@ -209,7 +209,7 @@ def test_the_decision_reads_nothing_hidden(name):
     two other seats, or a seat and the buried cards, that the deciding seat's view admits: the
     same card and the same stream afterwards."""
     rules = find_variant(name)
-    checked = buried = 0
+    checked = buried = given = 0
     for position in positions(rules, 24, 31, [0, 2, 5, 8]):
         table, hands, seat, trick, leader, played = position
         want = decide(*position)
@@ -218,7 +218,16 @@ def test_the_decision_reads_nothing_hidden(name):
             assert decide(other, world, seat, trick, leader, played) == want
             checked += 1
             buried += b == rules.players - 1
-    assert checked >= 30 and buried >= 5
+        if table.demand is not None and seat not in (table.soloist, table.demand[1]):
+            # the card given back, which only the holder and the soloist saw: any other card of
+            # the holder's (not of the demanded type) gives the same card
+            card, holder, real = table.demand
+            for t in range(N_TYPES):
+                if t not in (card, real) and hands[holder][t]:
+                    other = replace(table, demand=(card, holder, t))
+                    assert decide(other, hands, seat, trick, leader, played) == want
+                    given += 1
+    assert checked >= 30 and buried >= 5 and given >= 5
 
 
 # --- whole runs -----------------------------------------------------------------------------------

@@ -127,7 +127,7 @@ PolicyOpt = Annotated[str, typer.Option(
     "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player), "
                      "random (uniform over the legal cards), heuristic+solver (two-hand-48: "
                      "the heuristic, then the exact solver once the talon is gone), or sampling "
-                     "(four-hand-80 and the talon games: each card chosen by playing out deals of "
+                     "(every variant: each card chosen by playing out deals of "
                      "the hidden cards that fit what the table knows; slow).")]
 SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(
     "--samples-per-move", show_default=False,

@@ -36,8 +36,8 @@ from binokel_sim.cli.render import percent, percent_interval
 PolicyA = Annotated[str, typer.Option(
     "--a", "-a", "--policy-a",
     help="Policy of side A: heuristic, random, heuristic+solver (two-hand-48: the heuristic, "
-         "then the exact solver once the talon is gone), or sampling (four-hand-80 and "
-         "the talon games: each card chosen by playing out deals of the hidden cards that fit "
+         "then the exact solver once the talon is gone), or sampling (every variant: "
+         "each card chosen by playing out deals of the hidden cards that fit "
          "what the table knows).")]
 PolicyB = Annotated[str, typer.Option(
     "--b", "-b", "--policy-b", help="Policy of side B (every other side).")]

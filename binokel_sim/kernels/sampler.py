@@ -65,15 +65,20 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
 # soloist's hand and his buried cards hold between them at least ``lower[t]`` of the unseen
 # copies of each type ``t`` (the widow's cards and the demanded card he has not played), but for
 # one card: the card he gave back for the demanded one, which the seats other than the holder
-# did not see, may be one of them. ``bound`` is ``(lower int64 (24,), par int64 (6,))`` with
-# ``par`` = (the soloist's group, the buried group, the holder's group, the types the card given
-# back may be, the types the holder is known to hold or has played, 1 when that one card of
-# slack is open, else 0). A deal is consistent when every type meets its bound, or when exactly
-# one type ``t`` falls one short, the slack is open, ``t`` may be the card given back and the
-# holder holds a copy of it (or is known to / has played one). The count keeps two layers of
-# ``ways`` (``ways[f * 25 + t]``, ``f`` = 1 while the slack is still open).
+# did not see, may be one of them. And the soloist held no copy of the demanded type, so his
+# hand and buried cards hold at most the one copy handed over. ``bound`` is ``(lower int64
+# (24,), par int64 (7,))`` with ``par`` = (the soloist's group, the buried group, the holder's
+# group, the types the card given back may be, the types the holder is known to hold or has
+# played, 1 when that one card of slack is open, else 0, the demanded type or -1). A deal is
+# consistent when every type meets its bound (the demanded type exactly: no more than
+# ``max(lower, 0)``), or when exactly one type ``t`` falls one short, the slack is open, ``t``
+# may be the card given back and the holder holds a copy of it (or is known to / has played
+# one). The count keeps two layers of ``ways`` (``ways[f * 25 + t]``, ``f`` = 1 while the slack
+# is still open).
 
-BOUND_SOLOIST, BOUND_BURIED, BOUND_HOLDER, BOUND_GIVEN, BOUND_HELD, BOUND_SLACK = range(6)
+(BOUND_SOLOIST, BOUND_BURIED, BOUND_HOLDER, BOUND_GIVEN, BOUND_HELD, BOUND_SLACK,
+ BOUND_DEMAND) = range(7)
+N_BOUND = 7
 
 
 @njit(inline="always")
@@ -93,10 +98,13 @@ def _pick(g, a0, a1, a2, a3):
 @njit(inline="always")
 def _layer(bound, t, f, a0, a1, a2, a3):
     """The layer after type ``t`` is split ``a0..a3`` in layer ``f``: ``f`` when the soloist's
-    and the buried groups meet ``lower[t]``, 0 when they fall one short and the slack is open
-    and may be spent on ``t``, -1 when the split is not consistent."""
+    and the buried groups meet ``lower[t]`` (and hold no more than that of the demanded type),
+    0 when they fall one short and the slack is open and may be spent on ``t``, -1 when the
+    split is not consistent (a type with no copy to place is split ``0, 0, 0, 0``)."""
     lower, par = bound
     got = _pick(par[BOUND_SOLOIST], a0, a1, a2, a3) + _pick(par[BOUND_BURIED], a0, a1, a2, a3)
+    if t == par[BOUND_DEMAND] and got > max(lower[t], 0):
+        return -1
     if got >= lower[t]:
         return f
     if (f == 1 and got == lower[t] - 1 and (par[BOUND_GIVEN] >> t) & 1
@@ -185,6 +193,8 @@ def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
         for g in range(MAX_GROUPS):
             out[g, t] = 0
         if k == 0:
+            if bound is not None:  # as the count did: an empty type may spend the slack
+                f = _layer(bound, t, f, 0, 0, 0, 0)
             continue
         ok0 = (allowed[0] >> t) & 1
         ok1 = ((allowed[1] >> t) & 1) if n_groups > 1 else 0

@@ -12,7 +12,8 @@ Public, from the first trick on (:func:`widow_knowledge_start`):
   his buried cards hold them between them, but for what he has played of them since
   (``lower``) and, seen from a seat that is not the holder, one card: the card given back, which
   only the holder saw, may be one of them (the sampler's bound and its one card of slack,
-  :mod:`binokel_sim.kernels.sampler`);
+  :mod:`binokel_sim.kernels.sampler`); of the demanded type they hold no other copy (he held
+  none before the demand);
 - the seats after the soloist and before the holder (clockwise) hold no copy of the demanded
   type; the holder and the type he was asked for;
 - every trick (voids, no trump, the must-head inference: :func:`~binokel_sim.kernels.knowledge.
@@ -31,11 +32,13 @@ import numpy as np
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.sampler import (
     BOUND_BURIED,
+    BOUND_DEMAND,
     BOUND_GIVEN,
     BOUND_HELD,
     BOUND_HOLDER,
     BOUND_SLACK,
     BOUND_SOLOIST,
+    N_BOUND,
 )
 from binokel_sim.kernels.sampling import shown_of
 from binokel_sim.kernels.widow_score import score_sides
@@ -61,7 +64,7 @@ def widow_part(n_players, active, live_points, live_won):
     return (np.zeros(N_INFO, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
             np.zeros(p, dtype=np.int64), live_points, live_won,
             np.zeros((p, N_TYPES), dtype=np.int64),
-            (np.zeros(N_TYPES, dtype=np.int64), np.zeros(6, dtype=np.int64)),
+            (np.zeros(N_TYPES, dtype=np.int64), np.zeros(N_BOUND, dtype=np.int64)),
             np.zeros(N_TYPES, dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.zeros(p, dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.zeros((4, 4), dtype=np.int64))
@@ -150,6 +153,7 @@ def widow_groups(seat, known, pool, allowed, capacity, wk):
     par[BOUND_SOLOIST] = -1
     par[BOUND_BURIED] = -1
     par[BOUND_HOLDER] = -1
+    par[BOUND_DEMAND] = -1
     if seat == soloist:
         for t in range(N_TYPES):
             pool[t] -= solo_buried[t]
@@ -164,6 +168,8 @@ def widow_groups(seat, known, pool, allowed, capacity, wk):
         bound_lower[t] = lower[t] - known[soloist, t] - (1 if seat == holder and t == given else 0)
     par[BOUND_SOLOIST] = (soloist - seat - 1) % n_players
     par[BOUND_BURIED] = buried
+    if holder >= 0:  # he held no copy of it: the one handed over is all he has of it
+        par[BOUND_DEMAND] = info[W_DEMAND]
     if holder >= 0 and seat != holder:
         held = info[W_HOLDER_PLAYED]
         for t in range(N_TYPES):
