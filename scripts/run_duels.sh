@@ -29,7 +29,7 @@ done
 for v in three-hand-auction-48 four-hand-widow-48; do
   binokel-sim duel --variant "$v" -a sampling -b heuristic --deals 2000 --seed 1 \
     --out "results/duels/duel-$v-sampling-vs-heuristic.json"
-  binokel-sim match --variant "$v" -a sampling -b heuristic --games 500 --seed 1 \
+  binokel-sim match --variant "$v" -a sampling -b heuristic --games 2000 --seed 1 \
     --out "results/duels/match-$v-sampling-vs-heuristic.json"
 done
 mkdir -p results/duels/sweep
