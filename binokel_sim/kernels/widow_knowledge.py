@@ -61,10 +61,14 @@ def widow_part(n_players, active, live_points, live_won):
     the sampler's bound, the soloist's buried cards per type (24,), and a play-out's scoring
     scratch: card points, tricks and scores (P,), sums (4, 4))``."""
     p = n_players if active else 1
+    par = np.zeros(N_BOUND, dtype=np.int64)  # no bound until a view sets one (the talon games:
+    par[BOUND_SOLOIST] = -1                  # never): no groups, no slack, no demanded type
+    par[BOUND_BURIED] = -1
+    par[BOUND_HOLDER] = -1
+    par[BOUND_DEMAND] = -1
     return (np.zeros(N_INFO, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
             np.zeros(p, dtype=np.int64), live_points, live_won,
-            np.zeros((p, N_TYPES), dtype=np.int64),
-            (np.zeros(N_TYPES, dtype=np.int64), np.zeros(N_BOUND, dtype=np.int64)),
+            np.zeros((p, N_TYPES), dtype=np.int64), (np.zeros(N_TYPES, dtype=np.int64), par),
             np.zeros(N_TYPES, dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.zeros(p, dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.zeros((4, 4), dtype=np.int64))
