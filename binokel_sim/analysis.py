@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from binokel_sim.cards import SUITS, format_counts
-from binokel_sim.meld_rules import may_name, meld_table
+from binokel_sim.meld_rules import count_points, may_name, meld_table
 
 if TYPE_CHECKING:
     import polars as pl
@@ -33,10 +33,6 @@ def odds_schema() -> dict:
             "probability": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
 
 
-def meld_points(meld, count: int) -> int:
-    """What holding ``meld`` ``count`` times scores (a count past its table scores the last
-    entry)."""
-    return int(meld.points[min(count, len(meld.points) - 1)])
 
 
 def analyze_hand(rules: Rules, counts: np.ndarray) -> dict:
@@ -94,7 +90,8 @@ def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int 
     """Monte Carlo meld table of a random hand of the variant.
 
     One row per meld and exact multiplicity (``count`` 0 up to the largest seen, ``points`` what
-    that multiplicity scores) with ``trump`` fixed, then rows ``meld == "total_meld"`` giving the
+    ``analyze`` scores for that count: :func:`binokel_sim.meld_rules.count_points`, null where a
+    house table makes it depend on the suits the sets fall in) with ``trump`` fixed, then rows ``meld == "total_meld"`` giving the
     distribution of the best total meld ``points`` (``count`` null; best over the suits the hand
     may name; a hand that may name none has no trump-dependent meld, so its total is the same for
     every suit). ``probability`` is hands / deals with a Wilson 95% interval. The hands are
@@ -112,7 +109,7 @@ def meld_odds(rules: Rules, deals: int, seed: int, trump: int = 0, threads: int 
         for c in range(int(seen.max()) + 1):
             names.append(meld.name)
             counts.append(c)
-            values.append(meld_points(meld, c))
+            values.append(count_points(rules, meld, c))
             hands.append(int(result.count_hist[m, c]))
     for value in np.flatnonzero(result.total_hist):
         names.append(TOTAL_ROW)
@@ -138,6 +135,6 @@ def exact_meld_odds(rules: Rules, trump: int = 0) -> pl.DataFrame:
         dist = exact_meld_distribution(rules, meld.name, trump)
         for c in range(max(dist) + 1):
             p = float(dist.get(c, 0))
-            rows.append({"meld": meld.name, "count": c, "points": meld_points(meld, c),
+            rows.append({"meld": meld.name, "count": c, "points": count_points(rules, meld, c),
                          "hands": None, "probability": p, "ci_low": p, "ci_high": p})
     return pl.DataFrame(rows, schema=odds_schema())

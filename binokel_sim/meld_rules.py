@@ -7,6 +7,8 @@ hand needs no compiled kernel) build on; tests hold it to the meld kernel on ran
 
 from __future__ import annotations
 
+from itertools import product
+
 from binokel_sim.cards import N_SUITS, N_TYPES, card_type
 from binokel_sim.variants import MeldSpec, Rules
 
@@ -59,7 +61,8 @@ def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, in
 
     A meld outside its scope (a trump meld in a plain suit, a non-trump meld in trump) has 0 sets;
     a meld inside others loses the largest number of sets one of them counts (a K+Q inside both a
-    quint and a roundhouse is absorbed once), never going below 0.
+    quint and a roundhouse is absorbed once), never going below 0; a suit counts at most the sets
+    its table counts (``counted_sets``: two quints of one suit are one quint).
     """
     kept = dict(fixed_kept)
     sets_of: dict[str, int] = {}
@@ -70,8 +73,10 @@ def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, in
         sets = min(rank_count(r) for r in meld.ranks) if in_scope else 0
         if in_scope:
             sets = max(0, sets - max((kept[parent] for parent in meld.inside), default=0))
-        sets_of[meld.name] = sets
-        kept[meld.name] = min(sets, meld.counted_sets)
+        # past the sets its table counts a suit meld scores nothing more, and reports no more
+        # (two quints of one suit are one quint, "a quint scores 250 once for each suit")
+        sets_of[meld.name] = min(sets, meld.counted_sets)
+        kept[meld.name] = sets_of[meld.name]
     return sets_of
 
 
@@ -98,6 +103,26 @@ def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, i
             rows.append((meld.name, sum(sets_by_suit),
                          sum(meld.points[k] for k in sets_by_suit)))
     return rows
+
+
+def count_points(rules: Rules, meld: MeldSpec, count: int) -> int | None:
+    """What holding ``meld`` ``count`` times scores, as :func:`meld_table` reports it.
+
+    A fixed meld reads its points table at ``count`` (past its end, the last entry); a trump meld
+    lies in one suit, so likewise. A suit meld of several suits (``non_trump``, ``per_suit``)
+    adds each suit's entry, each suit counting at most ``counted_sets``: its value is the same for
+    every way the sets may fall across the suits when its table scores per set (every built-in
+    variant), and ``None`` when a house table makes it depend on the way (say 250 for one quint
+    but 1000 for two of one suit: two quints then score 500 or 1000).
+    """
+    points = meld.points
+    if meld.scope in FIXED_SCOPES or meld.scope == "trump":
+        return int(points[min(count, len(points) - 1)])
+    n_suits = N_SUITS - 1 if meld.scope == "non_trump" else N_SUITS
+    top = min(meld.counted_sets, len(points) - 1)
+    values = {sum(points[k] for k in split)
+              for split in product(range(top + 1), repeat=n_suits) if sum(split) == count}
+    return int(values.pop()) if len(values) == 1 else None
 
 
 def may_name(rules: Rules, counts: list[int], suit: int) -> bool:

@@ -572,7 +572,8 @@ def _draw_melds(fig, data: dict) -> None:
             ys.append(i + (k - 1 - (kinds - 1) / 2) * height)
             ps.append(p)
             label = f"{100 * p:.3g}%" if 100 * p >= 0.001 else f"{100 * p:.1e}%"
-            texts.append(f"{label}  ({m['points'][k]} pts)" if exactly else label)
+            points = m["points"][k] if exactly else None  # None: a house table, by suits
+            texts.append(f"{label}  ({points} pts)" if points is not None else label)
             smallest = min(smallest, p)
         bars = ax.barh(ys, ps, height=height * 0.92, color=SERIES_COLORS[k - 1],
                        label=f"held {names[k]}")

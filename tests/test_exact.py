@@ -114,12 +114,13 @@ def test_double_binokel_two_hand_48():
 
 
 def test_quint_count_two_hand_48():
-    # quints summed over suits: sets per suit = min over A T K Q J of that suit (0..2)
+    # quints summed over suits: a suit counts one quint when it holds A T K Q J (two quints of
+    # one suit are one quint: "a quint scores 250 once for each suit that holds one")
     want: dict[int, Fraction] = {}
     # per suit: ways to hold u cards of the 5 quint types with s sets
     per_suit: dict[tuple[int, int], int] = {}
     for c in product(range(3), repeat=5):
-        key = (min(c), sum(c))
+        key = (min(min(c), 1), sum(c))
         per_suit[key] = per_suit.get(key, 0) + prod(comb(2, x) for x in c)
     for suits in product(per_suit.items(), repeat=4):
         sets = sum(k[0] for k, _ in suits)

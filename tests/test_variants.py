@@ -408,6 +408,7 @@ def test_example_hand_must_fit_the_hand_size():
     data = builtin_dict("four-hand-80")
     data["deal"]["hand_size"] = 19
     data["deal"]["talon"] = 4
+    data["play"]["first_leader"] = "non_dealer"  # a talon game's first lead
     with pytest.raises(RulesError, match="example_hand: 20 cards, but deal.hand_size is 19"):
         rules_from_dict(data)
 
@@ -450,3 +451,22 @@ def test_talon_variants_carry_the_turned_card_rules():
         assert r.example_turned == "9H"
         assert {m.name: m.per_set for m in r.melds}["marriage"] == 20
         assert {m.name: m.per_set for m in r.melds}["binokel"] == 0
+
+
+@pytest.mark.parametrize("name,leader", [
+    ("three-hand-auction-48", "non_dealer"), ("four-hand-widow-48", "non_dealer"),
+    ("two-hand-48", "bid_winner"), ("four-hand-80", "non_dealer"),
+])
+def test_a_first_leader_the_engine_does_not_play_is_refused(name, leader):
+    # issue 25: play.first_leader in a widow-game file was accepted and ignored; every family
+    # plays one first lead, and a file asking for another is refused (docs/rules.md, 28)
+    data = builtin_dict(name)
+    data["play"]["first_leader"] = leader
+    _expect_error(data, "play.first_leader", leader)
+
+
+@pytest.mark.parametrize("name", ["two-hand-48", "three-hand-auction-48"])
+def test_first_leader_defaults_to_what_the_family_plays(name):
+    data = builtin_dict(name)
+    del data["play"]["first_leader"]
+    assert rules_from_dict(data).first_leader == find_variant(name).first_leader

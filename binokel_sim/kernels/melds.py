@@ -108,7 +108,9 @@ def build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit
                             break
                         absorbed = max(absorbed, kept[p])
                     c = max(c - absorbed, 0)
-                    packed += c << (COUNT_BITS * m)
+                    # the count reported: the sets that score, at most the sets the table counts
+                    # (two quints of one suit are one quint: docs/rules.md, "Meld scopes")
+                    packed += min(c, table[m, COL_COUNTED]) << (COUNT_BITS * m)
                     suit_meld_points[i, case, f, m] = table[m, COL_POINTS + c]
                     total += table[m, COL_POINTS + c]
                     kept[m] = min(c, table[m, COL_COUNTED])

@@ -382,7 +382,16 @@ def _rules_from_dict(data: dict) -> Rules:
     strict = _choice(play, "strict", STRICT_MODES, "play", "always")
     if _get(play, "strict_phase1", bool, "play", False):
         strict = "always"
-    first_leader = _choice(play, "first_leader", LEADERS, "play", "bid_winner")
+    # who leads first is fixed by the engine family: the talon engine lets the non-dealer lead
+    # (SPEC, two-hand-48), the widow and partnership engines the bid winner; a file asking for
+    # another first lead is refused, never ignored (docs/rules.md, decision 28)
+    played_leader = "non_dealer" if talon else "bid_winner"
+    first_leader = _choice(play, "first_leader", LEADERS, "play", played_leader)
+    if first_leader != played_leader:
+        family = "talon" if talon else "widow" if widow else "partnership"
+        who = "the non-dealer" if talon else "the bid winner"
+        raise RulesError(f"play.first_leader: in the {family} engine {who} leads the first "
+                         f"trick ({played_leader!r}); {first_leader!r} is not played")
 
     bidding = _section(data, "bidding", required=False)
     ladder_raw = _get(bidding, "ladder", list, "bidding", [])
