@@ -119,26 +119,41 @@ def meld_levels(rules: Rules, meld: MeldSpec) -> range:
     return range(1, top + 1)
 
 
-def may_serve(record: int, meld_index: int, meld: MeldSpec, level: int) -> bool:
+def parent_indices(rules: Rules, meld: MeldSpec) -> list[int]:
+    """Table indices of the melds ``meld`` sits inside (its ``inside`` list: a marriage inside a
+    quint)."""
+    names = [m.name for m in rules.melds]
+    return [names.index(parent) for parent in meld.inside]
+
+
+def may_serve(record: int, meld_index: int, meld: MeldSpec, level: int,
+              parents: list[int]) -> bool:
     """Whether a copy may serve a declaration of ``meld`` at ``level``: a table meld needs a copy
     that has served it at a level below ``level`` (an upgrade reuses the cards), a meld counted per
-    copy a copy that has never served it."""
+    copy a copy that has never served it; and either a copy that has never served a meld it sits
+    inside (``parents``, table indices: a quint's K+Q make no marriage once the quint is
+    declared, SPEC "Variant two-hand-48")."""
+    if any(served_level(record, p) for p in parents):
+        return False
     served = served_level(record, meld_index)
     if meld.per_set:
         return served == 0
     return served < level
 
 
-def serving_copies(copies: list[int], meld_index: int, meld: MeldSpec, level: int) -> list[int]:
+def serving_copies(copies: list[int], rules: Rules, meld_index: int, level: int) -> list[int]:
     """Indices (in the copies' order) of the copies that may serve the declaration."""
-    return [i for i, record in enumerate(copies) if may_serve(record, meld_index, meld, level)]
+    meld = rules.melds[meld_index]
+    parents = parent_indices(rules, meld)
+    return [i for i, record in enumerate(copies)
+            if may_serve(record, meld_index, meld, level, parents)]
 
 
 def is_legal(hand: list[list[int]], rules: Rules, meld_index: int, suit: int, level: int) -> bool:
     """A declaration is legal when every card type of one set has at least ``level`` copies that
     may serve it."""
     meld = rules.melds[meld_index]
-    return all(len(serving_copies(hand[t], meld_index, meld, level)) >= level
+    return all(len(serving_copies(hand[t], rules, meld_index, level)) >= level
                for t in meld_set_types(meld, suit))
 
 
@@ -196,7 +211,7 @@ def apply_declaration(hand: list[list[int]], rules: Rules, decl: Declaration) ->
     meld = rules.melds[decl.meld]
     mark = 1 if meld.per_set else decl.level
     for t in meld_set_types(meld, decl.suit):
-        chosen = serving_copies(hand[t], decl.meld, meld, decl.level)[:decl.level]
+        chosen = serving_copies(hand[t], rules, decl.meld, decl.level)[:decl.level]
         for i in chosen:
             hand[t][i] = with_level(hand[t][i], decl.meld, mark)
         hand[t].sort(reverse=True)

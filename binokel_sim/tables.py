@@ -199,8 +199,9 @@ def declaration_rows(rules: Rules, trump: int) -> list[tuple[int, int, int, int,
 @functools.lru_cache(maxsize=32)
 def compile_talon(rules: Rules) -> tuple:
     """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon`): ``(cfg,
-    declaration rows int64 (4, rows, 6), rows per trump int64 (4,), card points int64 (24,),
-    number of melds)``."""
+    declaration rows int64 (4, rows, N_DECL): :func:`declaration_rows` and the record bits of the
+    melds each sits inside, rows per trump int64 (4,), card points int64 (24,), number of
+    melds)``."""
     from binokel_sim.kernels import talon_declare as k
 
     cfg = np.zeros(k.N_CFG, dtype=np.int64)
@@ -218,8 +219,13 @@ def compile_talon(rules: Rules) -> tuple:
     by_trump = [declaration_rows(rules, trump) for trump in range(N_SUITS)]
     width = max(len(rows) for rows in by_trump)
     decl = np.zeros((N_SUITS, width, k.N_DECL), dtype=np.int64)
+    # a row's meld sits inside its parents: their served-record bits, 3 << 2p each (a copy that
+    # served one may not serve the row; SPEC "Variant two-hand-48", docs/rules.md "Declarations")
+    names = [meld.name for meld in rules.melds]
+    inside = [sum(3 << (2 * names.index(p)) for p in meld.inside) for meld in rules.melds]
     for trump, rows in enumerate(by_trump):
-        decl[trump, :len(rows)] = rows
+        decl[trump, :len(rows), :k.D_INSIDE] = rows
+        decl[trump, :len(rows), k.D_INSIDE] = [inside[row[0]] for row in rows]
     n_decl = np.array([len(rows) for rows in by_trump], dtype=np.int64)
     card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)],
                            dtype=np.int64)

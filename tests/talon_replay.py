@@ -16,7 +16,11 @@ Conventions read from docs/rules.md, "Declarations":
 - a player's copies of one card type are ordered by their served record packed two bits a meld
   (meld ``m`` at bits ``2m``), highest first; a card played or swapped away is the first copy in
   that order; a declaration takes, for every card type of one set, the first ``L`` copies in that
-  order that may serve; a drawn card (and the turned card taken by a swap) is a fresh copy.
+  order that may serve; a drawn card (and the turned card taken by a swap) is a fresh copy;
+- a meld inside others (its ``inside`` list) is no new combination once one of them is declared
+  (SPEC "Variant two-hand-48", as in Bezique): a copy that has served a meld of that list may not
+  serve it (a quint's K+Q make no marriage once the quint is declared; a marriage's K+Q may still
+  serve a later quint).
 """
 
 from __future__ import annotations
@@ -374,6 +378,16 @@ class _Replay(RecordCheck):
                        f"its {len(copies)} x {format_card(t)} may serve: a card never serves two "
                        f"melds of the same kind; a copy must have {rule} (served levels "
                        f"{[c[m] for c in copies]})", i)
+            # SPEC: a meld inside one already declared is not a new combination
+            for parent in meld.inside:
+                p = names.index(parent)
+                fresh = [c for c in usable if c[p] == 0]
+                self.check(len(fresh) >= level,
+                           f"seat {seat} declares {name} at level {level}, but only {len(fresh)} "
+                           f"of its {len(copies)} x {format_card(t)} may serve: {name} lies "
+                           f"inside {parent}, and a copy that served a declared {parent} makes "
+                           f"no {name} (served {parent} levels {[c[p] for c in copies]})", i)
+                usable = fresh
             for c in usable[:level]:
                 c[m] = level
 

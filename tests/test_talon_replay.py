@@ -112,6 +112,9 @@ class Table:
 
     def may_serve(self, m, level, copy_):
         meld = self.rules.melds[m]
+        names = [x.name for x in self.rules.melds]
+        if any(copy_[1][names.index(parent)] > 0 for parent in meld.inside):
+            return False  # it served a meld this one lies inside (a quint's K+Q: no marriage)
         return copy_[1][m] == 0 if meld.per_set else copy_[1][m] < level
 
     def options(self, seat):
@@ -408,6 +411,67 @@ def test_a_marriage_may_serve_a_quint_but_not_two_quints():
     rec = scenario(TWO, hand, "KH", {0: ("marriage", "C", 1, False),
                                      1: ("marriage", "C", 1, False)}, keep=("KC", "QC"))
     rejects(TWO, rec, "tricks[1]", "marriage", "never served it")
+
+
+def test_no_marriage_from_the_king_and_queen_of_a_declared_quint():
+    """SPEC "Variant two-hand-48": a meld inside one already declared is no new combination.
+    Hand-built bad records: a marriage (or trump marriage) after the quint from its K+Q is
+    refused; the other copies of K and Q still marry."""
+    keep = ("KC", "QC", "AC", "TC", "JC")
+    hand = "AC TC KC QC JC AH AH TH TH AS AS TS"
+    plan = {0: ("quint", "C", 1, False), 1: ("marriage", "C", 1, False)}
+    rec = scenario(TWO, hand, "KH", plan, keep=keep, hand0="KC QC")  # seat 0 holds the others
+    assert [d["meld"] for _, d in decls(rec)] == ["quint", "marriage"]
+    rejects(TWO, rec, "tricks[1]", "marriage lies inside quint", "KC",
+            "served quint levels [1]")
+    # in trump: the trump marriage from the quint's KH+QH
+    hand = "AH TH KH QH JH AS AS TS TS AC AC TC"
+    rec = scenario(TWO, hand, "KH", {0: ("quint", "H", 1, False),
+                                     1: ("trump_marriage", "H", 1, False)},
+                   keep=("KH", "QH", "AH", "TH", "JH"), hand0="QH")
+    rejects(TWO, rec, "tricks[1]", "trump_marriage lies inside quint")
+    # two copies: the quint takes one K+Q, the other K+Q marries once, then no more
+    hand = "AC TC KC KC QC QC JC AH AH TH TH AS"
+    keep = ("KC", "QC", "AC", "TC", "JC")
+    rec = scenario(TWO, hand, "KH", {0: ("quint", "C", 1, False),
+                                     1: ("marriage", "C", 1, False)}, keep=keep)
+    replay_talon(TWO, rec)
+    rec = scenario(TWO, hand, "KH", {0: ("quint", "C", 1, False),
+                                     1: ("marriage", "C", 2, False)}, keep=keep)
+    rejects(TWO, rec, "tricks[1]", "marriage at level 2", "only 1 of its 2 x KC may serve",
+            "lies inside quint")
+    rec = scenario(TWO, hand, "KH", {0: ("quint", "C", 1, False), 1: ("marriage", "C", 1, False),
+                                     2: ("marriage", "C", 1, False)}, keep=keep)
+    rejects(TWO, rec, "tricks[2]", "marriage")
+    # marriage first, then the quint (its full 250), then the other K+Q marry: all allowed
+    rec = scenario(TWO, hand, "KH", {0: ("marriage", "C", 1, False), 1: ("quint", "C", 1, False),
+                                     2: ("marriage", "C", 1, False)}, keep=keep)
+    replay_talon(TWO, rec)
+    assert [d["points"] for _, d in decls(rec)] == [20, 250, 20]
+    # three copies (72 cards): after the quint, two K+Q are left to marry
+    hand = "AC TC KC KC KC QC QC QC JC AH AH TH"
+    rec = scenario(THREE, hand, "KH", {0: ("quint", "C", 1, False),
+                                       1: ("marriage", "C", 2, False)}, keep=keep)
+    replay_talon(THREE, rec)
+    rec = scenario(THREE, hand, "KH", {0: ("quint", "C", 1, False),
+                                       1: ("marriage", "C", 3, False)}, keep=keep)
+    rejects(THREE, rec, "tricks[1]", "marriage at level 3", "lies inside quint")
+
+
+def test_the_inside_rule_reads_the_rules_data():
+    """Generic, from each meld's ``inside`` list, not from the names: with binokel listed as a
+    parent of jacks around, a JD that served a binokel makes no jacks around; without it, it
+    does."""
+    melds = tuple(dataclasses.replace(m, inside=("binokel",)) if m.name == "jacks_around" else m
+                  for m in TWO.melds)
+    house = dataclasses.replace(TWO, name="house", melds=melds)
+    hand = "QS JS JH JD JC AH AH TH TH AS AS TS"
+    plan = {0: ("binokel", None, 1, False), 1: ("jacks_around", None, 1, False)}
+    keep = ("QS", "JS", "JH", "JD", "JC")
+    rec = scenario(house, hand, "KH", plan, keep=keep, hand0="JD")
+    rejects(house, rec, "tricks[1]", "jacks_around lies inside binokel", "JD")
+    rec = scenario(TWO, hand, "KH", plan, keep=keep, hand0="JD")
+    replay_talon(TWO, rec)
 
 
 def test_per_copy_melds_declare_several_sets_at_once():

@@ -7,8 +7,9 @@ The variant arrives as one tuple ``tt`` (:func:`binokel_sim.tables.compile_talon
 
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``decl`` int64 (4, rows, N_DECL): per trump suit, every declaration a player might make (meld,
-  level, the card types of one set, points, counted per copy, the swap meld), in the order the
-  random policy counts them (docs/rules.md, "Policies");
+  level, the card types of one set, points, counted per copy, the swap meld, the served-record
+  bits of the melds it sits inside), in the order the random policy counts them (docs/rules.md,
+  "Policies");
 - ``n_decl`` int64 (4,): the rows in use per trump;
 - ``card_points`` int64 (24,): trick points of every card type.
 
@@ -52,6 +53,7 @@ from binokel_sim.kernels.talon_declare import (
     CFG_STRICT1,
     CFG_SWAP_RANK,
     CFG_TALON,
+    D_INSIDE,
     D_LEVEL,
     D_MASK,
     D_MELD,
@@ -62,6 +64,7 @@ from binokel_sim.kernels.talon_declare import (
     MAX_COPIES,
     copies_of,
     copies_serve,
+    doubtful_types,
     forget_copy,
     give_card,
     heuristic_declaration,
@@ -89,11 +92,11 @@ from binokel_sim.kernels.widow_knowledge import widow_part
 # the rows of level ``L`` (``sets[trump, S_LEVEL + L - 1]``): four lookups a plane. Only rows that
 # a served copy makes doubtful are then checked against the records: a seat keeps those rows as
 # bits (``suspect``: at least the rows of each meld with a card some copy of which has served
-# that meld; a declaration of row ``r`` adds ``reach[trump, r]``, and the rows stay until the
-# next deal even after the served copies have left the hand, since the check is exact and
-# cheaper than keeping the set tight), and a row is read as one packed key (``keys[trump, r]``:
-# its mask, meld, level, counted per copy, points). More than 64
-# rows for a trump (a house-rules table far beyond the built-in ones) set ``S_WIDE`` and use the
+# that meld or a meld it sits inside; a declaration of row ``r`` adds ``reach[trump, r]``, and
+# the rows stay until the next deal even after the served copies have left the hand, since the
+# check is exact and cheaper than keeping the set tight), and a row is read as one packed key
+# (``keys[trump, r]``: its mask, meld, level, counted per copy, points). More than 64 rows for
+# a trump (a house-rules table far beyond the built-in ones) set ``S_WIDE`` and use the
 # row scans above instead.
 
 S_LEVEL = 0  # sets[trump, S_LEVEL + L - 1]: the rows of level L, as bits
@@ -110,8 +113,9 @@ def declaration_tables(decl, n_decl, n_melds):
     """``(fits int64 (4, 4, 64), sets int64 (4, N_SETS), keys int64 (4, 64), reach int64
     (4, 64))`` for the declaration rows ``decl`` (int64 (4, rows, N_DECL)) and ``n_decl`` (rows
     per trump): see the comment above; ``reach[trump, r]`` are the rows a declaration of row
-    ``r`` makes suspect: the rows of its meld sharing a card type with it (one lookup where a
-    declaration is made). ``n_melds``: the melds of the variant."""
+    ``r`` makes suspect: the rows of its meld, and of the melds inside it (a marriage inside a
+    quint), sharing a card type with it (one lookup where a declaration is made). ``n_melds``:
+    the melds of the variant."""
     fits = np.zeros((4, 4, 64), dtype=np.int64)
     sets = np.zeros((4, N_SETS), dtype=np.int64)
     keys = np.zeros((4, FAST_ROWS), dtype=np.int64)
@@ -146,9 +150,14 @@ def declaration_tables(decl, n_decl, n_melds):
                 if (decl[trump, r, D_MASK] >> t) & 1:
                     touch[trump, decl[trump, r, D_MELD], t] |= bit
         for r in range(n_decl[trump]):
+            m = decl[trump, r, D_MELD]
             for t in range(24):
                 if (decl[trump, r, D_MASK] >> t) & 1:
-                    reach[trump, r] |= touch[trump, decl[trump, r, D_MELD], t]
+                    reach[trump, r] |= touch[trump, m, t]
+                    for r2 in range(n_decl[trump]):  # rows of a meld inside m with card t
+                        if (decl[trump, r2, D_INSIDE] >> (LEVEL_BITS * m)) & 3 and \
+                                (decl[trump, r2, D_MASK] >> t) & 1:
+                            reach[trump, r] |= np.int64(1) << r2
     return fits, sets, keys, reach
 
 
@@ -202,17 +211,20 @@ def held_rows_high(fits, sets, trump, q2, q3):
 
 
 @njit
-def legal_rows(keys, served, served_any, seat, trump, rows, doubtful_rows, q0, q1, q2, q3):
+def legal_rows(keys, decl, served, served_any, seat, trump, rows, doubtful_rows, q0, q1, q2,
+               q3):
     """``rows`` (bits, from :func:`held_rows`) without those of ``doubtful_rows`` (rows with a
-    card some copy of which has served the row's meld) that a served copy forbids."""
+    card some copy of which has served the row's meld or a meld it sits inside, whose record
+    bits are ``decl[trump, r, D_INSIDE]``) that a served copy forbids."""
     todo = doubtful_rows
     while todo:
         r = lowest_bit(todo)
         todo &= todo - 1
         key = keys[trump, r]
-        doubtful = served_any[seat, key_meld(key)] & key_mask(key)
+        inside = decl[trump, r, D_INSIDE]
+        doubtful = doubtful_types(served_any, seat, key_meld(key), inside, key_mask(key))
         if doubtful and not copies_serve(served, seat, doubtful, key_meld(key), key_level(key),
-                                         key_per_copy(key), q0, q1, q2, q3):
+                                         key_per_copy(key), inside, q0, q1, q2, q3):
             rows &= ~(np.int64(1) << r)
     return rows
 
@@ -463,8 +475,8 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                                     big |= held_rows_high(fits, sets, trump, q2, q3)
                                 big &= sets[trump, S_BIG]
                                 if big & suspect[useat]:
-                                    big = legal_rows(keys, served, served_any, seat, trump, big,
-                                                     big & suspect[useat], q0, q1, q2, q3)
+                                    big = legal_rows(keys, decl, served, served_any, seat, trump,
+                                                     big, big & suspect[useat], q0, q1, q2, q3)
                                 ready = WIN_FOR_MELD if big else 0
                         c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1],
                                                  hands[useat, 2], hands[useat, 3], g0, g1, g2, g3,
@@ -519,7 +531,7 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                     if copies > 2:
                         ok |= held_rows_high(fits, sets, trump, q2, q3)
                     if ok & suspect[uwinner]:
-                        ok = legal_rows(keys, served, served_any, winner, trump, ok,
+                        ok = legal_rows(keys, decl, served, served_any, winner, trump, ok,
                                         ok & suspect[uwinner], q0, q1, q2, q3)
                     r = -1
                     swap = False
@@ -564,7 +576,7 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                         todo &= todo - 1
                         if (dirty[uwinner] >> t) & 1:
                             mark_copies(served, winner, t, copies_of(hands, winner, t), m,
-                                        level, per_copy)
+                                        level, per_copy, decl[trump, r, D_INSIDE])
                         else:  # fresh copies (records all 0): the first `level` serve,
                             for i in range(MAX_COPIES):  # already in order; no loop exit to miss
                                 served[winner, t, i] = either(i < level, mark, 0)

@@ -10,6 +10,11 @@ record of the ``i``-th copy of type ``t`` (the level served per meld, two bits a
 descending order of record, unused slots 0; ``served_any[seat, m]`` the card types with a copy
 that has served meld ``m``. A copy played or swapped away is the first in that order; a drawn card
 is a fresh copy (record 0).
+
+A meld inside others (its ``inside`` list, SPEC "Variant two-hand-48": a marriage inside a quint)
+may not take a copy that has served one of them: a declaration row carries, in ``D_INSIDE``, the
+bits of its meld's parents in a served record (``3 << 2p`` for each parent ``p``), and a copy
+whose record meets them may not serve the row (docs/rules.md "Declarations", decision 17).
 """
 
 import numpy as np
@@ -24,9 +29,9 @@ from binokel_sim.kernels.tricks import remove_card
 CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
 CFG_SWAP_RANK, CFG_PAIRS, CFG_COPIES = 7, 8, 9
 N_CFG = 10
-# columns of a declaration row
-D_MELD, D_LEVEL, D_MASK, D_POINTS, D_PER_COPY, D_SWAP = range(6)
-N_DECL = 6
+# columns of a declaration row (D_INSIDE: the served-record bits of the meld's parents)
+D_MELD, D_LEVEL, D_MASK, D_POINTS, D_PER_COPY, D_SWAP, D_INSIDE = range(7)
+N_DECL = 7
 MAX_COPIES = 4
 LEVEL_BITS = 2  # a copy's served record: the level served for meld m at bits 2m, 2m+1
 PAIR_LOW = 0x5555555555555555  # bit 2m of every meld's two bits in a served record
@@ -82,38 +87,56 @@ def forget_copy(hands, served, served_any, seat, t):
 
 
 @njit(inline="always")
-def may_serve(record, m, level, per_copy):
+def may_serve(record, m, level, per_copy, inside):
     """Whether a copy with this served record may serve meld ``m`` at ``level``: a meld counted
-    per copy only if it never served ``m``; a table meld if it served ``m`` below ``level``."""
+    per copy only if it never served ``m``; a table meld if it served ``m`` below ``level``; and
+    either only if it never served a meld ``m`` sits inside (``inside``: their record bits)."""
     served = (record >> (LEVEL_BITS * m)) & 3
-    return served == 0 if per_copy else served < level
+    return (record & inside) == 0 and (served == 0 if per_copy else served < level)
 
 
 @njit(inline="always")
-def copies_serve(served, seat, doubtful, m, level, per_copy, q0, q1, q2, q3):
+def copies_serve(served, seat, doubtful, m, level, per_copy, inside, q0, q1, q2, q3):
     """Whether every card type in ``doubtful`` still has ``level`` copies in the hand with planes
-    ``q0..q3`` that may serve meld ``m`` (:func:`may_serve`; ``served`` the records). The copies
-    are counted without a loop (at most four)."""
+    ``q0..q3`` that may serve meld ``m`` (:func:`may_serve`; ``served`` the records, ``inside``
+    the record bits of ``m``'s parents). The copies are counted without a loop (at most four)."""
     shift = LEVEL_BITS * m
     below = 1 if per_copy else level  # may serve: the level served for m is below this
     while doubtful:
         t = lowest_bit(doubtful)
         doubtful &= doubtful - 1
-        usable = ((((served[seat, t, 0] >> shift) & 3) < below) & (((q0 >> t) & 1) != 0))
-        usable += ((((served[seat, t, 1] >> shift) & 3) < below) & (((q1 >> t) & 1) != 0))
-        usable += ((((served[seat, t, 2] >> shift) & 3) < below) & (((q2 >> t) & 1) != 0))
-        usable += ((((served[seat, t, 3] >> shift) & 3) < below) & (((q3 >> t) & 1) != 0))
+        x0 = served[seat, t, 0]
+        x1 = served[seat, t, 1]
+        x2 = served[seat, t, 2]
+        x3 = served[seat, t, 3]
+        usable = ((((x0 >> shift) & 3) < below) & ((x0 & inside) == 0) & (((q0 >> t) & 1) != 0))
+        usable += ((((x1 >> shift) & 3) < below) & ((x1 & inside) == 0) & (((q1 >> t) & 1) != 0))
+        usable += ((((x2 >> shift) & 3) < below) & ((x2 & inside) == 0) & (((q2 >> t) & 1) != 0))
+        usable += ((((x3 >> shift) & 3) < below) & ((x3 & inside) == 0) & (((q3 >> t) & 1) != 0))
         if usable < level:
             return False
     return True
 
 
+@njit(inline="always")
+def doubtful_types(served_any, seat, m, inside, mask):
+    """The card types of ``mask`` of which some copy has served meld ``m`` or one of the melds
+    ``m`` sits inside (``inside``: their record bits, ``3 << 2p`` each): the types whose copies a
+    declaration of ``m`` must check."""
+    out = served_any[seat, m]
+    todo = inside & PAIR_LOW
+    while todo:
+        out |= served_any[seat, lowest_bit(todo) >> 1]
+        todo &= todo - 1
+    return out & mask
+
+
 @njit
 def copies_may_serve(hands, served, seat, rows, r, doubtful):
     """Whether every card type in ``doubtful`` (types of the set ``rows[r]`` of which some copy
-    has served its meld) still has ``level`` copies that may serve it."""
+    has served its meld or a meld it sits inside) still has ``level`` copies that may serve it."""
     return copies_serve(served, seat, doubtful, rows[r, D_MELD], rows[r, D_LEVEL],
-                        rows[r, D_PER_COPY] != 0, np.int64(hands[seat, 0]),
+                        rows[r, D_PER_COPY] != 0, rows[r, D_INSIDE], np.int64(hands[seat, 0]),
                         np.int64(hands[seat, 1]), np.int64(hands[seat, 2]),
                         np.int64(hands[seat, 3]))
 
@@ -121,25 +144,27 @@ def copies_may_serve(hands, served, seat, rows, r, doubtful):
 @njit
 def declaration_legal(hands, served, served_any, seat, rows, r):
     """Whether ``hands[seat]`` may declare ``rows[r]`` (int64 (rows, N_DECL)): ``level`` copies of
-    every card type of the set that may still serve the meld (docs/rules.md, "Declarations").
-    The hot loops inline the first two tests (:func:`random_declaration`)."""
+    every card type of the set that may still serve the meld (docs/rules.md, "Declarations":
+    not served it, and not served a meld it sits inside). The hot loops inline the first two
+    tests (:func:`random_declaration`)."""
     level = rows[r, D_LEVEL]
     mask = rows[r, D_MASK]
     if (np.int64(hands[seat, level - 1]) & mask) != mask:
         return False  # fewer than `level` copies of some card of the set
-    doubtful = served_any[seat, rows[r, D_MELD]] & mask
+    doubtful = doubtful_types(served_any, seat, rows[r, D_MELD], rows[r, D_INSIDE], mask)
     return doubtful == 0 or copies_may_serve(hands, served, seat, rows, r, doubtful)
 
 
 @njit
-def mark_copies(served, seat, t, n, m, level, per_copy):
+def mark_copies(served, seat, t, n, m, level, per_copy, inside):
     """Mark ``level`` of the ``n`` copies of ``t`` held by ``seat`` as serving meld ``m`` (the
-    first that may serve, in the records' order), then restore the descending order."""
+    first that may serve, in the records' order; ``inside`` the record bits of ``m``'s parents),
+    then restore the descending order."""
     mark = np.int64(1 if per_copy else level) << (LEVEL_BITS * m)
     clear = ~(np.int64(3) << (LEVEL_BITS * m))
     left = level
     for i in range(n):
-        if left > 0 and may_serve(served[seat, t, i], m, level, per_copy):
+        if left > 0 and may_serve(served[seat, t, i], m, level, per_copy, inside):
             served[seat, t, i] = (served[seat, t, i] & clear) | mark
             left -= 1
     for i in range(1, n):  # insertion sort, descending (at most four copies)
@@ -161,7 +186,7 @@ def declare(hands, served, served_any, seat, rows, r):
         t = lowest_bit(todo)
         todo &= todo - 1
         mark_copies(served, seat, t, copies_of(hands, seat, t), m, rows[r, D_LEVEL],
-                    rows[r, D_PER_COPY] != 0)
+                    rows[r, D_PER_COPY] != 0, rows[r, D_INSIDE])
     served_any[seat, m] |= rows[r, D_MASK]
 
 
@@ -183,7 +208,7 @@ def legal_declarations(hands, served, served_any, seat, rows, n_rows, trump, tal
         mask = rows[r, D_MASK]
         if (np.int64(hands[seat, level - 1]) & mask) != mask:
             continue
-        doubtful = served_any[seat, rows[r, D_MELD]] & mask
+        doubtful = doubtful_types(served_any, seat, rows[r, D_MELD], rows[r, D_INSIDE], mask)
         if doubtful and not copies_may_serve(hands, served, seat, rows, r, doubtful):
             continue
         swap = swap_card(rows, r, trump, cfg)
@@ -230,7 +255,7 @@ def heuristic_declaration(hands, served, served_any, seat, rows, n_rows, trump, 
         mask = rows[r, D_MASK]
         if points <= best_points or (np.int64(hands[seat, level - 1]) & mask) != mask:
             continue
-        doubtful = served_any[seat, rows[r, D_MELD]] & mask
+        doubtful = doubtful_types(served_any, seat, rows[r, D_MELD], rows[r, D_INSIDE], mask)
         if doubtful == 0 or copies_may_serve(hands, served, seat, rows, r, doubtful):
             best = r
             best_points = points
