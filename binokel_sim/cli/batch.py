@@ -75,7 +75,7 @@ def batch_cmd(
 
     Examples:
     echo "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" > hands.txt
-    binokel-sim batch --hands-file hands.txt --deals 200000 --seed 1 --out odds.parquet
+    binokel-sim batch --hands-file hands.txt --deals 200000 --out odds.parquet
     binokel-sim batch --hands-file hands.txt --out odds.csv --resume
     """
     from binokel_sim.analysis import provenance

@@ -72,7 +72,7 @@ def calibrate(
     binokel-sim calibrate --deals 20000 --samples 500 --out calib
     binokel-sim calibrate --deals 2000 --outcome-policy random --format json
     binokel-sim calibrate --deals 2000 --given-auction
-    binokel-sim calibrate --deals 2000 --outcome-policy sampling --samples-per-move 64
+    binokel-sim calibrate -n 2000 --outcome-policy sampling --samples-per-move 64
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.calibrate import calibrate as run_calibrate

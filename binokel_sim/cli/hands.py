@@ -104,7 +104,7 @@ def analyze(
     analyzed (as batch does; --strict stops at it). More: docs/commands.md.
 
     Examples:
-    binokel-sim analyze -v two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC"
+    binokel-sim analyze -v binokel-2 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC"
     binokel-sim analyze --format json
     echo "AS TS KS QS QS JS 9S KH QH AD JD AC" > hands.txt
     binokel-sim analyze -v two-hand-48 --hands-file hands.txt --format jsonl

@@ -68,7 +68,7 @@ def play(
     binokel-sim play -v two-hand-48 --deals 5 --seed 1 --format jsonl
     binokel-sim play --deals 2 --seed 1 --format text
     binokel-sim play --deals 10000000 --policy random --out deals.parquet
-    binokel-sim play --deals 10 --policy sampling --samples-per-move 64 --out s.jsonl
+    binokel-sim play --deals 5 --policy sampling --samples-per-move 64 -o s.jsonl
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.record_stream import record_frames, write_records

@@ -39,7 +39,7 @@ def solve(
     best card for the seat to lead, and what each of its leads is worth.
 
     Examples:
-    binokel-sim solve --hand "AS TS KH QH JD 9C" --other "KS AH TD AD QC JC" --trump H
+    binokel-sim solve --hand "AS TS KH QH JD 9C" --other "KS AH TD AD QC JC" -t H
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.solver import solve_endgame
