@@ -293,13 +293,17 @@ def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
     widow = result["widow"]
     out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
     out.print(provenance_line(record, skip=("hand", "max_bid_positive_ev")), highlight=False)
+    # two different meld figures (docs/commands.md, "bid-odds"): the exact best meld of hand +
+    # widow (widow.mean_best_meld) and the simulated meld the soloist keeps after the demand
+    # and burying with the trump he names (mean_meld_after_widow)
     out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
-              f"before it, {widow['mean_best_meld']:.1f} on average after it; it raises the best "
-              f"meld in {percent(widow['p_improves'])}", highlight=False)
+              f"before it; hand + widow, best trump, before the demand and burying: "
+              f"{widow['mean_best_meld']:.1f} on average; it raises the best meld in "
+              f"{percent(widow['p_improves'])}", highlight=False)
     chosen = ", ".join(f"{s} {percent(p)}" for s, p in result["trump_chosen"].items())
-    out.print(f"trump chosen: {chosen}; mean meld after the widow "
-              f"{result['mean_meld_after_widow']:.1f}; all tricks (+1000) in "
-              f"{percent(result['p_bonus'])}", highlight=False)
+    out.print(f"trump chosen: {chosen}; meld kept after the demand and burying, with that trump "
+              f"(simulated): {result['mean_meld_after_widow']:.1f} on average; all tricks "
+              f"(+1000) in {percent(result['p_bonus'])}", highlight=False)
     rows = result["rows"].to_dicts()
     bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
     out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows
