@@ -405,19 +405,23 @@ def talon_turned(rules: "Rules", counts, hand_given: bool, turned: Optional[str]
     only with the example hand (no ``--hand``), the variant's example turned card, said on
     stderr. A hand of one's own without ``--turned`` is an error (the turned card decides
     trump)."""
-    from binokel_sim.cards import format_counts
     from binokel_sim.deal_odds import turned_card
 
     if turned is None and hand_given:
         raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "
                         "--turned 9H")
-    result = turned_card(rules, counts, turned)
-    if not hand_given:
-        example = " ".join(format_counts(counts))
-        card = "" if turned is not None else f" and turned card {rules.example_turned}"
-        note(f"using the example hand of {rules.name} ({example}){card}; give --hand and "
-             f"--turned for yours")
-    return result
+    return turned_card(rules, counts, turned)
+
+
+def example_hand_note(rules: "Rules", counts, turned: Optional[str]) -> None:
+    """The ``note:`` line of a talon-game run on the example hand (said once its options are
+    checked, so that an error stays the only line)."""
+    from binokel_sim.cards import format_counts
+
+    example = " ".join(format_counts(counts))
+    card = "" if turned is not None else f" and turned card {rules.example_turned}"
+    note(f"using the example hand of {rules.name} ({example}){card}; give --hand and --turned "
+         f"for yours")
 
 
 def bad_row(where: str, error: str, strict: bool, skipped: str) -> None:

@@ -27,6 +27,7 @@ from binokel_sim.cli.base import (
     command,
     deliver,
     domain_errors,
+    example_hand_note,
     out,
     parse_trump,
     print_json,
@@ -377,6 +378,8 @@ def deal_odds_cmd(
         samples_per_move = samples_per_move_for(samples_per_move, policy)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
+        if hand is None:
+            example_hand_note(rules, counts, turned)
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing", progress_threshold(policy)) as progress:
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,

@@ -18,6 +18,7 @@ from binokel_sim.cli.base import (
     command,
     domain_errors,
     err,
+    example_hand_note,
     given,
     progress_bar,
     read_hands_file,
@@ -96,6 +97,8 @@ def report_cmd(
         threads = clamp_threads(threads)
         out_dir = rp.check_out_dir(out_dir)
         rp.require_matplotlib()
+        if family == TALON and hand is None and hands_file is None:
+            example_hand_note(rules, parsed[0][2], turned)
 
         hands = []
         with progress_bar(deals * len(parsed), "playing") as progress:
