@@ -414,8 +414,8 @@ def talon_turned(rules: "Rules", counts, hand_given: bool, turned: Optional[str]
 
 
 def example_hand_note(rules: "Rules", counts, turned: Optional[str]) -> None:
-    """The ``note:`` line of a talon-game run on the example hand (said once its options are
-    checked, so that an error stays the only line)."""
+    """The ``note:`` line of a talon-game run on the example hand (said after the run, so that
+    an error about an option stays the only line)."""
     from binokel_sim.cards import format_counts
 
     example = " ".join(format_counts(counts))

@@ -378,13 +378,13 @@ def deal_odds_cmd(
         samples_per_move = samples_per_move_for(samples_per_move, policy)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
-        if hand is None:
-            example_hand_note(rules, counts, turned)
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing", progress_threshold(policy)) as progress:
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
                                progress, backend, knowledge, samples_per_move)
         warn_few(deals)
+        if hand is None:  # after the run: a bad option stays the only line
+            example_hand_note(rules, counts, turned)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             **sampling_provenance(samples_per_move, policy),
                             **knowledge.provenance(), **source(rules_file))

@@ -97,8 +97,6 @@ def report_cmd(
         threads = clamp_threads(threads)
         out_dir = rp.check_out_dir(out_dir)
         rp.require_matplotlib()
-        if family == TALON and hand is None and hands_file is None:
-            example_hand_note(rules, parsed[0][2], turned)
 
         hands = []
         with progress_bar(deals * len(parsed), "playing") as progress:
@@ -109,6 +107,8 @@ def report_cmd(
                     hand=odds["hand"], seed=seed + k, odds=odds, index=index, where=where,
                     turned=odds.get("turned"), seat=odds.get("seat")))
         warn_few(deals)
+        if family == TALON and hand is None and hands_file is None:
+            example_hand_note(rules, parsed[0][2], turned)
         for h in hands:
             h.figures = rp.hand_figures(rules, h, deals, policy)
         marks = [] if family == TALON else [
