@@ -39,7 +39,7 @@ def test_help_fits_80_columns(name):
     # every example is one whole line of the help (pasteable)
     stripped = [line.strip() for line in lines]
     for example in HELP_EXAMPLES[name]:
-        assert example in stripped, f"{name}: example wrapped: {example}"
+        assert f"Example: {example}" in stripped, f"{name}: example wrapped: {example}"
     # no metavar broken over two lines (a "<tex" ending a line, "t>" starting the next)
     text = "\n".join(lines)
     assert not re.search(r"<[^>\s│]*\s*│?\s*$", text, re.M), text

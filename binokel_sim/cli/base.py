@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
-         "Examples:\n  binokel-sim bid-odds --deals 200000 --seed 1\n  binokel-sim variants",
+         "Example: binokel-sim bid-odds --deals 200000 --seed 1",
     no_args_is_help=True, pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -178,12 +178,12 @@ def cap_deals(value: int, option: str = "--deals") -> int:
     return value
 
 
-EXAMPLES = "Examples:"  # the paragraph of a command's help whose lines stay as written
+EXAMPLE = "Example: "  # a line of a command's help that shows one command to paste
 
 
 def command(name: Optional[str] = None):
     """``@app.command`` with the docstring's paragraphs re-flowed, so help wraps to the terminal
-    (rich keeps a docstring's line breaks); the ``Examples:`` paragraph keeps one example a
+    (rich keeps a docstring's line breaks); a paragraph of ``Example:`` lines keeps one example a
     line (each fits 80 columns: tests/test_cli_help.py)."""
     def register(function):
         text = reflow(function.__doc__ or "")
@@ -199,19 +199,17 @@ def first_sentence(text: str) -> str:
 
 
 def reflow(doc: str) -> str:
-    """Join each paragraph's lines into one (paragraphs stay apart); the ``Examples:`` paragraph
-    keeps its lines, one example each."""
+    """Join each paragraph's lines into one (paragraphs stay apart); a paragraph of
+    ``Example:`` lines keeps its lines, one example each."""
     paragraphs = inspect.cleandoc(doc).split("\n\n")
-    return "\n\n".join(p if p.startswith(EXAMPLES) else
+    return "\n\n".join(p if p.startswith(EXAMPLE) else
                        " ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
 def help_examples(help_text: str) -> list[str]:
-    """The example command lines of a command's help (its ``Examples:`` paragraph)."""
-    for paragraph in help_text.split("\n\n"):
-        if paragraph.startswith(EXAMPLES):
-            return [line.strip() for line in paragraph.splitlines()[1:] if line.strip()]
-    return []
+    """The example command lines of a command's help (its ``Example:`` lines, without that)."""
+    return [line.strip()[len(EXAMPLE):] for line in help_text.splitlines()
+            if line.strip().startswith(EXAMPLE)]
 
 
 def check_out(out_file: Optional[Path], fmt: Enum, suffixes: tuple[str, ...] = tuple(FORMATS)

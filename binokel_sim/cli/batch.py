@@ -73,10 +73,9 @@ def batch_cmd(
     command with that seed. A bad row is named on stderr and kept with its error. More:
     docs/commands.md.
 
-    Examples:
-    echo "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" > hands.txt
-    binokel-sim batch --hands-file hands.txt --deals 200000 --out odds.parquet
-    binokel-sim batch --hands-file hands.txt --out odds.csv --resume
+    Example: echo "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" > hands.txt
+    Example: binokel-sim batch -v binokel-3 --hands-file hands.txt -o odds.parquet
+    Example: binokel-sim batch -v binokel-3 --hands-file hands.txt -n 1000
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend

@@ -51,8 +51,7 @@ def bench(
     engine with --all (a few minutes; scripts/run_benchmarks.sh runs it for the README). Each
     figure is the best of five runs after a warm-up, without process start-up.
 
-    Examples:
-    binokel-sim bench --variant four-hand-80 --deals 1000000 --threads 2
+    Example: binokel-sim bench --variant four-hand-80 --deals 1000000 --threads 2
     """
     from binokel_sim.simulate import check_run, set_threads
 

@@ -68,11 +68,10 @@ def calibrate(
     95% interval per bin), the Brier score with its decomposition, the Brier skill score against
     the base rate and the expected calibration error (ECE).
 
-    Examples:
-    binokel-sim calibrate --deals 20000 --samples 500 --out calib
-    binokel-sim calibrate --deals 2000 --outcome-policy random --format json
-    binokel-sim calibrate --deals 2000 --given-auction
-    binokel-sim calibrate -n 2000 --outcome-policy sampling --samples-per-move 64
+    Example: binokel-sim calibrate --deals 20000 --samples 500 --out calib
+    Example: binokel-sim calibrate --deals 2000 --outcome-policy random -f json
+    Example: binokel-sim calibrate --deals 2000 --given-auction
+    Example: binokel-sim calibrate -n 200 --outcome-policy sampling
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.calibrate import calibrate as run_calibrate

@@ -28,10 +28,9 @@ def variants(
     players, deck, hand size and widow or talon; --format json adds the trump rule and the meld
     table; --show prints a variant's rules file.
 
-    Examples:
-    binokel-sim variants --format json
-    binokel-sim variants --show two-hand-48 > house.toml
-    binokel-sim analyze --rules house.toml
+    Example: binokel-sim variants --format json
+    Example: binokel-sim variants --show two-hand-48 > house.toml
+    Example: binokel-sim analyze --rules house.toml
     """
     from binokel_sim.variants import all_variants, builtin_toml
 

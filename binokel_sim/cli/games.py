@@ -71,9 +71,8 @@ def duel(
     partnerships and two players, three for three players); reported is A's mean score minus B's
     per deal, with a 95% interval.
 
-    Examples:
-    binokel-sim duel -v two-hand-48 -a heuristic -b random --deals 100000 --seed 1
-    binokel-sim duel -a sampling -b heuristic --deals 2000 --samples-per-move 64
+    Example: binokel-sim duel -v two-hand-48 -a heuristic -b random --deals 100000
+    Example: binokel-sim duel -a sampling -b random -n 200
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -121,8 +120,7 @@ def match(
     on one side and B's on the others, the side and the first dealer rotating from game to game;
     reported is how often A wins, with a 95% interval.
 
-    Examples:
-    binokel-sim match -v two-hand-48 -a heuristic -b random --games 10000 --seed 1
+    Example: binokel-sim match -v two-hand-48 -a heuristic -b random -n 10000
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend

@@ -103,11 +103,9 @@ def analyze(
     name and the best one. With --hands-file a bad line is named on stderr and the others are
     analyzed (as batch does; --strict stops at it). More: docs/commands.md.
 
-    Examples:
-    binokel-sim analyze -v binokel-2 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC"
-    binokel-sim analyze --format json
-    echo "AS TS KS QS QS JS 9S KH QH AD JD AC" > hands.txt
-    binokel-sim analyze -v two-hand-48 --hands-file hands.txt --format jsonl
+    Example: echo "AS TS KS QS QS JS 9S KH QH AD JD AC" > hands.txt
+    Example: binokel-sim analyze -v binokel --hands-file hands.txt -f jsonl
+    Example: binokel-sim analyze --format json
     """
     from binokel_sim.analysis import analysis_rows, analyze_hand, provenance
     from binokel_sim.hands import parse_hand
@@ -197,9 +195,8 @@ def meld_odds_cmd(
     meld gets a row per count (times held, 0, 1, 2...) with the points that count scores, with
     Wilson 95% intervals (or exact probabilities with --exact).
 
-    Examples:
-    binokel-sim meld-odds --deals 1000000 --seed 1 --out table.parquet
-    binokel-sim meld-odds -v two-hand-48 --exact --out - --format csv
+    Example: binokel-sim meld-odds --deals 1000000 --seed 1 --out table.parquet
+    Example: binokel-sim meld-odds -v two-hand-48 --exact --out - --format csv
     """
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
     from binokel_sim.backend import open_backend

@@ -124,13 +124,12 @@ def bid_odds_cmd(
     in four-hand-80; after the widow, with the exact widow analysis, in the widow games. The
     whole story and every option: docs/commands.md.
 
-    Examples:
-    binokel-sim bid-odds --deals 1000000 --seed 7
-    binokel-sim bid-odds --trump H --full
-    binokel-sim bid-odds --known partner:"AS AS" --void left:H
-    binokel-sim bid-odds --auction "50 pass 51" --dealer right
-    binokel-sim bid-odds --policy sampling --samples-per-move 32 --deals 200
-    binokel-sim bid-odds -v three-hand-auction-48 --format json
+    Example: binokel-sim bid-odds --deals 1000000 --seed 7
+    Example: binokel-sim bid-odds --trump H --full
+    Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
+    Example: binokel-sim bid-odds --auction "50 pass 51" --dealer right
+    Example: binokel-sim bid-odds --policy sampling --samples-per-move 32 -n 200
+    Example: binokel-sim bid-odds -v three-hand-auction-48 --format json
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -348,12 +347,12 @@ def deal_odds_cmd(
 ) -> None:
     """What a talon-game hand is worth in one deal, from play-outs of the unseen cards: your
     mean score, card points and melds and the opponents', P(out-scoring every opponent) and
-    score quantiles. More: docs/commands.md.
+    score quantiles. Your own hand needs its turned card: --hand "AS TS KS ..." --turned 9H.
+    More: docs/commands.md.
 
-    Examples:
-    binokel-sim deal-odds --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H
-    binokel-sim deal-odds --seat dealer --format json
-    binokel-sim deal-odds --known other:"AH AH" --void other:S
+    Example: binokel-sim deal-odds --turned 9S --seat dealer
+    Example: binokel-sim deal-odds --format json
+    Example: binokel-sim deal-odds --known other:"AH AH" --void other:S
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend

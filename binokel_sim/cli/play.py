@@ -64,11 +64,10 @@ def play(
     trick and the scores, streamed a chunk of deals at a time (any --deals in a few hundred MB).
     The record's fields: docs/commands.md.
 
-    Examples:
-    binokel-sim play -v two-hand-48 --deals 5 --seed 1 --format jsonl
-    binokel-sim play --deals 2 --seed 1 --format text
-    binokel-sim play --deals 10000000 --policy random --out deals.parquet
-    binokel-sim play --deals 5 --policy sampling --samples-per-move 64 -o s.jsonl
+    Example: binokel-sim play -v two-hand-48 --deals 5 --seed 1 --format jsonl
+    Example: binokel-sim play --deals 2 --seed 1 --format text
+    Example: binokel-sim play --deals 10000000 --policy random --out deals.parquet
+    Example: binokel-sim play -n 5 --policy sampling -o s.jsonl
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.record_stream import record_frames, write_records

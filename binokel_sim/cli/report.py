@@ -58,9 +58,8 @@ def report_cmd(
     (variant, hand, seed, deals, policy, version): the bid curve, the deal's score, the melds.
     Needs pip install "binokel-sim\\[plot]". What each figure shows: docs/commands.md.
 
-    Examples:
-    binokel-sim report --deals 200000 --seed 1 --out report-four-hand-80
-    binokel-sim report -v two-hand-48 --turned 9H --out report-two-hand-48
+    Example: binokel-sim report --deals 200000 --seed 1 --out report-four-hand-80
+    Example: binokel-sim report -v two-hand-48 --turned 9H -o report-two-hand-48
     """
     from binokel_sim import report as rp
     from binokel_sim.engines import TALON, engine_family

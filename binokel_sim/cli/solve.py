@@ -38,8 +38,7 @@ def solve(
     Reports the card points each seat secures from here (the last trick's 10 included), every
     best card for the seat to lead, and what each of its leads is worth.
 
-    Examples:
-    binokel-sim solve --hand "AS TS KH QH JD 9C" --other "KS AH TD AD QC JC" -t H
+    Example: binokel-sim solve --hand "AS KH QH 9C" --other "KS AH AD JC" -t H
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.solver import solve_endgame
