@@ -185,7 +185,7 @@ def meld_odds_cmd(
     = "S",
     threads: ThreadsOpt = None,
     exact: Annotated[bool, typer.Option(
-        "--exact", help="The meld rows exactly, by combinatorics.")] = False,
+        "--exact", help="Compute the meld rows exactly (combinatorics).")] = False,
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
