@@ -173,7 +173,7 @@ def test_deal_odds_bad_constraints_one_line(args, needle):
     assert_one_line_error(invoke("deal-odds", "--deals", "1000", *args), needle)
 
 
-# --- the turned card is never assumed silently ------------------------------------------------------
+# --- the turned card is never assumed silently ---------------------------------------------------
 
 def test_deal_odds_hand_without_turned_is_one_line_error():
     assert_one_line_error(invoke("deal-odds", "--hand", "AS TS KS QS QS JS 9S KH QH AD JD AC",
