@@ -88,6 +88,9 @@ def _figures(rules: Rules, row: HandRow, deals: int, seed: int, policy: str,
     if family == TALON:
         from binokel_sim.deal_odds import deal_odds, turned_card
 
+        if row.turned is None:  # never the variant's example turned card silently
+            raise CardError("no turned card: give the talon games' hands as CSV or Parquet "
+                            "with a 'turned' column")
         turned = turned_card(rules, counts, row.turned)
         where = row.seat if row.seat is not None else seat
         result = deal_odds(rules, counts, turned, where, deals, seed, policy, threads)

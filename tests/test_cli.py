@@ -155,11 +155,39 @@ def test_analyze_hands_file_json_is_an_array(tmp_path):
     assert isinstance(arr, list) and len(arr) == 3
 
 
-def test_analyze_hands_file_names_the_bad_line(tmp_path):
+def test_analyze_hands_file_names_the_bad_line_and_goes_on(tmp_path):
+    """As batch: the bad line is named on stderr, the others are analyzed, the exit status is
+    batch's (0); the JSON carries the bad line with its error in file order."""
+    path = tmp_path / "hands.txt"
+    path.write_text(HAND_48 + "\n" + HAND_48.replace("AC", "XC") + "\n" + HANDS_48[1] + "\n")
+    result = ok("analyze", "-v", "two-hand-48", "--hands-file", str(path), "-f", "jsonl")
+    warnings = result.stderr.strip().splitlines()
+    assert len(warnings) == 1 and warnings[0].startswith("warning: hands.txt line 2")
+    assert "XC" in warnings[0] and "skipped" in warnings[0]
+    objs = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert len(objs) == 3
+    check_analysis(objs[0], "two-hand-48", 12)
+    assert objs[1]["where"] == "hands.txt line 2" and "XC" in objs[1]["error"]
+    assert {objs[2]["by_trump"][s]["total"] for s in "SHDC"} == {1000}
+    table = ok("analyze", "-v", "two-hand-48", "--hands-file", str(path))
+    assert "hands.txt line 2:" in table.stdout and table.stdout.count("best trump:") == 2
+    csv_path = tmp_path / "rows.csv"
+    ok("analyze", "-v", "two-hand-48", "--hands-file", str(path), "--out", str(csv_path))
+    # the rows of a file leave the bad line out
+    assert set(pl.read_csv(csv_path)["hand"]) == {" ".join(objs[0]["hand"]),
+                                                   " ".join(objs[2]["hand"])}
+
+
+def test_analyze_hands_file_strict_stops_at_the_bad_line(tmp_path):
     path = tmp_path / "hands.txt"
     path.write_text(HAND_48 + "\n" + HAND_48.replace("AC", "XC") + "\n")
-    assert_one_line_error(invoke("analyze", "-v", "two-hand-48", "--hands-file", str(path)),
-                          "line 2", "XC")
+    assert_one_line_error(invoke("analyze", "-v", "two-hand-48", "--hands-file", str(path),
+                                 "--strict"), "line 2", "XC")
+
+
+def test_analyze_strict_without_hands_file_warns():
+    result = ok("analyze", "--strict")
+    assert "warning: --strict is read only with --hands-file" in result.stderr
 
 
 def test_analyze_hands_file_without_hand_column(tmp_path):

@@ -248,9 +248,12 @@ def test_hands_file_dash_reads_stdin():
                                  "--format", "jsonl"], input=hands)
     assert result.exit_code == 0, result.stderr
     assert [json.loads(line)["hand"][0] for line in result.stdout.splitlines()] == ["AS", "AS"]
-    bad = runner.invoke(app, ["analyze", "--variant", "two-hand-48", "--hands-file", "-"],
-                        input="AS XX\n")
+    bad = runner.invoke(app, ["analyze", "--variant", "two-hand-48", "--hands-file", "-",
+                              "--strict"], input="AS XX\n")
     assert_one_line_error(bad, "stdin line 1")
+    skipped = runner.invoke(app, ["analyze", "--variant", "two-hand-48", "--hands-file", "-"],
+                            input="AS XX\n")
+    assert skipped.exit_code == 0 and skipped.stderr.startswith("warning: stdin line 1")
 
 
 def test_short_help_and_policy_names():

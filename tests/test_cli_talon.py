@@ -171,3 +171,34 @@ def test_deal_odds_known_and_void_in_the_provenance():
 ])
 def test_deal_odds_bad_constraints_one_line(args, needle):
     assert_one_line_error(invoke("deal-odds", "--deals", "1000", *args), needle)
+
+
+# --- the turned card is never assumed silently ---------------------------------------------------
+
+def test_deal_odds_hand_without_turned_is_one_line_error():
+    assert_one_line_error(invoke("deal-odds", "--hand", "AS TS KS QS QS JS 9S KH QH AD JD AC",
+                                 "--deals", "1000"), "--turned", "--hand")
+
+
+def test_deal_odds_example_hand_says_so_on_stderr():
+    result = ok("deal-odds", "--deals", "1000", "--format", "json")
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1
+    assert "example hand of two-hand-48" in notes[0] and "turned card 9H" in notes[0]
+    assert json.loads(result.stdout)["turned"] == "9H"
+    own_turned = ok("deal-odds", "--turned", "9S", "--deals", "1000")
+    assert "example hand" in own_turned.stderr and "turned card" not in own_turned.stderr
+    quiet = ok("deal-odds", "--hand", "AS TS KS QS QS JS 9S KH QH AD JD AC", "--turned", "9H",
+               "--deals", "1000")
+    assert "note:" not in quiet.stderr
+
+
+def test_max_deals_env_caps_with_a_warning(monkeypatch):
+    monkeypatch.setenv("BINOKEL_SIM_MAX_DEALS", "1000")
+    result = ok("deal-odds", "--turned", "9H", "--deals", "5000", "--format", "json")
+    assert "--deals 5,000 capped at 1,000 by BINOKEL_SIM_MAX_DEALS" in result.stderr
+    assert json.loads(result.stdout)["provenance"]["deals"] == 1000
+    games = ok("match", "--games", "3000", "--format", "json")
+    assert "--games 3,000 capped at 1,000" in games.stderr
+    monkeypatch.setenv("BINOKEL_SIM_MAX_DEALS", "none")
+    assert invoke("deal-odds", "--deals", "10").exit_code == 2

@@ -8,6 +8,7 @@ line on stderr with exit code 1; typer itself answers usage errors with exit cod
 import importlib
 import inspect
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -117,56 +118,73 @@ def main(
 
 
 VariantOpt = Annotated[str, typer.Option(
-    "--variant", "-v", help="Built-in variant name or alias (see `binokel-sim variants`).")]
+    "--variant", "-v", help="Variant name or alias (binokel-sim variants).")]
 RulesOpt = Annotated[Optional[Path], typer.Option(
-    "--rules", help="A rules file (TOML, the format of the built-in variants) to use instead of "
-                    "--variant, for house rules.")]
+    "--rules", help="House rules: a TOML rules file, instead of --variant.")]
 
 
 PolicyOpt = Annotated[str, typer.Option(
-    "--policy", help="Card-play policy of every seat: heuristic (plays as a sensible player), "
-                     "random (uniform over the legal cards), heuristic+solver (two-hand-48: "
-                     "the heuristic, then the exact solver once the talon is gone), or sampling "
-                     "(every variant: each card chosen by playing out deals of "
-                     "the hidden cards that fit what the table knows; slow).")]
+    "--policy", help="heuristic, random, heuristic+solver (two-hand-48) or sampling "
+                     "(slow); docs/commands.md.")]
 SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(
-    "--samples-per-move", show_default=False,
-    help=f"The sampling policy's deals of the hidden cards per card decision (default "
-         f"{SAMPLES_PER_MOVE}). More plays stronger and slower.")]
-SamplesOpt = Annotated[int, typer.Option("--deals", "-n", help="Simulated deals.")]
+    "--samples-per-move", metavar="N", show_default=False,
+    help=f"Sampling policy: deals per card decision (default {SAMPLES_PER_MOVE}).")]
+SamplesOpt = Annotated[int, typer.Option("--deals", "-n", metavar="N",
+                                         callback=lambda value: cap_deals(value),
+                                         help="Simulated deals.")]
 KnownOpt = Annotated[Optional[list[str]], typer.Option(
     "--known", metavar="SEAT:CARDS",
-    help="Cards a seat is known to hold, e.g. --known partner:\"AS AS\" or --known 2:\"AS AS\" "
-         "(seats from the hand's seat 0 in playing order: 1 left, 2 partner, 3 right, or those "
-         "names). Repeatable; the other cards are then dealt by an unbiased constrained "
-         "sampler.")]
+    help="Cards a seat holds: partner:\"AS AS\".")]
 VoidOpt = Annotated[Optional[list[str]], typer.Option(
     "--void", metavar="SEAT:SUIT",
-    help="A seat known to hold no card of a suit, e.g. --void left:H or --void 3:S. Repeatable.")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the "
-                                                            "same numbers on any thread count.")]
+    help="A suit a seat lacks: left:H.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", metavar="S",
+                                      help="Random seed.")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(
-    "--threads", help="Worker threads (default: all cores).")]
+    "--threads", metavar="T", help="Worker threads (default: all cores).")]
 WorkersOpt = Annotated[Optional[int], typer.Option(
-    "--workers", metavar="K", help="Run on a local Dask cluster of K worker processes (pip "
-                                   "install \"binokel-sim\\[dask]\"); the numbers are those of "
-                                   "a run without it.")]
+    "--workers", metavar="K", help="Run on K local Dask workers.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS",
-    help="Run on a running Dask cluster: its scheduler's address, tcp://HOST:PORT "
-         "(docs/distributed.md); the numbers are those of a run without it.")]
+    help="Dask scheduler, tcp://HOST:PORT.")]
 
 
-OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f",
+OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f", metavar="FORMAT",
                                                    help="table or json on stdout.")]
 RowsFormatOpt = Annotated[RowsFormat, typer.Option(
-    "--format", "-f", help="On stdout: table (for people), json (one document), or the rows as "
-                           "jsonl or csv; with --out -, the format of the rows written to stdout.")]
+    "--format", "-f", metavar="FORMAT",
+    help="table, json, jsonl or csv (also for --out -).")]
+
+# The environment variable that caps every --deals and --games (the README's examples and
+# tests/test_readme.py run with it); a capped run says so on stderr.
+MAX_DEALS_ENV = "BINOKEL_SIM_MAX_DEALS"
+
+
+def cap_deals(value: int, option: str = "--deals") -> int:
+    """``value`` capped at :data:`MAX_DEALS_ENV` when that is set, with a warning line."""
+    text = os.environ.get(MAX_DEALS_ENV)
+    if text is None or text.strip() == "":
+        return value
+    try:
+        cap = int(text)
+        if cap < 1:
+            raise ValueError
+    except ValueError:
+        raise typer.BadParameter(f"{MAX_DEALS_ENV}={text!r} is not a positive integer") \
+            from None
+    if value is not None and value > cap:
+        warn(f"{option} {value:,} capped at {cap:,} by {MAX_DEALS_ENV}")
+        return cap
+    return value
+
+
+EXAMPLE = "Example: "  # a line of a command's help that shows one command to paste
 
 
 def command(name: Optional[str] = None):
     """``@app.command`` with the docstring's paragraphs re-flowed, so help wraps to the terminal
-    (rich keeps a docstring's line breaks); lines starting with ``Example:`` stay whole."""
+    (rich keeps a docstring's line breaks); a paragraph of ``Example:`` lines keeps one example a
+    line (each fits 80 columns: tests/test_cli_help.py)."""
     def register(function):
         text = reflow(function.__doc__ or "")
         return app.command(name, help=text, short_help=first_sentence(text))(function)
@@ -181,9 +199,17 @@ def first_sentence(text: str) -> str:
 
 
 def reflow(doc: str) -> str:
-    """Join each paragraph's lines into one (paragraphs stay apart)."""
+    """Join each paragraph's lines into one (paragraphs stay apart); a paragraph of
+    ``Example:`` lines keeps its lines, one example each."""
     paragraphs = inspect.cleandoc(doc).split("\n\n")
-    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+    return "\n\n".join(p if p.startswith(EXAMPLE) else
+                       " ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def help_examples(help_text: str) -> list[str]:
+    """The example command lines of a command's help (its ``Example:`` lines, without that)."""
+    return [line.strip()[len(EXAMPLE):] for line in help_text.splitlines()
+            if line.strip().startswith(EXAMPLE)]
 
 
 def check_out(out_file: Optional[Path], fmt: Enum, suffixes: tuple[str, ...] = tuple(FORMATS)
@@ -365,3 +391,41 @@ def read_hands_file(path: Path) -> list[tuple[str, str]]:
     from binokel_sim.hands_file import read_hands
 
     return [(row.where, row.hand) for row in read_hands(path)]
+
+
+def note(message: str) -> None:
+    """One line on stderr about a default the run used in place of an option not given."""
+    err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
+
+
+def talon_turned(rules: "Rules", counts, hand_given: bool, turned: Optional[str]) -> int:
+    """The turned card of a talon-game run, never assumed silently: ``--turned``; without it,
+    only with the example hand (no ``--hand``), the variant's example turned card, said on
+    stderr. A hand of one's own without ``--turned`` is an error (the turned card decides
+    trump)."""
+    from binokel_sim.deal_odds import turned_card
+
+    if turned is None and hand_given:
+        raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "
+                        "--turned 9H")
+    return turned_card(rules, counts, turned)
+
+
+def example_hand_note(rules: "Rules", counts, turned: Optional[str]) -> None:
+    """The ``note:`` line of a talon-game run on the example hand (said after the run, so that
+    an error about an option stays the only line)."""
+    from binokel_sim.cards import format_counts
+
+    example = " ".join(format_counts(counts))
+    card = "" if turned is not None else f" and turned card {rules.example_turned}"
+    note(f"using the example hand of {rules.name} ({example}){card}; give --hand and --turned "
+         f"for yours")
+
+
+def bad_row(where: str, error: str, strict: bool, skipped: str) -> None:
+    """A hands-file row that cannot be used (``batch``, ``analyze``): with ``--strict`` the run
+    stops with one error line naming it; otherwise a warning line names it and the run goes on
+    (``skipped`` says what became of the row)."""
+    if strict:
+        raise SimulationError(f"{where}: {error}")
+    warn(f"{where}: {error} ({skipped})")

@@ -18,6 +18,7 @@ from binokel_sim.cli.base import (
     ThreadsOpt,
     VariantOpt,
     WorkersOpt,
+    bad_row,
     check_out,
     clamp_threads,
     command,
@@ -33,7 +34,6 @@ from binokel_sim.cli.base import (
 )
 from binokel_sim.cli.render import Column, percent, percent_interval, points
 from binokel_sim.cli.render import table as render_table
-from binokel_sim.errors import SimulationError
 from binokel_sim.io import OutputError, is_stdout
 
 PARTIAL = ".partial.jsonl"  # the rows finished so far, beside --out, until the run completes
@@ -46,42 +46,36 @@ def partial_path(out_file: Path) -> Path:
 @command("batch")
 def batch_cmd(
     hands_file: Annotated[Path, typer.Option(
-        "--hands-file", help="The hands: a text file with one hand a line (- reads stdin), or a "
-                             "CSV/Parquet file with a 'hand' column and, for the talon games, "
-                             "optional 'turned' and 'seat' columns.")],
+        "--hands-file", metavar="FILE",
+        help="One hand a line (- stdin), or CSV/Parquet with 'hand'.")],
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
     policy: PolicyOpt = "heuristic",
     seat: Annotated[str, typer.Option(
-        "--seat", help="Talon games: dealer or elder, for rows without a 'seat' column.")]
+        "--seat", help="Talon games: dealer or elder (rows without 'seat').")]
     = "elder",
     threads: ThreadsOpt = None,
     strict: Annotated[bool, typer.Option(
-        "--strict", help="Stop at the first bad row (default: name it on stderr, skip it and "
-                         "give it an error in the output).")] = False,
+        "--strict", help="Stop at the first bad row (default: name it, go on).")] = False,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue an interrupted run of the same command from the rows it "
-                         "finished (kept in --out's name + .partial.jsonl).")] = False,
+        "--resume", help="Go on with an interrupted run (needs --out).")] = False,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the rows to a .parquet, .csv, .json or .jsonl file (- for "
-                            "stdout, in --format), with the variant, seed, deals, policy and "
-                            "version in columns.")] = None,
+        "--out", "-o", metavar="FILE",
+        help="Write the rows (.parquet .csv .json .jsonl; - stdout).")] = None,
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """The odds of every hand in a file, one row per hand. For the auction variants what bid-odds
-    reports in summary (the recommended trump, the highest bid with a positive expected score,
-    p_make at the minimum bid with its interval, the expected score there); for the talon games
-    what deal-odds reports (p_win with its interval, the mean score and the mean declared meld).
-    Row i of the file (0-based, bad rows counted) uses seed S + i and gives exactly the numbers
-    of the single-hand command with that seed.
+    """The odds of every hand in a file, one row per hand: bid-odds' summary (auction games) or
+    deal-odds' (talon games). Row i (0-based) uses seed S + i: the numbers of the single-hand
+    command with that seed. A bad row is named on stderr and kept with its error. More:
+    docs/commands.md.
 
-    Example: binokel-sim batch --variant four-hand-80 --hands-file hands.txt --deals 200000 --seed 1 --out odds.parquet
-
-    Example: binokel-sim batch --variant two-hand-48 --hands-file hands.csv --out odds.csv --resume
+    Example: echo "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" > hands.txt
+    Example: binokel-sim batch -v binokel-3 --hands-file hands.txt -o odds.parquet
+    Example: binokel-sim batch -v binokel-3 --hands-file hands.txt -n 1000
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -124,8 +118,7 @@ def batch_cmd(
             if row["error"] is not None:
                 if strict:
                     keep.discard()
-                    raise SimulationError(f"{row['where']}: {row['error']}")
-                warn(f"{row['where']}: {row['error']} (row skipped; see its error column)")
+                bad_row(row["where"], row["error"], strict, "row skipped; see its error column")
             keep.add(row)
             done[i] = row
             if progress is not None:

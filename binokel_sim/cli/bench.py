@@ -35,30 +35,23 @@ def bench(
     deals: Annotated[int, typer.Option("--deals", "-n", help="Hands per timed run.")] = 4_000_000,
     threads: ThreadsOpt = None,
     reference: Annotated[bool, typer.Option(
-        "--reference/--no-reference", help="Also time the pure-Python reference (20,000 hands).")]
+        "--reference/--no-reference", help="Also time the pure-Python twin.")]
     = True,
     every: Annotated[bool, typer.Option(
-        "--all", help="Every engine (deal, deal + meld, each play-out per policy and variant, "
-                      "bid-odds, deal-odds, records, the exact engines) on 1 thread and on "
-                      "--threads, beside its pure-Python twin; a few minutes.")] = False,
+        "--all", help="Every engine beside its twin (minutes).")] = False,
     scale: Annotated[float, typer.Option(
         "--scale", min=0.0001, max=100.0,
-        help="With --all: each timed run does this fraction of the default work (0.1 for a "
-             "quick, noisier look).")] = 1.0,
+        help="With --all: this fraction of the work (0.1: quick).")] = 1.0,
     fmt: RowsFormatOpt = RowsFormat.table,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="With --all: write the rows to a .parquet, .csv, .json or .jsonl file "
-                            "(- for stdout, in --format), with the version, threads and machine "
-                            "in their columns.")] = None,
+        "--out", "-o", metavar="FILE",
+        help="With --all: write the rows (.parquet .csv .json .jsonl).")] = None,
 ) -> None:
     """Measure speed on this machine: dealing and meld counting for one variant, or every
-    engine with --all (the figures in results/benchmarks.json and the README come from
-    scripts/run_benchmarks.sh, which runs --all). Each figure is the best of five runs after a
-    warm-up, without process start-up.
+    engine with --all (a few minutes; scripts/run_benchmarks.sh runs it for the README). Each
+    figure is the best of five runs after a warm-up, without process start-up.
 
-    Example: binokel-sim bench --variant four-hand-80 --deals 4000000 --threads 2
-
-    Example: binokel-sim bench --all --format json --out bench.json
+    Example: binokel-sim bench --variant four-hand-80 --deals 1000000 --threads 2
     """
     from binokel_sim.simulate import check_run, set_threads
 

@@ -14,6 +14,7 @@ from binokel_sim.cli.base import (
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
+    cap_deals,
     clamp_threads,
     command,
     domain_errors,
@@ -40,29 +41,25 @@ def calibrate(
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     deals: Annotated[int, typer.Option(
-        "--deals", "-n", help="Whole deals dealt, bid and played: one forecast and one outcome "
-                              "each.")] = 2_000,
+        "--deals", "-n", metavar="N", callback=lambda value: cap_deals(value),
+        help="Whole deals: one forecast and one outcome each.")] = 2_000,
     samples: Annotated[int, typer.Option(
-        "--samples", "-m", help="bid-odds samples behind each forecast.")] = 500,
+        "--samples", "-m", metavar="M", help="bid-odds samples per forecast.")] = 500,
     seed: SeedOpt = 1,
     policy: PolicyOpt = "heuristic",
     outcome_policy: Annotated[Optional[str], typer.Option(
-        "--outcome-policy", help="Play the deals whose outcomes are counted with this policy "
-                                 "instead of --policy (the cross check: odds from one policy, "
-                                 "play by another).")] = None,
+        "--outcome-policy", metavar="POLICY",
+        help="Play the counted deals with this policy instead.")] = None,
     given_auction: Annotated[bool, typer.Option(
-        "--given-auction", help="four-hand-80: forecast from samples that repeat the deal's "
-                                "auction (the other seats' hands dealt again until their bidding "
-                                "heuristic would have made the same calls).")] = False,
+        "--given-auction", help="four-hand-80: samples repeat the deal's auction.")] = False,
     bins: Annotated[int, typer.Option("--bins", help="Equal-count bins of the reliability "
                                                       "table.")] = 10,
     samples_per_move: SamplesPerMoveOpt = None,
     threads: ThreadsOpt = None,
     fmt: OddsFormatOpt = OddsFormat.table,
     out_dir: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="A folder for calibration.json (the summary), events.parquet (every "
-                            "deal's forecast and outcome) and reliability.png (the diagram; "
-                            "needs the [plot] extra).")] = None,
+        "--out", "-o", metavar="DIR",
+        help="A folder for the summary, the events and the diagram.")] = None,
 ) -> None:
     """How far the bid odds can be trusted. For each of --deals deals (dealt, bid by the bidding
     heuristic, played with --policy), the bid winner's forecast is bid-odds' p_make for his hand
@@ -71,13 +68,10 @@ def calibrate(
     95% interval per bin), the Brier score with its decomposition, the Brier skill score against
     the base rate and the expected calibration error (ECE).
 
-    Example: binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --out calib
-
-    Example: binokel-sim calibrate --deals 2000 --outcome-policy random --format json
-
+    Example: binokel-sim calibrate --deals 20000 --samples 500 --out calib
+    Example: binokel-sim calibrate --deals 2000 --outcome-policy random -f json
     Example: binokel-sim calibrate --deals 2000 --given-auction
-
-    Example: binokel-sim calibrate --deals 2000 --outcome-policy sampling --samples-per-move 64
+    Example: binokel-sim calibrate -n 200 --outcome-policy sampling
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.calibrate import calibrate as run_calibrate

@@ -18,19 +18,19 @@ if TYPE_CHECKING:
 
 @command()
 def variants(
-    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", help="table or json.")] =
-    OddsFormat.table,
+    fmt: Annotated[OddsFormat, typer.Option("--format", "-f", metavar="FORMAT",
+                                            help="table or json.")] = OddsFormat.table,
     show: Annotated[Optional[str], typer.Option(
-        "--show", metavar="NAME", help="Print this variant's rules file (name or alias) as it is "
-                                       "built in, to start house rules from.")] = None,
+        "--show", metavar="NAME",
+        help="Print a variant's rules file, to start house rules from.")] = None,
 ) -> None:
     """List the built-in variants and the commands each one supports. The table shows aliases,
     players, deck, hand size and widow or talon; --format json adds the trump rule and the meld
     table; --show prints a variant's rules file.
 
     Example: binokel-sim variants --format json
-
-    Example: binokel-sim variants --show two-hand-48 > house.toml; binokel-sim analyze --rules house.toml
+    Example: binokel-sim variants --show two-hand-48 > house.toml
+    Example: binokel-sim analyze --rules house.toml
     """
     from binokel_sim.variants import all_variants, builtin_toml
 

@@ -17,6 +17,7 @@ from binokel_sim.cli.base import (
     ThreadsOpt,
     VariantOpt,
     WorkersOpt,
+    cap_deals,
     check_out,
     clamp_threads,
     command,
@@ -35,16 +36,12 @@ from binokel_sim.cli.render import percent, percent_interval
 
 PolicyA = Annotated[str, typer.Option(
     "--a", "-a", "--policy-a",
-    help="Policy of side A: heuristic, random, heuristic+solver (two-hand-48: the heuristic, "
-         "then the exact solver once the talon is gone), or sampling (every variant: "
-         "each card chosen by playing out deals of the hidden cards that fit "
-         "what the table knows).")]
+    help="Side A's policy (as --policy: docs/commands.md).")]
 PolicyB = Annotated[str, typer.Option(
-    "--b", "-b", "--policy-b", help="Policy of side B (every other side).")]
+    "--b", "-b", "--policy-b", help="Side B's policy (every other side).")]
 OutOpt = Annotated[Optional[Path], typer.Option(
-    "--out", "-o", help="Write the result as one row to a .parquet, .csv, .json or .jsonl file "
-                        "(- for stdout, in --format), with the variant, policies, seed and "
-                        "version in its columns.")]
+    "--out", "-o", metavar="FILE",
+    help="Write the result row (.parquet .csv .json .jsonl; - stdout).")]
 
 
 def one_row(result: dict):
@@ -74,9 +71,8 @@ def duel(
     partnerships and two players, three for three players); reported is A's mean score minus B's
     per deal, with a 95% interval.
 
-    Example: binokel-sim duel --variant two-hand-48 -a heuristic -b random --deals 100000 --seed 1
-
-    Example: binokel-sim duel -a sampling -b heuristic --deals 2000 --samples-per-move 64
+    Example: binokel-sim duel -v two-hand-48 -a heuristic -b random --deals 100000
+    Example: binokel-sim duel -a sampling -b random -n 200
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -108,7 +104,9 @@ def match(
     b: PolicyB = "random",
     variant: VariantOpt = "two-hand-48",
     rules_file: RulesOpt = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Whole games to play.")] = 2_000,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N",
+                                       callback=lambda value: cap_deals(value, "--games"),
+                                       help="Whole games to play.")] = 2_000,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     out_file: OutOpt = None,
@@ -122,7 +120,7 @@ def match(
     on one side and B's on the others, the side and the first dealer rotating from game to game;
     reported is how often A wins, with a 95% interval.
 
-    Example: binokel-sim match --variant two-hand-48 --a heuristic --b random --games 10000 --seed 1
+    Example: binokel-sim match -v two-hand-48 -a heuristic -b random -n 10000
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend

@@ -17,6 +17,7 @@ from binokel_sim.cli.base import (
     ThreadsOpt,
     VariantOpt,
     WorkersOpt,
+    bad_row,
     check_out,
     clamp_threads,
     command,
@@ -46,8 +47,8 @@ from binokel_sim.cli.render import table as render_table
 from binokel_sim.errors import CardError
 
 OutOpt = Annotated[Optional[Path], typer.Option(
-    "--out", "-o", help="Write the rows to a .parquet, .csv, .json or .jsonl file (- for stdout, "
-                        "in --format), with what made them (variant, version, ...) in columns.")]
+    "--out", "-o", metavar="FILE",
+    help="Write the rows (.parquet .csv .json .jsonl; - stdout).")]
 
 
 class AnalyzeFormat(str, Enum):
@@ -84,25 +85,27 @@ def _print_analysis(result: dict) -> None:
 @command()
 def analyze(
     hand: Annotated[Optional[str], typer.Option(
-        "--hand", help="The hand, cards separated by spaces or commas (AS TS KS QS ...). Without "
-                       "--hand or --hands-file the variant's built-in example hand is used.")] = None,
+        "--hand", metavar="CARDS",
+        help="The hand, e.g. \"AS TS KS\" (default: the example hand).")] = None,
     hands_file: Annotated[Optional[Path], typer.Option(
-        "--hands-file", help="Many hands: a text file with one hand a line (- reads stdin), or a "
-                             "CSV/Parquet file with a 'hand' column.")] = None,
+        "--hands-file", metavar="FILE",
+        help="Many hands: one a line (- stdin), or CSV/Parquet with 'hand'.")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Stop at the first bad line (default: name it, go on).")] = False,
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     fmt: Annotated[AnalyzeFormat, typer.Option(
-        "--format", "-f", help="table; json (one object, or an array for --hands-file); jsonl "
-                               "(one object a line); csv (one row per hand, trump and meld).")]
+        "--format", "-f", metavar="FORMAT", help="table, json, jsonl or csv.")]
     = AnalyzeFormat.table,
     out_file: OutOpt = None,
 ) -> None:
     """The melds of a hand with each suit as trump, the total per trump, which suits the hand may
-    name and the best one.
+    name and the best one. With --hands-file a bad line is named on stderr and the others are
+    analyzed (as batch does; --strict stops at it). More: docs/commands.md.
 
-    Example: binokel-sim analyze --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --format json
-
-    Example: binokel-sim analyze --variant two-hand-48 --hands-file - --format jsonl < hands.txt
+    Example: echo "AS TS KS QS QS JS 9S KH QH AD JD AC" > hands.txt
+    Example: binokel-sim analyze -v binokel --hands-file hands.txt -f jsonl
+    Example: binokel-sim analyze --format json
     """
     from binokel_sim.analysis import analysis_rows, analyze_hand, provenance
     from binokel_sim.hands import parse_hand
@@ -116,15 +119,20 @@ def analyze(
             sources = read_hands_file(hands_file)
         else:
             sources = [("--hand", hand if hand is not None else rules.example_hand)]
-        results = []
+        results = []  # in file order; a bad line of a hands file as {where, hand, error}
         for where, text in sources:
             try:
                 results.append(analyze_hand(rules, parse_hand(text, rules)))
             except CardError as exc:
-                raise CardError(f"{where}: {exc}" if hands_file is not None else str(exc)) from None
+                if hands_file is None:
+                    raise
+                bad_row(where, str(exc), strict, "line skipped")
+                results.append({"where": where, "hand": text, "error": str(exc)})
+        if strict and hands_file is None:
+            warn("--strict is read only with --hands-file; ignored")
         if out_file is not None or fmt is AnalyzeFormat.csv:  # rows (polars) only for files
             record = provenance(rules, **source(rules_file))
-            rows = analysis_rows(results)
+            rows = analysis_rows([r for r in results if "error" not in r])
             if write_out(rows, out_file, record, fmt, {"provenance": record, "hands": results}):
                 return
     if fmt is AnalyzeFormat.jsonl and out_file is None:
@@ -138,7 +146,10 @@ def analyze(
         print_json(results if hands_file is not None else results[0])
     elif fmt is AnalyzeFormat.table:
         for result in results:
-            _print_analysis(result)
+            if "error" in result:
+                out.print(f"{result['where']}: {result['error']}", highlight=False)
+            else:
+                _print_analysis(result)
 
 
 def _print_meld_odds(df, record: dict, exact: bool) -> None:
@@ -170,13 +181,11 @@ def meld_odds_cmd(
     deals: SamplesOpt = 1_000_000,
     seed: SeedOpt = 1,
     trump: Annotated[str, typer.Option(
-        "--trump", "-t", help="Trump suit for the meld rows (S H D C). By symmetry every suit gives "
-                              "the same rows; the total_meld rows use each hand's best trump.")]
+        "--trump", "-t", metavar="SUIT", help="Trump of the meld rows (S H D C).")]
     = "S",
     threads: ThreadsOpt = None,
     exact: Annotated[bool, typer.Option(
-        "--exact", help="Compute the meld rows exactly by combinatorics instead of sampling "
-                        "(--deals and --seed do not apply).")] = False,
+        "--exact", help="Compute the meld rows exactly (combinatorics).")] = False,
     out_file: OutOpt = None,
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
@@ -186,9 +195,8 @@ def meld_odds_cmd(
     meld gets a row per count (times held, 0, 1, 2...) with the points that count scores, with
     Wilson 95% intervals (or exact probabilities with --exact).
 
-    Example: binokel-sim meld-odds --variant four-hand-80 --deals 1000000 --seed 1 --out x.parquet
-
-    Example: binokel-sim meld-odds --variant two-hand-48 --exact --out - --format csv
+    Example: binokel-sim meld-odds --deals 1000000 --seed 1 --out table.parquet
+    Example: binokel-sim meld-odds -v two-hand-48 --exact --out - --format csv
     """
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
     from binokel_sim.backend import open_backend

@@ -27,6 +27,7 @@ from binokel_sim.cli.base import (
     command,
     deliver,
     domain_errors,
+    example_hand_note,
     out,
     parse_trump,
     print_json,
@@ -36,6 +37,7 @@ from binokel_sim.cli.base import (
     samples_per_move_for,
     sampling_provenance,
     source,
+    talon_turned,
     warn,
     warn_few,
     wrote,
@@ -88,26 +90,22 @@ def ladder_note(shown: int, total: int) -> None:
 @command("bid-odds")
 def bid_odds_cmd(
     hand: Annotated[Optional[str], typer.Option(
-        "--hand", help="The bid winner's cards: 20 in four-hand-80, 15 or 11 before the widow in "
-                       "the widow games. Without --hand the variant's built-in example hand is "
-                       "used.")] = None,
+        "--hand", metavar="CARDS",
+        help="The bid winner's cards (default: the variant's example hand).")] = None,
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
     policy: PolicyOpt = "heuristic",
     trump: Annotated[str, typer.Option(
-        "--trump", "-t", help="four-hand-80: auto (every suit with a marriage) or one suit S H D "
-                              "C. In the widow games the soloist's policy names trump after "
-                              "the widow, so only auto is accepted.")] = "auto",
+        "--trump", "-t", metavar="SUIT",
+        help="auto (every suit with a marriage) or S H D C (four-hand-80).")] = "auto",
     threads: ThreadsOpt = None,
     full: Annotated[bool, typer.Option(
-        "--full", help="Show every row of the bid ladder (by default: a summary per trump and "
-                       "the bids where the odds change).")] = False,
+        "--full", help="Show every bid.")] = False,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the bid rows to a .parquet, .csv, .json or .jsonl file (- for "
-                            "stdout, in --format), with the hand, trump option, policy, seed, "
-                            "deals, version and the recommendation in columns.")] = None,
+        "--out", "-o", metavar="FILE",
+        help="Write the bid rows (.parquet .csv .json .jsonl; - stdout).")] = None,
     fmt: RowsFormatOpt = RowsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -115,31 +113,23 @@ def bid_odds_cmd(
     void: VoidOpt = None,
     auction: Annotated[Optional[str], typer.Option(
         "--auction", metavar="CALLS",
-        help="four-hand-80: the calls so far, from the dealer's left (bids as numbers, passes as "
-             "pass), e.g. --auction \"50 pass 51\" --dealer right. Only deals whose other seats' "
-             "bidding heuristic would have made those calls are kept (each sample is dealt "
-             "again until they fit; a jump bid counts as a lower bound).")] = None,
+        help="four-hand-80: the calls so far, e.g. \"50 pass 51\".")]
+    = None,
     dealer: Annotated[Optional[str], typer.Option(
         "--dealer", metavar="SEAT",
-        help="With --auction: who dealt, counted from the hand's seat: me (0), left (1), "
-             "partner (2), right (3).")] = None,
+        help="With --auction: who dealt: me, left, partner or right.")] = None,
     samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
-    """How likely each bid is made and what it is worth, from simulated play-outs. four-hand-80: for every trump the hand may name (the other 60 cards dealt
-    at random, the bid winner leading, the same deals for every trump). Widow games
-    (three-hand-auction-48, four-hand-widow-48): the unseen cards are dealt to the widow and the
-    other seats, the soloist takes the widow, demands, buries, names trump and plays; also the
-    exact widow analysis (every possible widow weighed) and how often each trump is chosen.
+    """How likely each bid is made and what it is worth, from simulated play-outs: per trump
+    in four-hand-80; after the widow, with the exact widow analysis, in the widow games. The
+    whole story and every option: docs/commands.md.
 
-    Example: binokel-sim bid-odds --hand "AS AS TS KS KS QS QS JS AH TH KH QH AD KD QD JD JD AC TC KC" --deals 1000000 --seed 7
-
+    Example: binokel-sim bid-odds --deals 1000000 --seed 7
+    Example: binokel-sim bid-odds --trump H --full
     Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
-
     Example: binokel-sim bid-odds --auction "50 pass 51" --dealer right
-
-    Example: binokel-sim bid-odds --policy sampling --samples-per-move 32 --deals 1000
-
-    Example: binokel-sim bid-odds --variant three-hand-auction-48 --hand "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" --format json
+    Example: binokel-sim bid-odds --policy sampling --samples-per-move 32 -n 200
+    Example: binokel-sim bid-odds -v three-hand-auction-48 --format json
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -303,13 +293,17 @@ def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
     widow = result["widow"]
     out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
     out.print(provenance_line(record, skip=("hand", "max_bid_positive_ev")), highlight=False)
+    # two different meld figures (docs/commands.md, "bid-odds"): the exact best meld of hand +
+    # widow (widow.mean_best_meld) and the simulated meld the soloist keeps after the demand
+    # and burying with the trump he names (mean_meld_after_widow)
     out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
-              f"before it, {widow['mean_best_meld']:.1f} on average after it; it raises the best "
-              f"meld in {percent(widow['p_improves'])}", highlight=False)
+              f"before it; hand + widow, best trump, before the demand and burying: "
+              f"{widow['mean_best_meld']:.1f} on average; it raises the best meld in "
+              f"{percent(widow['p_improves'])}", highlight=False)
     chosen = ", ".join(f"{s} {percent(p)}" for s, p in result["trump_chosen"].items())
-    out.print(f"trump chosen: {chosen}; mean meld after the widow "
-              f"{result['mean_meld_after_widow']:.1f}; all tricks (+1000) in "
-              f"{percent(result['p_bonus'])}", highlight=False)
+    out.print(f"trump chosen: {chosen}; meld kept after the demand and burying, with that trump "
+              f"(simulated): {result['mean_meld_after_widow']:.1f} on average; all tricks "
+              f"(+1000) in {percent(result['p_bonus'])}", highlight=False)
     rows = result["rows"].to_dicts()
     bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
     out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows
@@ -328,14 +322,13 @@ def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
 @command("deal-odds")
 def deal_odds_cmd(
     hand: Annotated[Optional[str], typer.Option(
-        "--hand", help="Your 12 cards. Without --hand the variant's built-in example hand is "
-                       "used.")] = None,
+        "--hand", metavar="CARDS",
+        help="Your cards (default: the example hand, with its turned card).")] = None,
     turned: Annotated[Optional[str], typer.Option(
-        "--turned", help="The turned card (its suit is trump), e.g. 9H. Without --turned the "
-                         "variant's example turned card is used.")] = None,
+        "--turned", metavar="CARD",
+        help="The turned card (its suit is trump), e.g. 9H; needed with --hand.")] = None,
     seat: Annotated[str, typer.Option(
-        "--seat", help="dealer (you dealt: a turned 9 scores 10 for you) or elder (left of the "
-                       "dealer: you lead the first trick).")] = "elder",
+        "--seat", help="dealer (you dealt) or elder (you lead the first trick).")] = "elder",
     variant: VariantOpt = "two-hand-48",
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
@@ -343,8 +336,8 @@ def deal_odds_cmd(
     policy: PolicyOpt = "heuristic",
     threads: ThreadsOpt = None,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the result to a .json file (- for stdout), with the hand, "
-                            "turned card, seat, seed, policy, deals and version in it.")] = None,
+        "--out", "-o", metavar="FILE",
+        help="Write the result with its provenance to a .json file (- stdout).")] = None,
     fmt: OddsFormatOpt = OddsFormat.table,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -352,19 +345,19 @@ def deal_odds_cmd(
     void: VoidOpt = None,
     samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
-    """What a talon-game hand is worth in one deal: the unseen cards are dealt at random around
-    your hand and the turned card, and every deal is played out. Reports your mean score, card
-    points and declared melds and the opponents', the chance to out-score every opponent, score
-    quantiles and the hand's static meld value.
+    """What a talon-game hand is worth in one deal, from play-outs of the unseen cards: your
+    mean score, card points and melds and the opponents', P(out-scoring every opponent) and
+    score quantiles. Your own hand needs its turned card: --hand "AS TS KS ..." --turned 9H.
+    More: docs/commands.md.
 
-    Example: binokel-sim deal-odds --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --seat dealer
-
+    Example: binokel-sim deal-odds --turned 9S --seat dealer
+    Example: binokel-sim deal-odds --format json
     Example: binokel-sim deal-odds --known other:"AH AH" --void other:S
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.deal_odds import deal_odds, turned_card
+    from binokel_sim.deal_odds import deal_odds
     from binokel_sim.engines import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
@@ -375,7 +368,7 @@ def deal_odds_cmd(
         check_supports(rules, "deal-odds")
         check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
-        turned_type = turned_card(rules, counts, turned)
+        turned_type = talon_turned(rules, counts, hand is not None, turned)
         seen = counts.copy()
         seen[turned_type] += 1  # the turned card is no other seat's
         knowledge = parse_knowledge(rules, seen, known or [], void or [])
@@ -389,6 +382,8 @@ def deal_odds_cmd(
             result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
                                progress, backend, knowledge, samples_per_move)
         warn_few(deals)
+        if hand is None:  # after the run: a bad option stays the only line
+            example_hand_note(rules, counts, turned)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             **sampling_provenance(samples_per_move, policy),
                             **knowledge.provenance(), **source(rules_file))

@@ -54,29 +54,20 @@ def play(
     samples_per_move: SamplesPerMoveOpt = None,
     threads: ThreadsOpt = None,
     fmt: Annotated[PlayFormat, typer.Option(
-        "--format", "-f", help="jsonl (one deal a line), json (an array), parquet (list and "
-                               "struct columns; needs --out FILE) or text (for reading). With "
-                               "--out FILE the suffix decides.")] = PlayFormat.jsonl,
+        "--format", "-f", metavar="FORMAT",
+        help="jsonl, json, parquet (with --out) or text.")] = PlayFormat.jsonl,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write the records to this file: .jsonl, .json, .parquet or .txt "
-                            "(the suffix decides the format); - or none: stdout in --format.")
-    ] = None,
+        "--out", "-o", metavar="FILE",
+        help="Write to .jsonl .json .parquet .txt (the suffix decides).")] = None,
 ) -> None:
-    """Whole simulated deals, one record a deal. For four-hand-80 the hands, auction, trump,
-    melds, every trick and the scores; for the talon games the hands, the talon, every trick with
-    its declaration and draws, and the scores; for the widow games the hands, the widow, auction,
-    demand, burying, trump, melds, every trick and the scores. The dealer rotates: deal d is
-    dealt by seat d % players. Deals are made and written a chunk at a time, so any --deals runs
-    in a few hundred MB. Parquet files carry the run (variant, seed, policy, deals, version) in
-    their key-value metadata under "binokel_sim"; JSON records hold the deals alone.
+    """Whole simulated deals, one record a deal: hands, auction or talon, trump, melds, every
+    trick and the scores, streamed a chunk of deals at a time (any --deals in a few hundred MB).
+    The record's fields: docs/commands.md.
 
-    Example: binokel-sim play --variant two-hand-48 --deals 5 --seed 1 --format jsonl
-
+    Example: binokel-sim play -v two-hand-48 --deals 5 --seed 1 --format jsonl
     Example: binokel-sim play --deals 2 --seed 1 --format text
-
     Example: binokel-sim play --deals 10000000 --policy random --out deals.parquet
-
-    Example: binokel-sim play --deals 100 --policy sampling --samples-per-move 200 --out s.jsonl
+    Example: binokel-sim play -n 5 --policy sampling -o s.jsonl
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.record_stream import record_frames, write_records

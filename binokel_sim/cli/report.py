@@ -18,12 +18,14 @@ from binokel_sim.cli.base import (
     command,
     domain_errors,
     err,
+    example_hand_note,
     given,
     progress_bar,
     read_hands_file,
     refuse_sampling,
     resolve_rules,
     source,
+    talon_turned,
     warn_few,
 )
 from binokel_sim.errors import CardError, SimulationError
@@ -32,20 +34,17 @@ from binokel_sim.errors import CardError, SimulationError
 @command("report")
 def report_cmd(
     out_dir: Annotated[Path, typer.Option(
-        "--out", "-o", help="The folder for the figures and report.md (made if missing; its "
-                            "parent must exist).")],
+        "--out", "-o", metavar="DIR",
+        help="The folder for the figures and report.md (made if missing).")],
     hand: Annotated[Optional[str], typer.Option(
-        "--hand", help="The hand: the bid winner's 20 cards in four-hand-80, the soloist's "
-                       "before the widow in the widow games, your 12 cards in the talon games. "
-                       "Without --hand (and --hands-file) the variant's example hand is "
-                       "used.")] = None,
+        "--hand", metavar="CARDS",
+        help="The hand (default: the variant's example hand).")] = None,
     hands_file: Annotated[Optional[Path], typer.Option(
-        "--hands-file", help="One set of figures per hand of this file (text: one hand a line; "
-                             "CSV or Parquet: a 'hand' column; - for stdin); hand i (0-based) "
-                             "uses seed --seed + i and the file-name prefix hand-i-.")] = None,
+        "--hands-file", metavar="FILE",
+        help="Figures for every hand of a file (hand i: seed S + i).")] = None,
     turned: Annotated[Optional[str], typer.Option(
-        "--turned", help="Talon games: the turned card (its suit is trump), e.g. 9H; without "
-                         "it the variant's example turned card.")] = None,
+        "--turned", metavar="CARD",
+        help="Talon games: the turned card, e.g. 9H; needed with --hand.")] = None,
     seat: Annotated[str, typer.Option(
         "--seat", help="Talon games: dealer or elder (as in deal-odds).")] = "elder",
     variant: VariantOpt = "four-hand-80",
@@ -56,22 +55,11 @@ def report_cmd(
     threads: ThreadsOpt = None,
 ) -> None:
     """PNG figures of a hand's odds, and a report.md that lists them with their provenance
-    (variant, hand, seed, deals, policy, version). Auction games (four-hand-80, the widow games):
-    the bid curve (P(bid made) against the bid with its 95% interval, one line per trump, the
-    highest bid worth making marked) and the distribution of the deal's score at the minimum bid;
-    the widow games also the exact best meld after the widow. Talon games (no auction, so no bid
-    curve): the score of the deal, you against the opponents. Every variant: how often a random
-    hand holds each meld (exact) and its best total meld (Monte Carlo). The numbers are those
-    bid-odds, deal-odds and meld-odds --exact report for the same seed.
+    (variant, hand, seed, deals, policy, version): the bid curve, the deal's score, the melds.
+    Needs pip install "binokel-sim\\[plot]". What each figure shows: docs/commands.md.
 
-    Needs matplotlib: pip install "binokel-sim\\[plot]". The figures are drawn in memory and
-    written into a temporary folder beside --out, which is then renamed to --out (if --out exists,
-    each file is moved into it, report.md last), so a failed or interrupted run leaves nothing
-    half-written.
-
-    Example: binokel-sim report --variant four-hand-80 --deals 200000 --seed 1 --out report-80
-
-    Example: binokel-sim report --variant two-hand-48 --hand "AS TS KS QS QS JS 9S KH QH AD JD AC" --turned 9H --out report-2h
+    Example: binokel-sim report --deals 200000 --seed 1 --out report-four-hand-80
+    Example: binokel-sim report -v two-hand-48 --turned 9H -o report-two-hand-48
     """
     from binokel_sim import report as rp
     from binokel_sim.engines import TALON, engine_family
@@ -100,7 +88,8 @@ def report_cmd(
         for index, where, text in inputs:
             try:
                 counts = parse_hand(text, rules)
-                turned_type = _turned(rules, counts, turned) if family == TALON else None
+                turned_type = (talon_turned(rules, counts, hand is not None or where is not None,
+                                            turned) if family == TALON else None)
             except CardError as exc:
                 raise CardError(f"{where}: {exc}" if where else str(exc)) from None
             parsed.append((index, where, counts, turned_type))
@@ -117,6 +106,8 @@ def report_cmd(
                     hand=odds["hand"], seed=seed + k, odds=odds, index=index, where=where,
                     turned=odds.get("turned"), seat=odds.get("seat")))
         warn_few(deals)
+        if family == TALON and hand is None and hands_file is None:
+            example_hand_note(rules, parsed[0][2], turned)
         for h in hands:
             h.figures = rp.hand_figures(rules, h, deals, policy)
         marks = [] if family == TALON else [
@@ -128,12 +119,6 @@ def report_cmd(
         written = rp.write_report(report, out_dir)
     err.print(f"wrote {written[0]} and {len(written) - 1} figures", markup=False,
               highlight=False, soft_wrap=True)
-
-
-def _turned(rules, counts, text: Optional[str]) -> int:
-    from binokel_sim.deal_odds import turned_card
-
-    return turned_card(rules, counts, text)
 
 
 def _offset(progress: Optional[Callable[[int, int], None]], done_before: int, total: int

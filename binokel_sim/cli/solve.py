@@ -28,7 +28,7 @@ def solve(
         "--other", help="Seat 1's cards, as many as --hand.")],
     trump: Annotated[str, typer.Option("--trump", "-t", help="The trump suit: S, H, D or C.")],
     leader: Annotated[int, typer.Option(
-        "--leader", help="The seat that leads the next trick: 0 (--hand) or 1 (--other).")] = 0,
+        "--leader", help="Who leads next: 0 (--hand) or 1 (--other).")] = 0,
     variant: VariantOpt = "two-hand-48",
     rules_file: RulesOpt = None,
     fmt: OddsFormatOpt = OddsFormat.table,
@@ -38,7 +38,7 @@ def solve(
     Reports the card points each seat secures from here (the last trick's 10 included), every
     best card for the seat to lead, and what each of its leads is worth.
 
-    Example: binokel-sim solve --hand "AS TS KH QH JD 9C" --other "KS AH TD AD QC JC" --trump H
+    Example: binokel-sim solve --hand "AS KH QH 9C" --other "KS AH AD JC" -t H
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.solver import solve_endgame
