@@ -211,7 +211,8 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
     for first_block, start, n in _chunks(deals, n_threads, block):
         s = slice(start, start + n)
         widow_play_blocks(deck, tw, tables.kt, seats, samples_per_move, seed,
-                          offset + first_block, block, first_deal + start, out.hands[s], out.widow[s], out.info[s], out.bid_seats[s],
+                          offset + first_block, block, first_deal + start, out.hands[s],
+                          out.widow[s], out.info[s], out.bid_seats[s],
                           out.bid_values[s], out.buried[s], out.melds[s], out.card_points[s],
                           out.scores[s], out.trick_cards[s], out.trick_leaders[s],
                           out.trick_winners[s])
