@@ -173,13 +173,14 @@ class DaskBackend:
         sizes = list(sizes) if sizes is not None else [1] * len(tasks)
         futures = self.client.map(fn, list(tasks), pure=False)
         try:
-            if progress is not None:
-                size_of = {f.key: s for f, s in zip(futures, sizes)}
-                whole, done = sum(sizes), 0
-                for future in as_completed(futures, loop=self.client.loop):
-                    done += size_of[future.key]
-                    progress(done, whole)
-            return self.client.gather(futures)
+            with _worker_lost():
+                if progress is not None:
+                    size_of = {f.key: s for f, s in zip(futures, sizes)}
+                    whole, done = sum(sizes), 0
+                    for future in as_completed(futures, loop=self.client.loop):
+                        done += size_of[future.key]
+                        progress(done, whole)
+                return self.client.gather(futures)
         except BaseException:
             self.client.cancel(futures)
             raise
@@ -192,9 +193,31 @@ class DaskBackend:
         index = {f.key: i for i, f in enumerate(futures)}
         try:
             for future in as_completed(futures, loop=self.client.loop):
-                yield index[future.key], future.result()
+                with _worker_lost():
+                    result = future.result()
+                yield index[future.key], result
         finally:
             self.client.cancel(futures)  # what has not finished when the caller stops
+
+
+@contextmanager
+def _worker_lost() -> Iterator[None]:
+    """A task whose worker died (distributed's ``KilledWorker``, after its retries) or a cluster
+    that went away mid-run (``CommClosedError``) is a one-line
+    :class:`~binokel_sim.simulate.SimulationError`; a task's own exception passes as it is."""
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    from binokel_sim.simulate import SimulationError
+
+    try:
+        yield
+    except KilledWorker:
+        raise SimulationError("a task's Dask worker died while running it, on every worker "
+                              "that tried (out of memory? see the workers' log)") from None
+    except CommClosedError:
+        raise SimulationError("the connection to the Dask cluster closed during the run") \
+            from None
 
 
 Backend = LocalBackend | DaskBackend
@@ -205,11 +228,12 @@ def open_backend(workers: int | None = None, scheduler: str | None = None,
                  threads: int | None = None) -> Iterator[Backend]:
     """The backend the options ask for: neither → :class:`LocalBackend`; ``workers=K`` → a
     local Dask cluster of K worker processes (one task at a time each, numba using ``threads``
-    threads, by default this machine's cores / K, at least 1), stopped afterwards;
-    ``scheduler="tcp://HOST:PORT"`` → the running cluster there (its workers use ``threads``
-    threads, by default all their cores). Errors are one-line
+    threads, by default this machine's cores / K, at least 1), stopped afterwards
+    (:func:`_local_cluster`); ``scheduler="tcp://HOST:PORT"`` → the running cluster there (its
+    workers use ``threads`` threads, by default all their cores). Errors are one-line
     :class:`~binokel_sim.simulate.SimulationError`\\ s: both given, dask not installed, a
-    scheduler that cannot be reached or has no workers, workers with another binokel-sim."""
+    scheduler that cannot be reached or has no workers, workers with another binokel-sim, a
+    worker lost during the run."""
     from binokel_sim.simulate import SimulationError
 
     if workers is not None and scheduler is not None:
@@ -220,29 +244,107 @@ def open_backend(workers: int | None = None, scheduler: str | None = None,
     if workers is not None and workers < 1:
         raise SimulationError(f"--workers must be at least 1, got {workers}")
     try:
-        from distributed import Client, LocalCluster
+        import distributed  # noqa: F401
     except ImportError:
         raise SimulationError(INSTALL_HINT) from None
-    cluster = None
     if workers is not None:
         import numba
 
         per_worker = threads if threads is not None else max(
             1, numba.config.NUMBA_NUM_THREADS // workers)
+        with _local_cluster(workers) as client:
+            _check_workers(client, None)
+            yield DaskBackend(client, per_worker)
+        return
+    client = _connect(scheduler)
+    try:
+        _check_workers(client, scheduler)
+        yield DaskBackend(client, threads)
+    finally:
+        with _quiet_logs():
+            _close(client)
+
+
+SHUTDOWN_TIMEOUT = 10  # seconds for the client, then the local cluster, to close
+
+
+@contextmanager
+def _local_cluster(workers: int) -> Iterator[Any]:
+    """A client of a local cluster of ``workers`` worker processes on the loopback address,
+    closed in order afterwards: first the workers are told the run is over (from then on they
+    log nothing: a worker whose heartbeat meets the closing scheduler logs a ``CommClosedError``
+    traceback, a worker killed while it closes may log more, and their stderr is this
+    command's), then the client and the cluster close, each within :data:`SHUTDOWN_TIMEOUT`,
+    this process's logs quiet meanwhile. While the run goes on the workers log as usual, less
+    the "Compute Failed" report of a task that raised (the exception comes back here and is
+    reported once, as in a run without Dask). A cluster that does not start is one line."""
+    from distributed import Client, LocalCluster
+
+    from binokel_sim.simulate import SimulationError
+
+    try:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=None,
                                scheduler_kwargs=QUIET_SCHEDULER, silence_logs=logging.ERROR)
-        client = Client(cluster, set_as_default=False)
-    else:
-        per_worker = threads
-        client = _connect(scheduler)
+    except Exception as exc:  # noqa: BLE001 - whatever it was, one line names it
+        raise SimulationError(f"the local Dask cluster of {workers} workers did not start: "
+                              f"{type(exc).__name__}: {exc}") from None
+    client = None
     try:
-        _check_workers(client, scheduler)
-        yield DaskBackend(client, per_worker)
+        client = Client(cluster, set_as_default=False)
+        client.run(_task_errors_reported_by_the_client)
+        yield client
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        with _quiet_logs():
+            if client is not None:
+                try:
+                    client.run(_run_over)
+                except Exception:  # noqa: BLE001 - a worker already gone says nothing
+                    pass
+                _close(client)
+            _close(cluster)
+
+
+def _close(closable) -> None:
+    """``closable.close`` (a client or a cluster) within :data:`SHUTDOWN_TIMEOUT`; one that
+    takes longer is left to the interpreter's exit (distributed stops what remains)."""
+    try:
+        closable.close(timeout=SHUTDOWN_TIMEOUT)
+    except (TimeoutError, OSError):
+        pass
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """This process logs nothing meanwhile (the cluster's close: distributed's and tornado's
+    messages about connections it closes itself)."""
+    before = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(before)
+
+
+class _NoComputeFailed(logging.Filter):
+    """Drops a worker's "Compute Failed" record: the task's exception goes back to the command,
+    which reports it once."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Compute Failed")
+
+
+def _task_errors_reported_by_the_client() -> None:
+    """Run on each local worker when the cluster starts (:func:`_local_cluster`)."""
+    logger = logging.getLogger("distributed.worker")
+    if not any(isinstance(f, _NoComputeFailed) for f in logger.filters):
+        logger.addFilter(_NoComputeFailed())
+
+
+def _run_over() -> None:
+    """Run on each local worker once the run is over, before the cluster closes: whatever the
+    worker logs from now on is about its own shutdown."""
+    logging.disable(logging.CRITICAL)
 
 
 def _connect(address: str):

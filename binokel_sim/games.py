@@ -8,6 +8,7 @@ blocks and call ``progress(done, total)`` between chunks; block ``i`` always rea
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,11 +98,25 @@ def sampling_plays(rules: Rules) -> bool:
             and (rules.players > 2 or solver_plays(rules)))
 
 
-def _chunks(total: int, threads: int, slow: bool = False, block: int | None = None):
-    """Chunks of whole blocks (``block`` items, default :data:`GAME_BLOCK`), eight per thread
-    (one when a seat samples: its deals are slow, and the progress bar moves a chunk at a
-    time). The results do not depend on the chunks."""
-    return chunks(total, threads, block or GAME_BLOCK, blocks_per_thread=1 if slow else 8)
+SAMPLED_BLOCK = 8  # items per random stream when a seat samples (a divisor of the blocks)
+
+
+def stream_blocks(first: int, slow: bool, base: int, what: str = "deals") -> tuple[int, int]:
+    """``(block_size, first_block)`` of a run whose first item is ``first`` (a multiple of
+    ``base``, :data:`GAME_BLOCK` or :data:`MATCH_BLOCK`): blocks of ``base`` items, or, when a
+    seat samples (``slow``), of ``gcd(base, SAMPLED_BLOCK)`` items, so that even a run of a few
+    hundred sampled deals spreads over the threads (the threads split a run by whole blocks; a
+    sampled deal costs thousands of heuristic ones). Block ``i`` reads stream ``(seed, i)``
+    either way: a run gives the same bytes on any thread count, and a run from ``first`` the
+    same items as the whole run's."""
+    size = math.gcd(base, SAMPLED_BLOCK) if slow else base
+    return size, block_of(first, base, what) * (base // size)
+
+
+def _chunks(total: int, threads: int, block: int):
+    """Chunks of whole blocks of ``block`` items, eight per thread (the progress bar moves a
+    chunk at a time). The results do not depend on the chunks."""
+    return chunks(total, threads, block, blocks_per_thread=8)
 
 
 def show_rows(rules: Rules) -> np.ndarray:
@@ -181,11 +196,11 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     check_game(rules)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     unseen = unseen_deck(rules, counts)
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
+    block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
     trump_arr = np.array(trumps, dtype=np.int64)
     shape = (samples, len(trumps))
     check_memory(4 * 8 * samples * len(trumps), f"{samples:,} samples")
@@ -201,11 +216,11 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
     auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
                      np.int64(max_draws))
-    for first_block, start, n in _chunks(samples, n_threads, sampled(seats[0])):
+    for first_block, start, n in _chunks(samples, n_threads, block):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, samples_per_move,
                           shown_if_sampled(rules, seats[0]), tables.card_points,
-                          rules.last_trick, seed, offset + first_block, GAME_BLOCK,
+                          rules.last_trick, seed, offset + first_block, block,
                           pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
                           cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
                           cons.ways, auction_known, draws[start:stop])
@@ -247,17 +262,17 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check_game(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
-    for first_block, start, n in _chunks(deals, n_threads, sampled(a, b)):
+    for first_block, start, n in _chunks(deals, n_threads, block):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
                     shown_if_sampled(rules, a, b), seed,
-                    offset + first_block, GAME_BLOCK, first_deal + start, diff[start:start + n])
+                    offset + first_block, block, first_deal + start, diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
     return diff / 2.0
@@ -290,10 +305,10 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     check_game(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
+    block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     n_tricks = rules.hand_size
     max_calls = most_calls(rules, tables.max_total)
     check_memory(deals * (16 * max_calls + 8 * (5 * n_tricks + 40) + 64), f"{deals:,} deals")
@@ -307,12 +322,12 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
         trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
     )
-    for block, start, n in _chunks(deals, n_threads, sampled(seats[0])):
+    for first_block, start, n in _chunks(deals, n_threads, block):
         s = slice(start, start + n)
         play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, seats, samples_per_move,
                     shown_if_sampled(rules, seats[0]), seed,
-                    offset + block, GAME_BLOCK, first_deal + start, out.hands[s], out.info[s],
+                    offset + first_block, block, first_deal + start, out.hands[s], out.info[s],
                     out.melds[s], out.bid_seats[s], out.bid_values[s], out.trick_cards[s],
                     out.trick_leaders[s], out.trick_winners[s])
         if progress is not None:
@@ -354,17 +369,17 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check_game(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in _chunks(games, n_threads, sampled(a, b), MATCH_BLOCK):
+    for first_block, start, n in _chunks(games, n_threads, block):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                      rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
                      shown_if_sampled(rules, a, b), rules.game_target,
-                     MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK, first_game + start,
+                     MAX_GAME_DEALS, seed, offset + first_block, block, first_game + start,
                      out[start:start + n])
         if progress is not None:
             progress(start + n, games)

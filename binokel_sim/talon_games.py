@@ -22,6 +22,7 @@ from binokel_sim.games import (
     check_samples_per_move,
     policy_id,
     sampled,
+    stream_blocks,
 )
 from binokel_sim.kernels.talon import (
     talon_duel_blocks,
@@ -32,7 +33,6 @@ from binokel_sim.kernels.talon import (
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
-    block_of,
     check_memory,
     check_run,
     chunks,
@@ -72,10 +72,10 @@ def sides_of(rules: Rules) -> np.ndarray:
     return np.arange(rules.players, dtype=np.int64)
 
 
-def _chunks(total: int, threads: int, *policies: int):
-    """Chunks of whole blocks, eight a thread (one when a seat samples, as
+def _chunks(total: int, threads: int, block: int):
+    """Chunks of whole blocks of ``block`` items, eight a thread (as
     :func:`binokel_sim.games._chunks`)."""
-    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=1 if sampled(*policies) else 8)
+    return chunks(total, threads, block, blocks_per_thread=8)
 
 
 # --- whole deals as arrays ----------------------------------------------------------------------
@@ -104,11 +104,11 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
     check_talon(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
+    block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     players, nt = rules.players, n_tricks(rules)
     check_memory(deals * (16 * players + 8 * rules.talon + 16 * players
                           + 8 * nt * (players + 4)), f"{deals:,} deals")
@@ -122,10 +122,10 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_winners=np.empty((deals, nt), dtype=np.int64),
         declarations=np.empty((deals, nt, 2), dtype=np.int64),
     )
-    for block, start, n in _chunks(deals, n_threads, seats[0]):
+    for first_block, start, n in _chunks(deals, n_threads, block):
         s = slice(start, start + n)
         talon_play_blocks(deck, tt, seats, samples_per_move, seed,
-                          offset + block, GAME_BLOCK, first_deal + start, out.hands[s],
+                          offset + first_block, block, first_deal + start, out.hands[s],
                           out.talon[s], out.points[s], out.trick_cards[s], out.trick_leaders[s],
                           out.trick_winners[s], out.declarations[s])
         if progress is not None:
@@ -145,18 +145,18 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     check_talon(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     sides = sides_of(rules)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in _chunks(deals, n_threads, a, b):
+    for first_block, start, n in _chunks(deals, n_threads, block):
         talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
                           samples_per_move, seed,
-                          offset + first_block, GAME_BLOCK, first_deal + start,
+                          offset + first_block, block, first_deal + start,
                           diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
@@ -173,20 +173,19 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     check_talon(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     sides = sides_of(rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK,
-                                        blocks_per_thread=1 if sampled(a, b) else 8):
+    for first_block, start, n in _chunks(games, n_threads, block):
         talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
                            samples_per_move,
                            rules.game_target,
-                           MAX_GAME_DEALS, seed, offset + first_block, MATCH_BLOCK,
+                           MAX_GAME_DEALS, seed, offset + first_block, block,
                            first_game + start, out[start:start + n])
         if progress is not None:
             progress(start + n, games)
@@ -222,7 +221,6 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     check_talon(rules)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tt = compile_talon(rules)
     known = counts.copy()
@@ -231,16 +229,17 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
+    block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
     check_memory(16 * rules.players * samples, f"{samples:,} samples")
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
     cons = talon_sampler_inputs(rules, counts, turned, knowledge)
     known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
                  cons.capacity, cons.ways)
-    for first_block, start, n in _chunks(samples, n_threads, seats[0]):
+    for first_block, start, n in _chunks(samples, n_threads, block):
         talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats,
                             samples_per_move, seed,
-                            offset + first_block, GAME_BLOCK, out[start:start + n])
+                            offset + first_block, block, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)
     return out

@@ -27,6 +27,7 @@ from binokel_sim.games import (
     policy_id,
     sampler_inputs,
     show_rows,
+    stream_blocks,
 )
 from binokel_sim.kernels.widow import (
     N_INFO,
@@ -40,7 +41,6 @@ from binokel_sim.kernels.widow import (
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
-    block_of,
     check_memory,
     check_run,
     chunks,
@@ -141,10 +141,10 @@ def most_calls(rules: Rules) -> int:
     return max(len(ladder(rules, highest)), 200) + rules.players + 1
 
 
-def _chunks(total: int, threads: int, slow: bool = False):
-    """Chunks of whole blocks, eight per thread (one when a seat samples: its deals are slow,
-    and the progress bar moves a chunk at a time). The results do not depend on the chunks."""
-    return chunks(total, threads, GAME_BLOCK, blocks_per_thread=1 if slow else 8)
+def _chunks(total: int, threads: int, block: int):
+    """Chunks of whole blocks of ``block`` items (``games.stream_blocks``), eight per thread
+    (the progress bar moves a chunk at a time). The results do not depend on the chunks."""
+    return chunks(total, threads, block, blocks_per_thread=8)
 
 
 def _sampled(*policies: int) -> bool:
@@ -184,12 +184,12 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
     check_widow(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
     deck = tables.deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
+    block, offset = stream_blocks(first_deal, _sampled(seats[0]), GAME_BLOCK)
     p, h, w, calls = rules.players, rules.hand_size, rules.widow, most_calls(rules)
     check_memory(deals * (16 * p + 16 * w + 8 * N_INFO + 16 * calls + 24 * p + 8 * h * (p + 2)),
                  f"{deals:,} deals")
@@ -208,11 +208,11 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_leaders=np.empty((deals, h), dtype=np.int64),
         trick_winners=np.empty((deals, h), dtype=np.int64),
     )
-    for block, start, n in _chunks(deals, n_threads, _sampled(seats[0])):
+    for first_block, start, n in _chunks(deals, n_threads, block):
         s = slice(start, start + n)
-        widow_play_blocks(deck, tw, tables.kt, seats, samples_per_move, seed, offset + block,
-                          GAME_BLOCK,
-                          first_deal + start, out.hands[s], out.widow[s], out.info[s], out.bid_seats[s],
+        widow_play_blocks(deck, tw, tables.kt, seats, samples_per_move, seed,
+                          offset + first_block, block, first_deal + start, out.hands[s],
+                          out.widow[s], out.info[s], out.bid_seats[s],
                           out.bid_values[s], out.buried[s], out.melds[s], out.card_points[s],
                           out.scores[s], out.trick_cards[s], out.trick_leaders[s],
                           out.trick_winners[s])
@@ -233,18 +233,18 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     check_widow(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_deal, GAME_BLOCK)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    block, offset = stream_blocks(first_deal, _sampled(a, b), GAME_BLOCK)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in _chunks(deals, n_threads, _sampled(a, b)):
+    for first_block, start, n in _chunks(deals, n_threads, block):
         widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
                           most_calls(rules), seed,
-                          offset + first_block, GAME_BLOCK, first_deal + start,
+                          offset + first_block, block, first_deal + start,
                           diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
@@ -261,21 +261,19 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     check_widow(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_game, MATCH_BLOCK, "games")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    block, offset = stream_blocks(first_game, _sampled(a, b), MATCH_BLOCK, "games")
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    per_thread = 1 if _sampled(a, b) else 8
-    for first_block, start, n in chunks(games, n_threads, MATCH_BLOCK,
-                                        blocks_per_thread=per_thread):
+    for first_block, start, n in _chunks(games, n_threads, block):
         widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
                            most_calls(rules),
                            rules.game_target, MAX_GAME_DEALS, seed, offset + first_block,
-                           MATCH_BLOCK, first_game + start, out[start:start + n])
+                           block, first_game + start, out[start:start + n])
         if progress is not None:
             progress(start + n, games)
     return out
@@ -298,20 +296,19 @@ def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     check_widow(rules)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
-    offset = block_of(first_sample, GAME_BLOCK, "samples")
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     unseen = unseen_deck(rules, counts)
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
+    block, offset = stream_blocks(first_sample, _sampled(seats[0]), GAME_BLOCK, "samples")
     check_memory(8 * len(SAMPLE_FIELDS) * samples, f"{samples:,} samples")
     out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
     cons = sampler_inputs(rules, counts, knowledge)
     known = (counts_to_planes(counts), int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
              cons.capacity, cons.ways)
-    for first_block, start, n in _chunks(samples, n_threads, _sampled(seats[0])):
+    for first_block, start, n in _chunks(samples, n_threads, block):
         widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, samples_per_move,
-                            seed,
-                            offset + first_block, GAME_BLOCK, out[start:start + n])
+                            seed, offset + first_block, block, out[start:start + n])
         if progress is not None:
             progress(start + n, samples)
     return out

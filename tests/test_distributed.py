@@ -325,6 +325,90 @@ def test_one_and_two_local_workers_give_the_same_numbers(small_tasks):
         assert result.stdout == local and result.stderr == ""
 
 
+# --- local worker processes: what reaches stderr -------------------------------------------------
+
+def python(code: str, **env: str) -> subprocess.CompletedProcess:
+    """``code`` run by a fresh interpreter of this checkout (its own stderr, as a command's)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                      **env})
+
+
+def test_workers_2_print_the_local_bytes_and_nothing_else():
+    """``--workers 2`` from the shell, a few times: the local run's stdout and stderr (its
+    warning), never a traceback of the cluster's shutdown."""
+    args = ["bid-odds", "--deals", "3000", "--seed", "4", "--format", "json"]
+    local = cli(*args)
+    assert local.returncode == 0, local.stderr
+    for _ in range(3):
+        run = cli(*args, "--workers", "2")
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+        assert run.stdout == local.stdout and run.stderr == local.stderr
+
+
+NOISY_WORKERS = """
+import logging, threading, time
+from binokel_sim.backend import open_backend
+
+def noisy_when_closing(dask_worker):
+    # as a worker whose heartbeat meets the closing scheduler: an ERROR with a traceback, here
+    # every 5 ms from the moment the worker closes
+    def loop():
+        while dask_worker.status.name == "running":
+            time.sleep(0.002)
+        while True:
+            try:
+                raise OSError("stream is closed")
+            except OSError:
+                logging.getLogger("distributed.worker").exception("heartbeat failed")
+            time.sleep(0.005)
+    threading.Thread(target=loop, daemon=True).start()
+
+if __name__ == "__main__":
+    with open_backend(workers=2) as backend:
+        backend.client.run(noisy_when_closing)
+        print(backend.map(abs, [-1, -2]))
+"""
+
+
+def test_what_local_workers_log_while_they_close_is_not_printed():
+    result = python(NOISY_WORKERS)
+    assert result.returncode == 0 and result.stdout == "[1, 2]\n"
+    assert result.stderr == ""
+
+
+FAILING_TASKS = """
+import os, sys
+from binokel_sim import engines
+from binokel_sim.backend import open_backend
+from binokel_sim.simulate import SimulationError
+from binokel_sim.variants import find_variant
+
+def die(_):
+    os._exit(3)
+
+if __name__ == "__main__":
+    task = (find_variant("two-hand-48"), "clever", "random", 1, 0, 10, None, None)
+    with open_backend(workers=2) as backend:
+        for fn, tasks in ((engines.duel_task, [task]), (die, [0])):
+            try:
+                backend.map(fn, tasks)
+            except SimulationError as exc:
+                print(exc)
+"""
+
+
+def test_a_failing_task_on_local_workers_is_its_one_error():
+    """A task's error comes back as it is, without the worker's "Compute Failed" report; a worker
+    that dies running a task is one line (distributed's scheduler logs it once too)."""
+    result = python(FAILING_TASKS, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("unknown policy 'clever'")
+    assert lines[1].startswith("a task's Dask worker died")
+    assert "Compute Failed" not in result.stderr and "Traceback" not in result.stderr
+
+
 # --- a real cluster: `dask scheduler` and two `dask worker` processes -----------------------------
 
 def _free_port() -> int:

@@ -13,6 +13,7 @@ from test_games import RULES, TABLES, check_record, records
 from binokel_sim import games
 from binokel_sim import reference_sampling as twin
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
+from binokel_sim.kernels.deals import play_blocks
 from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING
 from binokel_sim.kernels.random import seed_stream
@@ -182,6 +183,64 @@ def test_same_seed_same_cards_on_one_or_two_threads(two_threads, monkeypatch):
     assert (one == two).all()
     other = games.run_duel(RULES, "sampling", "heuristic", 48, 4, threads=1, samples_per_move=5)
     assert not (one == other).all()  # the option is read
+
+
+PLAYED_FIELDS = ("hands", "info", "melds", "bid_seats", "bid_values", "trick_cards",
+                 "trick_leaders", "trick_winners")
+
+
+def test_a_sampled_run_is_small_blocks():
+    """With a seat sampling, a block (one random stream) is ``SAMPLED_BLOCK`` deals, not
+    ``GAME_BLOCK``: a run of a few hundred deals is many blocks, so the threads share it. Deal
+    ``d`` of a run from ``first_deal`` reads stream ``(seed, (first_deal + d) // 8)``: the
+    driver's records are ``play_blocks``' with that block size."""
+    block, first = games.stream_blocks(0, True, games.GAME_BLOCK)
+    assert (block, first) == (games.SAMPLED_BLOCK, 0) and 200 // block >= 16
+    assert games.stream_blocks(3 * games.GAME_BLOCK, True, games.GAME_BLOCK) == \
+        (block, 3 * games.GAME_BLOCK // block)
+    assert games.stream_blocks(3 * games.GAME_BLOCK, False, games.GAME_BLOCK) == \
+        (games.GAME_BLOCK, 3)  # runs without a sampling seat keep their streams
+    assert games.stream_blocks(0, True, games.MATCH_BLOCK, "games")[0] <= games.SAMPLED_BLOCK
+    with pytest.raises(SimulationError, match="multiple"):
+        games.stream_blocks(block, True, games.GAME_BLOCK)  # tasks start at a whole GAME_BLOCK
+
+    n, seed, first_deal = 20, 9, games.GAME_BLOCK
+    run = games.run_play(RULES, n, seed, "sampling", first_deal=first_deal, samples_per_move=2)
+    calls = games.most_calls(RULES, TABLES.max_total)
+    direct = games.PlayedDeals(
+        hands=np.empty((n, 4, 4), dtype=np.uint32),
+        info=np.empty((n, len(games.DEAL_FIELDS)), dtype=np.int64),
+        melds=np.empty((n, 4, 4), dtype=np.int64),
+        bid_seats=np.empty((n, calls), dtype=np.int64),
+        bid_values=np.empty((n, calls), dtype=np.int64),
+        trick_cards=np.zeros((n, HAND, 4), dtype=np.int64),
+        trick_leaders=np.zeros((n, HAND), dtype=np.int64),
+        trick_winners=np.zeros((n, HAND), dtype=np.int64))
+    play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
+                RULES.last_trick, RULES.min_meld, RULES.min_play,
+                np.full(4, POLICY_SAMPLING, np.int64), 2, games.show_rows(RULES), seed,
+                first_deal // block, block, first_deal, *(getattr(direct, f)
+                                                          for f in PLAYED_FIELDS))
+    for field in PLAYED_FIELDS:
+        assert np.array_equal(getattr(run, field), getattr(direct, field)), field
+
+
+def test_sampled_runs_give_the_same_bytes_on_one_and_two_threads(two_threads):
+    """At the real block sizes (a run shorter than one ``GAME_BLOCK`` spread over the threads):
+    records, duels and bid samples with a sampling seat, one thread against two."""
+    one = games.run_play(RULES, 40, 6, "sampling", threads=1, samples_per_move=2)
+    two = games.run_play(RULES, 40, 6, "sampling", threads=two_threads, samples_per_move=2)
+    for field in PLAYED_FIELDS:
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    duels = [games.run_duel(RULES, "heuristic", "sampling", 40, 2, threads=t, samples_per_move=2)
+             for t in (1, two_threads)]
+    assert np.array_equal(*duels)
+    hand = counts_of(parse_cards(RULES.example_hand))
+    trumps = games.marriage_trumps(RULES, hand)
+    bids = [games.run_bid_samples(RULES, hand, 24, 3, "sampling", trumps, threads=t,
+                                  samples_per_move=2) for t in (1, two_threads)]
+    for field in ("pair_meld", "pair_play", "opp_meld", "opp_play", "draws"):
+        assert np.array_equal(getattr(bids[0], field), getattr(bids[1], field)), field
 
 
 def test_sampling_beats_the_heuristic():
