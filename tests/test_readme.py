@@ -97,7 +97,7 @@ def test_readme_examples_run_verbatim(tmp_path):
     assert len(lines) >= 20
     run_lines(lines, tmp_path)
     work = tmp_path / "work"
-    assert {"odds.parquet", "hands.txt", "hands.csv", "house.toml", "table.parquet",
+    assert {"odds.parquet", "hands.txt", "hands.csv", "melds.csv", "house.toml", "table.parquet",
             "report-four-hand-80"} <= {p.name for p in work.iterdir()}
 
 
