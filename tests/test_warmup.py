@@ -1,0 +1,125 @@
+"""The compile notice (binokel_sim/compile_notice.py) and ``binokel-sim warm-up``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from binokel_sim import compile_notice
+from binokel_sim.variants import find_variant
+from tests.conftest import assert_one_line_error, invoke, ok
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def notice_on(monkeypatch):
+    """The notice as a user has it (the suite turns it off, tests/conftest.py)."""
+    monkeypatch.setenv(compile_notice.ENV, "on")
+    yield
+    compile_notice.done()
+
+
+def test_the_line_names_engine_variant_command_and_estimate():
+    line = compile_notice.notice_line("play", "talon", "two-hand-48")
+    seconds = compile_notice.COMPILE_SECONDS[("talon", "play")]
+    assert line == f"compiling the talon engine (two-hand-48) for play, once: about {seconds} s"
+    # a command without its own figure quotes its family's groups together
+    family = sum(s for (f, _), s in compile_notice.COMPILE_SECONDS.items() if f == "widow")
+    assert compile_notice.estimate("calibrate", "widow") == family
+
+
+def test_one_line_at_the_first_compilation_and_none_after(notice_on):
+    written = []
+    compile_notice.expect("deal-odds", find_variant("three-hand-72"), written.append)
+    assert compile_notice.on_compile().startswith("compiling the talon engine (three-hand-72) "
+                                                  "for deal-odds, once: about ")
+    assert compile_notice.on_compile() is None  # callees, later kernels: no second line
+    compile_notice.done()
+    assert compile_notice.on_compile() is None  # no command running: nothing
+
+
+def test_meld_odds_is_its_own_group(notice_on):
+    compile_notice.expect("meld-odds", find_variant("two-hand-48"), print)
+    assert compile_notice.on_compile().startswith("compiling the meld kernels (two-hand-48)")
+
+
+def test_no_line_when_turned_off_or_muted(monkeypatch):
+    monkeypatch.setenv(compile_notice.ENV, "off")
+    compile_notice.expect("play", find_variant("two-hand-48"), print)
+    assert compile_notice.on_compile() is None
+    monkeypatch.setenv(compile_notice.ENV, "on")
+    compile_notice.mute(True)
+    try:
+        compile_notice.expect("play", find_variant("two-hand-48"), print)
+        assert compile_notice.on_compile() is None
+    finally:
+        compile_notice.mute(False)
+        compile_notice.done()
+
+
+KERNEL = """
+import sys
+from binokel_sim import compile_notice
+from binokel_sim.kernels.options import njit
+from binokel_sim.variants import find_variant
+
+@njit
+def twice(x):
+    return 2 * x
+
+compile_notice.expect("play", find_variant("two-hand-48"), lambda line: print(line,
+                      file=sys.stderr))
+print(twice(21))
+"""
+
+
+def test_a_cold_cache_says_so_and_a_warm_one_does_not(tmp_path):
+    """Numba's own cache decides: a kernel of the project's options (cache=True) in a fresh
+    NUMBA_CACHE_DIR prints the line on its first run and nothing on the second."""
+    script = tmp_path / "kernel_file.py"
+    script.write_text(textwrap.dedent(KERNEL))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT),
+           compile_notice.ENV: "on"}
+    runs = [subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                           text=True, timeout=300) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == "42\n"
+    cold, warm = (run.stderr.splitlines() for run in runs)
+    assert [line for line in cold if line.startswith("compiling")] == [
+        compile_notice.notice_line("play", "talon", "two-hand-48")]
+    assert not [line for line in warm if "compiling" in line], warm
+    assert list((tmp_path / "cache").rglob("*.nbi")), "the kernel was not cached"
+
+
+def test_a_warm_command_prints_no_line(notice_on):
+    """solve's kernels, once compiled (the first run), load from the cache: no line."""
+    args = ("solve", "--hand", "AS TS KH QH JD 9C", "--other", "KS AH TD AD QC JC",
+            "--trump", "H", "-f", "json")
+    ok(*args)
+    again = ok(*args)
+    assert "compiling" not in again.stderr
+
+
+def test_warm_up_lists_every_group():
+    result = ok("warm-up", "--variant", "two-hand-48")
+    lines = result.stderr.strip().splitlines()
+    labels = [line.split(":")[0] for line in lines[:-1]]
+    assert labels == ["meld-odds (meld, two-hand-48)", "deal-odds (talon, two-hand-48)",
+                      "play (talon, two-hand-48)", "duel (talon, two-hand-48)",
+                      "match (talon, two-hand-48)", "solve (talon, two-hand-48)"]
+    assert all(line.endswith(("already compiled", " s")) for line in lines[:-1]), lines
+    assert lines[-1].startswith("warm-up: ") and " of 6 groups compiled, " in lines[-1]
+    assert result.stdout == ""
+
+
+def test_warm_up_errors():
+    assert_one_line_error(invoke("warm-up", "--all", "--variant", "two-hand-48"),
+                          "--variant or --all")
+    assert_one_line_error(invoke("warm-up", "--variant", "nine-hand-12"), "nine-hand-12")
