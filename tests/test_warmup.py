@@ -26,11 +26,19 @@ def notice_on(monkeypatch):
 
 
 def test_the_line_names_engine_variant_command_and_estimate():
-    line = compile_notice.notice_line("play", "talon", "two-hand-48")
-    seconds = compile_notice.COMPILE_SECONDS[("talon", "play")]
-    assert line == f"compiling the talon engine (two-hand-48) for play, once: about {seconds} s"
+    seconds = compile_notice.COMPILE_SECONDS
+    line = compile_notice.notice_line("duel", "partnership", "four-hand-80")
+    upto = seconds[("partnership", "bid-odds")] + seconds[("partnership", "duel")]
+    assert line == (f"compiling the partnership engine (four-hand-80) for duel, once: up to "
+                    f"about {upto} s")
+    assert compile_notice.estimate("bid-odds", "partnership") == seconds[("partnership",
+                                                                           "bid-odds")]
+    # minutes from two on
+    talon = seconds[("talon", "deal-odds")] + seconds[("talon", "play")]
+    assert compile_notice.notice_line("play", "talon", "two-hand-48").endswith(
+        f"once: up to about {round(talon / 60)} min")
     # a command without its own figure quotes its family's groups together
-    family = sum(s for (f, _), s in compile_notice.COMPILE_SECONDS.items() if f == "widow")
+    family = sum(s for (f, _), s in seconds.items() if f == "widow")
     assert compile_notice.estimate("calibrate", "widow") == family
 
 
@@ -38,7 +46,7 @@ def test_one_line_at_the_first_compilation_and_none_after(notice_on):
     written = []
     compile_notice.expect("deal-odds", find_variant("three-hand-72"), written.append)
     assert compile_notice.on_compile().startswith("compiling the talon engine (three-hand-72) "
-                                                  "for deal-odds, once: about ")
+                                                  "for deal-odds, once: up to about ")
     assert compile_notice.on_compile() is None  # callees, later kernels: no second line
     compile_notice.done()
     assert compile_notice.on_compile() is None  # no command running: nothing
@@ -113,10 +121,51 @@ def test_warm_up_lists_every_group():
     labels = [line.split(":")[0] for line in lines[:-1]]
     assert labels == ["meld-odds (meld, two-hand-48)", "deal-odds (talon, two-hand-48)",
                       "play (talon, two-hand-48)", "duel (talon, two-hand-48)",
-                      "match (talon, two-hand-48)", "solve (talon, two-hand-48)"]
+                      "match (talon, two-hand-48)", "solve (solver, two-hand-48)"]
     assert all(line.endswith(("already compiled", " s")) for line in lines[:-1]), lines
     assert lines[-1].startswith("warm-up: ") and " of 6 groups compiled, " in lines[-1]
     assert result.stdout == ""
+
+
+HAND_48 = "AS TS KS QS QS JS 9S KH QH AD JD AC"
+
+
+def test_warm_up_runs_each_step_and_says_what_it_compiled(monkeypatch):
+    """The steps run in this process, their output dropped; a step that compiles nothing
+    (analyze needs no kernel) is reported as already compiled."""
+    from binokel_sim.cli import warmup
+
+    step = warmup.Step("meld", "analyze", "two-hand-48",
+                       ("analyze", "--variant", "two-hand-48", "--hand", HAND_48, "-f", "json"))
+    monkeypatch.setattr(warmup, "plan", lambda names: [step, step])
+    result = ok("warm-up", "--variant", "two-hand-48")
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[:2] == ["analyze (meld, two-hand-48): already compiled"] * 2
+    assert result.stderr.splitlines()[2].startswith("warm-up: 0 of 2 groups compiled, ")
+
+
+def test_a_failing_step_is_one_error_line(monkeypatch):
+    from binokel_sim.cli import warmup
+
+    bad = warmup.Step("meld", "analyze", "two-hand-48",
+                      ("analyze", "--variant", "two-hand-48", "--hand", "AS", "-f", "json"))
+    monkeypatch.setattr(warmup, "plan", lambda names: [bad])
+    assert_one_line_error(invoke("warm-up"), "warm-up of analyze (meld, two-hand-48) failed")
+
+
+def test_the_plan_covers_every_command_of_each_family():
+    from binokel_sim.cli.warmup import ALL_VARIANTS, plan
+
+    steps = plan(list(ALL_VARIANTS))
+    assert [(s.family, s.command) for s in steps] == [
+        ("meld", "meld-odds"), ("partnership", "bid-odds"), ("partnership", "play"),
+        ("partnership", "duel"), ("partnership", "match"), ("talon", "deal-odds"),
+        ("talon", "play"), ("talon", "duel"), ("talon", "match"), ("solver", "solve"),
+        ("widow", "bid-odds"), ("widow", "play"), ("widow", "duel"), ("widow", "match")]
+    # every group has a compile time for the notice
+    from binokel_sim.compile_notice import COMPILE_SECONDS
+
+    assert {(s.family, s.command) for s in steps} == set(COMPILE_SECONDS)
 
 
 def test_warm_up_errors():

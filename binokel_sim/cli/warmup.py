@@ -52,7 +52,7 @@ def steps_for(variant: str, meld: bool = True) -> list[Step]:
         out.append(Step(family, cmd, name, (cmd, *v, "-a", "heuristic", "-b", "random", size, "1",
                                             "-f", "json")))
     if supports(rules, "solve"):
-        out.append(Step(family, "solve", name, ("solve", *v, *SOLVE_HANDS, "-f", "json")))
+        out.append(Step("solver", "solve", name, ("solve", *v, *SOLVE_HANDS, "-f", "json")))
     return out
 
 
@@ -81,6 +81,8 @@ def run_step(step: Step) -> tuple[int, float]:
             code = app(list(step.argv), standalone_mode=False)
     except (SystemExit, typer.Exit) as exc:
         code = getattr(exc, "code", getattr(exc, "exit_code", 1))
+    except Exception as exc:  # a usage error (click raises it here): the step's arguments
+        raise SimulationError(f"warm-up of {step.label} failed: {exc}") from None
     finally:
         compile_notice.mute(False)
     if code not in (None, 0):
