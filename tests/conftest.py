@@ -36,7 +36,7 @@ os.environ[compile_notice.ENV] = "off"
 # time on a cold cache, and each waits for it in turn. Balanced by the groups' compile times
 # (binokel_sim/compile_notice.py); BINOKEL_SIM_TEST_WARMUP=off skips it.
 WARM_UP_SPLIT = (["--variant", "two-hand-48"],
-                 ["--variant", "four-hand-80", "--variant", "three-hand-auction-48"])
+                 ["--variant", "four-hand-80", "--variant", "three-hand-auction-48", "--no-meld"])
 
 
 def pytest_configure(config):

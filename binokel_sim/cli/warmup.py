@@ -56,11 +56,11 @@ def steps_for(variant: str, meld: bool = True) -> list[Step]:
     return out
 
 
-def plan(variants: list[str]) -> list[Step]:
-    """The steps for ``variants`` in order, meld-odds once."""
+def plan(variants: list[str], meld: bool = True) -> list[Step]:
+    """The steps for ``variants`` in order, meld-odds once (``meld``) or not at all."""
     out: list[Step] = []
     for i, variant in enumerate(variants):
-        out += steps_for(variant, meld=i == 0)
+        out += steps_for(variant, meld=meld and i == 0)
     return out
 
 
@@ -98,6 +98,10 @@ def warm_up(
                                 "four-hand-80).")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help=f"Compile every engine family ({', '.join(ALL_VARIANTS)}).")] = False,
+    meld: Annotated[bool, typer.Option(
+        "--meld/--no-meld", hidden=True,
+        help="Compile meld-odds too (the test suite's second warm-up process leaves it to the "
+             "first).")] = True,
 ) -> None:
     """Compile the kernels ahead, so that no command's first run waits for it. Kernels are
     compiled once, on first use, and kept on disk; a cold first run otherwise spends one to
@@ -117,7 +121,7 @@ def warm_up(
 
         names = list(ALL_VARIANTS) if every else [find_variant(v).name
                                                   for v in (variant or ["four-hand-80"])]
-        steps = plan(names)
+        steps = plan(names, meld)
         console = Console(stderr=True, file=sys.stderr)  # the bar stays on the real stderr
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
