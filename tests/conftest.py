@@ -39,7 +39,10 @@ WARM_UP_SPLIT = (["--variant", "two-hand-48"],
                  ["--variant", "four-hand-80", "--variant", "three-hand-auction-48", "--no-meld"])
 
 
-def pytest_configure(config):
+def pytest_sessionstart(session):
+    """In the xdist controller, before its workers start (xdist starts them in its own
+    ``pytest_sessionstart``, which runs last)."""
+    config = session.config
     workers = getattr(config.option, "numprocesses", None)
     if (hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2
             or os.environ.get("BINOKEL_SIM_TEST_WARMUP", "on") == "off"):
@@ -51,11 +54,20 @@ def pytest_configure(config):
     runs = [subprocess.Popen([sys.executable, "-m", "binokel_sim.cli", "warm-up", *part],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True) for part in WARM_UP_SPLIT]
+    lines = []
     for run in runs:
         _, stderr = run.communicate()
         if run.returncode != 0:  # the tests that run these commands will say what is wrong
-            sys.stderr.write(f"warm-up failed: {stderr.strip()}\n")
-    sys.stderr.write(f"kernels warmed up in {time.perf_counter() - start:.0f} s\n")
+            lines.append(f"warm-up failed: {stderr.strip()}")
+        else:
+            lines.append(stderr.strip().splitlines()[-1])
+    lines.append(f"kernels warmed up in {time.perf_counter() - start:.0f} s")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    for line in lines:
+        if reporter is not None:
+            reporter.write_line(line)
+        else:
+            sys.stderr.write(line + "\n")
 
 
 settings.register_profile(
