@@ -31,15 +31,14 @@ from dataclasses import dataclass
 # trick play, the melds, the item loop). Measured 2026-12-03 on the project's 2-core machine,
 # numba 0.68.1, by `python scripts/compile_times.py` (binokel-sim warm-up's steps on an empty
 # NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread) and by
-# `binokel-sim warm-up`'s own figures; docs/architecture.md, "Compile cost". The machine was
-# shared and loaded (load 3 to 9 on 2 cores), which inflates even CPU time (the same talon
-# deal-odds took 152 s and 249 s): the smallest figure measured is kept. Not measured: the
-# widow family, from the issue's 240 s (wall, idle machine) for a cold three-hand bid-odds, less
-# meld-odds, and its drivers set like the talon drivers; solve alone (its kernel comes with
-# the talon engine's heuristic+solver policy), set like a small kernel.
+# `binokel-sim warm-up`'s own figures, and whole cold commands by /usr/bin/time (user CPU);
+# docs/architecture.md, "Compile cost". The machine was shared and loaded (load 2 to 9 on 2
+# cores), which inflates even CPU time (the same talon deal-odds took 152 s and 249 s): the
+# smallest figure measured is kept. solve alone is not measured (its kernel comes with the
+# talon engine's heuristic+solver policy): set like a small kernel.
 COMPILE_SECONDS = {
     ("meld", "meld-odds"): 22,
-    ("partnership", "bid-odds"): 83,  # 91 alone, on an empty cache
+    ("partnership", "bid-odds"): 62,  # README's first line, cold: 62 s user, 70 s wall
     ("partnership", "play"): 27,
     ("partnership", "duel"): 6,
     ("partnership", "match"): 7,
@@ -48,10 +47,10 @@ COMPILE_SECONDS = {
     ("talon", "duel"): 31,
     ("talon", "match"): 32,
     ("solver", "solve"): 15,
-    ("widow", "bid-odds"): 220,
-    ("widow", "play"): 35,
-    ("widow", "duel"): 35,
-    ("widow", "match"): 35,
+    ("widow", "bid-odds"): 130,
+    ("widow", "play"): 24,
+    ("widow", "duel"): 26,
+    ("widow", "match"): 24,
 }
 
 
