@@ -3,7 +3,7 @@
 The kernels are compiled by numba on their first use and kept on disk (``cache=True``); a cold
 first run spends minutes compiling. A command says so before it starts, in one line::
 
-    compiling the talon engine (two-hand-48) for play, once: up to about 5 min
+    compiling the talon engine (two-hand-48) for play, once: up to about 3 min
 
 How it knows: numba announces every compilation with its ``numba:compile`` event, which it
 raises only on a cache miss, right before compiling (``Dispatcher.compile``: a signature found
@@ -106,7 +106,7 @@ def estimate(command: str, family: str) -> int | None:
 
 def notice_line(command: str, family: str, variant: str) -> str:
     """The line, e.g. ``compiling the partnership engine (four-hand-80) for bid-odds, once: up
-    to about 83 s``."""
+    to about 62 s``."""
     seconds = estimate(command, family)
     what = f"compiling the {ENGINES.get(family, family + ' kernels')} ({variant}) for {command}"
     if seconds is None:
