@@ -7,6 +7,10 @@ a million hands.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numba
@@ -15,13 +19,56 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
-from binokel_sim import variants
+from binokel_sim import compile_notice, variants
 from binokel_sim.cli import app
 from binokel_sim.hands import parse_hand
 
 DATA = Path(__file__).parent / "data"
 # Tiny made-up variants (tests/data/*.toml) small enough to enumerate every hand.
 TINY_RULES_FILES = [DATA / "tiny-2.toml", DATA / "tiny-3.toml"]
+
+# Whether a test compiles depends on the tests before it: no compile line on stderr here
+# (tests/test_warmup.py turns it on where it is tested). Worker processes inherit it.
+os.environ[compile_notice.ENV] = "off"
+
+# The xdist controller compiles the engines before its workers start, in two processes with
+# disjoint groups (`binokel-sim warm-up`): else both workers compile the same kernels at the same
+# time on a cold cache, and each waits for it in turn. Balanced by the groups' compile times
+# (binokel_sim/compile_notice.py); BINOKEL_SIM_TEST_WARMUP=off skips it.
+WARM_UP_SPLIT = (["--variant", "two-hand-48"],
+                 ["--variant", "four-hand-80", "--variant", "three-hand-auction-48", "--no-meld"])
+
+
+def pytest_sessionstart(session):
+    """In the xdist controller, before its workers start (xdist starts them in its own
+    ``pytest_sessionstart``, which runs last)."""
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if (hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2
+            or os.environ.get("BINOKEL_SIM_TEST_WARMUP", "on") == "off"):
+        return
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    start = time.perf_counter()
+    runs = [subprocess.Popen([sys.executable, "-m", "binokel_sim.cli", "warm-up", *part],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True) for part in WARM_UP_SPLIT]
+    lines = []
+    for run in runs:
+        _, stderr = run.communicate()
+        if run.returncode != 0:  # the tests that run these commands will say what is wrong
+            lines.append(f"warm-up failed: {stderr.strip()}")
+        else:
+            lines.append(stderr.strip().splitlines()[-1])
+    lines.append(f"kernels warmed up in {time.perf_counter() - start:.0f} s")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    for line in lines:
+        if reporter is not None:
+            reporter.write_line(line)
+        else:
+            sys.stderr.write(line + "\n")
+
 
 settings.register_profile(
     "ci", max_examples=100, deadline=None, derandomize=False,

@@ -275,8 +275,24 @@ def resolve_rules(variant: str, rules_file: Optional[Path]) -> "Rules":
         if given("variant"):
             raise RulesError("give --variant or --rules, not both (a rules file names its own "
                              "variant)")
-        return load_rules(rules_file)
-    return find_variant(variant)
+        rules = load_rules(rules_file)
+    else:
+        rules = find_variant(variant)
+    _expect_compile(rules)
+    return rules
+
+
+def _expect_compile(rules: "Rules") -> None:
+    """Should the command compile kernels (a cold numba cache), one line on stderr says so
+    first (:mod:`binokel_sim.compile_notice`), until the command ends."""
+    from binokel_sim import compile_notice
+
+    ctx = _current_context()
+    if ctx is None:
+        return
+    compile_notice.expect(ctx.info_name, rules, lambda line: err.print(
+        line, markup=False, highlight=False, soft_wrap=True))
+    ctx.call_on_close(compile_notice.done)
 
 
 def given(parameter: str) -> bool:

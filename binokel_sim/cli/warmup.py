@@ -1,0 +1,142 @@
+"""``warm-up``: compile the kernels ahead, one step per command and engine family."""
+
+import contextlib
+import io
+import sys
+import time
+from dataclasses import dataclass
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from binokel_sim.cli.base import command, domain_errors, err
+from binokel_sim.errors import SimulationError
+
+# one variant per engine family for --all: a family's variants share its compiled kernels
+# (the rules reach the kernels as table arrays, not as compile-time constants)
+ALL_VARIANTS = ("four-hand-80", "two-hand-48", "three-hand-auction-48")
+SOLVE_HANDS = ("--hand", "AS TS KH QH JD 9C", "--other", "KS AH TD AD QC JC", "--trump", "H")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One group of kernels: the smallest run of ``command`` on ``variant`` (``argv``), which
+    compiles what any run of that command on the variant's engine family compiles."""
+
+    family: str
+    command: str
+    variant: str
+    argv: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.command} ({self.family}, {self.variant})"
+
+
+def steps_for(variant: str, meld: bool = True) -> list[Step]:
+    """The steps that compile every command of ``variant``'s engine family (and meld-odds)."""
+    from binokel_sim.engines import TALON, engine_family, supports
+    from binokel_sim.variants import find_variant
+
+    rules = find_variant(variant)
+    name, family = rules.name, engine_family(rules)
+    v = ("--variant", name)
+    out = [Step("meld", "meld-odds", name, ("meld-odds", *v, "--deals", "1000", "-f", "json"))
+           ] if meld else []
+    odds = "deal-odds" if family == TALON else "bid-odds"
+    out.append(Step(family, odds, name, (odds, *v, "--deals", "100", "-f", "json")))
+    out.append(Step(family, "play", name, ("play", *v, "--deals", "1", "-f", "jsonl")))
+    for cmd, size in (("duel", "--deals"), ("match", "--games")):
+        out.append(Step(family, cmd, name, (cmd, *v, "-a", "heuristic", "-b", "random", size, "1",
+                                            "-f", "json")))
+    if supports(rules, "solve"):
+        out.append(Step("solver", "solve", name, ("solve", *v, *SOLVE_HANDS, "-f", "json")))
+    return out
+
+
+def plan(variants: list[str], meld: bool = True) -> list[Step]:
+    """The steps for ``variants`` in order, meld-odds once (``meld``) or not at all."""
+    out: list[Step] = []
+    for i, variant in enumerate(variants):
+        out += steps_for(variant, meld=meld and i == 0)
+    return out
+
+
+def run_step(step: Step) -> tuple[int, float]:
+    """Run ``step``'s command here, its output dropped; returns the compilations it started and
+    its process CPU seconds. A failing command raises SimulationError with its last line."""
+    from binokel_sim import compile_notice
+    from binokel_sim.cli import app
+
+    import binokel_sim.kernels.options  # noqa: F401  (numba's compile events are listened to)
+
+    before, cpu = compile_notice.compilations(), time.process_time()
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    stderr = io.StringIO()
+    compile_notice.mute(True)
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            code = app(list(step.argv), standalone_mode=False)
+    except (SystemExit, typer.Exit) as exc:
+        code = getattr(exc, "code", getattr(exc, "exit_code", 1))
+    except Exception as exc:  # a usage error (click raises it here): the step's arguments
+        raise SimulationError(f"warm-up of {step.label} failed: {exc}") from None
+    finally:
+        compile_notice.mute(False)
+    if code not in (None, 0):
+        lines = stderr.getvalue().strip().splitlines() or ["(no message)"]
+        raise SimulationError(f"warm-up of {step.label} failed: {lines[-1]}")
+    return compile_notice.compilations() - before, time.process_time() - cpu
+
+
+@command("warm-up")
+def warm_up(
+    variant: Annotated[Optional[list[str]], typer.Option(
+        "--variant", "-v", help="Compile this variant's engine (repeatable; default "
+                                "four-hand-80).")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help=f"Compile every engine family ({', '.join(ALL_VARIANTS)}).")] = False,
+    meld: Annotated[bool, typer.Option(
+        "--meld/--no-meld", hidden=True,
+        help="Compile meld-odds too (the test suite's second warm-up process leaves it to the "
+             "first).")] = True,
+) -> None:
+    """Compile the kernels ahead, so that no command's first run waits for it. Kernels are
+    compiled once, on first use, and kept on disk; a cold first run otherwise spends one to
+    two minutes compiling. One step per command and engine family; each step runs the
+    command's smallest run. Prints what it compiled and how long it took.
+
+    Example: binokel-sim warm-up
+
+    Example: binokel-sim warm-up --variant two-hand-48
+
+    Example: binokel-sim warm-up --all
+    """
+    with domain_errors():
+        if every and variant:
+            raise SimulationError("give --variant or --all, not both")
+        from binokel_sim.variants import find_variant
+
+        names = list(ALL_VARIANTS) if every else [find_variant(v).name
+                                                  for v in (variant or ["four-hand-80"])]
+        steps = plan(names, meld)
+        console = Console(stderr=True, file=sys.stderr)  # the bar stays on the real stderr
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn())
+        start, results = time.perf_counter(), []
+        with Progress(*columns, console=console, transient=True,
+                      disable=not console.is_terminal) as bar:
+            task = bar.add_task("compiling", total=len(steps))
+            for step in steps:
+                bar.update(task, description=f"compiling {step.label}")
+                results.append((step, *run_step(step)))
+                bar.advance(task)
+        for step, compiled, cpu in results:
+            what = f"compiled in {cpu:.0f} s" if compiled else "already compiled"
+            err.print(f"{step.label}: {what}", markup=False, highlight=False, soft_wrap=True)
+        fresh = sum(1 for _, compiled, _ in results if compiled)
+        err.print(f"warm-up: {fresh} of {len(results)} groups compiled, "
+                  f"{time.perf_counter() - start:.0f} s", markup=False, highlight=False,
+                  soft_wrap=True)
