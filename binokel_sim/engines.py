@@ -271,6 +271,7 @@ SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it se
     "calibrate": (PARTNERSHIP, WIDOW),
     "solve": (TALON,),
     "bench": FAMILIES,
+    "warm-up": FAMILIES,
 }
 # a command that needs more of a variant than its family: (test of the rules, what fails it)
 _REQUIRES = {

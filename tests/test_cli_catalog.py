@@ -29,7 +29,7 @@ TALON_GAMES = ["four-hand-72", "three-hand-72", "two-hand-48"]
 AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "three-hand-auction-48"]
 # every command of the app: a new command must say which variants it takes
 EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "batch", "report",
-                 "duel", "match", "play", "calibrate", "solve", "bench"]
+                 "duel", "match", "play", "calibrate", "solve", "bench", "warm-up"]
 ALIASES = {"two-hand-48": ["binokel-2", "binokel"], "four-hand-80": ["binokel-80",
                                                                      "double-deck-pinochle"],
            "three-hand-auction-48": ["binokel-3"], "four-hand-widow-48": ["binokel-4-widow"],
@@ -156,7 +156,8 @@ def test_table_rows_say_players_deck_hand_and_widow_or_talon():
     assert rows["two-hand-48"] == ["2", "48", "12", "talon 24", "deal-odds"]
     assert rows["three-hand-auction-48"] == ["3", "48", "15", "widow 3", "bid-odds"]
     assert rows["three-hand-72"] == ["3", "72", "12", "talon 36", "deal-odds"]
-    assert ("every variant: variants, analyze, meld-odds, batch, report, duel, match, play, bench"
+    assert ("every variant: variants, analyze, meld-odds, batch, report, duel, match, play, bench, "
+            "warm-up"
             in " ".join(text.split()))
     assert "binokel" in text and "quint" not in text  # the meld list is in --show and json
 
