@@ -108,9 +108,9 @@ def reference_playout_rate(rules: Rules, deals: int, policy: str = "random") -> 
 
 def talon_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole talon deals per second: deal, every trick, declarations and draws, with ``policy``
-    on every seat (``kernels.talon.talon_playout_blocks``)."""
+    on every seat (``talon_games.talon_playout_blocks``)."""
     from binokel_sim.games import GAME_BLOCK, policy_id
-    from binokel_sim.kernels.talon import talon_playout_blocks
+    from binokel_sim.talon_games import talon_playout_blocks
     from binokel_sim.tables import compile_talon
 
     set_threads(threads)
@@ -137,9 +137,9 @@ def reference_talon_rate(rules: Rules, deals: int, policy: str = "random") -> fl
 
 def widow_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole widow deals per second: deal, auction, widow, demand, burying, trump, melds, every
-    trick and the score, with ``policy`` on every seat (``kernels.widow.widow_playout_blocks``)."""
+    trick and the score, with ``policy`` on every seat (``widow_games.widow_playout_blocks``)."""
     from binokel_sim.games import GAME_BLOCK, policy_id
-    from binokel_sim.kernels.widow import widow_playout_blocks
+    from binokel_sim.widow_games import widow_playout_blocks
     from binokel_sim.widow_games import compile_widow, most_calls
 
     set_threads(threads)

@@ -25,10 +25,14 @@ from binokel_sim.games import (
     stream_blocks,
 )
 from binokel_sim.kernels.talon import (
-    talon_duel_blocks,
-    talon_match_blocks,
-    talon_play_blocks,
-    talon_sample_blocks,
+    MODE_DUEL,
+    MODE_MATCH,
+    MODE_PLAY,
+    MODE_PLAYOUT,
+    MODE_SAMPLE,
+    all_random_seats,
+    placeholders,
+    talon_blocks,
 )
 from binokel_sim.simulate import (
     Progress,
@@ -92,6 +96,92 @@ class TalonDeals:
     trick_leaders: np.ndarray
     trick_winners: np.ndarray
     declarations: np.ndarray
+
+
+# --- the runs' entry points into the one parallel kernel (kernels.talon.talon_blocks) ----------
+# Each fills the arguments its run does not use with placeholders of the one type the kernel is
+# compiled for, so every run shares one compiled driver.
+
+def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
+                      first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
+                      trick_winners, decl_out) -> None:
+    """Deal and play ``hands_out.shape[0]`` deals and record them.
+
+    Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
+    block ``first_block + d // block_size`` (the shuffle, then the random policy's draws,
+    ``kernels.talon.talon_items``). The deck is read off in order: seat ``s`` takes positions
+    ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order, its last
+    card the turned card. Writes ``hands_out`` uint32 (n, P, 4) as dealt, ``talon_out`` int64
+    (n, T) as dealt, ``points_out`` int64 (n, P, 2): card points (the last trick included) and
+    meld points (the declarations, the turned bonus for the dealer) per seat; per trick ``k``:
+    ``trick_cards[d, k, i]`` the card played ``i``-th (by seat ``(leader + i) % P``),
+    ``trick_leaders[d, k]``, ``trick_winners[d, k]``, and ``decl_out[d, k]`` = (declaration row
+    or -1, swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` with, after
+    a recorded swap, the talon's last card replaced by the nine, so they are not written.
+    """
+    known, sides, _, _, _, diff, games = placeholders()
+    talon_blocks(all_random_seats(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tt,
+                 seat_policies, n_samples, seed, first_block, block_size, first_deal, known, 0, 0,
+                 sides, 0, 0, 0, 0, 0, hands_out, talon_out, points_out, trick_cards,
+                 trick_leaders, trick_winners, decl_out, diff, games)
+
+
+def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
+                         first_deal, points_out) -> None:
+    """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
+    whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
+    ``points_out`` int64 (n, P, 2) is written."""
+    known, sides, hands, rows, tricks, diff, games = placeholders()
+    talon_blocks(all_random_seats(seat_policies), MODE_PLAYOUT, points_out.shape[0], deck, tt,
+                 seat_policies, n_samples, seed, first_block, block_size, first_deal, known, 0, 0,
+                 sides, 0, 0, 0, 0, 0, hands, rows, points_out, tricks, rows, rows, tricks, diff,
+                 games)
+
+
+def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samples, seed,
+                        first_block, block_size, points_out) -> None:
+    """Samples for the value of one hand: seat 0 holds ``known[0]`` (uint32 (4,)), the turned
+    card is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over
+    positions 0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then
+    the turned card; the deal is played once. With ``known[1]`` set, what the user knows deals
+    the other seats and the talon instead (``kernels.sampler.constrained_deal``;
+    ``kernels.sampler.unconstrained`` for nothing known). Writes ``points_out`` int64 (n, P, 2):
+    card and meld points per seat. Sample ``d`` reads the stream of block
+    ``first_block + d // block_size``."""
+    _, sides, hands, rows, tricks, diff, games = placeholders()
+    talon_blocks(all_random_seats(seat_policies), MODE_SAMPLE, points_out.shape[0], unseen, tt,
+                 seat_policies, n_samples, seed, first_block, block_size, 0, known, int(turned),
+                 int(dealer), sides, 0, 0, 0, 0, 0, hands, rows, points_out, tricks, rows, rows,
+                 tricks, diff, games)
+
+
+def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
+                      first_block, block_size, first_deal, diff_out) -> None:
+    """Every deal played ``n_sides`` times from the same cards, A on side ``r`` in play ``r`` and
+    B on the others (``sides`` int64 (P,): each seat's side). Writes ``diff_out`` float64 (n,):
+    per deal, A's side score minus the mean score of the B sides, averaged over the plays.
+    Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
+    ``first_block + d // block_size``: the deal, then the plays one after another."""
+    known, _, hands, rows, tricks, _, games = placeholders()
+    talon_blocks(False, MODE_DUEL, diff_out.shape[0], deck, tt, sides, n_samples, seed,
+                 first_block, block_size, first_deal, known, 0, 0, sides, int(n_sides),
+                 int(policy_a), int(policy_b), 0, 0, hands, rows, tricks, tricks, rows, rows,
+                 tricks, diff_out, games)
+
+
+def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, target,
+                       max_deals, seed, first_block, block_size, first_game, games_out) -> None:
+    """Whole games to ``target``: game ``g`` (number ``first_game + g``) puts A on side
+    ``(number // P) % n_sides`` and B on the others; its first dealer is ``number % P`` and the
+    deal rotates clockwise. Game ``g`` reads the stream of block ``first_block + g //
+    block_size``. Writes ``games_out`` int64 (n, 4): the winning side is A (1/0; -1 when
+    ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
+    final totals."""
+    known, _, hands, rows, tricks, diff, _ = placeholders()
+    talon_blocks(False, MODE_MATCH, games_out.shape[0], deck, tt, sides, n_samples, seed,
+                 first_block, block_size, first_game, known, 0, 0, sides, int(n_sides),
+                 int(policy_a), int(policy_b), int(target), int(max_deals), hands, rows, tricks,
+                 tricks, rows, rows, tricks, diff, games_out)
 
 
 def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,

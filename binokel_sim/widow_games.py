@@ -30,13 +30,18 @@ from binokel_sim.games import (
     stream_blocks,
 )
 from binokel_sim.kernels.widow import (
+    CFG_PLAYERS,
+    MODE_DUEL,
+    MODE_MATCH,
+    MODE_PLAY,
+    MODE_PLAYOUT,
+    MODE_SAMPLE,
     N_INFO,
-    widow_duel_blocks,
+    all_random_seats,
+    placeholders,
+    widow_blocks,
     widow_exact,
     widow_exact_known,
-    widow_match_blocks,
-    widow_play_blocks,
-    widow_sample_blocks,
 )
 from binokel_sim.simulate import (
     Progress,
@@ -157,7 +162,7 @@ def _sampled(*policies: int) -> bool:
 
 @dataclass(frozen=True)
 class WidowDeals:
-    """Arrays of simulated widow deals (see ``kernels.widow.widow_play_blocks``)."""
+    """Arrays of simulated widow deals (see :func:`widow_play_blocks`)."""
 
     rules: Rules
     hands: np.ndarray
@@ -172,6 +177,93 @@ class WidowDeals:
     trick_cards: np.ndarray
     trick_leaders: np.ndarray
     trick_winners: np.ndarray
+
+
+# --- the runs' entry points into the one parallel kernel (kernels.widow.widow_blocks) ----------
+# Each fills the arguments its run does not use with placeholders of the one type the kernel is
+# compiled for, so every run shares one compiled driver.
+
+_NO_GAME = (0, 0, 0, 0, 0)  # (sides, A's policy, B's policy, target, most deals) outside duels
+
+
+def _unrecorded(rows_out) -> tuple:
+    """The ``outs`` of a run that records nothing but one int64 (n, k) array: placeholders of
+    the record types, ``rows_out`` for the scores, the games and the samples."""
+    _, hands, rows, tricks, diff = placeholders()
+    return (hands, rows, rows, rows, rows, rows, rows, rows, rows_out, tricks, rows, rows, diff,
+            rows_out, rows_out)
+
+
+def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
+                      first_deal, hands_out, widow_out, info, bid_seats, bid_values, buried,
+                      melds, card_pts, scores, trick_cards, trick_leaders, trick_winners) -> None:
+    """Deal and play ``hands_out.shape[0]`` deals and record them. Deal ``d`` (number
+    ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of block
+    ``first_block + d // block_size``. Writes per deal: ``hands_out`` uint32 (n, P, 4) and
+    ``widow_out`` int64 (n, W) as dealt, ``info`` int64 (n, N_INFO) (soloist, bid, calls,
+    trump, demand, from, given, bonus, made), the calls ``bid_seats`` / ``bid_values`` (n,
+    calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``, ``card_pts`` and
+    ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P), ``trick_leaders`` and
+    ``trick_winners`` (n, H)."""
+    known, _, rows, _, diff = placeholders()
+    outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
+            trick_cards, trick_leaders, trick_winners, diff, rows, rows)
+    widow_blocks(all_random_seats(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tw, kt,
+                 seat_policies, n_samples, seed, first_block, block_size, first_deal, known,
+                 _NO_GAME, outs, 1)
+
+
+def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
+                         block_size, first_deal, scores_out) -> None:
+    """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
+    deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
+    int64 (n, P)."""
+    widow_blocks(all_random_seats(seat_policies), MODE_PLAYOUT, scores_out.shape[0], deck, tw,
+                 kt, seat_policies, n_samples, seed, first_block, block_size, first_deal,
+                 placeholders()[0], _NO_GAME, _unrecorded(scores_out), int(max_calls))
+
+
+def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
+                      first_block, block_size, first_deal, diff_out) -> None:
+    """Every deal played ``n_sides`` times from the same cards, A's policy on side ``r`` in play
+    ``r`` and B's on the others (auction included). Writes ``diff_out`` float64 (n,): A's side
+    score minus the mean of the B sides, averaged over the plays."""
+    known, hands, rows, tricks, _ = placeholders()
+    seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
+    outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
+            rows, rows)
+    widow_blocks(False, MODE_DUEL, diff_out.shape[0], deck, tw, kt, seats, n_samples, seed,
+                 first_block, block_size, first_deal, known,
+                 (int(n_sides), int(policy_a), int(policy_b), 0, 0), outs, int(max_calls))
+
+
+def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, target,
+                       max_deals, seed, first_block, block_size, first_game, games_out) -> None:
+    """Whole games to ``target`` as :func:`binokel_sim.talon_games.talon_match_blocks`: A on
+    side ``(number // P) % n_sides``, first dealer ``number % P``; writes ``games_out`` int64
+    (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
+    seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
+    game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals))
+    widow_blocks(False, MODE_MATCH, games_out.shape[0], deck, tw, kt, seats, n_samples, seed,
+                 first_block, block_size, first_game, placeholders()[0], game,
+                 _unrecorded(games_out), int(max_calls))
+
+
+def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
+                        block_size, out) -> None:
+    """Samples for the bid odds of one hand: seat 0 is the soloist with ``known[0]`` (uint32
+    (4,)) before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others
+    take consecutive hands of the shuffled unseen cards, the widow the rest). With ``known[1]``
+    set, what the user knows deals the other seats and the widow instead
+    (``kernels.sampler.constrained_deal``; ``kernels.sampler.unconstrained`` for nothing known).
+    Seat 0 takes the widow, demands, buries, names trump and leads; the deal is played out.
+    Writes ``out`` int64 (n, 5): the soloist side's total (meld if it took a trick + card points
+    + bonus), the trump, the soloist's meld after the widow, the bonus (1 if the soloist's side
+    took every trick), the side's card points. Sample ``d`` reads the stream of block
+    ``first_block + d // block_size``: the deal, the widow decisions, the play."""
+    widow_blocks(all_random_seats(seat_policies), MODE_SAMPLE, out.shape[0], unseen, tw, kt,
+                 seat_policies, n_samples, seed, first_block, block_size, 0, known, _NO_GAME,
+                 _unrecorded(out), 1)
 
 
 def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,

@@ -78,10 +78,14 @@ def test_every_variant_writes_its_figures_and_report(tmp_path, variant):
     assert sorted(p.name for p in out.iterdir()) == sorted(figures + ["report.md"])
     for name in figures:
         assert_png(out / name)
-    assert result.stderr.strip() == f"wrote {out / 'report.md'} and {len(figures)} figures"
+    rules = find_variant(variant)
+    lines = result.stderr.strip().splitlines()
+    if engine_family(rules) == TALON:  # the example hand and turned card are said, not assumed
+        note = lines.pop(0)
+        assert note.startswith(f"note: using the example hand of {variant}") and "9H" in note
+    assert lines == [f"wrote {out / 'report.md'} and {len(figures)} figures"]
     assert result.stdout == ""
     text = (out / "report.md").read_text()
-    rules = find_variant(variant)
     assert text.startswith(f"# binokel-sim report: {variant}\n")
     for line in (f"| variant | {variant} |", f"| seed | {SEED} |", f"| deals | {DEALS:,} |",
                  "| policy | heuristic |", f"| version | binokel-sim {__version__} |",

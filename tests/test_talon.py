@@ -88,7 +88,7 @@ def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
 def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_deal=0,
                    samples=1):
     """``talon_play_blocks`` with ``policies`` (names, one a seat) on ``n`` deals, as records."""
-    from binokel_sim.kernels.talon import talon_play_blocks
+    from binokel_sim.talon_games import talon_play_blocks
 
     tt = compile_talon(rules)
     nt = talon_games.n_tricks(rules)

@@ -57,7 +57,8 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
                    n_samples=128):
     """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
     block size and first block."""
-    from binokel_sim.kernels.widow import N_INFO, widow_play_blocks
+    from binokel_sim.kernels.widow import N_INFO
+    from binokel_sim.widow_games import widow_play_blocks
 
     p, h, w = rules.players, rules.hand_size, rules.widow
     calls = wg.most_calls(rules)

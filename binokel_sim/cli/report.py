@@ -106,8 +106,6 @@ def report_cmd(
                     hand=odds["hand"], seed=seed + k, odds=odds, index=index, where=where,
                     turned=odds.get("turned"), seat=odds.get("seat")))
         warn_few(deals)
-        if family == TALON and hand is None and hands_file is None:
-            example_hand_note(rules, parsed[0][2], turned)
         for h in hands:
             h.figures = rp.hand_figures(rules, h, deals, policy)
         marks = [] if family == TALON else [
@@ -117,6 +115,8 @@ def report_cmd(
         report = rp.Report(rules, family, record, hands,
                            rp.variant_figures(rules, deals, seed, marks, threads))
         written = rp.write_report(report, out_dir)
+    if family == TALON and hand is None and hands_file is None:
+        example_hand_note(rules, parsed[0][2], turned)  # after the run: an error stays alone
     err.print(f"wrote {written[0]} and {len(written) - 1} figures", markup=False,
               highlight=False, soft_wrap=True)
 

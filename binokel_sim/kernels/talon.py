@@ -670,16 +670,19 @@ def run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                     trick_leaders, trick_winners, decl_out, diff_out, games_out)
 
 
-# --- block-parallel drivers ---------------------------------------------------------------------
+# --- the block-parallel driver ------------------------------------------------------------------
 #
-# Every driver runs its blocks through run_items (the item loop compiled once per "all seats
-# random", whatever the driver: the mode is an argument) with placeholder arrays for the outputs
-# it does not write, all of one type per argument (int64, not literals) so that it compiles once.
+# One parallel kernel runs the blocks of every talon run (play, play-out, samples, duel, match:
+# the mode is an argument), through run_items with placeholder arrays for the outputs a run does
+# not write, all of one type per argument. numba links a callee's code into every caller and
+# optimises the whole again, so five parallel drivers cost five compiles of the item loop (some
+# 30 s each); one driver costs one (docs/architecture.md, "Compile cost"). The per-run entry
+# points, with the argument lists they document, are binokel_sim.talon_games.talon_*_blocks.
 
 @njit
 def placeholders():
     """Empty outputs (and a known hand with no constraints, a side list) for the arguments a
-    driver does not use."""
+    run does not use."""
     return (unconstrained(np.zeros(4, dtype=np.uint32)), np.zeros(1, dtype=np.int64),
             np.empty((0, 1, 4), dtype=np.uint32), np.empty((0, 1), dtype=np.int64),
             np.empty((0, 1, 1), dtype=np.int64), np.empty(0, dtype=np.float64),
@@ -688,7 +691,7 @@ def placeholders():
 
 @njit
 def all_random_seats(seat_policies):
-    """Whether every seat plays the random policy (the drivers pass it to :func:`run_items`)."""
+    """Whether every seat plays the random policy (the item loop then leaves the policies out)."""
     out = True
     for seat in range(seat_policies.shape[0]):
         out &= seat_policies[seat] == POLICY_RANDOM
@@ -696,101 +699,23 @@ def all_random_seats(seat_policies):
 
 
 @njit_parallel
-def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
-                      first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                      trick_winners, decl_out):
-    """Deal and play ``hands_out.shape[0]`` deals and record them.
-
-    Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
-    block ``first_block + d // block_size`` (the shuffle, then the random policy's draws,
-    :func:`talon_items`). The deck is read off in order: seat ``s`` takes positions
-    ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order, its last
-    card the turned card. Writes ``hands_out`` uint32 (n, P, 4) as dealt, ``talon_out`` int64
-    (n, T) as dealt, ``points_out`` int64 (n, P, 2): card points (the last trick included) and
-    meld points (the declarations, the turned bonus for the dealer) per seat; per trick ``k``:
-    ``trick_cards[d, k, i]`` the card played ``i``-th (by seat ``(leader + i) % P``),
-    ``trick_leaders[d, k]``, ``trick_winners[d, k]``, and ``decl_out[d, k]`` = (declaration row
-    or -1, swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` with, after
-    a recorded swap, the talon's last card replaced by the nine, so they are not written.
-    """
-    n_deals = hands_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
+def talon_blocks(uniform, mode, n_items, deck, tt, seat_policies, n_samples, seed, first_block,
+                 block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
+                 policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
+                 trick_leaders, trick_winners, decl_out, diff_out, games_out):
+    """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
+    block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
+    (:func:`run_items`, which writes only its items' slots). ``uniform``: every seat plays the
+    random policy (:func:`all_random_seats`; False for duels and matches)."""
+    n_blocks = (n_items + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    uniform = all_random_seats(seat_policies)
-    known, sides, _, _, _, diff, games = placeholders()
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(uniform, np.int64(MODE_PLAY), deck, tt, dt, seat_policies, n_samples, seed,
-                  first_block + b, start, min(n_deals, start + block_size), first_deal, known,
-                  zero, zero, sides, zero, zero, zero, zero, zero, hands_out, talon_out,
-                  points_out, trick_cards, trick_leaders, trick_winners, decl_out, diff, games)
-
-
-@njit_parallel
-def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
-                         first_deal, points_out):
-    """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
-    whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
-    ``points_out`` int64 (n, P, 2) is written."""
-    n_deals = points_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    dt = declaration_tables(tt[1], tt[2], tt[4])
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    uniform = all_random_seats(seat_policies)
-    known, sides, hands, rows, tricks, diff, games = placeholders()
-    for b in prange(n_blocks):
-        start = b * block_size
-        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tt, dt, seat_policies, n_samples, seed,
-                  first_block + b, start, min(n_deals, start + block_size), first_deal, known,
-                  zero, zero, sides, zero, zero, zero, zero, zero, hands, rows, points_out, tricks,
-                  rows, rows, tricks, diff, games)
-
-
-@njit_parallel
-def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samples, seed,
-                        first_block, block_size, points_out):
-    """Samples for the value of one hand: seat 0 holds ``known[0]`` (uint32 (4,)), the turned
-    card is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over
-    positions 0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then
-    the turned card; the deal is played once. With ``known[1]`` set, what the user knows deals
-    the other seats and the talon instead (:func:`~binokel_sim.kernels.sampler.constrained_deal`;
-    :func:`~binokel_sim.kernels.sampler.unconstrained` for nothing known). Writes ``points_out``
-    int64 (n, P, 2): card and meld points per seat. Sample ``d`` reads the stream of block
-    ``first_block + d // block_size``."""
-    n = points_out.shape[0]
-    n_blocks = (n + block_size - 1) // block_size
-    dt = declaration_tables(tt[1], tt[2], tt[4])
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    uniform = all_random_seats(seat_policies)
-    _, sides, hands, rows, tricks, diff, games = placeholders()
-    for b in prange(n_blocks):
-        start = b * block_size
-        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tt, dt, seat_policies, n_samples, seed,
-                  first_block + b, start, min(n, start + block_size), zero, known, turned,
-                  dealer, sides, zero, zero, zero, zero, zero, hands, rows, points_out, tricks,
-                  rows, rows, tricks, diff, games)
-
-
-@njit_parallel
-def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
-                      first_block, block_size, first_deal, diff_out):
-    """Every deal played ``n_sides`` times from the same cards, A on side ``r`` in play ``r`` and
-    B on the others (``sides`` int64 (P,): each seat's side). Writes ``diff_out`` float64 (n,):
-    per deal, A's side score minus the mean score of the B sides, averaged over the plays.
-    Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
-    ``first_block + d // block_size``: the deal, then the plays one after another."""
-    n_deals = diff_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    dt = declaration_tables(tt[1], tt[2], tt[4])
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    known, _, hands, rows, tricks, _, games = placeholders()
-    for b in prange(n_blocks):
-        start = b * block_size
-        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tt, dt, sides, n_samples, seed,
-                  first_block + b, start, min(n_deals, start + block_size), first_deal, known,
-                  zero, zero, sides, n_sides, policy_a, policy_b, zero, zero, hands, rows, tricks,
-                  tricks, rows, rows, tricks, diff_out, games)
+        run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, first_block + b,
+                  start, min(n_items, start + block_size), first_deal, known, turned, dealer,
+                  sides, n_sides, policy_a, policy_b, target, max_deals, hands_out, talon_out,
+                  points_out, trick_cards, trick_leaders, trick_winners, decl_out, diff_out,
+                  games_out)
 
 
 @njit
@@ -810,25 +735,3 @@ def game_over(totals, target):
     if top < target or tied:
         return -1
     return best
-
-
-@njit_parallel
-def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, target,
-                       max_deals, seed, first_block, block_size, first_game, games_out):
-    """Whole games to ``target``: game ``g`` (number ``first_game + g``) puts A on side
-    ``(number // P) % n_sides`` and B on the others; its first dealer is ``number % P`` and the
-    deal rotates clockwise. Game ``g`` reads the stream of block ``first_block + g //
-    block_size``. Writes ``games_out`` int64 (n, 4): the winning side is A (1/0; -1 when
-    ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
-    final totals."""
-    n_games = games_out.shape[0]
-    n_blocks = (n_games + block_size - 1) // block_size
-    dt = declaration_tables(tt[1], tt[2], tt[4])
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    known, _, hands, rows, tricks, diff, _ = placeholders()
-    for b in prange(n_blocks):
-        start = b * block_size
-        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tt, dt, sides, n_samples, seed,
-                  first_block + b, start, min(n_games, start + block_size), first_game, known,
-                  zero, zero, sides, n_sides, policy_a, policy_b, target, max_deals, hands, rows,
-                  tricks, tricks, rows, rows, tricks, diff, games_out)

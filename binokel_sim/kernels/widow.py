@@ -545,14 +545,16 @@ def run_items(uniform, mode, deck, tw, kt, seat_policies, n_samples, seed, block
                     start, stop, first_deal, known, game, outs, calls)
 
 
-# --- block-parallel drivers ---------------------------------------------------------------------
+# --- the block-parallel driver ------------------------------------------------------------------
 #
-# As the talon drivers: every driver runs its blocks through run_items with placeholder arrays
-# (one type per argument) for the outputs it does not write.
+# As the talon engine: one parallel kernel runs the blocks of every widow run through run_items
+# (one compile of the item loop instead of one per run), with placeholder arrays (one type per
+# argument) for the outputs a run does not write. The per-run entry points are
+# binokel_sim.widow_games.widow_*_blocks.
 
 @njit
 def placeholders():
-    """Empty outputs and a sample's known tuple for the arguments a driver does not use:
+    """Empty outputs and a sample's known tuple for the arguments a run does not use:
     ``(known, hands, rows, tricks, diff)`` (:func:`~binokel_sim.kernels.sampler.unconstrained`,
     uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1), float64 (0,))."""
     return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
@@ -570,131 +572,18 @@ def all_random_seats(seat_policies):
 
 
 @njit_parallel
-def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
-                      first_deal,
-                      hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts,
-                      scores, trick_cards, trick_leaders, trick_winners):
-    """Deal and play ``hands_out.shape[0]`` deals and record them. Deal ``d`` (number
-    ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of block
-    ``first_block + d // block_size``. Writes per deal: ``hands_out`` uint32 (n, P, 4) and
-    ``widow_out`` int64 (n, W) as dealt, ``info`` int64 (n, N_INFO) (soloist, bid, calls,
-    trump, demand, from, given, bonus, made), the calls ``bid_seats`` / ``bid_values`` (n,
-    calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``, ``card_pts`` and
-    ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P), ``trick_leaders`` and
-    ``trick_winners`` (n, H)."""
-    n_deals = hands_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    uniform = all_random_seats(seat_policies)
-    known, _, rows, _, diff = placeholders()
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    game = (zero, zero, zero, zero, zero)
-    outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
-            trick_cards, trick_leaders, trick_winners, diff, rows, rows)
+def widow_blocks(uniform, mode, n_items, deck, tw, kt, seat_policies, n_samples, seed,
+                 first_block, block_size, first_deal, known, game, outs, max_calls):
+    """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
+    block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
+    (:func:`run_items`, which writes only its items' slots of ``outs``). ``game``: (sides, A's
+    policy, B's policy, target, most deals); ``uniform``: every seat plays the random policy."""
+    n_blocks = (n_items + block_size - 1) // block_size
     for b in prange(n_blocks):
         start = b * block_size
-        stop = min(n_deals, start + block_size)
-        run_items(uniform, np.int64(MODE_PLAY), deck, tw, kt, seat_policies, n_samples, seed,
-                  first_block + b, start, stop, first_deal, known, game, outs, np.int64(1))
-
-
-@njit
-def unrecorded(rows_out):
-    """The ``outs`` of a driver that records nothing but one int64 (n, k) array (placed by the
-    caller): placeholders of the record types, ``rows_out`` for the scores, the games and the
-    samples."""
-    _, hands, rows, tricks, diff = placeholders()
-    return (hands, rows, rows, rows, rows, rows, rows, rows, rows_out, tricks, rows, rows, diff,
-            rows_out, rows_out)
-
-
-@njit_parallel
-def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
-                         block_size,
-                         first_deal, scores_out):
-    """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
-    deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
-    int64 (n, P)."""
-    n_deals = scores_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    uniform = all_random_seats(seat_policies)
-    known = placeholders()[0]
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    game = (zero, zero, zero, zero, zero)
-    outs = unrecorded(scores_out)
-    for b in prange(n_blocks):
-        start = b * block_size
-        stop = min(n_deals, start + block_size)
-        run_items(uniform, np.int64(MODE_PLAYOUT), deck, tw, kt, seat_policies, n_samples, seed,
-                  first_block + b, start, stop, first_deal, known, game, outs, max_calls)
-
-
-@njit_parallel
-def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
-                      first_block,
-                      block_size, first_deal, diff_out):
-    """Every deal played ``n_sides`` times from the same cards, A's policy on side ``r`` in play
-    ``r`` and B's on the others (auction included). Writes ``diff_out`` float64 (n,): A's side
-    score minus the mean of the B sides, averaged over the plays."""
-    n_deals = diff_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    known, hands, rows, tricks, _ = placeholders()
-    seats = np.zeros(tw[0][CFG_PLAYERS], dtype=np.int64)
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    game = (n_sides, policy_a, policy_b, zero, zero)
-    outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
-            rows, rows)
-    for b in prange(n_blocks):
-        start = b * block_size
-        stop = min(n_deals, start + block_size)
-        run_items(np.bool_(False), np.int64(MODE_DUEL), deck, tw, kt, seats, n_samples, seed,
-                  first_block + b, start, stop, first_deal, known, game, outs, max_calls)
-
-
-@njit_parallel
-def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, target,
-                       max_deals,
-                       seed, first_block, block_size, first_game, games_out):
-    """Whole games to ``target`` as :func:`binokel_sim.kernels.talon.talon_match_blocks`: A on
-    side ``(number // P) % n_sides``, first dealer ``number % P``; writes ``games_out`` int64
-    (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
-    n_games = games_out.shape[0]
-    n_blocks = (n_games + block_size - 1) // block_size
-    known = placeholders()[0]
-    seats = np.zeros(tw[0][CFG_PLAYERS], dtype=np.int64)
-    game = (n_sides, policy_a, policy_b, target, max_deals)
-    outs = unrecorded(games_out)
-    for b in prange(n_blocks):
-        start = b * block_size
-        stop = min(n_games, start + block_size)
-        run_items(np.bool_(False), np.int64(MODE_MATCH), deck, tw, kt, seats, n_samples, seed,
-                  first_block + b, start, stop, first_game, known, game, outs, max_calls)
-
-
-@njit_parallel
-def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
-                        block_size, out):
-    """Samples for the bid odds of one hand: seat 0 is the soloist with ``known[0]`` (uint32
-    (4,)) before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others
-    take consecutive hands of the shuffled unseen cards, the widow the rest). With ``known[1]``
-    set, what the user knows deals the other seats and the widow instead
-    (:func:`~binokel_sim.kernels.sampler.constrained_deal`;
-    :func:`~binokel_sim.kernels.sampler.unconstrained` for nothing known). Seat 0 takes the widow,
-    demands, buries, names trump and leads; the deal is played out. Writes ``out`` int64 (n, 5):
-    the soloist side's total (meld if it took a trick + card points + bonus), the trump, the
-    soloist's meld after the widow, the bonus (1 if the soloist's side took every trick), the
-    side's card points. Sample ``d`` reads the stream of block ``first_block + d //
-    block_size``: the deal, the widow decisions, the play."""
-    n = out.shape[0]
-    n_blocks = (n + block_size - 1) // block_size
-    uniform = all_random_seats(seat_policies)
-    zero = np.int64(0)  # not a literal: one compiled item loop serves every driver
-    game = (zero, zero, zero, zero, zero)
-    outs = unrecorded(out)
-    for b in prange(n_blocks):
-        start = b * block_size
-        stop = min(n, start + block_size)
-        run_items(uniform, np.int64(MODE_SAMPLE), unseen, tw, kt, seat_policies, n_samples, seed,
-                  first_block + b, start, stop, zero, known, game, outs, np.int64(1))
+        stop = min(n_items, start + block_size)
+        run_items(uniform, mode, deck, tw, kt, seat_policies, n_samples, seed, first_block + b,
+                  start, stop, first_deal, known, game, outs, max_calls)
 
 
 @njit
