@@ -18,7 +18,12 @@ from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
 from binokel_sim.engines import PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
-from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_SAMPLING, POLICY_SOLVER
+from binokel_sim.kernels.policies import (
+    POLICY_NAMES,
+    POLICY_RANDOM,
+    POLICY_SAMPLING,
+    POLICY_SOLVER,
+)
 from binokel_sim.kernels.solver import MAX_CARDS
 from binokel_sim.simulate import (
     Progress,
@@ -138,6 +143,12 @@ def show_rows(rules: Rules) -> np.ndarray:
 def sampled(*policies: int) -> bool:
     """Whether one of ``policies`` (kernel ids) is the sampling policy."""
     return POLICY_SAMPLING in policies
+
+
+def all_random(seat_policies: np.ndarray) -> bool:
+    """Whether every seat plays the random policy (kernel ids): the talon and widow item loops
+    then run without policy code (``run_items``' ``uniform``)."""
+    return bool((seat_policies == POLICY_RANDOM).all())
 
 
 def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:

@@ -23,6 +23,7 @@ from binokel_sim.games import (
     GAME_BLOCK,
     MATCH_BLOCK,
     MAX_GAME_DEALS,
+    all_random,
     check_samples_per_move,
     policy_id,
     sampler_inputs,
@@ -37,7 +38,6 @@ from binokel_sim.kernels.widow import (
     MODE_PLAYOUT,
     MODE_SAMPLE,
     N_INFO,
-    all_random_seats,
     placeholders,
     widow_blocks,
     widow_exact,
@@ -208,7 +208,7 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
-    widow_blocks(all_random_seats(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tw, kt,
+    widow_blocks(all_random(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tw, kt,
                  seat_policies, n_samples, seed, first_block, block_size, first_deal, known,
                  _NO_GAME, outs, 1)
 
@@ -218,7 +218,7 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed
     """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
     deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
     int64 (n, P)."""
-    widow_blocks(all_random_seats(seat_policies), MODE_PLAYOUT, scores_out.shape[0], deck, tw,
+    widow_blocks(all_random(seat_policies), MODE_PLAYOUT, scores_out.shape[0], deck, tw,
                  kt, seat_policies, n_samples, seed, first_block, block_size, first_deal,
                  placeholders()[0], _NO_GAME, _unrecorded(scores_out), int(max_calls))
 
@@ -261,7 +261,7 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     + bonus), the trump, the soloist's meld after the widow, the bonus (1 if the soloist's side
     took every trick), the side's card points. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``: the deal, the widow decisions, the play."""
-    widow_blocks(all_random_seats(seat_policies), MODE_SAMPLE, out.shape[0], unseen, tw, kt,
+    widow_blocks(all_random(seat_policies), MODE_SAMPLE, out.shape[0], unseen, tw, kt,
                  seat_policies, n_samples, seed, first_block, block_size, 0, known, _NO_GAME,
                  _unrecorded(out), 1)
 

@@ -689,15 +689,6 @@ def placeholders():
             np.empty((0, 4), dtype=np.int64))
 
 
-@njit
-def all_random_seats(seat_policies):
-    """Whether every seat plays the random policy (the item loop then leaves the policies out)."""
-    out = True
-    for seat in range(seat_policies.shape[0]):
-        out &= seat_policies[seat] == POLICY_RANDOM
-    return out
-
-
 @njit_parallel
 def talon_blocks(uniform, mode, n_items, deck, tt, seat_policies, n_samples, seed, first_block,
                  block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
@@ -706,7 +697,7 @@ def talon_blocks(uniform, mode, n_items, deck, tt, seat_policies, n_samples, see
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
     (:func:`run_items`, which writes only its items' slots). ``uniform``: every seat plays the
-    random policy (:func:`all_random_seats`; False for duels and matches)."""
+    random policy (``games.all_random``; False for duels and matches)."""
     n_blocks = (n_items + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
     for b in prange(n_blocks):

@@ -562,15 +562,6 @@ def placeholders():
             np.empty(0, dtype=np.float64))
 
 
-@njit
-def all_random_seats(seat_policies):
-    """Whether every seat plays the random policy."""
-    out = True
-    for seat in range(seat_policies.shape[0]):
-        out &= seat_policies[seat] == POLICY_RANDOM
-    return out
-
-
 @njit_parallel
 def widow_blocks(uniform, mode, n_items, deck, tw, kt, seat_policies, n_samples, seed,
                  first_block, block_size, first_deal, known, game, outs, max_calls):
