@@ -26,35 +26,40 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# Process CPU seconds each group of kernels (one command on one engine family) adds to a cold
-# cache after the groups before it in this order (a family's groups share its callees: the
-# trick play, the melds, the item loop). Measured 2026-12-03 on the project's 2-core machine,
-# numba 0.68.1, by `python scripts/compile_times.py` (binokel-sim warm-up's steps on an empty
-# NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread) and by
-# `binokel-sim warm-up`'s own figures, and whole cold commands by /usr/bin/time (user CPU);
-# docs/architecture.md, "Compile cost". The machine was shared and loaded (load 2 to 9 on 2
-# cores), which inflates even CPU time (the same talon deal-odds took 152 s and 249 s): the
-# smallest figure measured is kept. solve alone is not measured (its kernel comes with the
-# talon engine's heuristic+solver policy): set like a small kernel.
+# Process CPU seconds each group of kernels (one command on one engine family, with the policies
+# of the step when they compile apart: "random", "sampling"; "" the default, the heuristic) adds
+# to a cold cache after the groups before it in this order (a family's groups share callees: the
+# tricks, the melds, the heuristic). Measured MEASURED on the project's 2-core machine, numba
+# 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
+# NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread);
+# docs/architecture.md, "Compile cost". The talon and widow engines run every command through
+# one parallel driver, specialised per kind of seats: all random, the heuristic (with random
+# seats), the search policies (sampling, the solver); after a family's first command its other
+# commands with the same kind of seats compile nothing.
 COMPILE_SECONDS = {
-    ("meld", "meld-odds"): 22,
-    ("partnership", "bid-odds"): 62,  # README's first line, cold: 62 s user, 70 s wall
-    ("partnership", "play"): 27,
-    ("partnership", "duel"): 6,
-    ("partnership", "match"): 7,
-    # the talon and widow engines run every command through one parallel driver (talon_blocks,
-    # widow_blocks): after a family's first command the others compile nothing (warm-up after a
-    # cold `play --variant two-hand-48`: deal-odds, duel, match "already compiled"); that cold
-    # play took 130 s user CPU, 154 s wall, on a fresh clone
-    ("talon", "deal-odds"): 130,
-    ("talon", "play"): 0,
-    ("talon", "duel"): 0,
-    ("talon", "match"): 0,
-    ("solver", "solve"): 15,
-    ("widow", "bid-odds"): 130,
-    ("widow", "play"): 0,
-    ("widow", "duel"): 0,
-    ("widow", "match"): 0,
+    ("meld", "meld-odds", ""): 28,
+    ("partnership", "bid-odds", ""): 36,  # README's first line
+    ("partnership", "play", ""): 29,
+    ("partnership", "duel", ""): 41,  # the random and mixed play-outs come with it
+    ("partnership", "match", ""): 4,
+    ("partnership", "bid-odds", "random"): 19,
+    ("partnership", "bid-odds", "sampling"): 43,
+    ("partnership", "play", "sampling"): 12,
+    ("partnership", "duel", "sampling"): 9,
+    ("partnership", "match", "sampling"): 8,
+    ("talon", "deal-odds", ""): 47,
+    ("talon", "play", ""): 0,
+    ("talon", "duel", ""): 0,
+    ("talon", "match", ""): 0,
+    ("talon", "play", "random"): 33,
+    ("talon", "duel", "sampling"): 92,
+    ("solver", "solve", ""): 15,  # 0 after the sampling group, which compiles the solver
+    ("widow", "bid-odds", ""): 69,
+    ("widow", "play", ""): 0,
+    ("widow", "duel", ""): 0,
+    ("widow", "match", ""): 0,
+    ("widow", "play", "random"): 35,
+    ("widow", "duel", "sampling"): 95,
 }
 
 
@@ -96,16 +101,22 @@ def family_of(command: str, rules) -> str:
 
 def estimate(command: str, family: str) -> int | None:
     """About how many seconds, at most, a cold compile of ``command`` on ``family`` takes (None:
-    no figure): its group's and the family's first group's, which holds what the family's
-    commands share (the play-outs, the item loop); for a command without a group of its own
-    (batch, report, calibrate, bench) the whole family's."""
-    parts = {cmd: s for (f, cmd), s in COMPILE_SECONDS.items() if f == family}
+    no figure). With the default policies: its group's and the family's first group's, which
+    holds what the family's commands share (the play-outs, the item loop); for a command without
+    a group of its own (batch, report, calibrate, bench) the family's default groups together.
+    Another policy compiles a group of its own instead (random seats, the search policies), and
+    the line does not know the policies: the largest such group of the family when it is more."""
+    parts = {cmd: s for (f, cmd, policies), s in COMPILE_SECONDS.items()
+             if f == family and not policies}
     if not parts:
         return None
     if command not in parts:
-        return sum(parts.values())
-    first = next(iter(parts))
-    return parts[first] + (parts[command] if command != first else 0)
+        usual = sum(parts.values())
+    else:
+        first = next(iter(parts))
+        usual = parts[first] + (parts[command] if command != first else 0)
+    other = [s for (f, _, policies), s in COMPILE_SECONDS.items() if f == family and policies]
+    return max([usual, *other])
 
 
 def notice_line(command: str, family: str, variant: str) -> str:

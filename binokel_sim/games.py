@@ -19,6 +19,7 @@ from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
 from binokel_sim.engines import PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import (
+    POLICY_HEURISTIC,
     POLICY_NAMES,
     POLICY_RANDOM,
     POLICY_SAMPLING,
@@ -145,10 +146,16 @@ def sampled(*policies: int) -> bool:
     return POLICY_SAMPLING in policies
 
 
-def all_random(seat_policies: np.ndarray) -> bool:
-    """Whether every seat plays the random policy (kernel ids): the talon and widow item loops
-    then run without policy code (``run_items``' ``uniform``)."""
-    return bool((seat_policies == POLICY_RANDOM).all())
+def policy_kinds(*policies) -> tuple[np.int64 | None, np.int64 | None]:
+    """The talon and widow drivers' ``smart`` and ``search`` for the seats' policies (kernel
+    ids: arrays or single ids): ``smart`` None when every one is random (the item loop then
+    runs without policy code), ``search`` None when none plays the solver or the sampling
+    policy (neither is compiled in). Each pair is a specialisation of its own, compiled on its
+    first use: a heuristic run does not wait for the sampling policy's compile."""
+    ids = np.concatenate([np.atleast_1d(np.asarray(p, dtype=np.int64)) for p in policies])
+    smart = None if bool((ids == POLICY_RANDOM).all()) else np.int64(1)
+    search = np.int64(1) if bool((ids >= POLICY_SOLVER).any()) else None
+    return smart, search
 
 
 def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
@@ -227,14 +234,17 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
     auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
                      np.int64(max_draws))
+    shown = shown_if_sampled(rules, seats[0])
+    # None: every seat plays the heuristic, the specialisation compiled with no other play-out
+    general = None if shown is None and bool((seats == POLICY_HEURISTIC).all()) else np.int64(1)
     for first_block, start, n in _chunks(samples, n_threads, block):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, samples_per_move,
-                          shown_if_sampled(rules, seats[0]), tables.card_points,
-                          rules.last_trick, seed, offset + first_block, block,
-                          pair_meld[start:stop], pair_play[start:stop], opp_meld[start:stop],
-                          cons.groups > 0, cons.pool, cons.known, cons.allowed, cons.capacity,
-                          cons.ways, auction_known, draws[start:stop])
+                          shown, tables.card_points, rules.last_trick, seed,
+                          offset + first_block, block, pair_meld[start:stop],
+                          pair_play[start:stop], opp_meld[start:stop], cons.groups > 0,
+                          cons.pool, cons.known, cons.allowed, cons.capacity, cons.ways,
+                          auction_known, draws[start:stop], general)
         if (draws[start:stop] > max_draws).any():
             raise AuctionTooRare(f"no deal of the other hands fits the auction in "
                                  f"{max_draws:,} tries: the calls are too unlikely for the "

@@ -19,9 +19,9 @@ from binokel_sim.games import (
     GAME_BLOCK,
     MATCH_BLOCK,
     MAX_GAME_DEALS,
-    all_random,
     check_samples_per_move,
     policy_id,
+    policy_kinds,
     sampled,
     stream_blocks,
 )
@@ -120,7 +120,7 @@ def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, blo
     a recorded swap, the talon's last card replaced by the nine, so they are not written.
     """
     known, sides, _, _, _, diff, games = placeholders()
-    talon_blocks(all_random(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tt,
+    talon_blocks(*policy_kinds(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tt,
                  seat_policies, n_samples, seed, first_block, block_size, first_deal, known, 0, 0,
                  sides, 0, 0, 0, 0, 0, hands_out, talon_out, points_out, trick_cards,
                  trick_leaders, trick_winners, decl_out, diff, games)
@@ -132,7 +132,7 @@ def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, 
     whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
     ``points_out`` int64 (n, P, 2) is written."""
     known, sides, hands, rows, tricks, diff, games = placeholders()
-    talon_blocks(all_random(seat_policies), MODE_PLAYOUT, points_out.shape[0], deck, tt,
+    talon_blocks(*policy_kinds(seat_policies), MODE_PLAYOUT, points_out.shape[0], deck, tt,
                  seat_policies, n_samples, seed, first_block, block_size, first_deal, known, 0, 0,
                  sides, 0, 0, 0, 0, 0, hands, rows, points_out, tricks, rows, rows, tricks, diff,
                  games)
@@ -149,7 +149,7 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samp
     card and meld points per seat. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``."""
     _, sides, hands, rows, tricks, diff, games = placeholders()
-    talon_blocks(all_random(seat_policies), MODE_SAMPLE, points_out.shape[0], unseen, tt,
+    talon_blocks(*policy_kinds(seat_policies), MODE_SAMPLE, points_out.shape[0], unseen, tt,
                  seat_policies, n_samples, seed, first_block, block_size, 0, known, int(turned),
                  int(dealer), sides, 0, 0, 0, 0, 0, hands, rows, points_out, tricks, rows, rows,
                  tricks, diff, games)
@@ -163,7 +163,8 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, s
     Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``: the deal, then the plays one after another."""
     known, _, hands, rows, tricks, _, games = placeholders()
-    talon_blocks(False, MODE_DUEL, diff_out.shape[0], deck, tt, sides, n_samples, seed,
+    talon_blocks(*policy_kinds(policy_a, policy_b), MODE_DUEL,
+                 diff_out.shape[0], deck, tt, sides, n_samples, seed,
                  first_block, block_size, first_deal, known, 0, 0, sides, int(n_sides),
                  int(policy_a), int(policy_b), 0, 0, hands, rows, tricks, tricks, rows, rows,
                  tricks, diff_out, games)
@@ -178,7 +179,8 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, 
     ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
     final totals."""
     known, _, hands, rows, tricks, diff, _ = placeholders()
-    talon_blocks(False, MODE_MATCH, games_out.shape[0], deck, tt, sides, n_samples, seed,
+    talon_blocks(*policy_kinds(policy_a, policy_b), MODE_MATCH,
+                 games_out.shape[0], deck, tt, sides, n_samples, seed,
                  first_block, block_size, first_game, known, 0, 0, sides, int(n_sides),
                  int(policy_a), int(policy_b), int(target), int(max_deals), hands, rows, tricks,
                  tricks, rows, rows, tricks, diff, games_out)

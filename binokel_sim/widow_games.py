@@ -23,9 +23,9 @@ from binokel_sim.games import (
     GAME_BLOCK,
     MATCH_BLOCK,
     MAX_GAME_DEALS,
-    all_random,
     check_samples_per_move,
     policy_id,
+    policy_kinds,
     sampler_inputs,
     show_rows,
     stream_blocks,
@@ -208,7 +208,7 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
-    widow_blocks(all_random(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tw, kt,
+    widow_blocks(*policy_kinds(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tw, kt,
                  seat_policies, n_samples, seed, first_block, block_size, first_deal, known,
                  _NO_GAME, outs, 1)
 
@@ -218,7 +218,7 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed
     """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
     deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
     int64 (n, P)."""
-    widow_blocks(all_random(seat_policies), MODE_PLAYOUT, scores_out.shape[0], deck, tw,
+    widow_blocks(*policy_kinds(seat_policies), MODE_PLAYOUT, scores_out.shape[0], deck, tw,
                  kt, seat_policies, n_samples, seed, first_block, block_size, first_deal,
                  placeholders()[0], _NO_GAME, _unrecorded(scores_out), int(max_calls))
 
@@ -232,7 +232,8 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
             rows, rows)
-    widow_blocks(False, MODE_DUEL, diff_out.shape[0], deck, tw, kt, seats, n_samples, seed,
+    widow_blocks(*policy_kinds(policy_a, policy_b), MODE_DUEL,
+                 diff_out.shape[0], deck, tw, kt, seats, n_samples, seed,
                  first_block, block_size, first_deal, known,
                  (int(n_sides), int(policy_a), int(policy_b), 0, 0), outs, int(max_calls))
 
@@ -244,7 +245,8 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals))
-    widow_blocks(False, MODE_MATCH, games_out.shape[0], deck, tw, kt, seats, n_samples, seed,
+    widow_blocks(*policy_kinds(policy_a, policy_b), MODE_MATCH,
+                 games_out.shape[0], deck, tw, kt, seats, n_samples, seed,
                  first_block, block_size, first_game, placeholders()[0], game,
                  _unrecorded(games_out), int(max_calls))
 
@@ -261,7 +263,7 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     + bonus), the trump, the soloist's meld after the widow, the bonus (1 if the soloist's side
     took every trick), the side's card points. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``: the deal, the widow decisions, the play."""
-    widow_blocks(all_random(seat_policies), MODE_SAMPLE, out.shape[0], unseen, tw, kt,
+    widow_blocks(*policy_kinds(seat_policies), MODE_SAMPLE, out.shape[0], unseen, tw, kt,
                  seat_policies, n_samples, seed, first_block, block_size, 0, known, _NO_GAME,
                  _unrecorded(out), 1)
 

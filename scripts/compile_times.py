@@ -22,6 +22,8 @@ def main() -> None:
     parser.add_argument("--variant", action="append")
     parser.add_argument("--out")
     parser.add_argument("--commands", help="only these commands, comma-separated")
+    parser.add_argument("--policies", help="only the steps of these policies, comma-separated "
+                                           "('' the default, random, sampling)")
     parser.add_argument("--keep-cache", action="store_true",
                         help="use the usual cache (measures a warm or partly warm state)")
     args = parser.parse_args()
@@ -61,9 +63,12 @@ def main() -> None:
     for step in plan(args.variant or list(ALL_VARIANTS)):
         if wanted is not None and step.command not in wanted:
             continue
+        if args.policies is not None and step.policies not in args.policies.split(","):
+            continue
         wall = time.perf_counter()
         compiled, cpu = run_step(step)
         results.append({"family": step.family, "command": step.command, "variant": step.variant,
+                        "policies": step.policies,
                         "compilations": compiled, "cpu_s": round(cpu, 1),
                         "wall_s": round(time.perf_counter() - wall, 1)})
         print(json.dumps(results[-1]), file=sys.stderr, flush=True)

@@ -25,21 +25,25 @@ def notice_on(monkeypatch):
     compile_notice.done()
 
 
-def test_the_line_names_engine_variant_command_and_estimate():
+def test_the_line_names_engine_variant_command_and_estimate(monkeypatch):
     seconds = compile_notice.COMPILE_SECONDS
     line = compile_notice.notice_line("duel", "partnership", "four-hand-80")
-    upto = seconds[("partnership", "bid-odds")] + seconds[("partnership", "duel")]
+    others = [s for (f, _, p), s in seconds.items() if f == "partnership" and p]
+    upto = max(seconds[("partnership", "bid-odds", "")] + seconds[("partnership", "duel", "")],
+               *others)
     assert line == (f"compiling the partnership engine (four-hand-80) for duel, once: up to "
                     f"about {upto} s")
-    assert compile_notice.estimate("bid-odds", "partnership") == seconds[("partnership",
-                                                                           "bid-odds")]
+    assert compile_notice.estimate("bid-odds", "partnership") == max(
+        seconds[("partnership", "bid-odds", "")], *others)
+    # a command without its own figure quotes its family's default groups together, or the
+    # largest group of other policies when that is more
+    family = sum(s for (f, _, p), s in seconds.items() if f == "widow" and not p)
+    others = [s for (f, _, p), s in seconds.items() if f == "widow" and p]
+    assert compile_notice.estimate("calibrate", "widow") == max(family, *others)
     # minutes from two on
-    talon = seconds[("talon", "deal-odds")] + seconds[("talon", "play")]
+    monkeypatch.setitem(seconds, ("talon", "play", "random"), 150)
     assert compile_notice.notice_line("play", "talon", "two-hand-48").endswith(
-        f"once: up to about {round(talon / 60)} min")
-    # a command without its own figure quotes its family's groups together
-    family = sum(s for (f, _), s in seconds.items() if f == "widow")
-    assert compile_notice.estimate("calibrate", "widow") == family
+        "once: up to about 2 min")
 
 
 def test_one_line_at_the_first_compilation_and_none_after(notice_on):
@@ -121,9 +125,10 @@ def test_warm_up_lists_every_group():
     labels = [line.split(":")[0] for line in lines[:-1]]
     assert labels == ["meld-odds (meld, two-hand-48)", "deal-odds (talon, two-hand-48)",
                       "play (talon, two-hand-48)", "duel (talon, two-hand-48)",
-                      "match (talon, two-hand-48)", "solve (solver, two-hand-48)"]
+                      "match (talon, two-hand-48)", "play (talon, two-hand-48, random)",
+                      "duel (talon, two-hand-48, sampling)", "solve (solver, two-hand-48)"]
     assert all(line.endswith(("already compiled", " s")) for line in lines[:-1]), lines
-    assert lines[-1].startswith("warm-up: ") and " of 6 groups compiled, " in lines[-1]
+    assert lines[-1].startswith("warm-up: ") and " of 8 groups compiled, " in lines[-1]
     assert result.stdout == ""
 
 
@@ -137,7 +142,7 @@ def test_warm_up_runs_each_step_and_says_what_it_compiled(monkeypatch):
 
     step = warmup.Step("meld", "analyze", "two-hand-48",
                        ("analyze", "--variant", "two-hand-48", "--hand", HAND_48, "-f", "json"))
-    monkeypatch.setattr(warmup, "plan", lambda names, meld: [step, step])
+    monkeypatch.setattr(warmup, "plan", lambda names, meld=True: [step, step])
     result = ok("warm-up", "--variant", "two-hand-48")
     assert result.stdout == ""
     assert result.stderr.splitlines()[:2] == ["analyze (meld, two-hand-48): already compiled"] * 2
@@ -149,7 +154,7 @@ def test_a_failing_step_is_one_error_line(monkeypatch):
 
     bad = warmup.Step("meld", "analyze", "two-hand-48",
                       ("analyze", "--variant", "two-hand-48", "--hand", "AS", "-f", "json"))
-    monkeypatch.setattr(warmup, "plan", lambda names, meld: [bad])
+    monkeypatch.setattr(warmup, "plan", lambda names, meld=True: [bad])
     assert_one_line_error(invoke("warm-up"), "warm-up of analyze (meld, two-hand-48) failed")
 
 
@@ -157,17 +162,43 @@ def test_the_plan_covers_every_command_of_each_family():
     from binokel_sim.cli.warmup import ALL_VARIANTS, plan
 
     steps = plan(list(ALL_VARIANTS))
-    assert [(s.family, s.command) for s in steps] == [
-        ("meld", "meld-odds"), ("partnership", "bid-odds"), ("partnership", "play"),
-        ("partnership", "duel"), ("partnership", "match"), ("talon", "deal-odds"),
-        ("talon", "play"), ("talon", "duel"), ("talon", "match"), ("solver", "solve"),
-        ("widow", "bid-odds"), ("widow", "play"), ("widow", "duel"), ("widow", "match")]
+    assert [(s.family, s.command, s.policies) for s in steps] == [
+        ("meld", "meld-odds", ""), ("partnership", "bid-odds", ""), ("partnership", "play", ""),
+        ("partnership", "duel", ""), ("partnership", "match", ""),
+        ("partnership", "bid-odds", "random"), ("partnership", "bid-odds", "sampling"),
+        ("partnership", "play", "sampling"), ("partnership", "duel", "sampling"),
+        ("partnership", "match", "sampling"), ("talon", "deal-odds", ""),
+        ("talon", "play", ""), ("talon", "duel", ""), ("talon", "match", ""),
+        ("talon", "play", "random"), ("talon", "duel", "sampling"), ("solver", "solve", ""),
+        ("widow", "bid-odds", ""), ("widow", "play", ""), ("widow", "duel", ""),
+        ("widow", "match", ""), ("widow", "play", "random"), ("widow", "duel", "sampling")]
     # every group has a compile time for the notice
     from binokel_sim.compile_notice import COMPILE_SECONDS
 
-    assert {(s.family, s.command) for s in steps} == set(COMPILE_SECONDS)
-    # the suite's second warm-up process leaves meld-odds to the first (tests/conftest.py)
+    assert {(s.family, s.command, s.policies) for s in steps} == set(COMPILE_SECONDS)
     assert [s.command for s in plan(["four-hand-80"], meld=False)][0] == "bid-odds"
+
+
+def test_the_parts_split_the_plan_by_compile_time():
+    """The suite warms up in two processes (tests/conftest.py): the parts hold every step once,
+    each in the plan's order, a family's steps of one kind of seats in one part, and neither
+    part holds more than the other's time plus its largest group."""
+    from binokel_sim.cli.warmup import ALL_VARIANTS, part_of, plan
+    from binokel_sim.compile_notice import COMPILE_SECONDS
+
+    steps = plan(list(ALL_VARIANTS))
+    parts = [part_of(steps, k, 2) for k in (1, 2)]
+    assert sorted(map(steps.index, parts[0] + parts[1])) == list(range(len(steps)))
+    for part in parts:
+        assert [steps.index(s) for s in part] == sorted(steps.index(s) for s in part)
+    kinds = [{(s.family, s.policies) for s in part} for part in parts]
+    assert not kinds[0] & kinds[1]
+    cost = [sum(COMPILE_SECONDS[(s.family, s.command, s.policies)] for s in part)
+            for part in parts]
+    group = max(sum(COMPILE_SECONDS[(s.family, s.command, s.policies)] for s in steps
+                    if (s.family, s.policies) == kind) for kind in kinds[0] | kinds[1])
+    assert abs(cost[0] - cost[1]) <= group, cost
+    assert_one_line_error(invoke("warm-up", "--all", "--part", "3/2"), "--part must be K/N")
 
 
 def test_warm_up_errors():

@@ -29,15 +29,17 @@ class Step:
     command: str
     variant: str
     argv: tuple[str, ...]
+    policies: str = ""  # the seats' policies, where a step compiles them apart from the others
 
     @property
     def label(self) -> str:
-        return f"{self.command} ({self.family}, {self.variant})"
+        extra = f", {self.policies}" if self.policies else ""
+        return f"{self.command} ({self.family}, {self.variant}{extra})"
 
 
 def steps_for(variant: str, meld: bool = True) -> list[Step]:
     """The steps that compile every command of ``variant``'s engine family (and meld-odds)."""
-    from binokel_sim.engines import TALON, engine_family, supports
+    from binokel_sim.engines import PARTNERSHIP, TALON, engine_family, supports
     from binokel_sim.variants import find_variant
 
     rules = find_variant(variant)
@@ -51,6 +53,25 @@ def steps_for(variant: str, meld: bool = True) -> list[Step]:
     for cmd, size in (("duel", "--deals"), ("match", "--games")):
         out.append(Step(family, cmd, name, (cmd, *v, "-a", "heuristic", "-b", "random", size, "1",
                                             "-f", "json")))
+    # the engines compile the play of every seat random, of the heuristic, and of the search
+    # policies (sampling, the solver) as specialisations of their own, each on first use
+    one = ("--samples-per-move", "1")
+    if family == PARTNERSHIP:
+        out.append(Step(family, odds, name, (odds, *v, "--policy", "random", "--deals", "100",
+                                             "-f", "json"), "random"))
+        # four-hand-80's drivers each compile the sampling policy in a specialisation of its own
+        out.append(Step(family, odds, name, (odds, *v, "--policy", "sampling", "--deals", "1",
+                                             *one, "-f", "json"), "sampling"))
+        out.append(Step(family, "play", name, ("play", *v, "--policy", "sampling", "--deals",
+                                               "1", *one, "-f", "jsonl"), "sampling"))
+        for cmd, size in (("duel", "--deals"), ("match", "--games")):
+            out.append(Step(family, cmd, name, (cmd, *v, "-a", "sampling", "-b", "heuristic",
+                                                size, "1", *one, "-f", "json"), "sampling"))
+    else:
+        out.append(Step(family, "play", name, ("play", *v, "--policy", "random", "--deals", "1",
+                                               "-f", "jsonl"), "random"))
+        out.append(Step(family, "duel", name, ("duel", *v, "-a", "sampling", "-b", "heuristic",
+                                               "--deals", "1", *one, "-f", "json"), "sampling"))
     if supports(rules, "solve"):
         out.append(Step("solver", "solve", name, ("solve", *v, *SOLVE_HANDS, "-f", "json")))
     return out
@@ -62,6 +83,29 @@ def plan(variants: list[str], meld: bool = True) -> list[Step]:
     for i, variant in enumerate(variants):
         out += steps_for(variant, meld=meld and i == 0)
     return out
+
+
+def part_of(steps: list[Step], part: int, parts: int) -> list[Step]:
+    """Part ``part`` (1-based) of ``parts`` of ``steps`` for as many processes, balanced by the
+    compile times measured (``compile_notice.COMPILE_SECONDS``): the steps are grouped by engine
+    family and policies (a group's steps share their callees, so one process compiles them), and
+    the groups go, longest first, to the part with the least so far. Each part keeps the plan's
+    order."""
+    from binokel_sim.compile_notice import COMPILE_SECONDS
+
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for i, step in enumerate(steps):
+        groups.setdefault((step.family, step.policies, step.variant), []).append(i)
+    cost = {key: sum(COMPILE_SECONDS.get((steps[i].family, steps[i].command, key[1]), 0)
+                     for i in idx) for key, idx in groups.items()}
+    load = [0] * parts
+    mine: list[int] = []
+    for key in sorted(groups, key=lambda k: -cost[k]):
+        least = load.index(min(load))
+        load[least] += cost[key]
+        if least == part - 1:
+            mine += groups[key]
+    return [steps[i] for i in sorted(mine)]
 
 
 def run_step(step: Step) -> tuple[int, float]:
@@ -98,10 +142,10 @@ def warm_up(
                                 "four-hand-80).")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help=f"Compile every engine family ({', '.join(ALL_VARIANTS)}).")] = False,
-    meld: Annotated[bool, typer.Option(
-        "--meld/--no-meld", hidden=True,
-        help="Compile meld-odds too (the test suite's second warm-up process leaves it to the "
-             "first).")] = True,
+    part: Annotated[Optional[str], typer.Option(
+        "--part", hidden=True,
+        help="K/N: only part K of N of the steps, balanced by compile time (the test suite "
+             "warms up in two processes).")] = None,
 ) -> None:
     """Compile the kernels ahead, so that no command's first run waits for it. Kernels are
     compiled once, on first use, and kept on disk; a cold first run otherwise spends one to
@@ -121,7 +165,12 @@ def warm_up(
 
         names = list(ALL_VARIANTS) if every else [find_variant(v).name
                                                   for v in (variant or ["four-hand-80"])]
-        steps = plan(names, meld)
+        steps = plan(names)
+        if part is not None:
+            k, _, n = part.partition("/")
+            if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+                raise SimulationError(f"--part must be K/N with 1 <= K <= N (got {part!r})")
+            steps = part_of(steps, int(k), int(n))
         console = Console(stderr=True, file=sys.stderr)  # the bar stays on the real stderr
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())

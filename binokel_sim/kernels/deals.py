@@ -338,7 +338,7 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
 @njit
 def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats, card_points,
               last_trick, counters, seed, block, start, stop, pair_meld, pair_play, opp_meld,
-              constrained, cons, auction_known, draws_out, sampler, show_rows):
+              constrained, cons, auction_known, draws_out, sampler, show_rows, general):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
     copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
     play_mode`).
@@ -353,7 +353,8 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     (:func:`next_sample`); ``draws_out[d]`` is the deals sample ``d`` took, and a sample that
     found none within the limit ends the block (the caller reports it). With a seat on the
     sampling policy (``sampler``, :func:`sampler_of`) every play-out is
-    :func:`~binokel_sim.kernels.sampling.play_known`'s, one trump after another.
+    :func:`~binokel_sim.kernels.sampling.play_known`'s, one trump after another. ``general``
+    None (every seat plays the heuristic, none samples) compiles the heuristic play-outs only.
     """
     hand = unseen.shape[0] // (N_SEATS - 1)
     n_trumps = trumps.shape[0]
@@ -375,7 +376,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     # int64 once for every caller (a literal argument compiles a copy of its own)
     lead = np.int64(0)
     d = start
-    if mode == PLAY_HEURISTIC and (show_rows is None or sampler[0] == 0):
+    if general is None or (mode == PLAY_HEURISTIC and (show_rows is None or sampler[0] == 0)):
         while d < stop:
             n_samples = min(2, stop - d)
             draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
@@ -402,16 +403,21 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                                                           last_trick, counters)
                     pair_play[d + sa, ja] = a0
                     pair_play[d + sb, jb] = b0
-                else:
-                    a0, _, _, _, _, _ = playout_fast(mode, flat_a, lead, trumps[ja],
-                                                     heuristic_seats, state[0], state[1],
-                                                     state[2], state[3], card_points,
-                                                     last_trick, counters)
+                else:  # the last job alone: paired with itself (the heuristic draws nothing,
+                    # so each deal of a pair plays as it would alone), which leaves the
+                    # one-deal play-out out of this specialisation
+                    for q in range(N_SEATS * 4):
+                        flat_b[q] = flat_a[q]  # the pair consumes both deals' cards
+                    a0, _, _, _ = playout_pair_heuristic(flat_a, lead, trumps[ja], flat_b, lead,
+                                                         trumps[ja], hand, card_points,
+                                                         last_trick, counters)
                     pair_play[d + sa, ja] = a0
                 x += 2
             for sa in range(n_samples):
                 sample_melds(melds[sa], trumps, d + sa, pair_meld, opp_meld)
             d += n_samples
+    if general is None:
+        return
     while d < stop:
         draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
                                    melds[0], auction_known)
@@ -441,7 +447,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
 def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples, show_rows,
                       card_points, last_trick, seed, first_block, block_size, pair_meld,
                       pair_play, opp_meld, constrained, pool, known, allowed, capacity, ways,
-                      auction_known, draws):
+                      auction_known, draws, general):
     """Samples for the bid odds of one hand, held by seat 0, the bid winner, who leads.
 
     ``bidder_hand`` uint32 (4,): its planes; ``unseen`` int64 (60,): the other cards, dealt at
@@ -456,7 +462,9 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     and ``ways`` as it reads them); otherwise those five are ignored. ``auction_known`` is
     ``(conditioned, trump_need, lo, hi, max_draws)``: with ``conditioned``, a sample is dealt
     again until seats 1..3's heuristic bid limits lie in ``[lo, hi]`` (int64 (4,) by seat: what
-    their calls told), and ``draws`` (int64 (n,)) gets each sample's draws.
+    their calls told), and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
+    when every seat plays the heuristic (no sampling seat): only the heuristic play-outs are
+    compiled into that specialisation (the default bid odds compile fastest), else int64.
     """
     n = pair_meld.shape[0]
     n_blocks = (n + block_size - 1) // block_size
@@ -481,7 +489,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
         bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats,
                   card_points, last_trick, counters, seed, first_block + b, start, stop,
                   pair_meld, pair_play, opp_meld, constrained, cons, auction_known, draws,
-                  sampler, show_rows)
+                  sampler, show_rows, general)
 
 
 @njit

@@ -100,22 +100,24 @@ def counter_cards(card_points):
 
 
 @njit(inline="always")
-def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, pairs,
-                card_points, counters, g0, g1, g2, g3, points, column, won, record, d,
+def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, copies, pairs,
+                card_points, counters, g0, g1, g2, g3, points, won, record, d,
                 trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, last_trick, scratch,
                 knows):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
     policy ids, every seat random when ``smart`` is None (any other value: as ``policies``
-    say); ``g0..g3`` the planes of the cards played before (the heuristic's knowledge); the
+    say; ``search`` None compiles neither the solver nor the sampling card: no seat plays
+    them); ``g0..g3`` the planes of the cards played before (the heuristic's knowledge); the
     random policy reads one bounded draw per card with at least two legal card types. A seat of
     the ``heuristic+solver`` policy (two players only) plays the solver's card
     (:mod:`binokel_sim.kernels.solver_policy`, with ``last_trick`` the last trick's bonus and
-    ``scratch`` its scratch), and so does a ``sampling`` seat of two players; of more players it
+    ``scratch`` its scratch; None where no seat can play it: not compiled), and so does a
+    ``sampling`` seat of two players; of more players it
     plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
     (:func:`~binokel_sim.kernels.strict_sampling.strict_knowledge`), which every card played
     then updates. ``knows`` None (the play-outs) compiles neither. Adds each trick's card
-    points to ``points[winner, column]`` and one to ``won[winner]``; when ``record``, writes
+    points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
@@ -124,7 +126,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
     # the table's knowledge is kept only where a seat samples with hidden hands; ``knows`` is
     # sized for the seats only then (strict_knowledge)
     learning = False
-    if knows is not None and smart is not None and n_players > 2:
+    if search is not None and knows is not None and smart is not None and n_players > 2:
         for s in range(n_players):
             learning |= policies[s] == POLICY_SAMPLING
     for k in range(first, n_tricks):
@@ -143,12 +145,14 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
             if smart is None or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
-            elif knows is not None and n_players > 2 and policies[useat] == POLICY_SAMPLING:
+            elif search is not None and knows is not None and n_players > 2 and \
+                    policies[useat] == POLICY_SAMPLING:
                 c, s0, s1, s2, s3 = strict_sampling_card(
                     hands, seat, legal, leader, i, led, wins, win_card, win_seat, trick_points,
                     k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1, g2, g3,
                     last_trick, knows, s0, s1, s2, s3)
-            elif policies[useat] >= POLICY_SOLVER:  # the solver, or sampling: exact here
+            elif search is not None and scratch is not None and policies[useat] >= POLICY_SOLVER:
+                # the solver, or sampling: exact here
                 c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
                                 np.int64(hands[0, 2]), np.int64(hands[0, 3]),
                                 np.int64(hands[1, 0]), np.int64(hands[1, 1]),
@@ -157,13 +161,15 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
                                 np.int64(last_trick), scratch)
             else:
                 c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1], hands[useat, 2],
-                                         hands[useat, 3], g0, g1, g2, g3, copies, False, i, led,
-                                         win_card, pairs and i > 0 and win_seat == (seat ^ 2),
-                                         i == n_players - 1, trick_points, 0, trump, counters)
+                                         hands[useat, 3], g0, g1, g2, g3, copies, np.bool_(False), i,
+                                         led, win_card,
+                                         pairs and i > 0 and win_seat == (seat ^ 2),
+                                         i == n_players - 1, trick_points, np.int64(0), trump,
+                                         counters)
             remove_card(hands, useat, c)
             if smart is not None:
                 g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
-            if knows is not None and learning:
+            if search is not None and knows is not None and learning:
                 learn(knows, useat, c, excluded_by(c, led_block, trump_block, wins) if i > 0
                       else np.int64(0))
             if record:
@@ -183,7 +189,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, copies, 
         if record:
             trick_leaders[d, k] = leader
             trick_winners[d, k] = winner
-        points[np.uint64(winner), column] += trick_points
+        points[np.uint64(winner), 0] += trick_points
         won[np.uint64(winner)] += 1
         leader = winner
     return winner, s0, s1, s2, s3
@@ -212,9 +218,9 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
         if i > position:  # i > 0: the seats after the sampling seat follow by the heuristic
             legal = must_head(np.int64(work[us, 0]), led_block, trump_block, wins)
             c = heuristic_talon_card(legal, work[us, 0], work[us, 1], work[us, 2], work[us, 3],
-                                     g0, g1, g2, g3, copies, False, i, led, win_card,
+                                     g0, g1, g2, g3, copies, np.bool_(False), i, led, win_card,
                                      pairs and win_seat == (s ^ 2), i == n_players - 1,
-                                     trick_points, 0, trump, counters)
+                                     trick_points, np.int64(0), trump, counters)
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += card_points[c]
@@ -225,8 +231,8 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
     points[win_seat, 0] += trick_points
     won[win_seat] += 1
     winner, _, _, _, _ = play_strict(
-        work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), copies, pairs,
-        card_points, counters, g0, g1, g2, g3, points, 0, won, False, 0, stub3, stub2, stub2,
+        work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), None, copies, pairs,
+        card_points, counters, g0, g1, g2, g3, points, won, False, 0, stub3, stub2, stub2,
         np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0), last_trick, no_solver, None)
     points[winner, 0] += last_trick
 

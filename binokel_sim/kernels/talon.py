@@ -261,15 +261,16 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
-def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
-                stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b,
-                target, max_deals, hands_out, talon_out, points_out, trick_cards,
-                trick_leaders, trick_winners, decl_out, diff_out, games_out):
+def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
+                stop, first_deal, known, turned, fixed_dealer, sides, n_sides, game, hands_out,
+                talon_out, points_out, trick_cards, trick_leaders, trick_winners, decl_out,
+                diff_out, games_out):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a sample around a known
     hand, a deal played once per seating, a whole game), with the deal's play written out here
-    once. ``smart`` None (see :func:`run_items`) compiles the play for random seats only: numba
-    prunes every branch that asks ``smart is None``, so no policy code is compiled into it.
+    once. ``smart`` and ``search`` (None or int64, :func:`talon_blocks`) decide what is
+    compiled: numba prunes every branch that asks ``smart is None`` or ``search is None``.
+    ``game``: ``(policy_a, policy_b, target, max_deals)`` of duels and matches.
 
     The random stream of a deal: the shuffle (one partial Fisher-Yates of the block's deck over
     positions 0..N-2, :func:`binokel_sim.kernels.deal.deal_sum`), then the random policy's draws: one bounded draw per card when at least two card types are legal,
@@ -283,6 +284,7 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
     """
     cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
     fits, sets, keys, reach = dt
+    policy_a, policy_b, target, max_deals = game
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
     n_talon = cfg[CFG_TALON]
@@ -451,7 +453,8 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                             c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
                         else:
                             c, s0, s1, s2, s3 = random_free(legal, s0, s1, s2, s3)
-                    elif policies[useat] == POLICY_SAMPLING and legal & (legal - 1):
+                    elif search is not None and policies[useat] == POLICY_SAMPLING and \
+                            legal & (legal - 1):
                         c, s0, s1, s2, s3 = talon_sampling_card(
                             hands, talon, drawn, served, served_any, points, seat, legal, leader,
                             k, i, led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3,
@@ -480,7 +483,7 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                                 ready = WIN_FOR_MELD if big else 0
                         c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1],
                                                  hands[useat, 2], hands[useat, 3], g0, g1, g2, g3,
-                                                 copies, True, i, led, win_card,
+                                                 copies, np.bool_(True), i, led, win_card,
                                                  pairs and i > 0 and win_seat == (seat ^ 2),
                                                  i == n_players - 1, trick_points, ready, trump,
                                                  counters)
@@ -609,12 +612,12 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                     decl_out[d, k, 0] = -1
                     decl_out[d, k, 1] = 0
             # --- phase 2 ----------------------------------------------------------------------
-            if smart is not None and sampling_seats:  # what the table knows as phase 2 starts
+            if search is not None and sampling_seats:  # what the table knows as phase 2 starts
                 knowledge_start(knows, served, took_seat, took_card,
                                 leader - 1 if leader > 0 else n_players - 1, last)
             winner, s0, s1, s2, s3 = play_strict(
-                hands, leader, phase1, n_tricks, trump, policies, smart, copies, pairs,
-                card_points, counters, g0, g1, g2, g3, points, 0, won, record, d, trick_cards,
+                hands, leader, phase1, n_tricks, trump, policies, smart, search, copies, pairs,
+                card_points, counters, g0, g1, g2, g3, points, won, record, d, trick_cards,
                 trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], scratch,
                 knows)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
@@ -649,34 +652,13 @@ def talon_items(smart, mode, deck, tt, dt, seat_policies, n_samples, seed, block
                     break
 
 
-@njit
-def run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start, stop,
-              first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a, policy_b, target,
-              max_deals, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-              trick_winners, decl_out, diff_out, games_out):
-    """:func:`talon_items` compiled twice: with random seats only when ``uniform`` (``smart``
-    None: no policy code, no knowledge kept), else with each seat's policy (the sampling policy
-    included: compiled into the same loop, it costs about ten seconds of compiling, where a loop
-    of its own would cost over a minute)."""
-    if uniform:
-        talon_items(None, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
-                    stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,
-                    policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
-                    trick_leaders, trick_winners, decl_out, diff_out, games_out)
-    else:
-        talon_items(np.int64(1), mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
-                    stop, first_deal, known, turned, fixed_dealer, sides, n_sides, policy_a,
-                    policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
-                    trick_leaders, trick_winners, decl_out, diff_out, games_out)
-
-
 # --- the block-parallel driver ------------------------------------------------------------------
 #
 # One parallel kernel runs the blocks of every talon run (play, play-out, samples, duel, match:
-# the mode is an argument), through run_items with placeholder arrays for the outputs a run does
-# not write, all of one type per argument. numba links a callee's code into every caller and
-# optimises the whole again, so five parallel drivers cost five compiles of the item loop (some
-# 30 s each); one driver costs one (docs/architecture.md, "Compile cost"). The per-run entry
+# the mode is an argument), with placeholder arrays for the outputs a run does not write, all of
+# one type per argument. numba links a callee's code into every caller and optimises the whole
+# again, so five parallel drivers would cost five compiles of the item loop (some 30 s each); one
+# driver costs one per kind of seats (docs/architecture.md, "Compile cost"). The per-run entry
 # points, with the argument lists they document, are binokel_sim.talon_games.talon_*_blocks.
 
 @njit
@@ -690,23 +672,25 @@ def placeholders():
 
 
 @njit_parallel
-def talon_blocks(uniform, mode, n_items, deck, tt, seat_policies, n_samples, seed, first_block,
-                 block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
+def talon_blocks(smart, search, mode, n_items, deck, tt, seat_policies, n_samples, seed,
+                 first_block, block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
                  policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
                  trick_leaders, trick_winners, decl_out, diff_out, games_out):
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
-    (:func:`run_items`, which writes only its items' slots). ``uniform``: every seat plays the
-    random policy (``games.all_random``; False for duels and matches)."""
+    (:func:`talon_items`, which writes only its items' slots). ``smart`` and ``search``
+    (``games.policy_kinds``) are None or int64 and choose the compiled specialisation, each
+    compiled on its first use: ``smart`` None when every seat plays at random (no policy code),
+    ``search`` None when no seat plays the solver or the sampling policy (neither compiled)."""
     n_blocks = (n_items + block_size - 1) // block_size
     dt = declaration_tables(tt[1], tt[2], tt[4])
     for b in prange(n_blocks):
         start = b * block_size
-        run_items(uniform, mode, deck, tt, dt, seat_policies, n_samples, seed, first_block + b,
-                  start, min(n_items, start + block_size), first_deal, known, turned, dealer,
-                  sides, n_sides, policy_a, policy_b, target, max_deals, hands_out, talon_out,
-                  points_out, trick_cards, trick_leaders, trick_winners, decl_out, diff_out,
-                  games_out)
+        talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, seed,
+                    first_block + b, start, min(n_items, start + block_size), first_deal, known,
+                    turned, dealer, sides, n_sides, (policy_a, policy_b, target, max_deals),
+                    hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
+                    decl_out, diff_out, games_out)
 
 
 @njit

@@ -162,7 +162,7 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                                                  trump, talon, cfg)
                     ready = rows[r, D_POINTS] if r >= 0 else 0
                 c = heuristic_talon_card(legal, h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3],
-                                         g0, g1, g2, g3, copies, True, i, led, win_card,
+                                         g0, g1, g2, g3, copies, np.bool_(True), i, led, win_card,
                                          pairs and i > 0 and win_seat == (seat ^ 2),
                                          i == n_players - 1, trick_points, ready, trump,
                                          counters)
@@ -198,9 +198,9 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         win_card = np.int64(-1)
         win_seat = leader
     winner, _, _, _, _ = play_strict(
-        h, leader, phase1, n_tricks, trump, policies, np.int64(1), copies, pairs, card_points,
-        counters, g0, g1, g2, g3, points, 0, won, False, 0, scratch[11], scratch[12],
-        scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
+        h, leader, phase1, n_tricks, trump, policies, np.int64(1), np.int64(1), copies, pairs,
+        card_points, counters, g0, g1, g2, g3, points, won, False, 0, scratch[11],
+        scratch[12], scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
         cfg[CFG_LAST_TRICK], scratch[13], None)
     points[winner, 0] += cfg[CFG_LAST_TRICK]
 

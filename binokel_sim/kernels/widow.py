@@ -40,7 +40,6 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
-from binokel_sim.kernels.solver_policy import solver_scratch
 from binokel_sim.kernels.strict_sampling import strict_knowledge
 from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
 from binokel_sim.kernels.talon import game_over
@@ -79,7 +78,7 @@ def bid_limit(p0, p1, p2, p3, kt, totals):
     return best + WIDOW_GAIN + ACE_VALUE * aces
 
 
-@njit(inline="always")
+@njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                 bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
@@ -157,7 +156,7 @@ def meld_without(h0, h1, h2, h3, t, kt, totals, trump):
     return max(max(totals[0], totals[1]), max(totals[2], totals[3]))
 
 
-@njit(inline="always")
+@njit  # called, not inlined: the deal loop calls it twice
 def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trump, kt, totals):
     """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in the
     order of preference ``prefer[kind, max(trump, 0)]`` (:func:`binokel_sim.widow_games.
@@ -201,13 +200,13 @@ MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
-def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start, stop,
-                first_deal, known, game, outs, calls):
+def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start,
+                stop, first_deal, known, game, outs, calls):
     """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
     driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample, a
     deal played once per seating, a whole game), with the deal written out here once.
-    ``smart`` None (:func:`run_items`) compiles it for random seats only: numba prunes every
-    branch that asks ``smart is None``, so no policy code is compiled into it.
+    ``smart`` and ``search`` (None or int64, :func:`widow_blocks`) decide what is compiled:
+    numba prunes every branch that asks ``smart is None`` or ``search is None``.
     ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
     the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
     for the calls of an unrecorded auction, ``n_samples`` the sampling policy's deals per card
@@ -262,14 +261,13 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block
     sampled = np.empty(n_widow, dtype=np.uint64)  # a constrained sample's widow
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
-    no_solver = solver_scratch(False)  # play_strict's solver scratch: no seat plays the solver
     if mode == MODE_DUEL or mode == MODE_MATCH:
         sampling_seats = policy_a == POLICY_SAMPLING or policy_b == POLICY_SAMPLING
     else:
         sampling_seats = False
         for seat in range(seat_policies.shape[0]):
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
-    learning = sampling_seats and smart is not None
+    learning = sampling_seats and search is not None
     knows = strict_knowledge(n_players, hand, n_samples, learning,
                              widow_part(n_players, learning, points, won))
     flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
@@ -347,7 +345,7 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block
             else:
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                    bid_totals, calls_seats, calls_values, 0, s0, s1, s2, s3)
+                    bid_totals, calls_seats, calls_values, np.int64(0), s0, s1, s2, s3)
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
                 give_card(hands, soloist, widow[j])
@@ -405,8 +403,8 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block
                 else:
                     given, _, w0, w1, w2, w3 = cheapest_loss(
                         hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                        hands[soloist, 3], w0, w1, w2, w3, choices, prefer, 0, -1,
-                        kt, totals)
+                        hands[soloist, 3], w0, w1, w2, w3, choices, prefer, np.int64(0),
+                        np.int64(-1), kt, totals)
                 remove_card(hands, soloist, given)
                 give_card(hands, holder, given)
             trump = 0
@@ -431,7 +429,7 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block
                 else:
                     t, _, w0, w1, w2, w3 = cheapest_loss(
                         hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                        hands[soloist, 3], w0, w1, w2, w3, held, prefer, 1,
+                        hands[soloist, 3], w0, w1, w2, w3, held, prefer, np.int64(1),
                         trump, kt, totals)
                 remove_card(hands, soloist, t)
                 buried[j] = t
@@ -453,14 +451,16 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block
             for seat in range(n_players):
                 card_pts[seat] = 0
                 won[seat] = 0
-            if learning:  # what the table knows as the first trick starts
+            if search is not None and learning:  # what the table knows as the first trick starts
                 widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried,
                                       bid, trump, melds, show_rows, card_points, hand)
-            zero = np.uint32(0)
+            # int64, as the talon loop's: one type for the played cards' planes (a uint32
+            # start made numba compile the heuristic and the sampling card for two more types)
+            zero = np.int64(0)
             winner, s0, s1, s2, s3 = play_strict(
-                hands, soloist, 0, hand, trump, policies, smart, copies, pairs, card_points,
-                counters, zero, zero, zero, zero, points, 0, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], no_solver,
+                hands, soloist, 0, hand, trump, policies, smart, search, copies, pairs, card_points,
+                counters, zero, zero, zero, zero, points, won, record, d, trick_cards,
+                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
                 knows)
             card_pts[winner] += cfg[CFG_LAST_TRICK]
             for j in range(n_widow):  # after the play: the tricks' points are public, these not
@@ -531,24 +531,10 @@ def widow_items(smart, mode, deck, tw, kt, seat_policies, n_samples, seed, block
                     break
 
 
-@njit
-def run_items(uniform, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start, stop,
-              first_deal, known, game, outs, calls):
-    """:func:`widow_items` compiled twice: with random seats only when ``uniform`` (no policy
-    branch, no meld scored but the seats' final melds: ``smart`` None), else with each seat's
-    policy."""
-    if uniform:
-        widow_items(None, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start, stop,
-                    first_deal, known, game, outs, calls)
-    else:
-        widow_items(np.int64(1), mode, deck, tw, kt, seat_policies, n_samples, seed, block,
-                    start, stop, first_deal, known, game, outs, calls)
-
-
 # --- the block-parallel driver ------------------------------------------------------------------
 #
-# As the talon engine: one parallel kernel runs the blocks of every widow run through run_items
-# (one compile of the item loop instead of one per run), with placeholder arrays (one type per
+# As the talon engine: one parallel kernel runs the blocks of every widow run (one compile of
+# the item loop per kind of seats instead of one per run), with placeholder arrays (one type per
 # argument) for the outputs a run does not write. The per-run entry points are
 # binokel_sim.widow_games.widow_*_blocks.
 
@@ -563,18 +549,19 @@ def placeholders():
 
 
 @njit_parallel
-def widow_blocks(uniform, mode, n_items, deck, tw, kt, seat_policies, n_samples, seed,
+def widow_blocks(smart, search, mode, n_items, deck, tw, kt, seat_policies, n_samples, seed,
                  first_block, block_size, first_deal, known, game, outs, max_calls):
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
-    (:func:`run_items`, which writes only its items' slots of ``outs``). ``game``: (sides, A's
-    policy, B's policy, target, most deals); ``uniform``: every seat plays the random policy."""
+    (:func:`widow_items`, which writes only its items' slots of ``outs``). ``game``: (sides,
+    A's policy, B's policy, target, most deals); ``smart``, ``search``: as
+    :func:`~binokel_sim.kernels.talon.talon_blocks` has them."""
     n_blocks = (n_items + block_size - 1) // block_size
     for b in prange(n_blocks):
         start = b * block_size
         stop = min(n_items, start + block_size)
-        run_items(uniform, mode, deck, tw, kt, seat_policies, n_samples, seed, first_block + b,
-                  start, stop, first_deal, known, game, outs, max_calls)
+        widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, seed,
+                    first_block + b, start, stop, first_deal, known, game, outs, max_calls)
 
 
 @njit
