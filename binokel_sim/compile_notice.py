@@ -3,7 +3,7 @@
 The kernels are compiled by numba on their first use and kept on disk (``cache=True``); a cold
 first run spends minutes compiling. A command says so before it starts, in one line::
 
-    compiling the talon engine (two-hand-48) for play, once: up to about 3 min
+    compiling the talon engine (two-hand-48) for play, once: up to about 92 s
 
 How it knows: numba announces every compilation with its ``numba:compile`` event, which it
 raises only on a cache miss, right before compiling (``Dispatcher.compile``: a signature found
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 # Process CPU seconds each group of kernels (one command on one engine family, with the policies
 # of the step when they compile apart: "random", "sampling"; "" the default, the heuristic) adds
 # to a cold cache after the groups before it in this order (a family's groups share callees: the
-# tricks, the melds, the heuristic). Measured MEASURED on the project's 2-core machine, numba
+# tricks, the melds, the heuristic). Measured 2026-12-03 on the project's 2-core machine, numba
 # 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
 # NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread);
 # docs/architecture.md, "Compile cost". The talon and widow engines run every command through

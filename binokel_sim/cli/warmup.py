@@ -148,9 +148,10 @@ def warm_up(
              "warms up in two processes).")] = None,
 ) -> None:
     """Compile the kernels ahead, so that no command's first run waits for it. Kernels are
-    compiled once, on first use, and kept on disk; a cold first run otherwise spends one to
-    two minutes compiling. One step per command and engine family; each step runs the
-    command's smallest run. Prints what it compiled and how long it took.
+    compiled once, on first use, and kept on disk; a cold first run otherwise spends half a
+    minute to a minute and a half compiling. One step per command, engine family and kind of
+    seats (random, heuristic, sampling); each step runs the command's smallest run. Prints
+    what it compiled and how long it took.
 
     Example: binokel-sim warm-up
 
