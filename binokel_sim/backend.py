@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from binokel_sim.errors import SimulationError
+
 INSTALL_HINT = '--workers/--scheduler need dask: pip install "binokel-sim[dask]"'
 CONNECT_TIMEOUT = 5  # seconds to reach a scheduler, and for it to have a worker
 # a local cluster's scheduler: no dashboard, and its HTTP endpoints on a free loopback port
@@ -204,11 +206,10 @@ class DaskBackend:
 def _worker_lost() -> Iterator[None]:
     """A task whose worker died (distributed's ``KilledWorker``, after its retries) or a cluster
     that went away mid-run (``CommClosedError``) is a one-line
-    :class:`~binokel_sim.simulate.SimulationError`; a task's own exception passes as it is."""
+    :class:`~binokel_sim.errors.SimulationError`; a task's own exception passes as it is."""
     from distributed import KilledWorker
     from distributed.comm.core import CommClosedError
 
-    from binokel_sim.simulate import SimulationError
 
     try:
         yield
@@ -231,10 +232,9 @@ def open_backend(workers: int | None = None, scheduler: str | None = None,
     threads, by default this machine's cores / K, at least 1), stopped afterwards
     (:func:`_local_cluster`); ``scheduler="tcp://HOST:PORT"`` → the running cluster there (its
     workers use ``threads`` threads, by default all their cores). Errors are one-line
-    :class:`~binokel_sim.simulate.SimulationError`\\ s: both given, dask not installed, a
+    :class:`~binokel_sim.errors.SimulationError`\\ s: both given, dask not installed, a
     scheduler that cannot be reached or has no workers, workers with another binokel-sim, a
     worker lost during the run."""
-    from binokel_sim.simulate import SimulationError
 
     if workers is not None and scheduler is not None:
         raise SimulationError("give --workers or --scheduler, not both")
@@ -280,7 +280,6 @@ def _local_cluster(workers: int) -> Iterator[Any]:
     reported once, as in a run without Dask). A cluster that does not start is one line."""
     from distributed import Client, LocalCluster
 
-    from binokel_sim.simulate import SimulationError
 
     try:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -370,7 +369,6 @@ def _connect(address: str):
 
 
 def _unreachable(address: str, exc: Exception):
-    from binokel_sim.simulate import SimulationError
 
     if isinstance(exc, ValueError):
         return SimulationError(f"--scheduler {address}: {exc}; give tcp://HOST:PORT")
@@ -386,7 +384,6 @@ def _check_workers(client, scheduler: str | None) -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     from binokel_sim import __version__
-    from binokel_sim.simulate import SimulationError
 
     where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
     try:

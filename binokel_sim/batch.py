@@ -13,9 +13,9 @@ from __future__ import annotations
 import polars as pl
 
 from binokel_sim.cards import SUITS, CardError
-from binokel_sim.engines import TALON, WIDOW, check_supports, engine_family
+from binokel_sim.families import TALON, WIDOW, check_supports, engine_family
 from binokel_sim.hands_file import HandRow
-from binokel_sim.simulate import SimulationError
+from binokel_sim.errors import SimulationError
 from binokel_sim.variants import Rules
 
 AUCTION_SCHEMA = {

@@ -192,7 +192,7 @@ def _example(rules: Rules):
 def bid_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:
     """Bid-odds samples per second for the variant's example hand (every trump it may name):
     ``bid_odds.bid_odds`` for four-hand-80, ``widow_odds.widow_bid_odds`` for the widow games."""
-    from binokel_sim.engines import WIDOW, engine_family
+    from binokel_sim.families import WIDOW, engine_family
 
     counts = _example(rules)
     if engine_family(rules) == WIDOW:
@@ -251,7 +251,7 @@ def sampling_decision_rate(rules: Rules, samples_per_move: int, deals: int,
     :func:`~binokel_sim.widow_games.run_widow_play`, :func:`widow_decisions`). A decision is a card the
     policy chose by sampling: one played when two or more card types were legal (in two-hand-48
     in phase 1 only, phase 2 is the solver's; :func:`talon_decisions`)."""
-    from binokel_sim.engines import TALON, WIDOW, engine_family
+    from binokel_sim.families import TALON, WIDOW, engine_family
 
     if engine_family(rules) == WIDOW:
         from binokel_sim.widow_games import run_widow_play
@@ -367,7 +367,7 @@ def decisions(played, rules: Rules) -> int:
 def reference_records_rate(rules: Rules, deals: int) -> float:
     """The family's twin making the same records (random policy), as dicts."""
     from binokel_sim import reference_play, reference_talon, reference_widow
-    from binokel_sim.engines import TALON, WIDOW, engine_family
+    from binokel_sim.families import TALON, WIDOW, engine_family
 
     twin = {TALON: reference_talon, WIDOW: reference_widow}.get(engine_family(rules),
                                                                   reference_play)

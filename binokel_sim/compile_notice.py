@@ -94,7 +94,7 @@ def family_of(command: str, rules) -> str:
         return "meld"
     if command == "solve":
         return "solver"
-    from binokel_sim.engines import engine_family
+    from binokel_sim.families import engine_family
 
     return engine_family(rules)
 

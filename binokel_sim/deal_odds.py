@@ -13,7 +13,8 @@ from binokel_sim.analysis import analyze_hand
 from binokel_sim.bid_odds import histogram_document
 from binokel_sim.cards import SUITS, CardError, format_card, format_counts, parse_card
 from binokel_sim.hands import parse_hand
-from binokel_sim.simulate import Progress, SimulationError
+from binokel_sim.errors import SimulationError
+from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.talon_games import check_talon, run_talon_samples, sides_of
 from binokel_sim.variants import Rules

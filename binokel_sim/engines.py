@@ -1,14 +1,5 @@
-"""Which engine plays a variant, chosen from its rules data, and the commands' entry points into
-the engines: whole deals as records, duels of play policies and whole games.
-
-Three engine families (docs/architecture.md, "Engine families"):
-
-- ``partnership``: every card dealt, an auction, trump named by the bid winner (four-hand-80);
-  drivers in :mod:`binokel_sim.games`, kernels in ``kernels/deals.py``;
-- ``talon``: a talon and a turned trump (two-hand-48, three-hand-72, four-hand-72); drivers in
-  :mod:`binokel_sim.talon_games`, kernels in ``kernels/talon.py``;
-- ``widow``: a widow taken by the soloist (three-hand-auction-48, four-hand-widow-48); drivers
-  in :mod:`binokel_sim.widow_games`, kernels in ``kernels/widow.py``.
+"""The commands' entry points into the engine families (:mod:`binokel_sim.families`): whole
+deals as records, duels of play policies and whole games, each run by its variant's family.
 """
 
 from __future__ import annotations
@@ -16,24 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # imported where used: the CLI reads SUPPORTS without numpy or numba
+from binokel_sim.errors import SimulationError
+from binokel_sim.families import TALON, WIDOW, engine_family, sides
+
+if TYPE_CHECKING:
     import numpy as np
 
     from binokel_sim.simulate import Progress
     from binokel_sim.variants import Rules
-
-PARTNERSHIP, TALON, WIDOW = "partnership", "talon", "widow"
-
-
-def engine_family(rules: Rules) -> str:
-    """The family of the engine that plays ``rules``: a talon → talon, a widow → widow, else the
-    partnership bidding game."""
-    if rules.talon:
-        return TALON
-    if rules.widow:
-        return WIDOW
-    return PARTNERSHIP
-
 
 def play_records(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                  progress: Progress | None = None,
@@ -88,8 +69,6 @@ def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
     from binokel_sim.games import check_samples_per_move, sampling_plays
 
     if not sampling_plays(rules):
-        from binokel_sim.simulate import SimulationError
-
         raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
                               f"policy's, which does not play this variant")
     check_samples_per_move(samples_per_move)
@@ -244,86 +223,3 @@ def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: in
     policy_id(policy_b, rules)
     sampling_options(rules, samples_per_move)
     set_threads(threads)
-
-
-def sides(rules: Rules) -> int:
-    """How many sides play: the partnerships, else every seat."""
-    return len(rules.partnerships) if rules.partnerships else rules.players
-
-
-# --- which commands a variant supports ------------------------------------------------------------
-# One table, by engine family (read from the rules data, so a user's --rules file gets the same
-# answer as the built-in variant it resembles). `binokel-sim variants` shows it; the commands ask
-# `check_supports` before any work.
-
-FAMILIES = (PARTNERSHIP, TALON, WIDOW)
-SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it serves, in CLI order
-    "variants": FAMILIES,
-    "analyze": FAMILIES,
-    "meld-odds": FAMILIES,
-    "bid-odds": (PARTNERSHIP, WIDOW),
-    "deal-odds": (TALON,),
-    "batch": FAMILIES,
-    "report": FAMILIES,
-    "duel": FAMILIES,
-    "match": FAMILIES,
-    "play": FAMILIES,
-    "calibrate": (PARTNERSHIP, WIDOW),
-    "solve": (TALON,),
-    "bench": FAMILIES,
-    "warm-up": FAMILIES,
-}
-# a command that needs more of a variant than its family: (test of the rules, what fails it)
-_REQUIRES = {
-    "solve": (lambda rules: rules.players == 2, "has more than two players"),
-}
-# why a family lacks a command, and where to go instead (for the error message)
-_UNSUPPORTED = {
-    "bid-odds": ("has no auction", "for a talon game's hand use deal-odds"),
-    "deal-odds": ("has no talon", "for an auction game's hand use bid-odds"),
-    "calibrate": ("has no auction", "calibrate studies the bid odds"),
-    "solve": ("has no talon", "the endgame solver plays a two-hand talon game's phase 2"),
-}
-
-
-def supports(rules: Rules, command: str) -> bool:
-    """Whether ``command`` takes ``rules``: its engine family, and what the command needs more."""
-    if engine_family(rules) not in _families(command):
-        return False
-    test = _REQUIRES.get(command)
-    return test is None or test[0](rules)
-
-
-def supported_commands(rules: Rules) -> tuple[str, ...]:
-    """The ``binokel-sim`` commands that take ``rules``, in the order of :data:`SUPPORTS`."""
-    return tuple(command for command in SUPPORTS if supports(rules, command))
-
-
-def supported_variants(command: str) -> list[str]:
-    """The built-in variants ``command`` takes (names, in the order of ``variants``)."""
-    from binokel_sim.variants import all_variants
-
-    return [rules.name for rules in all_variants() if supports(rules, command)]
-
-
-def check_supports(rules: Rules, command: str) -> None:
-    """Raise :class:`~binokel_sim.simulate.SimulationError` (one line, naming the variants the
-    command takes) when ``command`` does not serve ``rules``."""
-    from binokel_sim.simulate import SimulationError
-
-    if supports(rules, command):
-        return
-    if engine_family(rules) in _families(command):
-        why, instead = _REQUIRES[command][1], ""
-    else:
-        why, instead = _UNSUPPORTED.get(command, (f"is a {engine_family(rules)} game", ""))
-    message = (f"variant {rules.name} {why}: {command} supports "
-               f"{', '.join(supported_variants(command))}")
-    raise SimulationError(f"{message}; {instead}" if instead else message)
-
-
-def _families(command: str) -> tuple[str, ...]:
-    try:
-        return SUPPORTS[command]
-    except KeyError:
-        raise ValueError(f"unknown command {command!r}; known: {', '.join(SUPPORTS)}") from None

@@ -16,7 +16,7 @@ import numpy as np
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
-from binokel_sim.engines import PARTNERSHIP, TALON, WIDOW, engine_family
+from binokel_sim.families import PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import (
     POLICY_HEURISTIC,
@@ -87,7 +87,7 @@ def policy_id(name: str, rules: Rules) -> int:
 def solver_plays(rules: Rules) -> bool:
     """Whether the exact solver can play ``rules``' phase 2 (``solve`` and the
     ``heuristic+solver`` policy): two players, a talon, at most MAX_CARDS cards a hand."""
-    from binokel_sim.engines import supports
+    from binokel_sim.families import supports
 
     return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
 

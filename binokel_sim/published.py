@@ -503,7 +503,8 @@ def duel_match_row(rules: Rules, deals: int, games: int, duel_seed: int, match_s
     per deal (normal 95%) over ``deals`` deals, and P(A's side wins a game) (Wilson 95%, the
     unfinished games left out) over ``games`` games, with the mean deals per game and the mean
     final totals (B's: per other side)."""
-    from binokel_sim.engines import duel, engine_family, match, sides
+    from binokel_sim.families import engine_family, sides
+    from binokel_sim.engines import duel, match
 
     diff = duel(rules, policy_a, policy_b, deals, duel_seed, threads)
     mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), deals)

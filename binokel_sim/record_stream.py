@@ -21,7 +21,7 @@ from typing import IO
 
 import polars as pl
 
-from binokel_sim.engines import TALON, WIDOW, engine_family
+from binokel_sim.families import TALON, WIDOW, engine_family
 from binokel_sim.games import GAME_BLOCK
 from binokel_sim.simulate import Progress, SimulationError, check_run, set_threads
 from binokel_sim.variants import Rules

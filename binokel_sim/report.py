@@ -16,7 +16,7 @@ figure                  data                                      from
 ``total-meld.png``      :func:`total_meld_data`                   ``analysis.meld_odds``
 ======================  ========================================  ===========================
 
-Which figures a variant gets depends on its engine family (``engines.engine_family``): the
+Which figures a variant gets depends on its engine family (``families.engine_family``): the
 partnership game (four-hand-80) and the widow games have an auction, hence a bid curve; the
 widow games also the exact meld after the widow; the talon games have no auction, so no bid
 curve. ``melds.png`` and ``total-meld.png`` describe the variant (a random hand), once per report.
@@ -43,7 +43,7 @@ import numpy as np
 import polars as pl
 
 from binokel_sim import __version__
-from binokel_sim.engines import PARTNERSHIP, TALON, WIDOW, engine_family
+from binokel_sim.families import PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.io import OutputError
 from binokel_sim.simulate import Progress
 from binokel_sim.variants import Rules

@@ -43,7 +43,7 @@ def solve_endgame(rules: Rules, hand: Hand, other: Hand, trump: int | str, leade
     S H D C, high to low); ``leads`` one row per card the leader may lead, ``{"card", "points",
     "opponent_points"}`` after it; ``nodes`` the positions the searches visited.
     """
-    from binokel_sim.engines import check_supports, supports
+    from binokel_sim.families import check_supports, supports
     from binokel_sim.kernels import solver as kernel
 
     if not supports(rules, "solve"):

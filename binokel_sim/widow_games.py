@@ -18,7 +18,7 @@ import numpy as np
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, SAMPLES_PER_MOVE, WIDOW_GAIN
-from binokel_sim.engines import sides as n_sides
+from binokel_sim.families import sides as n_sides
 from binokel_sim.games import (
     GAME_BLOCK,
     MATCH_BLOCK,

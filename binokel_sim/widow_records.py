@@ -22,7 +22,7 @@ from binokel_sim.kernels.widow import (
     I_SOLOIST,
     I_TRUMP,
 )
-from binokel_sim.simulate import SimulationError
+from binokel_sim.errors import SimulationError
 from binokel_sim.variants import Rules
 from binokel_sim.widow_games import WidowDeals
 

@@ -1,5 +1,5 @@
 """``binokel-sim variants``: what each variant can do (aliases, commands) at 80 columns, its rules
-file with ``--show``, and which commands take which variants (``engines.check_supports``)."""
+file with ``--show``, and which commands take which variants (``families.check_supports``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.console import Console
 
 from binokel_sim.cli import app
 from binokel_sim.cli.catalog import _table
-from binokel_sim.engines import (
+from binokel_sim.families import (
     SUPPORTS,
     check_supports,
     engine_family,

@@ -15,7 +15,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from binokel_sim.cli import app
-from binokel_sim.engines import SUPPORTS
+from binokel_sim.families import SUPPORTS
 from binokel_sim.variants import all_variants
 
 from conftest import runner

@@ -15,7 +15,7 @@ from binokel_sim import __version__
 from binokel_sim import report as rp
 from binokel_sim.analysis import exact_meld_odds, meld_odds
 from binokel_sim.cards import parse_card
-from binokel_sim.engines import PARTNERSHIP, TALON, WIDOW, engine_family
+from binokel_sim.families import PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.hands import parse_hand
 from binokel_sim.variants import find_variant
 from conftest import HAND_80, VARIANT_NAMES, assert_one_line_error, invoke, ok

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from binokel_sim.cli import render
 from binokel_sim.cli.base import OddsFormat, command, domain_errors, out
-from binokel_sim.engines import engine_family, supported_commands
+from binokel_sim.families import engine_family, supported_commands
 
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules

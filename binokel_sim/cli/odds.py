@@ -136,7 +136,7 @@ def bid_odds_cmd(
     from binokel_sim.bid_odds import bid_odds
     from binokel_sim.cards import SUITS
     from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.engines import WIDOW, check_supports, engine_family
+    from binokel_sim.families import WIDOW, check_supports, engine_family
     from binokel_sim.games import marriage_trumps, sampler_inputs
     from binokel_sim.hands import parse_hand
 
@@ -244,7 +244,7 @@ def _auction_bounds(rules, auction: Optional[str], dealer: Optional[str]):
     from binokel_sim.bidding import auction_bounds, parse_auction
     from binokel_sim.constants import NO_BID
     from binokel_sim.constraints import parse_seat
-    from binokel_sim.engines import PARTNERSHIP, engine_family
+    from binokel_sim.families import PARTNERSHIP, engine_family
 
     if auction is None and dealer is None:
         return None
@@ -358,7 +358,7 @@ def deal_odds_cmd(
     from binokel_sim.backend import open_backend
     from binokel_sim.constraints import parse_knowledge
     from binokel_sim.deal_odds import deal_odds
-    from binokel_sim.engines import check_supports
+    from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
     from binokel_sim.talon_games import check_talon, talon_sampler_inputs

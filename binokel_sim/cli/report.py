@@ -62,7 +62,7 @@ def report_cmd(
     Example: binokel-sim report -v two-hand-48 --turned 9H -o report-two-hand-48
     """
     from binokel_sim import report as rp
-    from binokel_sim.engines import TALON, engine_family
+    from binokel_sim.families import TALON, engine_family
     from binokel_sim.hands import parse_hand
 
     with domain_errors():

@@ -39,7 +39,7 @@ class Step:
 
 def steps_for(variant: str, meld: bool = True) -> list[Step]:
     """The steps that compile every command of ``variant``'s engine family (and meld-odds)."""
-    from binokel_sim.engines import PARTNERSHIP, TALON, engine_family, supports
+    from binokel_sim.families import PARTNERSHIP, TALON, engine_family, supports
     from binokel_sim.variants import find_variant
 
     rules = find_variant(variant)
