@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from binokel_sim import compile_notice, variants
 from binokel_sim.cli import app
 from binokel_sim.hands import parse_hand
+from tests import kernel_cache
 
 DATA = Path(__file__).parent / "data"
 # Tiny made-up variants (tests/data/*.toml) small enough to enumerate every hand.
@@ -43,8 +44,15 @@ def pytest_sessionstart(session):
     """In the xdist controller, before its workers start (xdist starts them in its own
     ``pytest_sessionstart``, which runs last)."""
     config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    # a kernel edited since the last session: numba's cache may keep stale callees in a caller
+    removed = kernel_cache.clear_if_stale()
+    if removed and reporter is not None:
+        reporter.write_line(f"kernel sources changed: {removed} cached kernel files cleared")
     workers = getattr(config.option, "numprocesses", None)
-    if (hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2
+    if (not isinstance(workers, int) or workers < 2
             or os.environ.get("BINOKEL_SIM_TEST_WARMUP", "on") == "off"):
         return
     root = Path(__file__).resolve().parents[1]
@@ -62,7 +70,6 @@ def pytest_sessionstart(session):
         else:
             lines += stderr.strip().splitlines()  # each group's compile time, then the total
     lines.append(f"kernels warmed up in {time.perf_counter() - start:.0f} s")
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
     for line in lines:
         if reporter is not None:
             reporter.write_line(line)

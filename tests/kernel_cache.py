@@ -1,0 +1,72 @@
+"""The test session's guard against stale compiled kernels.
+
+numba's on-disk cache (``cache=True``) checks each cached function against its own source file
+only: a caller whose file did not change keeps the machine code of the callees it inlined or
+linked when it was compiled, even after a callee's file changed. So a kernel edit can leave a
+stale caller in the cache, and tests would run old code. Before a session, :func:`clear_if_stale`
+compares a hash of every kernel source with the one recorded at the last clear, and when they
+differ deletes every cached kernel of the package (``*.nbi`` index and ``*.nbc`` data files of
+the kernel modules, wherever numba keeps them: ``__pycache__`` beside the sources, or under
+``NUMBA_CACHE_DIR``), then records the new hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+KERNELS = Path(__file__).resolve().parents[1] / "binokel_sim" / "kernels"
+STAMP = "binokel-sim-kernel-sources.sha256"
+
+
+def sources_hash(kernels: Path = KERNELS) -> str:
+    """SHA-256 over every ``.py`` file under ``kernels`` (relative path and bytes, in order)."""
+    digest = hashlib.sha256()
+    for path in sorted(kernels.rglob("*.py")):
+        digest.update(path.relative_to(kernels).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def cache_dirs(kernels: Path = KERNELS, cache_root: str | None = None) -> list[Path]:
+    """Where numba keeps the cache of each kernel source directory: its ``__pycache__``, or with
+    ``cache_root`` (``NUMBA_CACHE_DIR``) the directory numba derives from the source directory's
+    path under it."""
+    from numba.core.caching import _CacheLocator
+
+    folders = sorted({path.parent for path in kernels.rglob("*.py")})
+    if cache_root:
+        return [Path(cache_root) / _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
+                for folder in folders]
+    return [folder / "__pycache__" for folder in folders]
+
+
+def cached_files(kernels: Path = KERNELS, cache_root: str | None = None) -> list[Path]:
+    """The cache files of the kernel modules (``<module>.<function>-<line>.py<ver>.nbi|nbc``)."""
+    stems = {path.stem for path in kernels.rglob("*.py")}
+    out = []
+    for folder in cache_dirs(kernels, cache_root):
+        if folder.is_dir():
+            out += [f for f in folder.iterdir() if f.suffix in (".nbi", ".nbc")
+                    and f.name.split(".", 1)[0] in stems]
+    return sorted(out)
+
+
+def clear_if_stale(kernels: Path = KERNELS, cache_root: str | None = None) -> int | None:
+    """Delete the kernels' cache files when a kernel source changed since the last call (or none
+    was recorded); returns how many files were deleted, or None when the cache was current."""
+    if cache_root is None:
+        cache_root = os.environ.get("NUMBA_CACHE_DIR") or None
+    stamp_dir = Path(cache_root) if cache_root else kernels / "__pycache__"
+    stamp = stamp_dir / STAMP
+    current = sources_hash(kernels)
+    if stamp.is_file() and stamp.read_text().strip() == current:
+        return None
+    removed = 0
+    for path in cached_files(kernels, cache_root):
+        path.unlink(missing_ok=True)
+        removed += 1
+    stamp_dir.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(current + "\n")
+    return removed
