@@ -21,7 +21,7 @@ import numpy as np
 
 from binokel_sim.bench import all_threads, reference_talon_rate, talon_rate
 from binokel_sim.cards import parse_card
-from binokel_sim.deal_odds import deal_odds
+from binokel_sim.odds.talon import deal_odds
 from binokel_sim.hands import parse_hand
 from binokel_sim.variants import find_variant
 

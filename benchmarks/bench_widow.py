@@ -22,7 +22,8 @@ from pathlib import Path
 from binokel_sim.bench import all_threads, best_seconds, reference_widow_rate, widow_rate
 from binokel_sim.hands import parse_hand
 from binokel_sim.variants import find_variant
-from binokel_sim.widow_odds import widow_bid_odds, widow_section
+from binokel_sim.odds import bid_odds
+from binokel_sim.odds.widow import widow_section
 
 sys.path.insert(0, str(Path(__file__).parent))
 from results_file import heuristic_against_random, record  # noqa: E402
@@ -50,11 +51,11 @@ def main() -> None:
 
     rules = find_variant("three-hand-auction-48")
     counts = parse_hand(rules.example_hand, rules)
-    widow_bid_odds(rules, counts, 2_000, 1)  # warm
+    bid_odds(rules, counts, 2_000, 1)  # warm
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        widow_bid_odds(rules, counts, 1_000_000, 1)
+        bid_odds(rules, counts, 1_000_000, 1)
         times.append(time.perf_counter() - start)
     cmd = [sys.executable, "-m", "binokel_sim.cli", "bid-odds", "--variant", rules.name,
            "--deals", "1000000"]

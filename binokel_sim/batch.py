@@ -86,7 +86,7 @@ def _figures(rules: Rules, row: HandRow, deals: int, seed: int, policy: str,
     counts = parse_hand(row.hand, rules)
     family = engine_family(rules)
     if family == TALON:
-        from binokel_sim.deal_odds import deal_odds, turned_card
+        from binokel_sim.odds.talon import deal_odds, turned_card
 
         if row.turned is None:  # never the variant's example turned card silently
             raise CardError("no turned card: give the talon games' hands as CSV or Parquet "
@@ -99,16 +99,13 @@ def _figures(rules: Rules, row: HandRow, deals: int, seed: int, policy: str,
                 "mean_score": result["mean_score"], "mean_meld": result["mean_meld"]}
     if row.turned is not None:
         raise CardError(f"a turned card is for the talon games; {rules.name} has none")
-    if family == WIDOW:
-        from binokel_sim.widow_odds import widow_bid_odds
+    from binokel_sim.odds import bid_odds
 
-        result = widow_bid_odds(rules, counts, deals, seed, policy, threads)
+    result = bid_odds(rules, counts, deals, seed, policy, threads=threads)
+    if family == WIDOW:
         chosen = result["trump_chosen"]
         best = max(SUITS, key=lambda s: chosen[s])  # the trump the soloist names most often
         return _auction(result, best)
-    from binokel_sim.bid_odds import bid_odds
-
-    result = bid_odds(rules, counts, deals, seed, policy, None, threads)
     best = result["recommended_trump"]
     # no trump may be named: every bid is lost, the same for every studied suit
     info = result["by_trump"][best] if best is not None else next(iter(result["by_trump"].values()))

@@ -191,17 +191,10 @@ def _example(rules: Rules):
 
 def bid_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:
     """Bid-odds samples per second for the variant's example hand (every trump it may name):
-    ``bid_odds.bid_odds`` for four-hand-80, ``widow_odds.widow_bid_odds`` for the widow games."""
-    from binokel_sim.families import WIDOW, engine_family
+    :func:`binokel_sim.odds.bid_odds`, in four-hand-80 and the widow games."""
+    from binokel_sim.odds import bid_odds
 
     counts = _example(rules)
-    if engine_family(rules) == WIDOW:
-        from binokel_sim.widow_odds import widow_bid_odds
-
-        return samples / best_seconds(lambda: widow_bid_odds(rules, counts, samples, 1, policy,
-                                                             threads))
-    from binokel_sim.bid_odds import bid_odds
-
     return samples / best_seconds(lambda: bid_odds(rules, counts, samples, 1, policy,
                                                    threads=threads))
 
@@ -222,7 +215,7 @@ def reference_bid_odds_rate(rules: Rules, samples: int, policy: str = "random") 
 
 def deal_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:
     """deal-odds samples per second for a talon game's example hand and turned card."""
-    from binokel_sim.deal_odds import deal_odds, turned_card
+    from binokel_sim.odds.talon import deal_odds, turned_card
 
     counts = _example(rules)
     turned = turned_card(rules, counts, None)

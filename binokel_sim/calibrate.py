@@ -68,7 +68,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
 
 def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
                         given_auction, options):
-    from binokel_sim.bid_odds import deal_scores
+    from binokel_sim.odds.partnership import deal_scores
     from binokel_sim.bidding import auction_bounds
     from binokel_sim.games import DEAL_FIELDS, AuctionTooRare, run_bid_samples, run_play
 

@@ -269,8 +269,8 @@ def run_pair_make(rules: Rules, deals: int, seed: int, policy: str = "heuristic"
     auction and trump, ``policy`` on every seat), ``chunk`` deals at a time (a multiple of
     ``games.GAME_BLOCK``; the same deals as one run of them all), and count per class of the
     bidding pair's meld with the named trump the deals that would make each contract
-    (:func:`binokel_sim.bid_odds.deal_scores`: the play does not depend on the bid)."""
-    from binokel_sim.bid_odds import deal_scores
+    (:func:`binokel_sim.odds.partnership.deal_scores`: the play does not depend on the bid)."""
+    from binokel_sim.odds.partnership import deal_scores
     from binokel_sim.games import GAME_BLOCK, run_play
 
     check_partnership_bidding(rules)

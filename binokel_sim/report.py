@@ -7,10 +7,9 @@ the library function the matching command reports, so a figure shows exactly wha
 ======================  ========================================  ===========================
 figure                  data                                      from
 ======================  ========================================  ===========================
-``bid-curve.png``       :func:`bid_curve_data`                    ``bid_odds.bid_odds`` /
-                                                                  ``widow_odds.widow_bid_odds``
+``bid-curve.png``       :func:`bid_curve_data`                    ``odds.bid_odds``
 ``score.png``           :func:`score_data`                        their ``score_histogram``,
-                                                                  ``deal_odds.deal_odds``'s
+                                                                  ``odds.deal_odds``'s     
 ``widow.png``           :func:`widow_data`                        the exact ``widow`` section
 ``melds.png``           :func:`meld_data`                         ``analysis.exact_meld_odds``
 ``total-meld.png``      :func:`total_meld_data`                   ``analysis.meld_odds``
@@ -152,20 +151,14 @@ def hand_odds(rules: Rules, counts: np.ndarray, deals: int, seed: int, policy: s
               progress: Progress | None = None) -> dict:
     """The result ``bid-odds`` (partnership and widow games, every trump: ``--trump auto``) or
     ``deal-odds`` (talon games, ``turned`` a card type) reports for this hand and seed."""
-    family = engine_family(rules)
-    if family == PARTNERSHIP:
-        from binokel_sim.bid_odds import bid_odds
+    from binokel_sim.odds import bid_odds, deal_odds
 
-        return bid_odds(rules, counts, deals, seed, policy, None, threads, progress)
-    if family == WIDOW:
-        from binokel_sim.widow_odds import widow_bid_odds
-
-        return widow_bid_odds(rules, counts, deals, seed, policy, threads, progress)
-    from binokel_sim.deal_odds import deal_odds
-
+    if engine_family(rules) != TALON:
+        return bid_odds(rules, counts, deals, seed, policy, threads=threads, progress=progress)
     if turned is None:
         raise ValueError("a talon game's odds need the turned card")
-    return deal_odds(rules, counts, turned, seat, deals, seed, policy, threads, progress)
+    return deal_odds(rules, counts, turned, seat, deals, seed, policy, threads=threads,
+                     progress=progress)
 
 
 # --- the data of each figure ---------------------------------------------------------------------
@@ -245,7 +238,7 @@ def _series(label: str, hist: dict, key: str, color: str, style: str = "-", pane
 
 def widow_data(odds: dict) -> dict:
     """The exact best meld after the widow (every widow weighed): the ``widow`` section of
-    :func:`binokel_sim.widow_odds.widow_bid_odds` as it stands."""
+    :func:`binokel_sim.odds.widow.bid_odds` as it stands."""
     widow = odds["widow"]
     return {"meld": [d["meld"] for d in widow["distribution"]],
             "probability": [d["probability"] for d in widow["distribution"]],

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from binokel_sim import bidding, games
 from binokel_sim import reference_play as ref
 from binokel_sim import reference_sampling
-from binokel_sim.bid_odds import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
+from binokel_sim.odds.partnership import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
 from binokel_sim.constants import NO_BID

@@ -96,7 +96,7 @@ def test_calibrate_json_has_the_issue_keys(variant):
 
 
 def test_calibrate_forecasts_are_bid_odds_and_outcomes_the_played_deals(tmp_path):
-    from binokel_sim.bid_odds import bid_odds
+    from binokel_sim.odds.partnership import bid_odds
     from binokel_sim.calibrate import calibrate, sample_seed
     from binokel_sim.games import DEAL_FIELDS, run_play
     from binokel_sim.hands import parse_hand
@@ -160,7 +160,7 @@ def test_calibrate_bad_input(args, needle):
 def test_calibrate_given_the_auction():
     """Each forecast's samples repeat the deal's auction: the p_make of samples conditioned on
     that auction's bounds; the JSON says so, and the bins hold the deals with a forecast."""
-    from binokel_sim.bid_odds import deal_scores
+    from binokel_sim.odds.partnership import deal_scores
     from binokel_sim.calibrate import AUCTION_DRAWS, calibrate, sample_seed
     from binokel_sim.bidding import auction_bounds
     from binokel_sim.games import DEAL_FIELDS, run_bid_samples, run_play

@@ -25,14 +25,13 @@ from conftest import HAND_80, assert_one_line_error, invoke, ok
 from binokel_sim import backend as bk
 from binokel_sim import engines
 from binokel_sim.analysis import meld_odds
-from binokel_sim.bid_odds import bid_odds
+from binokel_sim.odds import bid_odds
 from binokel_sim.cards import parse_card
-from binokel_sim.deal_odds import deal_odds
+from binokel_sim.odds.talon import deal_odds
 from binokel_sim.hands import parse_hand
 from binokel_sim.simulate import BLOCK_SIZE, SimulationError, run_meld_counts
 from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant
-from binokel_sim.widow_odds import widow_bid_odds
 
 distributed = pytest.importorskip("distributed")
 
@@ -161,8 +160,8 @@ def test_library_results_are_identical(dask_backend, small_tasks):
 
     widow = find_variant("four-hand-widow-48")
     hand = parse_hand(widow.example_hand, widow)
-    a = widow_bid_odds(widow, hand, 3000, 1)
-    b = widow_bid_odds(widow, hand, 3000, 1, backend=dask_backend)
+    a = bid_odds(widow, hand, 3000, 1)
+    b = bid_odds(widow, hand, 3000, 1, backend=dask_backend)
     assert a.pop("rows").equals(b.pop("rows")) and a == b
 
     talon = find_variant("two-hand-48")

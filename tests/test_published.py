@@ -21,7 +21,7 @@ from binokel_sim.kernels.partner_meld import partner_meld_blocks
 from binokel_sim.reference_partner import partner_histogram, partner_records
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
-from binokel_sim.widow_odds import widow_section
+from binokel_sim.odds.widow import widow_section
 
 from conftest import VARIANT_NAMES, ok
 

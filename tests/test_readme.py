@@ -113,3 +113,14 @@ def test_help_examples_run_verbatim(name, tmp_path):
     lines = HELP_EXAMPLES[name]
     assert all("--scheduler" not in line for line in lines)
     run_lines(lines, tmp_path)
+
+
+def test_readme_python_api_block_runs_verbatim():
+    """The README's "Python API" block, as written (its sizes take a few seconds warm)."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("```python\n", text.index("## Python API")) + len("```python\n")
+    block = text[start:text.index("```", start)]
+    scope: dict = {}
+    exec(compile(block, "README.md (Python API)", "exec"), scope)  # noqa: S102
+    assert scope["odds"]["rows"].height > 0 and "distribution" in scope["after"]["widow"]
+    assert 0 <= scope["worth"]["p_win"] <= 1 and len(scope["records"]) == 10

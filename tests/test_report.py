@@ -228,9 +228,8 @@ def test_command_draws_the_meld_figures_from_the_same_runs(captured, tmp_path):
 # --- the library's score histograms --------------------------------------------------------------
 
 def test_score_histograms_are_json_ready_and_sum_to_the_deals():
-    from binokel_sim.bid_odds import bid_odds
-    from binokel_sim.deal_odds import deal_odds
-    from binokel_sim.widow_odds import widow_bid_odds
+    from binokel_sim.odds import bid_odds
+    from binokel_sim.odds.talon import deal_odds
 
     rules = find_variant("four-hand-80")
     odds = bid_odds(rules, parse_hand(HAND_80, rules), 3000, 5)
@@ -242,7 +241,7 @@ def test_score_histograms_are_json_ready_and_sum_to_the_deals():
         mean = np.dot(hist["score"], hist["count"]["pair"]) / 3000
         assert mean == pytest.approx(info["expected_score_min_bid"])
     widow = find_variant("three-hand-auction-48")
-    odds = widow_bid_odds(widow, parse_hand(widow.example_hand, widow), 3000, 5)
+    odds = bid_odds(widow, parse_hand(widow.example_hand, widow), 3000, 5)
     json.dumps(odds["score_histogram"])
     assert sum(odds["score_histogram"]["count"]["soloist"]) == 3000
     talon = find_variant("three-hand-72")

@@ -608,7 +608,7 @@ def test_known_cards_move_the_deal_odds():
     """The opponent known to hold both aces of trump (hearts) and void in spades: the hand's
     mean card points fall, far outside the intervals."""
     from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.deal_odds import deal_odds
+    from binokel_sim.odds.talon import deal_odds
 
     rules = find_variant("two-hand-48")
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))

@@ -25,7 +25,7 @@ from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.widow import bid_limit, score_widow, widow_auction
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
-from binokel_sim.widow_odds import bid_rows, widow_section
+from binokel_sim.odds.widow import bid_rows, widow_section
 from binokel_sim.widow_records import widow_records
 from widow_replay import replay_widow
 
@@ -400,11 +400,11 @@ def test_exact_widow_under_knowledge_equals_brute_force():
 def test_widow_knowledge_errors_before_work():
     from binokel_sim.constraints import parse_knowledge
     from binokel_sim.errors import CardError
-    from binokel_sim.widow_odds import widow_bid_odds
+    from binokel_sim.odds import bid_odds
 
     rules = find_variant("three-hand-auction-48")
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
     # both other seats void in every suit: the 33 unseen cards all go to a 3-card widow
     k = parse_knowledge(rules, hand, [], ["left:S H D C", "right:S H D C"])
     with pytest.raises(CardError, match="no deal fits"):
-        widow_bid_odds(rules, hand, 1000, 1, knowledge=k)
+        bid_odds(rules, hand, 1000, 1, knowledge=k)

@@ -419,7 +419,7 @@ def talon_turned(rules: "Rules", counts, hand_given: bool, turned: Optional[str]
     only with the example hand (no ``--hand``), the variant's example turned card, said on
     stderr. A hand of one's own without ``--turned`` is an error (the turned card decides
     trump)."""
-    from binokel_sim.deal_odds import turned_card
+    from binokel_sim.odds.talon import turned_card
 
     if turned is None and hand_given:
         raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "

@@ -133,11 +133,11 @@ def bid_odds_cmd(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
-    from binokel_sim.bid_odds import bid_odds
     from binokel_sim.cards import SUITS
     from binokel_sim.constraints import parse_knowledge
     from binokel_sim.families import WIDOW, check_supports, engine_family
     from binokel_sim.games import marriage_trumps, sampler_inputs
+    from binokel_sim.odds import bid_odds
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
@@ -163,8 +163,10 @@ def bid_odds_cmd(
                  f"{SUITS[trump_index]} and may not name it, so every bid there is lost")
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing", progress_threshold(policy)) as progress:
-            result = bid_odds(rules, counts, deals, seed, policy, trump_index, threads, progress,
-                              backend, knowledge, bounds, samples_per_move)
+            result = bid_odds(rules, counts, deals, seed, policy, trump=trump_index,
+                              threads=threads, progress=progress, backend=backend,
+                              knowledge=knowledge, auction=bounds,
+                              samples_per_move=samples_per_move)
         warn_few(deals)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             **sampling_provenance(samples_per_move, policy),
@@ -274,12 +276,13 @@ def _widow_bid_odds(rules: "Rules", counts, deals: int, seed: int, policy: str,
     """bid-odds for the widow games (inside :func:`domain_errors`)."""
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
-    from binokel_sim.widow_odds import widow_bid_odds
+    from binokel_sim.odds import bid_odds
 
     with open_backend(workers, scheduler, threads) as backend, \
             progress_bar(deals, "playing", progress_threshold(policy)) as progress:
-        result = widow_bid_odds(rules, counts, deals, seed, policy, threads, progress, backend,
-                                knowledge, samples_per_move)
+        result = bid_odds(rules, counts, deals, seed, policy, threads=threads, progress=progress,
+                          backend=backend, knowledge=knowledge,
+                          samples_per_move=samples_per_move)
     warn_few(deals)
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                         **sampling_provenance(samples_per_move, policy),
@@ -357,7 +360,7 @@ def deal_odds_cmd(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.deal_odds import deal_odds
+    from binokel_sim.odds import deal_odds
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
@@ -379,8 +382,9 @@ def deal_odds_cmd(
             check_output(out_file, suffixes=(".json",))
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing", progress_threshold(policy)) as progress:
-            result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy, threads,
-                               progress, backend, knowledge, samples_per_move)
+            result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy,
+                               threads=threads, progress=progress, backend=backend,
+                               knowledge=knowledge, samples_per_move=samples_per_move)
         warn_few(deals)
         if hand is None:  # after the run: a bad option stays the only line
             example_hand_note(rules, counts, turned)

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from binokel_sim.bid_odds import P_MAKE_FLOOR, at_minimum_bid, histogram_document
+from binokel_sim.odds.partnership import P_MAKE_FLOOR, at_minimum_bid, histogram_document
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts
 from binokel_sim.simulate import Progress
@@ -61,7 +61,7 @@ def rows_from_totals(rules: Rules, totals: Hist) -> pl.DataFrame:
 
 def widow_tally(out: np.ndarray) -> dict:
     """The integer statistics of widow samples (:func:`~binokel_sim.widow_games.run_widow_samples`'s
-    array) that :func:`widow_bid_odds` reports from; tallies of disjoint samples add
+    array) that :func:`bid_odds` reports from; tallies of disjoint samples add
     (:func:`binokel_sim.backend.add`): ``samples``, the histogram of the ``totals``, the sum and
     sum of squares of the soloist's ``meld``, the ``bonus`` count and the ``trump`` chosen
     (int64 (4,))."""
@@ -74,7 +74,7 @@ def widow_tally(out: np.ndarray) -> dict:
 
 
 def widow_task(task: tuple) -> dict:
-    """One task of :func:`widow_bid_odds`: ``(rules, counts, seed, policy, first_sample,
+    """One task of :func:`bid_odds`: ``(rules, counts, seed, policy, first_sample,
     samples, threads, knowledge, options)`` → the :func:`widow_tally` of those samples
     (``options``: the sampling policy's ``samples_per_move``, or nothing)."""
     from binokel_sim.backend import task_context, task_progress
@@ -130,14 +130,13 @@ def _section(rules: Rules, counts: np.ndarray, widows: int, weight: np.ndarray) 
     }
 
 
-def widow_bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int,
-                   policy: str = "heuristic", threads: int | None = None,
-                   progress: Progress | None = None, backend=None, knowledge=None,
-                   samples_per_move: int | None = None) -> dict:
+def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
+             threads: int | None = None, progress: Progress | None = None, backend=None,
+             knowledge=None, samples_per_move: int | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
-    ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
+    ``score_histogram`` (:func:`binokel_sim.odds.partnership.score_histogram`) is the distribution of
     the soloist's side's score at the minimum bid (series ``soloist``: the total when made, else
     minus twice the bid; its mean is ``expected_score_min_bid``). The samples are played in
     tasks of ``backend.BID_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every

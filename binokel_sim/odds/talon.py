@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim.analysis import analyze_hand
-from binokel_sim.bid_odds import histogram_document
+from binokel_sim.odds.partnership import histogram_document
 from binokel_sim.cards import SUITS, CardError, format_card, format_counts, parse_card
 from binokel_sim.hands import parse_hand
 from binokel_sim.errors import SimulationError
@@ -83,7 +83,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     """The hand ``counts`` (seat 0) with ``turned`` (a card type) turned: ``seat`` is ``dealer``
     (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first).
 
-    ``score_histogram`` (:func:`binokel_sim.bid_odds.score_histogram`) is the distribution of
+    ``score_histogram`` (:func:`binokel_sim.odds.partnership.score_histogram`) is the distribution of
     the deal's scores: series ``you`` (mean: ``mean_score``), ``opponent`` (or ``opponent 1``,
     ``opponent 2``... in seat order, as ``mean_opponent_score`` lists them) and, with
     partnerships, ``pair`` and ``opponent pair``. The samples are played in tasks of
