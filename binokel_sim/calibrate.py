@@ -24,7 +24,7 @@ import numpy as np
 from binokel_sim.calibration import MIN_BINS, calibration_summary
 from binokel_sim.cards import SUITS, format_counts, planes_to_counts
 from binokel_sim.families import PARTNERSHIP, check_supports, engine_family
-from binokel_sim.engines import sampling_options
+from binokel_sim.games import sampling_options
 from binokel_sim.errors import SimulationError
 from binokel_sim.simulate import check_run
 from binokel_sim.variants import Rules

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from binokel_sim.errors import SimulationError
 from binokel_sim.families import TALON, WIDOW, engine_family, sides
+from binokel_sim.games import sampling_options
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,21 +59,6 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     from binokel_sim.games import run_match
 
     return run_match(rules, policy_a, policy_b, games, seed, threads, progress, **options)
-
-
-def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
-    """The keyword a family's driver takes for the sampling policy: ``samples_per_move``, where
-    the policy plays (:func:`~binokel_sim.games.sampling_plays`), checked
-    (:func:`~binokel_sim.games.check_samples_per_move`); none when it is the default."""
-    if samples_per_move is None:
-        return {}
-    from binokel_sim.games import check_samples_per_move, sampling_plays
-
-    if not sampling_plays(rules):
-        raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
-                              f"policy's, which does not play this variant")
-    check_samples_per_move(samples_per_move)
-    return {"samples_per_move": samples_per_move}
 
 
 # --- duels and matches as tasks: integer sums only (docs/distributed.md) --------------------------

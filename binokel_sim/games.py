@@ -170,6 +170,19 @@ def check_samples_per_move(samples_per_move: int) -> None:
                               f"(got {samples_per_move:,})")
 
 
+def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
+    """The keyword a family's driver takes for the sampling policy: ``samples_per_move``, where
+    the policy plays (:func:`sampling_plays`), checked
+    (:func:`check_samples_per_move`); none when it is the default."""
+    if samples_per_move is None:
+        return {}
+    if not sampling_plays(rules):
+        raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
+                              f"policy's, which does not play this variant")
+    check_samples_per_move(samples_per_move)
+    return {"samples_per_move": samples_per_move}
+
+
 # --- bid samples --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

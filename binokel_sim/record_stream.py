@@ -65,7 +65,7 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     each. The arguments are checked here, before the first chunk is asked for."""
     from functools import partial
 
-    from binokel_sim.engines import sampling_options
+    from binokel_sim.games import sampling_options
     from binokel_sim.games import POLICY_SAMPLING, policy_id
 
     check, run, frame, _ = _family(rules)

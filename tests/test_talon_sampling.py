@@ -14,7 +14,7 @@ from test_talon import kernel_records
 
 from binokel_sim import games, talon_games
 from binokel_sim.cards import counts_to_planes, parse_cards
-from binokel_sim.engines import sampling_options
+from binokel_sim.games import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.strict_tricks import counter_cards

@@ -112,7 +112,7 @@ def run_step(step: Step) -> tuple[int, float]:
     """Run ``step``'s command here, its output dropped; returns the compilations it started and
     its process CPU seconds. A failing command raises SimulationError with its last line."""
     from binokel_sim import compile_notice
-    from binokel_sim.cli import app
+    from binokel_sim.cli.base import app  # with every command: binokel_sim.cli added them
 
     import binokel_sim.kernels.options  # noqa: F401  (numba's compile events are listened to)
 

@@ -16,7 +16,7 @@ import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, format_counts
-from binokel_sim.engines import sampling_options
+from binokel_sim.games import sampling_options
 from binokel_sim.games import BidSamples, marriage_trumps, run_bid_samples
 from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval

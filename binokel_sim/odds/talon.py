@@ -94,7 +94,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     ``samples_per_move``: the sampling policy's deals per card decision."""
     from binokel_sim import talon_games
     from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.engines import sampling_options
+    from binokel_sim.games import sampling_options
     from binokel_sim.games import policy_id
     from binokel_sim.simulate import check_run, set_threads, unseen_deck
 

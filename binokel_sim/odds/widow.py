@@ -147,7 +147,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``samples_per_move``: the sampling policy's deals per card decision (its default: None)."""
     from binokel_sim import widow_games
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.engines import sampling_options
+    from binokel_sim.games import sampling_options
     from binokel_sim.games import policy_id
     from binokel_sim.simulate import check_run, set_threads
 
