@@ -15,10 +15,15 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
-from binokel_sim import reference
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
 from binokel_sim.constants import SAMPLES_PER_MOVE
+from binokel_sim.reference import core as core_twin
+from binokel_sim.reference import play as play_twin
+from binokel_sim.reference import sampling as sampling_twin
+from binokel_sim.reference import talon as talon_twin
+from binokel_sim.reference import talon_play as talon_play_twin
+from binokel_sim.reference import widow as widow_twin
 from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT, set_threads
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
@@ -61,7 +66,7 @@ def meld_rate(rules: Rules, deals: int, threads: int) -> float:
 def reference_meld_rate(rules: Rules, deals: int) -> float:
     """The same work in the pure-Python reference, one thread."""
     start = time.perf_counter()
-    reference.meld_odds_counts(rules, deals, 1, 0, BLOCK_SIZE)
+    core_twin.meld_odds_counts(rules, deals, 1, 0, BLOCK_SIZE)
     return deals / (time.perf_counter() - start)
 
 
@@ -97,10 +102,8 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
 def reference_playout_rate(rules: Rules, deals: int, policy: str = "random") -> float:
     """The same work as :func:`playout_rate` in pure Python (the random policy's twin, or the
     heuristic's)."""
-    from binokel_sim import reference_play, reference_sampling
-
-    play = (reference_play.playout_deals if policy == "random"
-            else reference_sampling.heuristic_playout_deals)
+    play = (play_twin.playout_deals if policy == "random"
+            else sampling_twin.heuristic_playout_deals)
     start = time.perf_counter()
     play(rules, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
@@ -124,14 +127,12 @@ def talon_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
 
 def reference_talon_rate(rules: Rules, deals: int, policy: str = "random") -> float:
     """Whole talon deals per second of the pure-Python twin (records built): the random
-    policy's (``reference_talon``) or the heuristic's (``reference_talon_play``)."""
-    from binokel_sim import reference_talon, reference_talon_play
-
+    policy's (``reference.talon``) or the heuristic's (``reference.talon_play``)."""
     start = time.perf_counter()
     if policy == "random":
-        reference_talon.play_deals(rules, deals, 1, 1024)
+        talon_twin.play_deals(rules, deals, 1, 1024)
     else:
-        reference_talon_play.play_deals(rules, [policy] * rules.players, deals, 1, 1024)
+        talon_play_twin.play_deals(rules, [policy] * rules.players, deals, 1, 1024)
     return deals / (time.perf_counter() - start)
 
 
@@ -155,10 +156,8 @@ def widow_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
 def reference_widow_rate(rules: Rules, deals: int, policy: str = "random") -> float:
     """Whole widow deals per second of the pure-Python twin (records built), ``policy`` on
     every seat."""
-    from binokel_sim import reference_widow
-
     start = time.perf_counter()
-    reference_widow.play_deals(rules, deals, 1, 1024, policies=[policy] * rules.players)
+    widow_twin.play_deals(rules, deals, 1, 1024, policies=[policy] * rules.players)
     return deals / (time.perf_counter() - start)
 
 
@@ -178,8 +177,8 @@ def set_all_threads() -> None:
 
 def reference_deal_rate(rules: Rules, deals: int) -> float:
     """Hands per second dealt by the pure-Python twin (the same stream and hands as ``deal_rate``)."""
-    deck = reference.deck_cards(rules)
-    return deals / timed(lambda: reference.deal_deals(deck, [rules.hand_size], deals, 1,
+    deck = core_twin.deck_cards(rules)
+    return deals / timed(lambda: core_twin.deal_deals(deck, [rules.hand_size], deals, 1,
                                                       BLOCK_SIZE))
 
 
@@ -202,13 +201,12 @@ def bid_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> floa
 def reference_bid_odds_rate(rules: Rules, samples: int, policy: str = "random") -> float:
     """The twin of four-hand-80's bid samples (every marriage trump), ``policy`` on every
     seat."""
-    from binokel_sim import reference_play, reference_sampling
     from binokel_sim.games import marriage_trumps
 
     counts = _example(rules)
     trumps = marriage_trumps(rules, counts)
-    samples_of = (reference_play.bid_samples if policy == "random"
-                  else reference_sampling.heuristic_bid_samples)
+    samples_of = (play_twin.bid_samples if policy == "random"
+                  else sampling_twin.heuristic_bid_samples)
     return samples / timed(lambda: samples_of(rules, [int(c) for c in counts], samples, 1,
                                               trumps, 1024))
 
@@ -275,7 +273,6 @@ def widow_decisions(played) -> int:
     with two or more legal card types: every seat plays its whole hand, so a seat's hand as the
     first trick starts is the cards it plays."""
     from binokel_sim.kernels.widow import I_TRUMP
-    from binokel_sim.reference_play import legal_cards
 
     n = 0
     rules = played.rules
@@ -291,7 +288,7 @@ def widow_decisions(played) -> int:
             cards = [int(c) for c in played.trick_cards[d, k]]
             for i, card in enumerate(cards):
                 seat = (leader + i) % rules.players
-                n += len(legal_cards(hands[seat], cards[:i], trump)) > 1
+                n += len(play_twin.legal_cards(hands[seat], cards[:i], trump)) > 1
                 hands[seat][card] -= 1
     return n
 
@@ -303,7 +300,6 @@ def talon_decisions(played) -> int:
     legal types under the must-head obligation (two players: phase 2 is the solver's); its
     hands followed through the records' swaps and draws."""
     from binokel_sim.cards import parse_card
-    from binokel_sim.reference_play import legal_cards
     from binokel_sim.talon_records import talon_records
 
     rules = played.rules
@@ -322,7 +318,7 @@ def talon_decisions(played) -> int:
                     n += len(+hands[seat]) > 1
                 elif samples_phase2:
                     held = [hands[seat][t] for t in range(24)]
-                    n += len(legal_cards(held, cards[:i], trump)) > 1
+                    n += len(play_twin.legal_cards(held, cards[:i], trump)) > 1
                 hands[seat][card] -= 1
             decl, winner = trick["declaration"], trick["winner"]
             if decl is not None and decl["swap"]:  # the declared nine for the turned card
@@ -359,11 +355,9 @@ def decisions(played, rules: Rules) -> int:
 
 def reference_records_rate(rules: Rules, deals: int) -> float:
     """The family's twin making the same records (random policy), as dicts."""
-    from binokel_sim import reference_play, reference_talon, reference_widow
     from binokel_sim.families import TALON, WIDOW, engine_family
 
-    twin = {TALON: reference_talon, WIDOW: reference_widow}.get(engine_family(rules),
-                                                                  reference_play)
+    twin = {TALON: talon_twin, WIDOW: widow_twin}.get(engine_family(rules), play_twin)
     return deals / timed(lambda: twin.play_deals(rules, deals, 1, 1024))
 
 
@@ -394,7 +388,7 @@ def exact_widow_rate(rules: Rules, hands: int) -> float:
 
 def reference_exact_widow_rate(rules: Rules, hands: int) -> float:
     """The same in plain Python: every subset of the unseen physical cards, hand + widow scored
-    for each trump by the rules read straight (``reference.meld_total``)."""
+    for each trump by the rules read straight (``reference.core.meld_total``)."""
     from itertools import combinations
 
     counts = [int(c) for c in _example(rules)]
@@ -408,7 +402,7 @@ def reference_exact_widow_rate(rules: Rules, hands: int) -> float:
                 full = list(counts)
                 for t in widow:
                     full[t] += 1
-                best = max(reference.meld_total(rules, full, s) for s in range(4))
+                best = max(core_twin.meld_total(rules, full, s) for s in range(4))
                 hist[best] = hist.get(best, 0) + 1
 
     return hands / timed(work)

@@ -1,6 +1,6 @@
 """Meld sets read straight from the rules (pure Python, no bit tricks): the per-suit logic that
 the exact engine (:mod:`binokel_sim.exact`), the kernels' pure-Python twin
-(:mod:`binokel_sim.reference`) and ``analyze`` (:func:`binokel_sim.analysis.analyze_hand`, one
+(:mod:`binokel_sim.reference.core`) and ``analyze`` (:func:`binokel_sim.analysis.analyze_hand`, one
 hand needs no compiled kernel) build on; tests hold it to the meld kernel on random hands. Contract: SPEC.md meld tables and "Counting"; scopes and
 ``inside`` as in docs/rules.md ("Meld scopes", "Melds inside melds").
 """

@@ -4,7 +4,7 @@ three-hand-72, four-hand-72).
 Written from the rules alone (``docs/SPEC.md``: "Common to all variants", "Variant
 two-hand-48", "Variants three-hand-72 and four-hand-72"; ``docs/rules.md``: "Talon games"), so that
 it catches the engine's mistakes: it imports nothing of the engine (no kernels, no
-``reference_play``, no ``talon_games``), only the card notation and the rules data.
+``reference.play``, no ``talon_games``), only the card notation and the rules data.
 
 ``replay_talon(rules, record)`` replays one record trick by trick and raises ``AssertionError``
 naming the deal, the trick and the problem at the first violation.

@@ -1,5 +1,5 @@
 """Bidding: the ladder, the auction and the bidding heuristic's limit, each kernel against the SPEC
-text and its pure-Python twin in :mod:`binokel_sim.reference_play` (SPEC.md, four-hand-80
+text and its pure-Python twin in :mod:`binokel_sim.reference.play` (SPEC.md, four-hand-80
 "Bidding" and "Trump")."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from binokel_sim import bidding
-from binokel_sim import reference_play as ref
 from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, next_bid
-from binokel_sim.reference import meld_total
+from binokel_sim.reference import play as ref
+from binokel_sim.reference.core import meld_total
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 

@@ -1,6 +1,6 @@
 """Bid odds of one hand: the scoring of a simulated deal (SPEC.md, four-hand-80 "Scoring a played
 deal"), the bid table built from the samples, and the samples themselves (the random policy
-against the pure-Python twin in :mod:`binokel_sim.reference_play`)."""
+against the pure-Python twin in :mod:`binokel_sim.reference.play`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from binokel_sim import bidding, games
-from binokel_sim import reference_play as ref
-from binokel_sim import reference_sampling
 from binokel_sim.odds.partnership import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
@@ -20,6 +18,10 @@ from binokel_sim.constants import NO_BID
 from binokel_sim.games import BidSamples, run_bid_samples
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.tricks import score_deal
+from binokel_sim.reference import play as ref
+from binokel_sim.reference import sampling as sampling_twin
+from binokel_sim.reference.core import Stream
+from binokel_sim.reference.sampler import sample_counts
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant
@@ -142,7 +144,7 @@ def test_bid_samples_heuristic_equal_reference(trumps, monkeypatch):
     plays each alone with the twin heuristic."""
     monkeypatch.setattr(games, "GAME_BLOCK", 4)
     got = run_bid_samples(RULES, EXAMPLE, 30, 17, "heuristic", trumps)
-    want = reference_sampling.heuristic_bid_samples(RULES, list(EXAMPLE), 30, 17, trumps, 4)
+    want = sampling_twin.heuristic_bid_samples(RULES, list(EXAMPLE), 30, 17, trumps, 4)
     assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
              for j in range(len(trumps))] for d in range(30)] == want
 
@@ -347,9 +349,6 @@ def test_bid_samples_under_constraints_equal_reference(known, void, monkeypatch)
 
 def test_twin_samples_keep_the_constraints():
     """The twin the kernel is checked against deals the known cards and respects the voids."""
-    from binokel_sim.reference import Stream
-    from binokel_sim.reference_sampler import sample_counts
-
     k = knowledge_of(["partner:AH AH"], ["left:H", "3:S"])
     pool = [int(x) for x in RULES.deck_counts() - EXAMPLE - k.known.sum(axis=0)]
     stream = Stream(3, 0)

@@ -10,11 +10,12 @@ from conftest import VARIANT_NAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from binokel_sim import reference, simulate
+from binokel_sim import simulate
 from binokel_sim.cards import N_PLANES, planes_to_counts
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.random import bounded16
+from binokel_sim.reference import core as core_twin
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
 
@@ -39,7 +40,7 @@ def kernel_deal(deck: list[int], sizes: list[int], n_deals: int, seed: int, bloc
 
 
 def as_counts(planes: np.ndarray) -> list[list[list[int]]]:
-    """(deals, hands, 4) planes -> counts per hand, like reference.deal_deals."""
+    """(deals, hands, 4) planes -> counts per hand, like reference.core.deal_deals."""
     return [[planes_to_counts(h).tolist() for h in deal] for deal in planes]
 
 
@@ -51,7 +52,7 @@ def test_kernel_deal_equals_reference_small_blocks(name):
     r = find_variant(name)
     deck, sizes = deck_list(r), full_sizes(r)
     got = as_counts(kernel_deal(deck, sizes, 30, seed=12345, block_size=7))
-    assert got == reference.deal_deals(deck, sizes, 30, seed=12345, block_size=7)
+    assert got == core_twin.deal_deals(deck, sizes, 30, seed=12345, block_size=7)
 
 
 @settings(max_examples=25)
@@ -64,7 +65,7 @@ def test_kernel_deal_equals_reference_hypothesis(name, seed, block_size, n_deals
     deck = deck_list(r)
     sizes = [r.hand_size] * min(n_hands, r.players)
     got = as_counts(kernel_deal(deck, sizes, n_deals, seed, block_size, first_block))
-    assert got == reference.deal_deals(deck, sizes, n_deals, seed, block_size, first_block)
+    assert got == core_twin.deal_deals(deck, sizes, n_deals, seed, block_size, first_block)
 
 
 @pytest.mark.parametrize("name", ["four-hand-80", "two-hand-48", "three-hand-72"])
@@ -73,7 +74,7 @@ def test_public_deal_equals_reference(name):
     r = find_variant(name)
     got = simulate.deal(r, 40, seed=7)
     assert got.shape == (40, r.players, N_PLANES) and got.dtype == np.uint32
-    expected = reference.deal_deals(deck_list(r), [r.hand_size] * r.players, 40, 7,
+    expected = core_twin.deal_deals(deck_list(r), [r.hand_size] * r.players, 40, 7,
                                     simulate.BLOCK_SIZE)
     assert as_counts(got) == expected
 
@@ -83,7 +84,7 @@ def test_public_deal_around_known_cards_equals_reference():
     known = parse_hand(r.example_hand, r)
     sizes = [r.hand_size] * 3
     got = simulate.deal(r, 25, seed=99, hand_sizes=sizes, known=known)
-    expected = reference.deal_deals(deck_list(r, known), sizes, 25, 99, simulate.BLOCK_SIZE)
+    expected = core_twin.deal_deals(deck_list(r, known), sizes, 25, 99, simulate.BLOCK_SIZE)
     assert as_counts(got) == expected
 
 
@@ -91,7 +92,7 @@ def test_public_deal_around_known_cards_equals_reference():
 @pytest.mark.parametrize("x16", [0, 1, 2, 17, 4096, 40000, 65535])
 def test_bounded16_equals_reference_rejections_included(bound, x16):
     # x16 = 0 is rejected for every bound that does not divide 2**16: a fresh draw from the stream
-    ref = reference.Stream(2024, 3)
+    ref = core_twin.Stream(2024, 3)
     state = [np.uint64(x) for x in ref.s]
     got, *after = bounded16(np.uint64(x16), np.uint64(bound), *state)
     assert int(got) == ref.bounded16(x16, bound) and 0 <= int(got) < bound
@@ -118,7 +119,7 @@ def test_known_cards_never_dealt_beyond_the_remaining_copies(name):
     r = find_variant(name)
     deck = r.deck_counts()
     # my hand: the first hand of a reference deal, so it is a legal hand of the variant
-    mine = np.array(reference.deal_deals(deck_list(r), [r.hand_size], 1, 5, 1)[0][0])
+    mine = np.array(core_twin.deal_deals(deck_list(r), [r.hand_size], 1, 5, 1)[0][0])
     others = [r.hand_size] * (r.players - 1)
     rest = r.deck_size - r.players * r.hand_size
     sizes = others + ([rest] if rest else [])

@@ -1,5 +1,5 @@
 """Whole deals of four-hand-80 (deal, auction, trump, melds, play, scores) and duels of play
-policies: the random policy against the pure-Python twin in :mod:`binokel_sim.reference_play`
+policies: the random policy against the pure-Python twin in :mod:`binokel_sim.reference.play`
 deal for deal, the heuristic re-checked against the rules record by record (SPEC.md, four-hand-80).
 """
 
@@ -13,14 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from binokel_sim import games
-from binokel_sim import reference_play as ref
 from binokel_sim.cards import N_TYPES, SUITS, counts_of, counts_to_planes, format_card, parse_cards
 from binokel_sim.kernels.deals import bid_and_name, play_and_score, play_blocks, sampler_of
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.tricks import playout
 from binokel_sim.records import deal_records
-from binokel_sim.reference import Stream, deal_hand, meld_total
+from binokel_sim.reference import play as ref
+from binokel_sim.reference.core import Stream, deal_hand, meld_total
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
 from binokel_sim.tables import compile_tables

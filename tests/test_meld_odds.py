@@ -15,9 +15,10 @@ from conftest import TINY_RULES_FILES, VARIANT_NAMES, kernel_tables
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import reference, simulate
+from binokel_sim import simulate
 from binokel_sim.analysis import exact_meld_odds, meld_odds
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.reference import core as core_twin
 from binokel_sim.simulate import MAX_COUNT, SimulationError, run_meld_counts
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant, load_rules
@@ -34,7 +35,7 @@ def kernel_counts(rules, n: int, seed: int, trump: int, block_size: int, first_b
 
 
 def reference_arrays(rules, n: int, seed: int, trump: int, block_size: int, shape_c, shape_t):
-    count_hist, total_hist = reference.meld_odds_counts(rules, n, seed, trump, block_size)
+    count_hist, total_hist = core_twin.meld_odds_counts(rules, n, seed, trump, block_size)
     ch = np.zeros(shape_c, dtype=np.int64)
     th = np.zeros(shape_t, dtype=np.int64)
     for m, meld in enumerate(rules.melds):
@@ -101,10 +102,10 @@ def test_kernel_scores_any_hand_like_the_reference(case):
     th = np.zeros((1, tables.max_total + 1), dtype=np.int64)
     meld_odds_blocks(deck, deck.shape[0], kernel_tables(tables), tables.trump_need, trump, 0, 0,
                      1, 1, ch, th)
-    counts = [count for _, count, _ in reference.meld_table(rules, hand, trump)]
+    counts = [count for _, count, _ in core_twin.meld_table(rules, hand, trump)]
     assert [int(np.flatnonzero(row)[0]) for row in ch[0]] == counts
     assert ch.sum() == tables.n_melds
-    assert np.flatnonzero(th[0]).tolist() == [reference.best_total(rules, hand)]
+    assert np.flatnonzero(th[0]).tolist() == [core_twin.best_total(rules, hand)]
 
 
 def test_one_thread_equals_two_threads_kernel(two_threads):
@@ -184,7 +185,7 @@ def test_total_meld_rows_match_reference_best_total():
     # total_meld rows: best total over the suits the hand may name (all four if none)
     r = find_variant("four-hand-80")
     df = meld_odds(r, 800, seed=17).filter(pl.col("meld") == "total_meld")
-    _, total_hist = reference.meld_odds_counts(r, 800, 17, 0, simulate.BLOCK_SIZE)
+    _, total_hist = core_twin.meld_odds_counts(r, 800, 17, 0, simulate.BLOCK_SIZE)
     assert dict(zip(df["points"].to_list(), df["hands"].to_list())) == total_hist
 
 

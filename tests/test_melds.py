@@ -9,9 +9,9 @@ from conftest import TINY_RULES_FILES, VARIANT_NAMES, counts, kernel_melds
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import reference
 from binokel_sim.analysis import analyze_hand
 from binokel_sim.hands import parse_hand
+from binokel_sim.reference import core as core_twin
 from binokel_sim.variants import find_variant, load_rules
 
 SUITS = "SHDC"
@@ -25,7 +25,7 @@ def check_kernel_equals_reference(rules, hand):
     ref_hand = [int(x) for x in hand]
     result = analyze_hand(rules, hand)
     for trump in range(4):
-        expected = reference.meld_table(rules, ref_hand, trump)
+        expected = core_twin.meld_table(rules, ref_hand, trump)
         rows, total = kernel_rows(rules, hand, trump)
         assert rows == expected, (rules.name, SUITS[trump], hand.tolist())
         assert total == sum(p for _, _, p in expected)
@@ -101,7 +101,7 @@ def melds_of(name: str, text: str, trump: str) -> tuple[dict[str, tuple[int, int
     t = SUITS.index(trump)
     rows, total = kernel_melds(r, hand, t)
     got = {n: (c, p) for n, c, p in rows}
-    ref = {n: (c, p) for n, c, p in reference.meld_table(r, [int(x) for x in hand], t)}
+    ref = {n: (c, p) for n, c, p in core_twin.meld_table(r, [int(x) for x in hand], t)}
     assert got == ref
     entry = analyze_hand(r, hand)["by_trump"][trump]
     assert {m["name"]: (m["count"], m["points"]) for m in entry["melds"]} == got

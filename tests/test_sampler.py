@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from binokel_sim import reference_sampler as twin
 from binokel_sim.kernels.sampler import count_bounded, count_ways, sample_bounded, sample_counts
-from binokel_sim.reference import Stream
+from binokel_sim.reference import sampler as twin
+from binokel_sim.reference.core import Stream
 
 ALL = (1 << 24) - 1
 SUIT = 0b111111

@@ -1,5 +1,5 @@
 """The sampling policy of four-hand-80 (kernels/sampling.py): its play loop against the fast
-play-outs, its cards against the pure-Python twin (reference_sampling.py) deal for deal, the
+play-outs, its cards against the pure-Python twin (reference/sampling.py) deal for deal, the
 table's inferences against the hands, its records against the rules, its strength."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from test_games import RULES, TABLES, check_record, records
 
 from binokel_sim import games
-from binokel_sim import reference_sampling as twin
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
 from binokel_sim.kernels.deals import play_blocks
 from binokel_sim.kernels.knowledge import excluded_by
@@ -20,8 +19,9 @@ from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.sampling import play_known, sampling_scratch, shown_of
 from binokel_sim.kernels.tricks import beaters, counter_mask, playout, suit_block
 from binokel_sim.meld_rules import shown_cards
-from binokel_sim.reference import Stream
-from binokel_sim.reference_play import trick_winner
+from binokel_sim.reference import sampling as twin
+from binokel_sim.reference.core import Stream
+from binokel_sim.reference.play import trick_winner
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
 

@@ -1,5 +1,5 @@
 """The two-hand endgame solver (kernels/solver.py, solver.py, the ``solve`` command) against its
-brute-force twin (reference_solver.py: plain minimax, SPEC.md "Must-head obligation" and "Trick
+brute-force twin (reference/solver.py: plain minimax, SPEC.md "Must-head obligation" and "Trick
 winner"), endings worked by hand, invariants of full 12-trick positions, and the command line."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import sys
 import numpy as np
 import pytest
 
-from binokel_sim import reference_solver
 from binokel_sim.cards import counts_to_planes, format_card, parse_cards, parse_suit
 from binokel_sim.errors import CardError, SimulationError
 from binokel_sim.kernels import solver as kernel
+from binokel_sim.reference import solver as solver_twin
 from binokel_sim.solver import card_points_of, solve_endgame
 from binokel_sim.variants import builtin_toml, find_variant, rules_from_dict
 
@@ -84,7 +84,7 @@ def test_kernel_matches_brute_force(rules, tricks, cases):
         for leader in (0, 1):
             for _ in range(cases):
                 hands = random_position(rng, rules, tricks)
-                want = reference_solver.solve(hands, leader, trump, rules)
+                want = solver_twin.solve(hands, leader, trump, rules)
                 value, card, leads = k.leads(hands, trump, leader)
                 where = (hands, trump, leader)
                 assert value == want["points"], where
@@ -99,7 +99,7 @@ def test_driver_matches_brute_force_with_the_set_of_best_cards():
     for i in range(40):
         hands = random_position(rng, TWO_HAND, 1 + i % 5)
         trump, leader = i % 4, (i // 4) % 2
-        want = reference_solver.solve(hands, leader, trump, TWO_HAND)
+        want = solver_twin.solve(hands, leader, trump, TWO_HAND)
         got = solve_endgame(TWO_HAND, np.array(hands[0]), np.array(hands[1]), trump, leader)
         assert got["points"] == want["points"]
         assert got["opponent_points"] == want["opponent_points"]
@@ -192,7 +192,7 @@ def test_callable_from_a_numba_kernel():
     trumps = np.arange(12, dtype=np.int64) % 4
     out = np.empty(12, dtype=np.int64)
     many(all_hands, trumps, k.points, k.ctx, k.table, out)
-    want = [reference_solver.solve(h, i % 2, i % 4, TWO_HAND)["points"]
+    want = [solver_twin.solve(h, i % 2, i % 4, TWO_HAND)["points"]
             for i, h in enumerate(positions)]
     assert out.tolist() == want
 
@@ -234,7 +234,7 @@ EXAMPLE = ["solve", "--hand", "AS TS KH QH JD 9C", "--other", "KS AH TD AD QC JC
 
 def test_solve_json():
     doc = json.loads(ok(*EXAMPLE, "--format", "json").stdout)
-    want = reference_solver.solve(
+    want = solver_twin.solve(
         [list(np.bincount(parse_cards(h), minlength=24)) for h in (EXAMPLE[2], EXAMPLE[4])],
         0, parse_suit("H"), TWO_HAND)
     assert {"points", "opponent_points", "best_cards", "nodes", "leads", "total_points"} <= \

@@ -1,5 +1,5 @@
 """The ``heuristic+solver`` policy (kernels/solver_policy.py): its phase-2 card against the twin
-(reference_solver.policy_card: plain minimax on small endings; on full 12-card positions the
+(reference.solver.policy_card: plain minimax on small endings; on full 12-card positions the
 twin's own trick-by-trick choice with the positions after the first trick valued by the kernel
 solver, which test_solver.py checks against brute force), the cards it plays in whole deals of
 two-hand-48, its duels, and the variants that refuse it."""
@@ -11,14 +11,15 @@ import random
 import numpy as np
 import pytest
 
-from binokel_sim import reference_solver, talon_games
+from binokel_sim import talon_games
 from binokel_sim.cards import counts_to_planes
 from binokel_sim.errors import SimulationError
 from binokel_sim.games import policy_id
 from binokel_sim.kernels import solver as solver_kernel
 from binokel_sim.kernels.policies import POLICY_SOLVER
 from binokel_sim.kernels.solver_policy import solver_card, solver_scratch
-from binokel_sim.reference_play import legal_cards
+from binokel_sim.reference import solver as solver_twin
+from binokel_sim.reference.play import legal_cards
 from binokel_sim.solver import card_points_of
 from binokel_sim.variants import find_variant
 
@@ -75,7 +76,7 @@ def test_card_matches_the_brute_force_twin(rules):
     policy = Policy(rules)
     for case in range(240):
         hands, seat, led, trump = decisions(rng, rules, 1 + case % 4)
-        want = reference_solver.policy_card(hands, seat, led, trump, rules)
+        want = solver_twin.policy_card(hands, seat, led, trump, rules)
         assert policy.card(hands, seat, led, trump) == want, (hands, seat, led, trump)
 
 
@@ -86,7 +87,7 @@ def test_card_matches_the_twin_on_full_positions():
     policy = Policy(TWO_HAND)
     for _ in range(12):
         hands, seat, led, trump = decisions(rng, TWO_HAND, 12)
-        want = reference_solver.policy_card(hands, seat, led, trump, TWO_HAND, policy.value)
+        want = solver_twin.policy_card(hands, seat, led, trump, TWO_HAND, policy.value)
         assert policy.card(hands, seat, led, trump) == want
 
 
@@ -98,7 +99,7 @@ def test_ties_go_to_the_lowest_card_type():
     hands[0][5] = 1  # A of spades
     hands[1][12] = 2  # two 9 of diamonds
     card = Policy(TWO_HAND).card(hands, 0, None, 1)
-    values = reference_solver.lead_values(hands, 0, 1, TWO_HAND)
+    values = solver_twin.lead_values(hands, 0, 1, TWO_HAND)
     assert values[5] == values[11] == max(values.values())
     assert card == 5
 
@@ -128,12 +129,12 @@ def test_whole_deals_play_the_solver_card_in_phase_2():
             hands = phase2_hands(deals, d, k)
             leader = int(deals.trick_leaders[d, k])
             led = int(deals.trick_cards[d, k, 0])
-            assert led == reference_solver.policy_card(hands, leader, None, trump, TWO_HAND,
-                                                       policy.value)
+            assert led == solver_twin.policy_card(hands, leader, None, trump, TWO_HAND,
+                                                  policy.value)
             hands[leader][led] -= 1
             reply = int(deals.trick_cards[d, k, 1])
-            assert reply == reference_solver.policy_card(hands, 1 - leader, led, trump,
-                                                         TWO_HAND, policy.value)
+            assert reply == solver_twin.policy_card(hands, 1 - leader, led, trump,
+                                                    TWO_HAND, policy.value)
             checked += 2
     assert checked == 6 * 24
 

@@ -1,6 +1,6 @@
 """The sampling policy of three-hand-72 and four-hand-72 (phase 1 ``kernels/talon_sampling.py``,
 phase 2 ``kernels/strict_sampling.py`` and ``strict_tricks.strict_sampling_card``) against its
-pure-Python twin (:mod:`binokel_sim.reference_talon_play`): whole deals (phase 1's shuffles,
+pure-Python twin (:mod:`binokel_sim.reference.talon_play`): whole deals (phase 1's shuffles,
 phase 2's constrained samples) card for card with mixed policies; the twin's phase-2 knowledge
 sound on recorded deals (no seat ever holds a type it is excluded from, every seat holds its
 known copies); the decision reading nothing hidden (cards exchanged between two other seats,
@@ -17,8 +17,8 @@ from test_talon import kernel_records
 from binokel_sim import talon_games
 
 from binokel_sim.cards import parse_card, parse_cards
-from binokel_sim.reference import Stream, block_streams, deck_cards
-from binokel_sim.reference_talon import (
+from binokel_sim.reference.core import Stream, block_streams, deck_cards
+from binokel_sim.reference.talon import (
     add_copy,
     deal_talon_game,
     declaration_record,
@@ -27,7 +27,7 @@ from binokel_sim.reference_talon import (
     remove_copy,
     swap_card,
 )
-from binokel_sim.reference_talon_play import (
+from binokel_sim.reference.talon_play import (
     Deal,
     clone,
     end_trick,

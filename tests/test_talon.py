@@ -1,6 +1,6 @@
 """The talon games (two-hand-48, three-hand-72, four-hand-72): the engine against its pure-Python
-twin (:mod:`binokel_sim.reference_talon`) deal for deal on the random policy and the heuristic
-(:mod:`binokel_sim.reference_talon_play`), declarations on
+twin (:mod:`binokel_sim.reference.talon`) deal for deal on the random policy and the heuristic
+(:mod:`binokel_sim.reference.talon_play`), declarations on
 hand-made cases, every record of both policies replayed by the independent checker
 (``tests/talon_replay.py``), points conserved, and the same numbers on 1 or 2 threads.
 Contract: SPEC.md "Variant two-hand-48", "Variants three-hand-72 and four-hand-72"; decisions in
@@ -15,9 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from talon_replay import replay_talon
 
-from binokel_sim import games, reference_play, talon_games
-from binokel_sim import reference_talon as ref
-from binokel_sim import reference_talon_play as talon_twin
+from binokel_sim import games, talon_games
 from binokel_sim.cards import (
     N_TYPES,
     counts_of,
@@ -36,6 +34,11 @@ from binokel_sim.kernels.talon_declare import (
     legal_declarations,
 )
 from binokel_sim.kernels.tricks import legal_mask, trick_winner
+from binokel_sim.reference import play as play_twin
+from binokel_sim.reference import talon as ref
+from binokel_sim.reference import talon_play as talon_twin
+from binokel_sim.reference.core import block_streams, deal_hand
+from binokel_sim.reference.sampler import sample_counts
 from binokel_sim.tables import compile_tables, compile_talon, declaration_rows
 from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant, load_rules
@@ -122,7 +125,7 @@ def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size
     ("four-hand-72", ["heuristic", "heuristic", "random", "heuristic"])])
 def test_heuristic_deals_equal_the_twin(name, policies):
     """The heuristic (cards, declarations, swaps) against its twin
-    (:mod:`binokel_sim.reference_talon_play`), mixed with random seats, deal for deal."""
+    (:mod:`binokel_sim.reference.talon_play`), mixed with random seats, deal for deal."""
     rules = find_variant(name)
     kernel = kernel_records(rules, policies, 40, 13)
     twin = talon_twin.play_deals(rules, policies, 40, 13, 7)
@@ -156,7 +159,7 @@ def test_phase2_legal_cards_equal_the_twin(position):
     led = trick[0] // 6 if trick else 0
     mask = int(legal_mask(p0, led, trump, cards, len(trick)))
     assert [t for t in range(N_TYPES) if mask >> t & 1] == \
-        reference_play.legal_cards(list(counts_of(hand)), trick, trump)
+        play_twin.legal_cards(list(counts_of(hand)), trick, trump)
 
 
 @settings(max_examples=150, deadline=None)
@@ -167,7 +170,7 @@ def test_trick_winner_equals_the_twin(position):
     trick, hand, trump = position
     trick = trick + hand[:1] if len(trick) < 2 else trick
     cards = np.array(trick, dtype=np.int64)
-    assert trick_winner(cards, len(trick), trump) == reference_play.trick_winner(trick, trump)
+    assert trick_winner(cards, len(trick), trump) == play_twin.trick_winner(trick, trump)
 
 
 @pytest.mark.parametrize("trump, trick, winner", [
@@ -506,7 +509,7 @@ def test_duel_is_the_mean_over_seatings_of_the_same_deal(small_blocks):
     want = []
     for d, stream, work in ref.block_streams(ref.deck_cards(rules), 9, 5, 7):
         hands, talon = ref.deal_talon_game(rules, work, stream)
-        pick = reference_play.stream_pick(stream)
+        pick = play_twin.stream_pick(stream)
         first = ref.play_deal(rules, hands, list(talon), d % 2, pick)["scores"]
         second = ref.play_deal(rules, hands, list(talon), d % 2, pick)["scores"]
         want.append(((first[0] - first[1]) + (second[1] - second[0])) / 2)
@@ -546,9 +549,6 @@ def twin_constrained_samples(rules, counts, turned, dealer, n, seed, block_size,
     """The constrained samples by the twins: the sampler's twin deals the other seats and the
     hidden talon, the talon's order is a partial Fisher-Yates of its cards, the turned card last,
     then the talon twin plays the deal with the random policy, all on one stream."""
-    from binokel_sim.reference import block_streams, deal_hand
-    from binokel_sim.reference_sampler import sample_counts
-
     players = rules.players
     known = [[int(x) for x in knowledge.known[s]] for s in range(1, players)]
     allowed = [int(knowledge.allowed[s]) for s in range(1, players)] + [(1 << N_TYPES) - 1]
@@ -563,7 +563,7 @@ def twin_constrained_samples(rules, counts, turned, dealer, n, seed, block_size,
         talon = [t for t in range(N_TYPES) for _ in range(split[-1][t])]
         deal_hand(talon, 0, len(talon), stream)
         record = ref.play_deal(rules, hands, talon + [turned], dealer,
-                               reference_play.stream_pick(stream))
+                               play_twin.stream_pick(stream))
         out.append([[record["card_points"][s], record["meld_points"][s]]
                     for s in range(players)])
     return out

@@ -26,7 +26,7 @@ from binokel_sim.kernels.talon_sampling import (
     talon_sampling_scratch,
     unseen_pool,
 )
-from binokel_sim.reference_talon_play import play_deals as twin_deals
+from binokel_sim.reference.talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
 from binokel_sim.tables import compile_talon
@@ -207,7 +207,7 @@ def test_the_shuffle_is_uniform_over_the_arrangements():
                                             (["sampling", "sampling"], 7)])
 def test_phase_1_equals_the_twin(policies, seed):
     """The sampling seats' phase-1 cards, the declarations and draws, against the twin
-    (:mod:`binokel_sim.reference_talon_play`: its own view of the seat, shuffles from the same
+    (:mod:`binokel_sim.reference.talon_play`: its own view of the seat, shuffles from the same
     stream, play-outs by the twin heuristic), deal for deal."""
     phase1 = RULES.talon // RULES.players
     kernel = kernel_records(RULES, policies, 3, seed, block_size=1, samples=2)

@@ -1,5 +1,5 @@
 """Trick play: legal cards, trick winner, play-outs, scoring and the play-out driver, each kernel
-against its pure-Python twin in :mod:`binokel_sim.reference_play` (SPEC.md, "Must-head
+against its pure-Python twin in :mod:`binokel_sim.reference.play` (SPEC.md, "Must-head
 obligation", "Trick winner", "Variant four-hand-80")."""
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from binokel_sim import reference_play as ref
-from binokel_sim import reference_sampling
 from binokel_sim.cards import (
     N_TYPES,
     counts_of,
@@ -42,7 +40,9 @@ from binokel_sim.kernels.tricks import (
     score_deal,
     trick_winner,
 )
-from binokel_sim.reference import Stream
+from binokel_sim.reference import play as ref
+from binokel_sim.reference import sampling as sampling_twin
+from binokel_sim.reference.core import Stream
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 
@@ -422,9 +422,9 @@ def test_playout_blocks_equal_reference(seed, first_block, block_size, n):
 @given(st.integers(0, 2**63 - 1), st.integers(0, 1000), st.integers(1, 4), st.integers(1, 9))
 def test_heuristic_playout_blocks_equal_reference(seed, first_block, block_size, n):
     """Whole heuristic deals (the kernel plays them two at a time) against the twin's, which
-    plays each alone with :func:`binokel_sim.reference_play.heuristic_card`."""
+    plays each alone with :func:`binokel_sim.reference.play.heuristic_card`."""
     play, trumps = run_blocks(n, [POLICY_HEURISTIC] * 4, seed, first_block, block_size)
-    want = reference_sampling.heuristic_playout_deals(RULES, n, seed, block_size, first_block)
+    want = sampling_twin.heuristic_playout_deals(RULES, n, seed, block_size, first_block)
     assert [(int(a), int(b), int(t)) for (a, b), t in zip(play, trumps)] == want
 
 

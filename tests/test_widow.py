@@ -1,6 +1,6 @@
 """The widow games (three-hand-auction-48, four-hand-widow-48): the engine against its
-pure-Python twin (:mod:`binokel_sim.reference_widow`) deal for deal on the random policy and
-the heuristic (:mod:`binokel_sim.reference_widow_policy`), the auction, demand, burying and
+pure-Python twin (:mod:`binokel_sim.reference.widow`) deal for deal on the random policy and
+the heuristic (:mod:`binokel_sim.reference.widow_policy`), the auction, demand, burying and
 scoring on hand-made cases, the exact widow analysis against a brute-force enumeration, every
 record of both policies replayed by the independent checker (``tests/widow_replay.py``),
 conservation, and the same numbers on 1 or 2 threads.
@@ -18,11 +18,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from binokel_sim import reference, reference_widow
 from binokel_sim import widow_games as wg
 from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
 from binokel_sim.constants import NO_BID
 from binokel_sim.kernels.widow import bid_limit, score_widow, widow_auction
+from binokel_sim.reference import core as core_twin
+from binokel_sim.reference import widow as widow_twin
+from binokel_sim.reference import widow_score
+from binokel_sim.reference.core import block_streams, deal_hand
+from binokel_sim.reference.play import stream_pick
+from binokel_sim.reference.sampler import count_ways, sample_counts
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 from binokel_sim.odds.widow import bid_rows, widow_section
@@ -50,7 +55,7 @@ def records(rules, n, seed, policy="random", threads=None):
 # --- the engine against its twin ------------------------------------------------------------------
 
 def test_random_deals_equal_the_twin(widow_rules, small_blocks):
-    assert records(widow_rules, 80, 13) == reference_widow.play_deals(widow_rules, 80, 13, 7)
+    assert records(widow_rules, 80, 13) == widow_twin.play_deals(widow_rules, 80, 13, 7)
 
 
 def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first_deal,
@@ -85,14 +90,14 @@ def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size
     rules = find_variant(name)
     assert kernel_records(rules, [RANDOM] * rules.players, seed=seed, n=n,
                           first_block=first_block, block_size=block_size,
-                          first_deal=first_deal) == reference_widow.play_deals(
+                          first_deal=first_deal) == widow_twin.play_deals(
         rules, n, seed, block_size, first_block, first_deal)
 
 
 @pytest.mark.parametrize("mix", ["all", "some"])
 def test_heuristic_deals_equal_the_twin(widow_rules, mix):
     """The heuristic's auction, demand, card given back, trump, burials and cards, deal for
-    deal against its twin (``reference_widow_policy``), on every seat or beside random seats
+    deal against its twin (``reference.widow_policy``), on every seat or beside random seats
     (whose draws then interleave with its decisions)."""
     names = ["heuristic"] * widow_rules.players
     if mix == "some":
@@ -101,7 +106,7 @@ def test_heuristic_deals_equal_the_twin(widow_rules, mix):
     ids = [HEURISTIC if name == "heuristic" else RANDOM for name in names]
     kernel = kernel_records(widow_rules, ids, n=120, seed=5, first_block=0, block_size=7,
                             first_deal=0)
-    twin = reference_widow.play_deals(widow_rules, 120, 5, 7, policies=names)
+    twin = widow_twin.play_deals(widow_rules, 120, 5, 7, policies=names)
     assert kernel == twin
     # the decisions the twin checks were taken: demands, bids above the minimum, every trump
     heuristic_solo = [r for r in twin if names[r["soloist"]] == "heuristic"]
@@ -253,14 +258,14 @@ def test_exact_widow_equals_brute_force_over_physical_cards():
         counts = list(hand)
         for i in widow:
             counts[unseen[i]] += 1
-        best = max(reference.meld_total(rules, counts, trump) for trump in range(4))
+        best = max(core_twin.meld_total(rules, counts, trump) for trump in range(4))
         hist[best] = hist.get(best, 0) + 1
     widows = sum(hist.values())
     section = widow_section(rules, np.array(hand))
     assert section["widows"] == widows == 5456  # C(33, 3)
     assert {d["meld"]: d["probability"] for d in section["distribution"]} == \
         {v: float(Fraction(k, widows)) for v, k in sorted(hist.items())}
-    own = max(reference.meld_total(rules, hand, trump) for trump in range(4))
+    own = max(core_twin.meld_total(rules, hand, trump) for trump in range(4))
     assert section["own_best_meld"] == own
     assert section["p_improves"] == pytest.approx(
         sum(k for v, k in hist.items() if v > own) / widows, abs=1e-12)
@@ -296,10 +301,6 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge):
     widow, the widow's order is a partial Fisher-Yates of its cards, then the widow twin plays
     the deal as a sample (seat 0 the soloist, no auction) with the random policy, all on one
     stream. Rows as ``SAMPLE_FIELDS``."""
-    from binokel_sim.reference import block_streams, deal_hand
-    from binokel_sim.reference_play import stream_pick
-    from binokel_sim.reference_sampler import sample_counts
-
     players = rules.players
     known = [[int(x) for x in knowledge.known[s]] for s in range(1, players)]
     allowed = [int(knowledge.allowed[s]) for s in range(1, players)] + [(1 << 24) - 1]
@@ -313,9 +314,9 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge):
                                               for k, x in zip(known, split)]
         widow = [t for t in range(24) for _ in range(split[-1][t])]
         deal_hand(widow, 0, len(widow), stream)
-        record = reference_widow.play_deal(rules, hands, split[-1], d % players,
-                                           stream_pick(stream), sample=True)
-        ours = [s for s in range(players) if reference_widow.side_of(rules, s) == 0]
+        record = widow_twin.play_deal(rules, hands, split[-1], d % players,
+                                      stream_pick(stream), sample=True)
+        ours = [s for s in range(players) if widow_score.side_of(rules, s) == 0]
         tricks = sum(1 for t in record["tricks"] if t["winner"] in ours)
         out.append([record["pair_scores"][0] if rules.partnerships else record["scores"][0],
                     "SHDC".index(record["trump"]), record["melds"][0],
@@ -354,7 +355,6 @@ def test_exact_widow_under_knowledge_equals_brute_force():
     """Every physical widow of the cards not known to be elsewhere, weighed by the deals of the
     rest to the two other seats that respect the knowledge (the sampler twin's exact count)."""
     from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.reference_sampler import count_ways
 
     rules = find_variant("three-hand-auction-48")
     hand = list(counts_of(parse_cards(rules.example_hand)))
@@ -381,7 +381,7 @@ def test_exact_widow_under_knowledge_equals_brute_force():
         counts = list(hand)
         for i in widow:
             counts[cards[i]] += 1
-        best = max(reference.meld_total(rules, counts, trump) for trump in range(4))
+        best = max(core_twin.meld_total(rules, counts, trump) for trump in range(4))
         weight[best] = weight.get(best, 0) + memo[key]
     total = sum(weight.values())
     section = widow_section(rules, np.array(hand), k)

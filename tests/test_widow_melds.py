@@ -17,11 +17,11 @@ from conftest import counts, kernel_melds
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import reference
 from binokel_sim.analysis import analyze_hand
 from binokel_sim.cards import card_type, counts_to_planes, parse_rank, type_rank
 from binokel_sim.exact import exact_meld_distribution
 from binokel_sim.kernels.melds import meld_hand
+from binokel_sim.reference import core as core_twin
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import MAX_MELDS, find_variant, load_rules
 
@@ -39,9 +39,9 @@ def melds_of(name: str, text: str, trump: str) -> tuple[dict[str, tuple[int, int
     rows, total = kernel_melds(r, hand, t)
     got = {n: (c, p) for n, c, p in rows}
     ref_hand = [int(x) for x in hand]
-    ref = {n: (c, p) for n, c, p in reference.meld_table(r, ref_hand, t)}
+    ref = {n: (c, p) for n, c, p in core_twin.meld_table(r, ref_hand, t)}
     assert got == ref, (name, text, trump)
-    assert total == reference.meld_total(r, ref_hand, t) == sum(p for _, p in got.values())
+    assert total == core_twin.meld_total(r, ref_hand, t) == sum(p for _, p in got.values())
     entry = analyze_hand(r, hand)["by_trump"][trump]
     assert {m["name"]: (m["count"], m["points"]) for m in entry["melds"]} == got
     return {k: v for k, v in got.items() if v != (0, 0)}, total
@@ -122,7 +122,7 @@ def test_double_roundhouse():
     for t, trump in enumerate(SUITS):
         rows, total = kernel_melds(r, hand, t)
         got = {n: (c, p) for n, c, p in rows}
-        assert got == {n: (c, p) for n, c, p in reference.meld_table(r, ref_hand, t)}
+        assert got == {n: (c, p) for n, c, p in core_twin.meld_table(r, ref_hand, t)}
         assert {k: v for k, v in got.items() if v != (0, 0)} == {
             "roundhouse": (2, 240), "kings_around": (2, 1000), "queens_around": (2, 1000),
             "marriage": (3, 60), "trump_marriage": (1, 40)}
@@ -359,7 +359,7 @@ def test_around_inside_around_exact_kernel_reference(tmp_path, players, hand_siz
         ways = prod(comb(rules.copies, x) for x in vec)
         ref_hand = [int(x) for x in hand]
         for trump in range(4):
-            rows = reference.meld_table(rules, ref_hand, trump)
+            rows = core_twin.meld_table(rules, ref_hand, trump)
             assert _kernel_rows(rules, hand, trump) == (rows, sum(p for _, _, p in rows)), \
                 (vec, trump)
             for name, count, _ in rows:
@@ -392,5 +392,5 @@ def test_kernel_equals_reference_widow_rich_hands(rules_and_hand):
     r, hand = rules_and_hand
     ref_hand = [int(x) for x in hand]
     for trump in range(4):
-        rows = reference.meld_table(r, ref_hand, trump)
-        assert _kernel_rows(r, hand, trump) == (rows, reference.meld_total(r, ref_hand, trump))
+        rows = core_twin.meld_table(r, ref_hand, trump)
+        assert _kernel_rows(r, hand, trump) == (rows, core_twin.meld_total(r, ref_hand, trump))

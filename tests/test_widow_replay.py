@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from binokel_sim.cards import format_card, parse_card
-from binokel_sim.reference import meld_total
+from binokel_sim.reference.core import meld_total
 from binokel_sim.variants import find_variant
 
 from widow_replay import legal_types, on_ladder, replay_widow, trick_winner_index

@@ -1,6 +1,6 @@
 """The sampling policy of the widow games (``kernels/widow_knowledge.py`` with
 ``strict_tricks.strict_sampling_card`` and the sampler's bound) against its pure-Python twin
-(:mod:`binokel_sim.reference_widow_sampling`): whole deals card for card with mixed policies; the
+(:mod:`binokel_sim.reference.widow_sampling`): whole deals card for card with mixed policies; the
 twin's view sound at every decision of recorded deals (no seat holds a type it is excluded from,
 every seat holds its known copies, the true deal meets the shown widow's bound, the pool is
 exactly the unseen cards); the decision reading nothing hidden (hidden cards moved between other
@@ -17,14 +17,17 @@ import pytest
 from test_widow import kernel_records
 from widow_replay import replay_widow
 
-from binokel_sim import reference_widow, widow_games
-from binokel_sim import reference_widow_sampling as sampling
+from binokel_sim import widow_games
 from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.kernels.widow import I_BONUS
-from binokel_sim.reference import Stream, block_streams, deck_cards, meld_total
-from binokel_sim.reference_play import legal_cards, stream_pick, trick_winner
-from binokel_sim.reference_sampler import consistent
-from binokel_sim.reference_widow_policy import card as heuristic_card
+from binokel_sim.reference import widow as widow_twin
+from binokel_sim.reference import widow_sampling as sampling
+from binokel_sim.reference.core import Stream, block_streams, deck_cards, meld_total
+from binokel_sim.reference.play import legal_cards, stream_pick, trick_winner
+from binokel_sim.reference.sampler import consistent
+from binokel_sim.reference.widow_policy import bid_limit
+from binokel_sim.reference.widow_policy import card as heuristic_card
+from binokel_sim.reference.widow_score import Trick
 from binokel_sim.stats import mean_interval
 from binokel_sim.variants import find_variant
 from binokel_sim.widow_records import widow_records
@@ -47,7 +50,7 @@ def test_sampling_deals_equal_the_twin(name, policies, seed, samples):
     rules = find_variant(name)
     ids = [POLICY_NAMES[p] for p in policies]
     kernel = kernel_records(rules, ids, 6, seed, 0, 2, 0, n_samples=samples)
-    twin = reference_widow.play_deals(rules, 6, seed, 2, policies=policies, n_samples=samples)
+    twin = widow_twin.play_deals(rules, 6, seed, 2, policies=policies, n_samples=samples)
     assert kernel == twin
 
 
@@ -89,7 +92,7 @@ def sound_run(name, policies, seed, monkeypatch):
         return real(table, hands, seat, trick, leader, played, n_samples, stream)
 
     monkeypatch.setattr(sampling, "sampling_card", checked)
-    reference_widow.play_deals(rules, 40, seed, 8, policies=policies, n_samples=1)
+    widow_twin.play_deals(rules, 40, seed, 8, policies=policies, n_samples=1)
     return seen
 
 
@@ -126,11 +129,11 @@ def positions(rules, n_deals, seed, stops):
     ``(table, hands, seat, trick, leader, played)``."""
     players = rules.players
     for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, 1):
-        hands, widow = reference_widow.deal_widow_game(rules, work, stream)
+        hands, widow = widow_twin.deal_widow_game(rules, work, stream)
         pick = stream_pick(stream)
         limits = [heuristic_bid(rules, h) for h in hands]
-        soloist, bid, _ = reference_widow.auction(rules, d % players, pick, limits)
-        handling = reference_widow.handle_widow(rules, hands, widow, soloist, pick, True)
+        soloist, bid, _ = widow_twin.auction(rules, d % players, pick, limits)
+        handling = widow_twin.handle_widow(rules, hands, widow, soloist, pick, True)
         trump = handling.trump
         melds = [int(meld_total(rules, h, trump)) for h in hands]
         table = sampling.start_table(rules, hands, soloist, bid, trump, melds, widow,
@@ -150,7 +153,7 @@ def positions(rules, n_deals, seed, stops):
                 for c in trick:
                     played[c] += 1
                 winner = (leader + trick_winner(trick, trump)) % players
-                table.tricks.append(reference_widow.Trick(leader, trick, winner))
+                table.tricks.append(Trick(leader, trick, winner))
                 leader = winner
         seat = (leader + len(trick)) % players
         if len(legal_cards(hands[seat], trick, trump)) >= 2:
@@ -158,8 +161,6 @@ def positions(rules, n_deals, seed, stops):
 
 
 def heuristic_bid(rules, hand):
-    from binokel_sim.reference_widow_policy import bid_limit
-
     return bid_limit(rules, hand)
 
 

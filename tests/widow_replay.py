@@ -4,7 +4,7 @@ four-hand-widow-48).
 Written from the rules alone (``docs/SPEC.md``: "Common to all variants", "Variant
 three-hand-auction-48", "Variant four-hand-widow-48"; the project's widow conventions: deal,
 auction, widow, demand, burying, trump, scoring, records), so that it catches the engine's
-mistakes. It imports nothing of the engine (no kernels, no ``reference_widow``, no
+mistakes. It imports nothing of the engine (no kernels, no ``reference.widow``, no
 ``widow_games``, no ``widow_records``): only the card notation, the rules data and, for the meld
 values alone, the pure-Python ``reference.meld_total``.
 
@@ -27,7 +27,7 @@ from collections import Counter
 from typing import Any
 
 from binokel_sim.cards import format_card
-from binokel_sim.reference import meld_total
+from binokel_sim.reference.core import meld_total
 from binokel_sim.variants import Rules
 
 from replay_rules import RecordCheck, hand_order, legal_types, rank_of, trick_winner_index

@@ -2,7 +2,7 @@
 
 Contract: SPEC.md, four-hand-80 "Bidding". The ladder arrives as an int64 array ``(rungs, 2)`` of
 ``[from, step]`` (``Tables.ladder``). The bidding heuristic is documented in docs/rules.md
-("Bidding heuristic") and mirrored in :mod:`binokel_sim.reference_play`.
+("Bidding heuristic") and mirrored in :mod:`binokel_sim.reference.play`.
 """
 
 import numpy as np

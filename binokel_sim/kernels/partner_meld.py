@@ -8,7 +8,7 @@ among the suits it may name (``trump_need``: a marriage), the first in S H D C o
 length its number of cards in that suit, and its partner (seat 2) melds with the same trump.
 A hand that may name no suit names no trump; it is only counted by its own meld (its best total;
 in four-hand-80 such a hand holds no trump-dependent meld, so every trump gives the same).
-The pure-Python twin is :mod:`binokel_sim.reference_partner`.
+The pure-Python twin is :mod:`binokel_sim.reference.partner`.
 """
 
 import numpy as np

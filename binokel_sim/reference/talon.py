@@ -14,8 +14,8 @@ four-hand-72") and docs/rules.md ("Talon games") state them. No bit tricks and n
 
 The random choices are made by a ``pick(n)`` callable returning an integer in ``[0, n)``, called
 only when there are at least two choices (card types, or "no declaration" plus the legal
-declarations), exactly like the kernel's random policy. :func:`binokel_sim.reference_play.
-stream_pick` makes such a callable from the deal's :class:`binokel_sim.reference.Stream`, which
+declarations), exactly like the kernel's random policy. :func:`binokel_sim.reference.play.
+stream_pick` makes such a callable from the deal's :class:`binokel_sim.reference.core.Stream`, which
 continues after the shuffle, so a kernel deal and a reference deal with the same seed and block
 must agree card for card and declaration for declaration.
 """
@@ -34,8 +34,8 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.reference import Stream, block_streams, deal_hand, deck_cards
-from binokel_sim.reference_play import Pick, legal_cards, stream_pick, trick_winner
+from binokel_sim.reference.core import Stream, block_streams, deal_hand, deck_cards
+from binokel_sim.reference.play import Pick, legal_cards, stream_pick, trick_winner
 from binokel_sim.variants import MeldSpec, Rules
 
 NO_SUIT = -1  # the suit of a declaration of an ``around`` or ``cards`` meld

@@ -2,22 +2,23 @@
 ``kernels/strict_tricks.strict_sampling_card``), written out plainly: what the table knows as a
 record of public facts (shown melds, the shown widow, the demand, every trick), each seat's view
 of it derived afresh at every decision, the sampler's twin
-(:func:`binokel_sim.reference_sampler.sample_counts` with its :class:`Bound`) and play-outs by
-the heuristic (:func:`binokel_sim.reference_widow_policy.card`) scored by
-:func:`binokel_sim.reference_widow.score_deal`. Imports no kernel.
+(:func:`binokel_sim.reference.sampler.sample_counts` with its :class:`Bound`) and play-outs by
+the heuristic (:func:`binokel_sim.reference.widow_policy.card`) scored by
+:func:`binokel_sim.reference.widow_score.score_deal`. Imports no kernel.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from binokel_sim import reference_widow_policy as policy
 from binokel_sim.cards import N_TYPES, type_rank
 from binokel_sim.meld_rules import shown_cards
-from binokel_sim.reference import Stream
-from binokel_sim.reference_play import legal_cards, trick_winner
-from binokel_sim.reference_sampler import Bound, sample_counts, ways_from
-from binokel_sim.reference_sampling import excluded_after
+from binokel_sim.reference import widow_policy as policy
+from binokel_sim.reference.core import Stream
+from binokel_sim.reference.play import legal_cards, trick_winner
+from binokel_sim.reference.sampler import Bound, sample_counts, ways_from
+from binokel_sim.reference.sampling import excluded_after
+from binokel_sim.reference.widow_score import Trick, score_deal, side_of, trick_card_points
 from binokel_sim.variants import Rules
 
 ALL = (1 << N_TYPES) - 1
@@ -39,7 +40,7 @@ class Table:
     shown: list[list[int]]  # per seat, the meld cards shown (counts per type)
     excluded: list[set] = field(default_factory=list)  # per seat, types it cannot hold
     played_by: list[list[int]] = field(default_factory=list)
-    tricks: list = field(default_factory=list)  # the finished tricks (reference_widow.Trick)
+    tricks: list = field(default_factory=list)  # the finished tricks (widow_score.Trick)
 
 
 def start_table(rules: Rules, cards: list[list[int]], soloist: int, bid: int, trump: int,
@@ -152,8 +153,6 @@ def play_out(hands: list[list[int]], table: Table, seat: int, card: int, trick: 
              leader: int, played: list[int]) -> list:
     """Every trick of the deal when ``seat`` plays ``card`` to ``trick`` and every seat then
     plays the heuristic: the table's finished tricks and the rest."""
-    from binokel_sim.reference_widow import Trick
-
     rules, trump = table.rules, table.trump
     players = rules.players
     tricks = list(table.tricks)
@@ -176,11 +175,9 @@ def play_out(hands: list[list[int]], table: Table, seat: int, card: int, trick: 
 
 
 def side_value(table: Table, tricks: list, seat: int, buried_points: int) -> int:
-    """The deal's score (:func:`~binokel_sim.reference_widow.score_deal`, the buried cards'
-    ``buried_points`` to the soloist) of ``seat``'s side times the number of other sides, less
-    the other sides' scores."""
-    from binokel_sim.reference_widow import score_deal, side_of, trick_card_points
-
+    """The deal's score (:func:`~binokel_sim.reference.widow_score.score_deal`, the buried
+    cards' ``buried_points`` to the soloist) of ``seat``'s side times the number of other sides,
+    less the other sides' scores."""
     rules = table.rules
     points = trick_card_points(rules, tricks)
     points[table.soloist] += buried_points

@@ -2,7 +2,7 @@
 over every legal card of both players, no pruning, no table, no bit tricks.
 
 A hand is a list of 24 counts (copies held of each card type). Legality and the trick winner are
-:func:`binokel_sim.reference_play.legal_cards` and :func:`~binokel_sim.reference_play.trick_winner`,
+:func:`binokel_sim.reference.play.legal_cards` and :func:`~binokel_sim.reference.play.trick_winner`,
 written the way SPEC.md states "Must-head obligation" and "Trick winner"; copies of a card type
 are one move (``legal_cards`` lists each type once). Seat 0 maximises its card points from here
 (the last trick's bonus included), seat 1 minimises them.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from binokel_sim.cards import N_TYPES, type_rank
-from binokel_sim.reference_play import legal_cards, trick_winner
+from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.variants import Rules
 
 # what a position after a trick is worth to seat 0: (hands, leader, trump, rules) -> points

@@ -9,7 +9,7 @@ twin of its card choice (:func:`heuristic_card`), its rules written out one afte
 The random choices are made by a ``pick(n)`` callable returning an integer in ``[0, n)``; the
 play-out picks the ``k``-th of the distinct legal card types in ascending type order and calls
 ``pick`` only when at least two types are legal, exactly like the kernel's random policy.
-:func:`stream_pick` makes such a callable from a :class:`binokel_sim.reference.Stream`, which
+:func:`stream_pick` makes such a callable from a :class:`binokel_sim.reference.core.Stream`, which
 reproduces the kernel's ``below_scalar`` draws, so a kernel play-out and a reference play-out
 fed the same stream must agree card for card.
 """
@@ -29,7 +29,7 @@ from binokel_sim.cards import (
     type_suit,
 )
 from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
-from binokel_sim.reference import (
+from binokel_sim.reference.core import (
     Stream,
     block_streams,
     deal_hand,
@@ -37,6 +37,7 @@ from binokel_sim.reference import (
     may_name,
     meld_total,
 )
+from binokel_sim.reference.sampler import sample_counts
 from binokel_sim.variants import Rules
 
 Pick = Callable[[int], int]
@@ -153,7 +154,7 @@ def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
     ``(play of 0+2, play of 1+3, trump)`` per deal. Block streams and the carried deck
     permutation as in the kernel; seats 0-2 are dealt by partial shuffles, seat 3 takes the rest;
     seat 0 leads. ``play(hands, trump)`` (play points of the pairs) plays the tricks instead of
-    the random policy (the heuristic's: :func:`binokel_sim.reference_sampling.
+    the random policy (the heuristic's: :func:`binokel_sim.reference.sampling.
     heuristic_playout_deals`)."""
     results = []
     for _, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, first_block):
@@ -415,14 +416,12 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
 
     With ``known`` (per seat 1..3, counts per type it is known to hold) and ``allowed`` (per seat
     1..3, a mask of the types it may hold), the seats get their known cards and the rest is drawn
-    by the constrained sampler's twin (:func:`binokel_sim.reference_sampler.sample_counts`).
+    by the constrained sampler's twin (:func:`binokel_sim.reference.sampler.sample_counts`).
 
     With ``auction`` (``(lo, hi)`` by seat 0..3) a sample is dealt again, from the same stream,
     until the bid limit (:func:`bid_limit`) of each of seats 1..3 lies in ``[lo, hi]``.
     ``play(hands, trump)`` (play points of the pairs) plays the tricks instead of the random
-    policy (:func:`binokel_sim.reference_sampling.heuristic_bid_samples`)."""
-    from binokel_sim.reference_sampler import sample_counts
-
+    policy (:func:`binokel_sim.reference.sampling.heuristic_bid_samples`)."""
     unseen = [t for t in range(N_TYPES)
               for _ in range(int(rules.deck_counts()[t]) - int(counts[t]))]
     size = rules.hand_size

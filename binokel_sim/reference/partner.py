@@ -1,8 +1,8 @@
 """Slow, obvious pure-Python twin of ``kernels/partner_meld.py`` (imports no kernel).
 
-Deals come from :mod:`binokel_sim.reference` (the same random streams, the same partial
+Deals come from :mod:`binokel_sim.reference.core` (the same random streams, the same partial
 Fisher-Yates, the deck permutation carried within a block); melds are read straight from the
-rules by :func:`binokel_sim.reference.meld_total`. Per deal: seat 0 names the suit with its
+rules by :func:`binokel_sim.reference.core.meld_total`. Per deal: seat 0 names the suit with its
 highest meld among the suits it may name (the first of S H D C on a tie), its own meld is its
 total with that trump, the trump length its cards in that suit, and the partner (seat 2) melds
 with that trump; a seat 0 that may name no suit is counted by its best total alone.
@@ -11,7 +11,7 @@ with that trump; a seat 0 that may name no suit is counted by its best total alo
 from __future__ import annotations
 
 from binokel_sim.cards import N_RANKS, N_SUITS
-from binokel_sim.reference import deal_deals, deck_cards, may_name, meld_total
+from binokel_sim.reference.core import deal_deals, deck_cards, may_name, meld_total
 from binokel_sim.variants import Rules
 
 PARTNER_SEAT = 2

@@ -2,10 +2,10 @@
 loop that keeps what the table knows, written out plainly (hands as lists of 24 counts, tricks as
 lists of card types, knowledge as sets).
 
-The sampler is :func:`binokel_sim.reference_sampler.sample_counts`, the random policy
-:func:`binokel_sim.reference_play.stream_pick`, both reading one
-:class:`~binokel_sim.reference.Stream` in the order the kernel reads its state, and the
-play-outs are :func:`binokel_sim.reference_play.heuristic_card` on every seat; so a kernel deal
+The sampler is :func:`binokel_sim.reference.sampler.sample_counts`, the random policy
+:func:`binokel_sim.reference.play.stream_pick`, both reading one
+:class:`~binokel_sim.reference.core.Stream` in the order the kernel reads its state, and the
+play-outs are :func:`binokel_sim.reference.play.heuristic_card` on every seat; so a kernel deal
 and its twin agree card for card.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from binokel_sim.cards import N_TYPES, type_rank, type_suit
 from binokel_sim.meld_rules import shown_cards
-from binokel_sim.reference import Stream
-from binokel_sim.reference_play import (
+from binokel_sim.reference.core import Stream
+from binokel_sim.reference.play import (
     Trick,
     bid_samples,
     heuristic_card,
@@ -23,7 +23,7 @@ from binokel_sim.reference_play import (
     stream_pick,
     trick_winner,
 )
-from binokel_sim.reference_sampler import sample_counts
+from binokel_sim.reference.sampler import sample_counts
 from binokel_sim.variants import Rules
 
 RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
@@ -106,7 +106,7 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
 def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
                             first_block: int = 0) -> list[tuple[int, int, int]]:
     """Twin of ``kernels.tricks.playout_blocks`` with the heuristic on every seat (seat 0 leads
-    and is the bidder): :func:`binokel_sim.reference_play.playout_deals` played by
+    and is the bidder): :func:`binokel_sim.reference.play.playout_deals` played by
     :func:`heuristic_rest`."""
     return playout_deals(rules, n_deals, seed, block_size, first_block,
                          play=lambda hands, trump: tuple(heuristic_rest(
@@ -117,7 +117,7 @@ def heuristic_bid_samples(rules: Rules, counts: list[int], n_samples: int, seed:
                           trumps: list[int], block_size: int, first_block: int = 0
                           ) -> list[list[tuple[int, int, int]]]:
     """Twin of ``kernels.deals.bid_sample_blocks`` with the heuristic on every seat (seat 0,
-    the bid winner, leads): :func:`binokel_sim.reference_play.bid_samples` played by
+    the bid winner, leads): :func:`binokel_sim.reference.play.bid_samples` played by
     :func:`heuristic_rest`."""
     return bid_samples(rules, counts, n_samples, seed, trumps, block_size, first_block,
                        play=lambda hands, trump: tuple(heuristic_rest(

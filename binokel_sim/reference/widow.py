@@ -2,7 +2,7 @@
 
 For tests: whole deals of the widow games (``three-hand-auction-48``, ``four-hand-widow-48``, and
 any rules file with a widow) with the random policy on every seat, or the heuristic on some
-(its decisions are :mod:`binokel_sim.reference_widow_policy`'s), written the way SPEC.md
+(its decisions are :mod:`binokel_sim.reference.widow_policy`'s), written the way SPEC.md
 ("Common to all variants", "Variant three-hand-auction-48", "Variant four-hand-widow-48") and
 docs/rules.md ("Widow games") state them. No bit tricks and no numba: a hand is a list of 24
 counts (copies held of each card type), a trick is a list of card types in play order.
@@ -12,8 +12,8 @@ only when there are at least two options, in the order the decisions are taken: 
 auction (pass or the smallest bid above the current one), the soloist's demand ("no demand" or a
 card type he holds no copy of), the card he gives back (only after a demand), his ``widow``
 burials one by one, the trump (one draw of 4), then the cards of the play trick by trick. Every
-list of options is in ascending card-type order. :func:`binokel_sim.reference_play.stream_pick`
-makes such a callable from the deal's :class:`binokel_sim.reference.Stream`, which continues
+list of options is in ascending card-type order. :func:`binokel_sim.reference.play.stream_pick`
+makes such a callable from the deal's :class:`binokel_sim.reference.core.Stream`, which continues
 after the shuffle, so a kernel deal and a reference deal with the same seed and block must agree
 call for call and card for card.
 """
@@ -22,22 +22,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from binokel_sim import reference_widow_policy as policy
 from binokel_sim.cards import (
     N_SUITS,
     N_TYPES,
     SUITS,
     format_card,
     format_counts,
-    type_rank,
 )
-from binokel_sim.reference import Stream, block_streams, deal_hand, deck_cards, meld_total
-from binokel_sim.reference_play import Pick, legal_cards, next_bid, stream_pick, trick_winner
+from binokel_sim.reference import widow_policy as policy
+from binokel_sim.reference import widow_sampling as sampling
+from binokel_sim.reference.core import Stream, block_streams, deal_hand, deck_cards, meld_total
+from binokel_sim.reference.play import Pick, legal_cards, next_bid, stream_pick, trick_winner
+from binokel_sim.reference.widow_score import (
+    Trick,
+    card_points_of,
+    score_deal,
+    trick_card_points,
+)
 from binokel_sim.variants import Rules
 
 RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
-
-ALL_TAKEN_BONUS = 1000  # SPEC: taking every trick scores a bonus of 1000
 
 
 def choose(options: list, pick: Pick):
@@ -51,21 +55,6 @@ def choose(options: list, pick: Pick):
 def held_types(hand: list[int]) -> list[int]:
     """The distinct card types of a hand, ascending."""
     return [t for t in range(N_TYPES) if hand[t] > 0]
-
-
-def card_points_of(rules: Rules, cards) -> int:
-    """The card points of some card types (``rules.rank_points`` by rank)."""
-    return sum(rules.rank_points[type_rank(t)] for t in cards)
-
-
-def side_of(rules: Rules, seat: int) -> int:
-    """The side a seat plays on (docs/rules.md "Widow games"): with partnerships seats 0+2 and
-    1+3 (side ``seat % 2``), else every seat its own side."""
-    return seat % 2 if rules.partnerships else seat
-
-
-def n_sides(rules: Rules) -> int:
-    return 2 if rules.partnerships else rules.players
 
 
 # --- the deal -------------------------------------------------------------------------------------
@@ -193,7 +182,7 @@ def handle_widow(rules: Rules, hands: list[list[int]], widow: list[int], soloist
     the soloist takes the widow, may demand a card (its holder gets a card of the soloist's
     choice back), buries ``rules.widow`` cards and names trump. ``hands`` is changed in place
     (every seat ends with ``rules.hand_size`` cards). A ``heuristic`` soloist decides as
-    :mod:`binokel_sim.reference_widow_policy` says, naming trump before he buries."""
+    :mod:`binokel_sim.reference.widow_policy` says, naming trump before he buries."""
     own = hands[soloist]
     for t in range(N_TYPES):
         own[t] += widow[t]  # 1. the widow joins the hand
@@ -237,13 +226,7 @@ def heuristic_widow(rules: Rules, hands: list[list[int]], soloist: int) -> Widow
     return WidowHandling(demand, buried, trump)
 
 
-# --- play and scoring -----------------------------------------------------------------------------
-
-class Trick(NamedTuple):
-    leader: int  # seat that led
-    cards: list[int]  # card types in play order (seat leader, leader+1, ...)
-    winner: int  # seat that won
-
+# --- play -----------------------------------------------------------------------------------------
 
 def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                 pick: Pick, policies: list[str] | None = None, table=None, n_samples: int = 0,
@@ -251,12 +234,10 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
     """Every trick under the must-head obligation (SPEC "Must-head obligation", strict on every
     trick): each seat in turn ``(leader + i) % P`` plays, by the random policy, one of the
     distinct legal card types, ascending, by the heuristic its card
-    (:func:`binokel_sim.reference_widow_policy.card`), or by the sampling policy
-    (:func:`binokel_sim.reference_widow_sampling.sampling_card`, with ``table`` what the table
+    (:func:`binokel_sim.reference.widow_policy.card`), or by the sampling policy
+    (:func:`binokel_sim.reference.widow_sampling.sampling_card`, with ``table`` what the table
     knows, which every card then updates, ``n_samples`` deals a decision drawn from
     ``stream``). The trick winner leads the next. ``hands`` is consumed."""
-    from binokel_sim import reference_widow_sampling as sampling
-
     players = rules.players
     tricks = []
     played = [0] * N_TYPES
@@ -283,52 +264,6 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
             table.tricks.append(tricks[-1])
         leader = winner
     return tricks
-
-
-def trick_card_points(rules: Rules, tricks: list[Trick]) -> list[int]:
-    """Card points per seat from its tricks, the last trick's ``rules.last_trick`` to its winner
-    (docs/rules.md "Play and scoring")."""
-    points = [0] * rules.players
-    for trick in tricks:
-        points[trick.winner] += card_points_of(rules, trick.cards)
-    points[tricks[-1].winner] += rules.last_trick
-    return points
-
-
-class Score(NamedTuple):
-    bonus: int  # 1000 when one side took every trick, else 0
-    made: bool
-    side_scores: list[int]  # per side
-    scores: list[int]  # per seat: its side's score
-
-
-def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_points: list[int],
-               tricks: list[Trick]) -> Score:
-    """Scoring (SPEC three-hand-auction-48 and four-hand-widow-48; docs/rules.md "Play and
-    scoring"). Per side: its meld (the sum of its seats' melds) if it took a trick, + its card
-    points, + the bonus of 1000 if it took every trick. The soloist's side makes the bid when
-    that total reaches the bid and then scores it, else minus twice the bid; every other side
-    scores its total."""
-    sides = n_sides(rules)
-    side_meld = [0] * sides
-    side_points = [0] * sides
-    side_tricks = [0] * sides
-    for seat in range(rules.players):
-        side_meld[side_of(rules, seat)] += melds[seat]
-        side_points[side_of(rules, seat)] += card_points[seat]
-    for trick in tricks:
-        side_tricks[side_of(rules, trick.winner)] += 1
-    all_taken = [n == len(tricks) for n in side_tricks]
-    bonus = ALL_TAKEN_BONUS if any(all_taken) else 0
-    totals = [(side_meld[s] if side_tricks[s] > 0 else 0) + side_points[s]
-              + (ALL_TAKEN_BONUS if all_taken[s] else 0) for s in range(sides)]
-    own = side_of(rules, soloist)
-    made = totals[own] >= bid
-    side_scores = list(totals)
-    if not made:
-        side_scores[own] = -2 * bid
-    scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
-    return Score(bonus, made, side_scores, scores)
 
 
 # --- whole deals ----------------------------------------------------------------------------------
@@ -361,10 +296,8 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     melds = [int(meld_total(rules, h, trump)) for h in cards]
     table = None
     if SAMPLING in policies:
-        from binokel_sim.reference_widow_sampling import start_table
-
-        table = start_table(rules, cards, soloist, bid, trump, melds, widow, handling.demand,
-                            handling.buried)
+        table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
+                                     handling.demand, handling.buried)
     tricks = play_tricks(rules, cards, soloist, trump, pick, policies, table, n_samples, stream)
     assert not any(any(h) for h in cards)
     card_points = trick_card_points(rules, tricks)

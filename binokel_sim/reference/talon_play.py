@@ -2,7 +2,7 @@
 heuristic declarations of ``kernels/talon_declare.py``) and of the sampling policy
 (``kernels/talon_sampling.py`` in phase 1; ``kernels/strict_sampling.py`` and
 ``kernels/strict_tricks.py`` in phase 2 of three and four players), on the hands of
-:mod:`binokel_sim.reference_talon` (per card type a list of the copies' served records).
+:mod:`binokel_sim.reference.talon` (per card type a list of the copies' served records).
 
 :func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic`` or
 ``sampling``) from the same streams as the kernel, so its records equal ``talon_records`` of
@@ -10,7 +10,7 @@ heuristic declarations of ``kernels/talon_declare.py``) and of the sampling poli
 players it stops after phase 1 (phase 2 is then the exact solver's, whose twin takes positions
 of a few tricks only). What the table knows in phase 2 (:class:`Deal`'s ``excluded`` and
 ``known``) is kept as sets and counts; the phase-2 samples come from the constrained sampler's
-twin (:mod:`binokel_sim.reference_sampler`). Sets of card types instead of bit masks, no numba,
+twin (:mod:`binokel_sim.reference.sampler`). Sets of card types instead of bit masks, no numba,
 rules as docs/rules.md ("Talon games", Policies, "Sampling policy and inference") states them.
 """
 
@@ -20,10 +20,10 @@ import copy
 from dataclasses import dataclass, field
 
 from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
-from binokel_sim.reference import Stream, block_streams, deck_cards
-from binokel_sim.reference_play import legal_cards, stream_pick, trick_winner
-from binokel_sim.reference_sampler import sample_counts, ways_from
-from binokel_sim.reference_talon import (
+from binokel_sim.reference.core import Stream, block_streams, deck_cards
+from binokel_sim.reference.play import legal_cards, stream_pick, trick_winner
+from binokel_sim.reference.sampler import sample_counts, ways_from
+from binokel_sim.reference.talon import (
     add_copy,
     apply_declaration,
     deal_talon_game,

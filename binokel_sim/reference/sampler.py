@@ -13,7 +13,7 @@ from itertools import product
 from math import factorial
 from typing import NamedTuple
 
-from binokel_sim.reference import Stream
+from binokel_sim.reference.core import Stream
 
 N_TYPES = 24
 

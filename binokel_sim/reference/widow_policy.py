@@ -1,21 +1,21 @@
 """Slow, obvious pure-Python twin of the widow games' heuristic (``kernels/widow.py``: the bid
 limit, the demand, the card given back, burying, the trump; the card play is the talon
-heuristic's strict play, :func:`binokel_sim.reference_talon_play.heuristic_card`).
+heuristic's strict play, :func:`binokel_sim.reference.talon_play.heuristic_card`).
 
 Each decision is written as docs/rules.md ("Widow games", "Policies") states it, on hands as
 counts per card type, with the meld of a hand computed afresh every time
-(:func:`binokel_sim.reference.meld_total`); the kernel keeps melds it already knows and skips
+(:func:`binokel_sim.reference.core.meld_total`); the kernel keeps melds it already knows and skips
 the cards that cannot raise one, which must not change a single decision.
-:mod:`binokel_sim.reference_widow` asks these functions for a heuristic seat's choices.
+:mod:`binokel_sim.reference.widow` asks these functions for a heuristic seat's choices.
 """
 
 from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
-from binokel_sim.reference import meld_total
-from binokel_sim.reference_play import legal_cards, trick_winner
-from binokel_sim.reference_talon_play import heuristic_card
+from binokel_sim.reference.core import meld_total
+from binokel_sim.reference.play import legal_cards, trick_winner
+from binokel_sim.reference.talon_play import heuristic_card
 from binokel_sim.variants import Rules
 
 RANK_A = 5
