@@ -4,11 +4,11 @@ the engines: whole deals as records, duels of play policies and whole games.
 Three engine families (docs/architecture.md, "Engine families"):
 
 - ``partnership``: every card dealt, an auction, trump named by the bid winner (four-hand-80);
-  drivers in :mod:`binokel_sim.games`, kernels in ``kernels/deals.py``;
+  drivers in :mod:`binokel_sim.games`, kernels in ``kernels/partnership/deals.py``;
 - ``talon``: a talon and a turned trump (two-hand-48, three-hand-72, four-hand-72); drivers in
-  :mod:`binokel_sim.talon_games`, kernels in ``kernels/talon.py``;
+  :mod:`binokel_sim.talon_games`, kernels in ``kernels/talon/deals.py``;
 - ``widow``: a widow taken by the soloist (three-hand-auction-48, four-hand-widow-48); drivers
-  in :mod:`binokel_sim.widow_games`, kernels in ``kernels/widow.py``.
+  in :mod:`binokel_sim.widow_games`, kernels in ``kernels/widow/deals.py``.
 """
 
 from __future__ import annotations

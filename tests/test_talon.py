@@ -26,8 +26,8 @@ from binokel_sim.cards import (
     parse_cards,
 )
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.kernels.talon import game_over
-from binokel_sim.kernels.talon_declare import (
+from binokel_sim.kernels.play import game_over
+from binokel_sim.kernels.talon.deals.declare import (
     D_LEVEL,
     D_MELD,
     D_POINTS,
@@ -35,7 +35,7 @@ from binokel_sim.kernels.talon_declare import (
     declare,
     legal_declarations,
 )
-from binokel_sim.kernels.tricks import legal_mask, trick_winner
+from binokel_sim.kernels.partnership.tricks import legal_mask, trick_winner
 from binokel_sim.tables import compile_tables, compile_talon, declaration_rows
 from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant, load_rules

@@ -1,4 +1,5 @@
-"""The heuristic card player of the talon games (:func:`binokel_sim.kernels.talon.play_talon`).
+"""The heuristic card player of the talon games
+(:func:`binokel_sim.kernels.talon.deals.play_talon`), which plays every widow trick too.
 
 It sees only what its seat may know: its own hand, the cards played so far, the trick on the
 table. Its rules are documented in
@@ -10,7 +11,7 @@ card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-h
 import numpy as np
 
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import (
+from binokel_sim.kernels.bits import (
     RANK0,
     SUIT_MASK,
     above,
