@@ -281,7 +281,7 @@ def widow_decisions(played) -> int:
     """How many cards of ``played`` (:class:`~binokel_sim.widow_games.WidowDeals`) were played
     with two or more legal card types: every seat plays its whole hand, so a seat's hand as the
     first trick starts is the cards it plays."""
-    from binokel_sim.kernels.widow.deals.deals import I_TRUMP
+    from binokel_sim.kernels.widow.deals import I_TRUMP
     from binokel_sim.reference_play import legal_cards
 
     n = 0

@@ -25,15 +25,8 @@ from binokel_sim.games import (
     sampled,
     stream_blocks,
 )
-from binokel_sim.kernels.talon.deals.deals import (
-    MODE_DUEL,
-    MODE_MATCH,
-    MODE_PLAY,
-    MODE_PLAYOUT,
-    MODE_SAMPLE,
-    placeholders,
-    talon_blocks,
-)
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.talon.deals import placeholders, talon_blocks
 from binokel_sim.simulate import (
     Progress,
     SimulationError,

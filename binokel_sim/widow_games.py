@@ -30,13 +30,9 @@ from binokel_sim.games import (
     show_rows,
     stream_blocks,
 )
-from binokel_sim.kernels.widow.deals.deals import (
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.widow.deals import (
     CFG_PLAYERS,
-    MODE_DUEL,
-    MODE_MATCH,
-    MODE_PLAY,
-    MODE_PLAYOUT,
-    MODE_SAMPLE,
     N_INFO,
     placeholders,
     widow_blocks,
@@ -83,7 +79,7 @@ def compile_widow(rules: Rules) -> tuple:
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
     meld sets a player shows (:func:`~binokel_sim.games.show_rows`: the sampling policy's
     knowledge))``; the meld kernels' ``kt`` goes beside it."""
-    from binokel_sim.kernels.widow.deals import deals as k
+    from binokel_sim.kernels.widow import deals as k
 
     tables = compile_tables(rules)
     cfg = np.zeros(k.N_CFG, dtype=np.int64)

@@ -27,7 +27,7 @@ from binokel_sim.cards import (
 )
 from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.kernels.play import game_over
-from binokel_sim.kernels.talon.deals.declare import (
+from binokel_sim.kernels.talon.declare import (
     D_LEVEL,
     D_MELD,
     D_POINTS,

@@ -18,7 +18,7 @@ from binokel_sim.engines import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.strict.tricks import counter_cards
-from binokel_sim.kernels.talon.deals.sampling import (
+from binokel_sim.kernels.talon.sampling import (
     known_copies,
     shuffle_pool,
     talon_rest,

@@ -1,5 +1,5 @@
 """The sampling policy of the widow games (``kernels/strict/widow_knowledge.py`` with
-``strict_tricks.strict_sampling_card`` and the sampler's bound) against its pure-Python twin
+``strict.tricks.strict_sampling_card`` and the sampler's bound) against its pure-Python twin
 (:mod:`binokel_sim.reference_widow_sampling`): whole deals card for card with mixed policies; the
 twin's view sound at every decision of recorded deals (no seat holds a type it is excluded from,
 every seat holds its known copies, the true deal meets the shown widow's bound, the pool is
@@ -20,7 +20,7 @@ from widow_replay import replay_widow
 from binokel_sim import reference_widow, widow_games
 from binokel_sim import reference_widow_sampling as sampling
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.kernels.widow.deals.deals import I_BONUS
+from binokel_sim.kernels.widow.deals import I_BONUS
 from binokel_sim.reference import Stream, block_streams, deck_cards, meld_total
 from binokel_sim.reference_play import legal_cards, stream_pick, trick_winner
 from binokel_sim.reference_sampler import consistent

@@ -22,6 +22,7 @@ from numba import prange
 
 from binokel_sim.kernels.bits import MAX_COPIES, either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.play import copies_of, game_over, give_card, remove_card, suit_block
 from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER, random_pick
@@ -43,7 +44,7 @@ from binokel_sim.kernels.strict.tricks import (
     takes,
 )
 from binokel_sim.kernels.strict.widow_knowledge import widow_part
-from binokel_sim.kernels.talon.deals.declare import (
+from binokel_sim.kernels.talon.declare import (
     CFG_BONUS,
     CFG_BONUS_RANK,
     CFG_COPIES,
@@ -70,7 +71,7 @@ from binokel_sim.kernels.talon.deals.declare import (
     random_declaration,
     served_copies,
 )
-from binokel_sim.kernels.talon.deals.sampling import (
+from binokel_sim.kernels.talon.sampling import (
     knowledge_start,
     talon_sampling_card,
     talon_sampling_scratch,
@@ -249,8 +250,6 @@ def choice_row(rows, swaps, k):
 
 
 # --- one deal, inlined into every driver ----------------------------------------------------------
-
-MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit

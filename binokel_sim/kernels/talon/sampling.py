@@ -41,7 +41,7 @@ from binokel_sim.kernels.strict.heuristic import WIN_FOR_POINTS, beats, heuristi
 from binokel_sim.kernels.strict.sampling import best_type, side_value
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import must_head, play_strict, trick_step
-from binokel_sim.kernels.talon.deals.declare import (
+from binokel_sim.kernels.talon.declare import (
     CFG_COPIES,
     CFG_HAND,
     CFG_LAST_TRICK,

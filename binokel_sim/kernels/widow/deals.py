@@ -29,6 +29,7 @@ from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.bits import kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, random_pick
@@ -189,8 +190,6 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
 
 
 # --- one deal, inlined into every driver ----------------------------------------------------------
-
-MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
