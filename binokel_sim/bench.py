@@ -85,9 +85,9 @@ def all_threads() -> int:
 
 def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole deals per second: deal four hands, pick seat 0's best trump, play all tricks with
-    ``policy`` on every seat (``kernels.tricks.playout_blocks``)."""
+    ``policy`` on every seat (``kernels.partnership.tricks.playout_blocks``)."""
     from binokel_sim.games import GAME_BLOCK, policy_id
-    from binokel_sim.kernels.tricks import playout_blocks
+    from binokel_sim.kernels.partnership.tricks import playout_blocks
 
     set_threads(threads)
     tables = compile_tables(rules)
@@ -272,7 +272,7 @@ def widow_decisions(played) -> int:
     """How many cards of ``played`` (:class:`~binokel_sim.widow_games.WidowDeals`) were played
     with two or more legal card types: every seat plays its whole hand, so a seat's hand as the
     first trick starts is the cards it plays."""
-    from binokel_sim.kernels.widow import I_TRUMP
+    from binokel_sim.kernels.widow.deals import I_TRUMP
 
     n = 0
     rules = played.rules
@@ -335,7 +335,7 @@ def decisions(played, rules: Rules) -> int:
     """How many cards of ``played`` (:class:`~binokel_sim.games.PlayedDeals`) were played with
     two or more legal card types."""
     from binokel_sim.cards import planes_to_counts
-    from binokel_sim.kernels.tricks import legal_mask
+    from binokel_sim.kernels.partnership.tricks import legal_mask
 
     n = 0
     for d in range(played.info.shape[0]):

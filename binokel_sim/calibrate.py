@@ -108,7 +108,7 @@ def _partnership_events(rules, deals, samples, seed, policy, outcome_policy, thr
 
 def _widow_events(rules, deals, samples, seed, policy, outcome_policy, threads, progress,
                   options):
-    from binokel_sim.kernels.widow import I_BID, I_MADE, I_SOLOIST, I_TRUMP
+    from binokel_sim.kernels.widow.deals import I_BID, I_MADE, I_SOLOIST, I_TRUMP
     from binokel_sim.widow_games import SAMPLE_FIELDS, run_widow_play, run_widow_samples
 
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)

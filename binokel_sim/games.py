@@ -17,7 +17,7 @@ from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
 from binokel_sim.families import PARTNERSHIP, TALON, WIDOW, engine_family
-from binokel_sim.kernels.deals import bid_sample_blocks, duel_blocks, play_blocks
+from binokel_sim.kernels.partnership.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import (
     POLICY_HEURISTIC,
     POLICY_NAMES,
@@ -25,7 +25,7 @@ from binokel_sim.kernels.policies import (
     POLICY_SAMPLING,
     POLICY_SOLVER,
 )
-from binokel_sim.kernels.solver import MAX_CARDS
+from binokel_sim.kernels.strict.solver import MAX_CARDS
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
@@ -94,10 +94,10 @@ def solver_plays(rules: Rules) -> bool:
 
 def sampling_plays(rules: Rules) -> bool:
     """Whether the ``sampling`` policy plays ``rules``: the partnership game (four-hand-80,
-    ``kernels/sampling.py``), the widow games (``kernels/widow_knowledge.py``: every trick is
+    ``kernels/partnership/sampling.py``), the widow games (``kernels/strict/widow_knowledge.py``: every trick is
     strict and played as the 72-card games' phase 2), or a talon game with free play in phase 1
-    (``kernels/talon_sampling.py``) whose phase 2 it can play: with two players the exact
-    solver's (:func:`solver_plays`), with more by sampling (``kernels/strict_sampling.py``)."""
+    (``kernels/talon/sampling.py``) whose phase 2 it can play: with two players the exact
+    solver's (:func:`solver_plays`), with more by sampling (``kernels/strict/sampling.py``)."""
     if engine_family(rules) in (PARTNERSHIP, WIDOW):
         return True
     return (engine_family(rules) == TALON and rules.strict != "always"
@@ -126,7 +126,7 @@ def _chunks(total: int, threads: int, block: int):
 
 
 def show_rows(rules: Rules) -> np.ndarray:
-    """The meld sets a player shows (``kernels.sampling.shown_of``), from the rules' meld table:
+    """The meld sets a player shows (``kernels.knowledge.shown_of``), from the rules' meld table:
     int64 (n, 3), per row the card types of one set (mask), when it applies (-1 always, ``s``
     only when suit ``s`` is trump, ``4 + s`` only when it is not) and the most sets the table
     counts. A fixed meld (around, cards) is one row, a suit meld one row per suit."""
@@ -160,7 +160,7 @@ def policy_kinds(*policies) -> tuple[np.int64 | None, np.int64 | None]:
 
 def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
     """The drivers' ``show_rows``: :func:`show_rows` when one of ``policies`` samples, else None,
-    which leaves the sampling loop out of the compiled driver (``kernels.deals.sampler_of``)."""
+    which leaves the sampling loop out of the compiled driver (``kernels.partnership.deals.sampler_of``)."""
     return show_rows(rules) if sampled(*policies) else None
 
 
@@ -316,7 +316,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
 
 @dataclass(frozen=True)
 class PlayedDeals:
-    """Arrays of simulated deals (see ``kernels.deals.play_blocks`` for shapes)."""
+    """Arrays of simulated deals (see ``kernels.partnership.deals.play_blocks`` for shapes)."""
 
     hands: np.ndarray
     info: np.ndarray
@@ -395,10 +395,10 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
               first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target`` (SPEC four-hand-80 "game"), A's policy on one pair
     and B's on the other, alternating by game; int64 (games, 4): A won (1/0, -1 unfinished),
-    deals, A's final total, B's final total (``kernels.deals.match_blocks``). ``first_game`` (a
+    deals, A's final total, B's final total (``kernels.partnership.deals.match_blocks``). ``first_game`` (a
     multiple of :data:`MATCH_BLOCK`) gives the games ``first_game ..`` of a longer run;
     ``samples_per_move``: the sampling policy's deals per card decision."""
-    from binokel_sim.kernels.deals import match_blocks
+    from binokel_sim.kernels.partnership.deals import match_blocks
 
     check_game(rules)
     check_run(games, seed, "--games")

@@ -33,7 +33,7 @@ from binokel_sim.cards import N_SUITS, planes_to_counts
 from binokel_sim.exact import exact_meld_distribution
 from binokel_sim.io import write_table
 from binokel_sim.kernels.melds import meld_hand
-from binokel_sim.kernels.partner_meld import partner_meld_blocks
+from binokel_sim.kernels.partnership.partner_meld import partner_meld_blocks
 from binokel_sim.simulate import (
     BLOCK_SIZE,
     Progress,
@@ -135,7 +135,7 @@ class PartnerMeld:
 
 def run_partner_meld(rules: Rules, deals: int, seed: int, own_edges: Sequence[int] = MELD_EDGES,
                      threads: int | None = None, progress: Progress | None = None) -> PartnerMeld:
-    """Deal ``deals`` deals (``kernels/partner_meld.py``: seat 0 names the suit of its best meld
+    """Deal ``deals`` deals (``kernels/partnership/partner_meld.py``: seat 0 names the suit of its best meld
     among the suits it holds a marriage in, the first of S H D C on a tie; its partner is seat 2)
     and histogram own meld class, trump length and partner meld. Block ``i`` reads stream
     ``(seed, i)``: the same numbers on any thread count and in any chunking."""

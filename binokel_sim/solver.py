@@ -2,7 +2,7 @@
 
 Both hands are then known and play is strict (SPEC.md "Variant two-hand-48"), so the rest of the
 deal is a game of perfect information. :func:`solve_endgame` checks a position (two hands of
-equal size, a trump, the seat to lead), runs the kernel (:mod:`binokel_sim.kernels.solver`) and
+equal size, a trump, the seat to lead), runs the kernel (:mod:`binokel_sim.kernels.strict.solver`) and
 returns plain data: the card points each side secures with best play of both, every best card to
 lead and what every lead is worth. The ``solve`` command prints it.
 """
@@ -44,7 +44,7 @@ def solve_endgame(rules: Rules, hand: Hand, other: Hand, trump: int | str, leade
     "opponent_points"}`` after it; ``nodes`` the positions the searches visited.
     """
     from binokel_sim.families import check_supports, supports
-    from binokel_sim.kernels import solver as kernel
+    from binokel_sim.kernels.strict import solver as kernel
 
     if not supports(rules, "solve"):
         check_supports(rules, "solve")  # the error naming the variants it takes

@@ -171,7 +171,7 @@ def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:
     return [may_name(rules, counts, s) for s in range(N_SUITS)]
 
 
-# --- the talon games (kernels/talon.py) ----------------------------------------------------------
+# --- the talon games (kernels/talon/deals.py) ----------------------------------------------
 
 def declaration_rows(rules: Rules, trump: int) -> list[tuple[int, int, int, int, int, int]]:
     """Every declaration a player of a talon game might make with ``trump`` as trump, in the order
@@ -198,11 +198,11 @@ def declaration_rows(rules: Rules, trump: int) -> list[tuple[int, int, int, int,
 
 @functools.lru_cache(maxsize=32)
 def compile_talon(rules: Rules) -> tuple:
-    """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon`): ``(cfg,
+    """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon.deals`): ``(cfg,
     declaration rows int64 (4, rows, N_DECL): :func:`declaration_rows` and the record bits of the
     melds each sits inside, rows per trump int64 (4,), card points int64 (24,), number of
     melds)``."""
-    from binokel_sim.kernels import talon_declare as k
+    from binokel_sim.kernels.talon import declare as k
 
     cfg = np.zeros(k.N_CFG, dtype=np.int64)
     cfg[k.CFG_PLAYERS] = rules.players

@@ -25,15 +25,8 @@ from binokel_sim.games import (
     sampled,
     stream_blocks,
 )
-from binokel_sim.kernels.talon import (
-    MODE_DUEL,
-    MODE_MATCH,
-    MODE_PLAY,
-    MODE_PLAYOUT,
-    MODE_SAMPLE,
-    placeholders,
-    talon_blocks,
-)
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.talon.deals import placeholders, talon_blocks
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
@@ -86,7 +79,7 @@ def _chunks(total: int, threads: int, block: int):
 
 @dataclass(frozen=True)
 class TalonDeals:
-    """Arrays of simulated talon deals (see ``kernels.talon.talon_play_blocks`` for shapes)."""
+    """Arrays of simulated talon deals (see ``kernels.talon.deals.talon_play_blocks`` for shapes)."""
 
     rules: Rules
     hands: np.ndarray
@@ -98,7 +91,7 @@ class TalonDeals:
     declarations: np.ndarray
 
 
-# --- the runs' entry points into the one parallel kernel (kernels.talon.talon_blocks) ----------
+# --- the runs' entry points into the one parallel kernel (kernels.talon.deals.talon_blocks) ----------
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 
@@ -109,7 +102,7 @@ def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, blo
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
     block ``first_block + d // block_size`` (the shuffle, then the random policy's draws,
-    ``kernels.talon.talon_items``). The deck is read off in order: seat ``s`` takes positions
+    ``kernels.talon.deals.talon_items``). The deck is read off in order: seat ``s`` takes positions
     ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order, its last
     card the turned card. Writes ``hands_out`` uint32 (n, P, 4) as dealt, ``talon_out`` int64
     (n, T) as dealt, ``points_out`` int64 (n, P, 2): card points (the last trick included) and
@@ -259,7 +252,7 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
                     threads: int | None = None, progress: Progress | None = None,
                     first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
-    A's final total, the B sides' summed final totals (see ``kernels.talon.talon_match_blocks``).
+    A's final total, the B sides' summed final totals (see ``kernels.talon.deals.talon_match_blocks``).
     ``first_game`` (a multiple of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer
     run; ``samples_per_move``: the sampling policy's deals per card decision."""
     check_talon(rules)

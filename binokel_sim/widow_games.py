@@ -30,13 +30,9 @@ from binokel_sim.games import (
     show_rows,
     stream_blocks,
 )
-from binokel_sim.kernels.widow import (
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.widow.deals import (
     CFG_PLAYERS,
-    MODE_DUEL,
-    MODE_MATCH,
-    MODE_PLAY,
-    MODE_PLAYOUT,
-    MODE_SAMPLE,
     N_INFO,
     placeholders,
     widow_blocks,
@@ -78,12 +74,12 @@ def check_widow(rules: Rules) -> None:
 
 @functools.lru_cache(maxsize=32)
 def compile_widow(rules: Rules) -> tuple:
-    """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow`): ``(cfg,
+    """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow.deals`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
     meld sets a player shows (:func:`~binokel_sim.games.show_rows`: the sampling policy's
     knowledge))``; the meld kernels' ``kt`` goes beside it."""
-    from binokel_sim.kernels import widow as k
+    from binokel_sim.kernels.widow import deals as k
 
     tables = compile_tables(rules)
     cfg = np.zeros(k.N_CFG, dtype=np.int64)
@@ -179,7 +175,7 @@ class WidowDeals:
     trick_winners: np.ndarray
 
 
-# --- the runs' entry points into the one parallel kernel (kernels.widow.widow_blocks) ----------
+# --- the runs' entry points into the one parallel kernel (kernels.widow.deals.widow_blocks) ----------
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from binokel_sim import record_columns as col
 from binokel_sim.constants import NO_BID
-from binokel_sim.kernels.widow import (
+from binokel_sim.kernels.widow.deals import (
     I_BID,
     I_BONUS,
     I_CALLS,

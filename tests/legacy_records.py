@@ -17,7 +17,7 @@ from binokel_sim.cards import (
 )
 from binokel_sim.constants import NO_BID
 from binokel_sim.games import DEAL_FIELDS, PlayedDeals, suit_letter
-from binokel_sim.kernels.widow import (
+from binokel_sim.kernels.widow.deals import (
     I_BID,
     I_BONUS,
     I_CALLS,

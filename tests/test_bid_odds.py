@@ -17,11 +17,11 @@ from binokel_sim.cards import SUITS
 from binokel_sim.constants import NO_BID
 from binokel_sim.games import BidSamples, run_bid_samples
 from binokel_sim.hands import parse_hand
-from binokel_sim.kernels.tricks import score_deal
 from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.reference.sampler import sample_counts
+from binokel_sim.kernels.partnership.tricks import score_deal
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant

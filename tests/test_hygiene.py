@@ -258,3 +258,69 @@ def test_main_raises_the_young_threshold_and_freezes_what_is_left(monkeypatch):
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+# --- the kernels' layers (docs/architecture.md, the kernels/ tree) -----------------------------
+
+KERNELS = ROOT / "binokel_sim" / "kernels"
+KERNEL_FAMILIES = ("partnership", "talon", "widow")
+
+
+def _kernel_imports(path: Path) -> set[str]:
+    """The kernel packages and modules ``path`` imports, anywhere in the file (names relative to
+    ``binokel_sim.kernels``)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            if name.startswith("binokel_sim.kernels."):
+                found.add(name[len("binokel_sim.kernels."):])
+    return found
+
+
+def _layer(relative: str) -> str:
+    """A kernel module's layer: ``shared`` at the top level, else its package's name."""
+    parts = relative.split(".")
+    return parts[0] if len(parts) > 1 and (KERNELS / parts[0]).is_dir() else "shared"
+
+
+def test_kernel_layers_import_only_downwards():
+    """Shared kernel modules import no package, strict/ imports only shared modules, a family
+    package imports shared modules, strict/ and itself: never another family."""
+    allowed = {"shared": {"shared"}, "strict": {"shared", "strict"}}
+    allowed.update({f: {"shared", "strict", f} for f in KERNEL_FAMILIES})
+    bad = []
+    for path in sorted(KERNELS.rglob("*.py")):
+        rel = path.relative_to(KERNELS).with_suffix("")
+        layer = _layer(".".join(rel.parts))
+        assert layer in allowed, f"unknown kernel package {layer}"
+        for name in _kernel_imports(path):
+            if _layer(name) not in allowed[layer]:
+                bad.append(f"{path.relative_to(ROOT)} imports kernels.{name}")
+    assert not bad, bad
+
+
+def test_kernel_constants_are_defined_once():
+    """A constant is defined in one kernel module only (the others import it): no two modules
+    assign the same name (or enumeration of names) the same value. (A family's own table layout,
+    e.g. its CFG_ columns, may reuse a name with its own value.)"""
+    import ast
+
+    seen: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(KERNELS.rglob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.Assign):
+                continue
+            value = ast.unparse(node.value)
+            for target in node.targets:  # a tuple of names (an enumeration) counts as one
+                name = ast.unparse(target).replace("_", "")
+                if name.replace(",", "").replace(" ", "").isupper():
+                    seen.setdefault((name, value), []).append(str(path.relative_to(KERNELS)))
+    twice = {name: where for (name, _), where in seen.items() if len(where) > 1}
+    assert not twice, twice

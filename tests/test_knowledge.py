@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from binokel_sim.cards import parse_card
 from binokel_sim.kernels.knowledge import excluded_by, sample_view, view_pool
-from binokel_sim.kernels.tricks import beaters, legal_under, suit_block
+from binokel_sim.kernels.play import beaters, legal_under, suit_block
 
 S, H, D, C = range(4)
 

@@ -17,8 +17,8 @@ import pytest
 from binokel_sim import __version__, published, simulate
 from binokel_sim.cards import planes_to_counts
 from binokel_sim.games import DEAL_FIELDS, run_play
-from binokel_sim.kernels.partner_meld import partner_meld_blocks
 from binokel_sim.reference.partner import partner_histogram, partner_records
+from binokel_sim.kernels.partnership.partner_meld import partner_meld_blocks
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 from binokel_sim.odds.widow import widow_section

@@ -1,4 +1,4 @@
-"""The sampling policy of four-hand-80 (kernels/sampling.py): its play loop against the fast
+"""The sampling policy of four-hand-80 (kernels/partnership/sampling.py): its play loop against the fast
 play-outs, its cards against the pure-Python twin (reference/sampling.py) deal for deal, the
 table's inferences against the hands, its records against the rules, its strength."""
 
@@ -12,12 +12,14 @@ from test_games import RULES, TABLES, check_record, records
 
 from binokel_sim import games
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
-from binokel_sim.kernels.deals import play_blocks
+from binokel_sim.kernels.partnership.deals import play_blocks
 from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING
 from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.sampling import play_known, sampling_scratch, shown_of
-from binokel_sim.kernels.tricks import beaters, counter_mask, playout, suit_block
+from binokel_sim.kernels.knowledge import shown_of
+from binokel_sim.kernels.partnership.sampling import play_known, sampling_scratch
+from binokel_sim.kernels.partnership.tricks import counter_mask, playout
+from binokel_sim.kernels.play import beaters, suit_block
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import sampling as twin
 from binokel_sim.reference.core import Stream

@@ -1,4 +1,4 @@
-"""The two-hand endgame solver (kernels/solver.py, solver.py, the ``solve`` command) against its
+"""The two-hand endgame solver (kernels/strict/solver.py, solver.py, the ``solve`` command) against its
 brute-force twin (reference/solver.py: plain minimax, SPEC.md "Must-head obligation" and "Trick
 winner"), endings worked by hand, invariants of full 12-trick positions, and the command line."""
 
@@ -13,8 +13,8 @@ import pytest
 
 from binokel_sim.cards import counts_to_planes, format_card, parse_cards, parse_suit
 from binokel_sim.errors import CardError, SimulationError
-from binokel_sim.kernels import solver as kernel
 from binokel_sim.reference import solver as solver_twin
+from binokel_sim.kernels.strict import solver as kernel
 from binokel_sim.solver import card_points_of, solve_endgame
 from binokel_sim.variants import builtin_toml, find_variant, rules_from_dict
 

@@ -1,4 +1,4 @@
-"""The ``heuristic+solver`` policy (kernels/solver_policy.py): its phase-2 card against the twin
+"""The ``heuristic+solver`` policy (kernels/strict/solver_policy.py): its phase-2 card against the twin
 (reference.solver.policy_card: plain minimax on small endings; on full 12-card positions the
 twin's own trick-by-trick choice with the positions after the first trick valued by the kernel
 solver, which test_solver.py checks against brute force), the cards it plays in whole deals of
@@ -15,11 +15,11 @@ from binokel_sim import talon_games
 from binokel_sim.cards import counts_to_planes
 from binokel_sim.errors import SimulationError
 from binokel_sim.games import policy_id
-from binokel_sim.kernels import solver as solver_kernel
+from binokel_sim.kernels.strict import solver as solver_kernel
 from binokel_sim.kernels.policies import POLICY_SOLVER
-from binokel_sim.kernels.solver_policy import solver_card, solver_scratch
 from binokel_sim.reference import solver as solver_twin
 from binokel_sim.reference.play import legal_cards
+from binokel_sim.kernels.strict.solver_policy import solver_card, solver_scratch
 from binokel_sim.solver import card_points_of
 from binokel_sim.variants import find_variant
 

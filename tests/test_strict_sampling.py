@@ -1,5 +1,5 @@
-"""The sampling policy of three-hand-72 and four-hand-72 (phase 1 ``kernels/talon_sampling.py``,
-phase 2 ``kernels/strict_sampling.py`` and ``strict_tricks.strict_sampling_card``) against its
+"""The sampling policy of three-hand-72 and four-hand-72 (phase 1 ``kernels/talon/sampling.py``,
+phase 2 ``kernels/strict/sampling.py`` and ``strict_tricks.strict_sampling_card``) against its
 pure-Python twin (:mod:`binokel_sim.reference.talon_play`): whole deals (phase 1's shuffles,
 phase 2's constrained samples) card for card with mixed policies; the twin's phase-2 knowledge
 sound on recorded deals (no seat ever holds a type it is excluded from, every seat holds its

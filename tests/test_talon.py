@@ -24,8 +24,8 @@ from binokel_sim.cards import (
     parse_cards,
 )
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.kernels.talon import game_over
-from binokel_sim.kernels.talon_declare import (
+from binokel_sim.kernels.play import game_over
+from binokel_sim.kernels.talon.declare import (
     D_LEVEL,
     D_MELD,
     D_POINTS,
@@ -33,12 +33,12 @@ from binokel_sim.kernels.talon_declare import (
     declare,
     legal_declarations,
 )
-from binokel_sim.kernels.tricks import legal_mask, trick_winner
 from binokel_sim.reference import play as play_twin
 from binokel_sim.reference import talon as ref
 from binokel_sim.reference import talon_play as talon_twin
 from binokel_sim.reference.core import block_streams, deal_hand
 from binokel_sim.reference.sampler import sample_counts
+from binokel_sim.kernels.partnership.tricks import legal_mask, trick_winner
 from binokel_sim.tables import compile_tables, compile_talon, declaration_rows
 from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant, load_rules

@@ -1,4 +1,4 @@
-"""The sampling policy of two-hand-48 (kernels/talon_sampling.py): what the seat knows, the
+"""The sampling policy of two-hand-48 (kernels/talon/sampling.py): what the seat knows, the
 shuffle's uniformity against enumeration, phase 1 against the twin deal for deal, its records
 against the rules, threads, strength and where it is refused."""
 
@@ -17,8 +17,8 @@ from binokel_sim.cards import counts_to_planes, parse_cards
 from binokel_sim.games import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.strict_tricks import counter_cards
-from binokel_sim.kernels.talon_sampling import (
+from binokel_sim.kernels.strict.tricks import counter_cards
+from binokel_sim.kernels.talon.sampling import (
     known_copies,
     shuffle_pool,
     talon_rest,

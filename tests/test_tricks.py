@@ -19,15 +19,11 @@ from binokel_sim.cards import (
     parse_card,
     parse_cards,
 )
-from binokel_sim.kernels.policies import (
-    POLICY_HEURISTIC,
-    POLICY_RANDOM,
-    heuristic_card,
-    kth_bit,
-    nth_bit,
-)
+from binokel_sim.kernels.bits import kth_bit, nth_bit
+from binokel_sim.kernels.partnership.heuristic import heuristic_card
+from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.tricks import (
+from binokel_sim.kernels.partnership.tricks import (
     PLAY_RANDOM,
     counter_mask,
     legal_mask,

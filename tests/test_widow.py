@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from binokel_sim import widow_games as wg
 from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
 from binokel_sim.constants import NO_BID
-from binokel_sim.kernels.widow import bid_limit, score_widow, widow_auction
 from binokel_sim.reference import core as core_twin
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_score
 from binokel_sim.reference.core import block_streams, deal_hand
 from binokel_sim.reference.play import stream_pick
 from binokel_sim.reference.sampler import count_ways, sample_counts
+from binokel_sim.kernels.widow.deals import bid_limit, score_widow, widow_auction
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 from binokel_sim.odds.widow import bid_rows, widow_section
@@ -62,7 +62,7 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
                    n_samples=128):
     """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
     block size and first block."""
-    from binokel_sim.kernels.widow import N_INFO
+    from binokel_sim.kernels.widow.deals import N_INFO
     from binokel_sim.widow_games import widow_play_blocks
 
     p, h, w = rules.players, rules.hand_size, rules.widow

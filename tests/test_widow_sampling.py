@@ -1,4 +1,4 @@
-"""The sampling policy of the widow games (``kernels/widow_knowledge.py`` with
+"""The sampling policy of the widow games (``kernels/strict/widow_knowledge.py`` with
 ``strict_tricks.strict_sampling_card`` and the sampler's bound) against its pure-Python twin
 (:mod:`binokel_sim.reference.widow_sampling`): whole deals card for card with mixed policies; the
 twin's view sound at every decision of recorded deals (no seat holds a type it is excluded from,
@@ -19,7 +19,6 @@ from widow_replay import replay_widow
 
 from binokel_sim import widow_games
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.kernels.widow import I_BONUS
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_sampling as sampling
 from binokel_sim.reference.core import Stream, block_streams, deck_cards, meld_total
@@ -28,6 +27,7 @@ from binokel_sim.reference.sampler import consistent
 from binokel_sim.reference.widow_policy import bid_limit
 from binokel_sim.reference.widow_policy import card as heuristic_card
 from binokel_sim.reference.widow_score import Trick
+from binokel_sim.kernels.widow.deals import I_BONUS
 from binokel_sim.stats import mean_interval
 from binokel_sim.variants import find_variant
 from binokel_sim.widow_records import widow_records

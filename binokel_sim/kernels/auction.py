@@ -9,7 +9,7 @@ import numpy as np
 
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import popcount
+from binokel_sim.kernels.bits import popcount
 
 from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
 

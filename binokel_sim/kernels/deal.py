@@ -18,10 +18,11 @@ from numba import prange
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.random import MASK16, bounded16, seed_stream, xoshiro_step
 
-_U16 = np.uint64(16)
-_U32 = np.uint64(32)
-_U48 = np.uint64(48)
-_ONE = np.uint64(1)
+# uint64 operands keep the draws' arithmetic in uint64 (meld_odds.py uses them too)
+U16 = np.uint64(16)
+U32 = np.uint64(32)
+U48 = np.uint64(48)
+ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _THREE = np.uint64(3)
 _FOUR = np.uint64(4)
@@ -68,12 +69,12 @@ def deal_planes(work, start, size, state):
     end = np.uint64(start + size)
     while i + _FOUR <= end:
         r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        t, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
+        t, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> U48, s0, s1, s2, s3)
         p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
-        t, s0, s1, s2, s3 = draw_card(work, i + _ONE, n - i - _ONE, (r >> _U32) & MASK16,
+        t, s0, s1, s2, s3 = draw_card(work, i + ONE, n - i - ONE, (r >> U32) & MASK16,
                                       s0, s1, s2, s3)
         p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
-        t, s0, s1, s2, s3 = draw_card(work, i + _TWO, n - i - _TWO, (r >> _U16) & MASK16,
+        t, s0, s1, s2, s3 = draw_card(work, i + _TWO, n - i - _TWO, (r >> U16) & MASK16,
                                       s0, s1, s2, s3)
         p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
         t, s0, s1, s2, s3 = draw_card(work, i + _THREE, n - i - _THREE, r & MASK16,
@@ -83,10 +84,10 @@ def deal_planes(work, start, size, state):
     if i < end:  # one to three cards from one more output
         r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
         while i < end:
-            t, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
+            t, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> U48, s0, s1, s2, s3)
             p0, p1, p2, p3 = add_card(p0, p1, p2, p3, t)
-            r <<= _U16
-            i += _ONE
+            r <<= U16
+            i += ONE
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return p0, p1, p2, p3
 
@@ -105,12 +106,12 @@ def deal_sum(work, size, s0, s1, s2, s3):
     i = np.uint64(0)
     while i + _FOUR <= end:
         r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        v, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
+        v, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> U48, s0, s1, s2, s3)
         total += v
-        v, s0, s1, s2, s3 = draw_card(work, i + _ONE, n - i - _ONE, (r >> _U32) & MASK16,
+        v, s0, s1, s2, s3 = draw_card(work, i + ONE, n - i - ONE, (r >> U32) & MASK16,
                                       s0, s1, s2, s3)
         total += v
-        v, s0, s1, s2, s3 = draw_card(work, i + _TWO, n - i - _TWO, (r >> _U16) & MASK16,
+        v, s0, s1, s2, s3 = draw_card(work, i + _TWO, n - i - _TWO, (r >> U16) & MASK16,
                                       s0, s1, s2, s3)
         total += v
         v, s0, s1, s2, s3 = draw_card(work, i + _THREE, n - i - _THREE, r & MASK16,
@@ -120,10 +121,10 @@ def deal_sum(work, size, s0, s1, s2, s3):
     if i < end:
         r, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
         while i < end:
-            v, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> _U48, s0, s1, s2, s3)
+            v, s0, s1, s2, s3 = draw_card(work, i, n - i, r >> U48, s0, s1, s2, s3)
             total += v
-            r <<= _U16
-            i += _ONE
+            r <<= U16
+            i += ONE
     return total, s0, s1, s2, s3
 
 

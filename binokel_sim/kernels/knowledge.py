@@ -11,7 +11,7 @@ the table three things about the rest of that hand:
 - a card of the pool the rule made him play from (the led suit, or trump when he is void) that
   does not head the trick when the pool held cards that would: he holds **none of those higher
   cards** (must-head inference). "Higher" is the cards of the winning card's suit above it
-  (:func:`binokel_sim.kernels.tricks.beaters`), so after the trick was trumped a follower who
+  (:func:`binokel_sim.kernels.play.beaters`), so after the trick was trumped a follower who
   keeps to the led suit reveals nothing about it, and one who trumps without over-trumping holds
   no higher trump.
 
@@ -22,17 +22,18 @@ trick of four-hand-80 and the widow games, phase 2 of the talon games, and phase
 
 import numpy as np
 
+from binokel_sim.kernels.bits import N_TYPES, lowest_bit
+from binokel_sim.kernels.melds import multiplicity
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.sampler import count_ways, sample_counts
 
-N_TYPES = 24
 
 
 @njit(inline="always")
 def excluded_by(card, led_block, trump_block, beat):
     """The card types a strict player who played ``card`` to a trick can no longer hold.
     ``led_block`` and ``trump_block`` are the led and trump suits' masks, ``beat`` the cards that
-    would have headed the trick when he played (:func:`~binokel_sim.kernels.tricks.beaters` of
+    would have headed the trick when he played (:func:`~binokel_sim.kernels.play.beaters` of
     the winning card so far). The leader's card (``led_block`` its own suit, ``beat`` 0) reveals
     nothing."""
     bit = np.int64(1) << card
@@ -110,3 +111,26 @@ def sample_view(pool, shown, allowed, sizes, viewer, n_seats, extra, ways, state
         for t in range(N_TYPES):
             hands_out[n_seats, t] = counts[k, t]
     return True
+
+
+@njit
+def shown_of(flat, seat, show_rows, trump, out):
+    """The meld cards ``seat`` (flat planes ``flat``) shows with ``trump`` named, copies per type
+    into ``out`` (int64 (24,)): every meld set of ``show_rows`` (``games.show_rows``: mask, when
+    it applies, the most sets counted) that applies shows its cards once per set held, up to the
+    sets counted; a card serving several melds is shown as often as the one needing most."""
+    row = 4 * seat
+    p0, p1, p2, p3 = flat[row], flat[row + 1], flat[row + 2], flat[row + 3]
+    for t in range(N_TYPES):
+        out[t] = 0
+    for r in range(show_rows.shape[0]):
+        when = show_rows[r, 1]
+        if (when >= 4 and trump == when - 4) or (0 <= when < 4 and trump != when):
+            continue
+        mask = show_rows[r, 0]
+        sets = min(multiplicity(p0, p1, p2, p3, mask), show_rows[r, 2])
+        m = mask
+        while m != 0:
+            t = lowest_bit(m)
+            m &= m - 1
+            out[t] = max(out[t], sets)

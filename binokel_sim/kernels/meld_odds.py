@@ -16,7 +16,7 @@ is scored after the next one is dealt, so its table lookups overlap the next dea
 import numpy as np
 from numba import prange
 
-from binokel_sim.kernels.deal import block_start, deal_sum
+from binokel_sim.kernels.deal import ONE, U16, U32, U48, block_start, deal_sum
 from binokel_sim.kernels.melds import (
     COL_COUNTED,
     COL_SCOPE,
@@ -33,10 +33,6 @@ from binokel_sim.kernels.melds import (
 from binokel_sim.kernels.options import njit, njit_parallel
 from binokel_sim.kernels.random import MASK16
 
-_U16 = np.uint64(16)
-_U32 = np.uint64(32)
-_U48 = np.uint64(48)
-_ONE = np.uint64(1)
 _WINDOW = np.uint64((1 << WINDOW_BITS) - 1)
 _NONE = -(1 << 40)  # below any difference of two suit totals: "this suit may not be named"
 
@@ -98,9 +94,9 @@ def score_into(hand, rows, width, held, trump_need, guard, c0, c1, c2, c3, windo
     (three-hand-auction-48, four-hand-widow-48); the callers pass a constant, so the plain case
     compiles without that code and with ``width`` a constant."""
     i0 = hand & MASK16
-    i1 = (hand >> _U16) & MASK16
-    i2 = (hand >> _U32) & MASK16
-    i3 = hand >> _U48
+    i1 = (hand >> U16) & MASK16
+    i2 = (hand >> U32) & MASK16
+    i3 = hand >> U48
     r0 = i0 * width
     r1 = i1 * width
     r2 = i2 * width
@@ -120,10 +116,10 @@ def score_into(hand, rows, width, held, trump_need, guard, c0, c1, c2, c3, windo
     n1 = rows[r1]
     n2 = rows[r2]
     n3 = rows[r3]
-    d0 = rows[r0 + _ONE]
-    d1 = rows[r1 + _ONE]
-    d2 = rows[r2 + _ONE]
-    d3 = rows[r3 + _ONE]
+    d0 = rows[r0 + ONE]
+    d1 = rows[r1 + ONE]
+    d2 = rows[r2 + ONE]
+    d3 = rows[r3 + ONE]
     any_suit = max(max(d0, d1), max(d2, d3))
     named = max(max(d0 if (held[i0] & trump_need) == trump_need else _NONE,
                     d1 if (held[i1] & trump_need) == trump_need else _NONE),

@@ -33,15 +33,14 @@ histogram window) at a time.
 
 import numpy as np
 
+from binokel_sim.kernels.bits import MAX_COPIES, N_RANKS
 from binokel_sim.kernels.options import njit
 
 # Mirrors binokel_sim.tables (numba reads module constants as compile-time constants).
 SCOPE_FIXED, SCOPE_TRUMP, SCOPE_NON_TRUMP, SCOPE_PER_SUIT = 0, 1, 2, 3
 COL_SCOPE, COL_MASK, COL_COUNTED, COL_POINTS = 0, 1, 2, 3
-MAX_COPIES = 4
 COL_PARENTS = COL_POINTS + MAX_COPIES + 1
 MAX_PARENTS = 4
-N_RANKS = 6
 COUNT_BITS = 5
 COUNT_FIELD = (1 << COUNT_BITS) - 1
 # pattern_rows (the meld-odds kernel): columns of a row

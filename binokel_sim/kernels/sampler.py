@@ -20,13 +20,12 @@ about 10^27 for 60 cards over three seats; relative rounding 1e-16, far below an
 
 import numpy as np
 
+from binokel_sim.kernels.bits import N_TYPES
 from binokel_sim.kernels.deal import add_card, deal_sum
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import xoshiro_step
 
-N_TYPES = 24
 MAX_GROUPS = 4  # three other seats and the hidden talon, widow or buried cards
-MAX_COPIES = 4
 _FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])  # k! for k <= 4
 
 

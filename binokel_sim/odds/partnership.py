@@ -59,14 +59,14 @@ def bid_tally(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> 
     sums and sums of squares of the pair's ``meld`` and ``play``; ``meld_ok``, the samples with
     pair meld at least ``min_meld``. ``samples``: how many; ``deals``: the deals dealt for them
     (more than ``samples`` when the samples are conditioned on the auction)."""
-    from binokel_sim.kernels.deals import bid_tally_column
+    from binokel_sim.kernels.partnership.deals import bid_tally_column
 
     per: dict[str, list] = {key: [] for key in ("made", "opponents", "meld", "meld_sq", "play",
                                                 "play_sq", "meld_ok")}
     arrays = [np.asarray(a, dtype=np.int64) for a in (samples.pair_meld, samples.pair_play,
                                                       samples.opp_meld, samples.opp_play)]
     for j, trump in enumerate(samples.trumps):
-        # deal_scores' rules, in one pass over the samples (kernels.deals.bid_tally_column)
+        # deal_scores' rules, in one pass over the samples (kernels.partnership.deals.bid_tally_column)
         (made_low, made_counts, opp_low, opp_counts, meld, meld_sq, play, play_sq,
          meld_ok) = bid_tally_column(*arrays, j, trump in marriage_trumps, rules.min_meld,
                                      rules.min_play)

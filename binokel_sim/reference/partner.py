@@ -1,4 +1,4 @@
-"""Slow, obvious pure-Python twin of ``kernels/partner_meld.py`` (imports no kernel).
+"""Slow, obvious pure-Python twin of ``kernels/partnership/partner_meld.py`` (imports no kernel).
 
 Deals come from :mod:`binokel_sim.reference.core` (the same random streams, the same partial
 Fisher-Yates, the deck permutation carried within a block); melds are read straight from the

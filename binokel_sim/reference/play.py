@@ -1,4 +1,4 @@
-"""Slow, obvious pure-Python twins of the trick kernels (:mod:`binokel_sim.kernels.tricks`).
+"""Slow, obvious pure-Python twins of the trick kernels (:mod:`binokel_sim.kernels.partnership.tricks`).
 
 For tests and the baseline of ``benchmarks/bench_playout.py``. No bit tricks and no numba: a hand
 is a list of 24 counts (copies held of each card type), a trick is a list of card types in play
@@ -150,7 +150,7 @@ def benchmark_trump(rules: Rules, counts: list[int]) -> int:
 
 def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
                   first_block: int = 0, play=None) -> list[tuple[int, int, int]]:
-    """Twin of ``kernels.tricks.playout_blocks`` with the random policy on every seat:
+    """Twin of ``kernels.partnership.tricks.playout_blocks`` with the random policy on every seat:
     ``(play of 0+2, play of 1+3, trump)`` per deal. Block streams and the carried deck
     permutation as in the kernel; seats 0-2 are dealt by partial shuffles, seat 3 takes the rest;
     seat 0 leads. ``play(hands, trump)`` (play points of the pairs) plays the tricks instead of
@@ -168,7 +168,7 @@ def playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
     return results
 
 
-# --- the heuristic card player (kernels.policies.heuristic_card) -------------------------------
+# --- the heuristic card player (kernels.partnership.heuristic.heuristic_card) -------------------------------
 
 def _masters(cards: set[int], unseen: set[int]) -> set[int]:
     """The cards no unseen card of the same suit and a higher rank can beat."""
@@ -201,7 +201,7 @@ def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: s
                    seat: int, position: int, led: int, win_card: int, win_seat: int,
                    trick_index: int, n_tricks: int, trump: int, bidder: int,
                    counters: set[int]) -> int:
-    """Twin of ``kernels.policies.heuristic_card``: the card the heuristic plays, by its rules
+    """Twin of ``kernels.partnership.heuristic.heuristic_card``: the card the heuristic plays, by its rules
     L1-L3 (leading) and F1-F3 (following) as that docstring lists them. ``hand``: the seat's
     counts per card type; ``legal``: the legal card types; ``unseen``: the card types the other
     three seats hold; ``voids``: ``(seat, suit)`` pairs of shown voids; ``win_card`` and
@@ -326,7 +326,7 @@ def auction(limits: list[int], dealer: int, rules: Rules):
     return holder, current, calls
 
 
-# --- whole deals (twins of kernels.deals with the random policy on every seat) -----------------
+# --- whole deals (twins of kernels.partnership.deals with the random policy on every seat) -----------------
 
 def _deal_rest(work: list[int], first_seat: int, size: int, stream: Stream) -> list[list[int]]:
     """Hands of seats ``first_seat``..3 from ``work``: partial shuffles, the last seat the rest."""
@@ -376,7 +376,7 @@ def play_deal(rules: Rules, hands: list[list[int]], dealer: int, pick: Pick) -> 
 
 def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
                first_deal: int = 0) -> list[dict]:
-    """Twin of ``kernels.deals.play_blocks`` with the random policy on every seat, as the records
+    """Twin of ``kernels.partnership.deals.play_blocks`` with the random policy on every seat, as the records
     :func:`binokel_sim.records.deal_records` (``played, first_deal``) makes of its output.
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % 4``) reads the stream of
@@ -393,7 +393,7 @@ def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_blo
 
 def duel_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
                first_block: int = 0) -> list[float]:
-    """Twin of ``kernels.deals.duel_blocks`` for two random policies: every deal (dealer
+    """Twin of ``kernels.partnership.deals.duel_blocks`` for two random policies: every deal (dealer
     ``d % 4``) is played twice from the same stream, which runs on from the first play into the
     second; per deal, A's score minus B's averaged over the two seatings (A on 0+2 first)."""
     diffs = []
@@ -409,7 +409,7 @@ def bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int, trum
                 block_size: int, first_block: int = 0, known: list[list[int]] | None = None,
                 allowed: list[int] | None = None, auction: tuple | None = None, play=None
                 ) -> list[list[tuple[int, int, int]]]:
-    """Twin of ``kernels.deals.bid_sample_blocks`` with the random policy on every seat: seat 0
+    """Twin of ``kernels.partnership.deals.bid_sample_blocks`` with the random policy on every seat: seat 0
     holds ``counts`` and leads; the unseen cards (ascending types) go to seats 1, 2 by partial
     shuffles and seat 3 takes the rest. Per sample, per trump: ``(pair meld of 0+2, play of 0+2,
     opponents' meld)``.

@@ -1,4 +1,4 @@
-"""Twin of :mod:`binokel_sim.kernels.sampling`: the sampling policy of four-hand-80 and the play
+"""Twin of :mod:`binokel_sim.kernels.partnership.sampling`: the sampling policy of four-hand-80 and the play
 loop that keeps what the table knows, written out plainly (hands as lists of 24 counts, tricks as
 lists of card types, knowledge as sets).
 
@@ -105,7 +105,7 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
 
 def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
                             first_block: int = 0) -> list[tuple[int, int, int]]:
-    """Twin of ``kernels.tricks.playout_blocks`` with the heuristic on every seat (seat 0 leads
+    """Twin of ``kernels.partnership.tricks.playout_blocks`` with the heuristic on every seat (seat 0 leads
     and is the bidder): :func:`binokel_sim.reference.play.playout_deals` played by
     :func:`heuristic_rest`."""
     return playout_deals(rules, n_deals, seed, block_size, first_block,
@@ -116,7 +116,7 @@ def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: i
 def heuristic_bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int,
                           trumps: list[int], block_size: int, first_block: int = 0
                           ) -> list[list[tuple[int, int, int]]]:
-    """Twin of ``kernels.deals.bid_sample_blocks`` with the heuristic on every seat (seat 0,
+    """Twin of ``kernels.partnership.deals.bid_sample_blocks`` with the heuristic on every seat (seat 0,
     the bid winner, leads): :func:`binokel_sim.reference.play.bid_samples` played by
     :func:`heuristic_rest`."""
     return bid_samples(rules, counts, n_samples, seed, trumps, block_size, first_block,
@@ -166,7 +166,7 @@ def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[i
 def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                policies: list[str], n_samples: int, stream: Stream
                ) -> tuple[tuple[int, int], list[Trick]]:
-    """Twin of ``kernels.sampling.play_known``: every trick, each seat its policy
+    """Twin of ``kernels.partnership.sampling.play_known``: every trick, each seat its policy
     (:data:`RANDOM`, :data:`HEURISTIC`, :data:`SAMPLING`), the bid winner ``leader`` leading the
     first; ``hands`` consumed. Every seat shows its melds
     (:func:`binokel_sim.meld_rules.shown_cards`) before the first trick. Returns the pairs' play

@@ -1,4 +1,4 @@
-"""Slow, obvious twin of the endgame solver (:mod:`binokel_sim.kernels.solver`): plain minimax
+"""Slow, obvious twin of the endgame solver (:mod:`binokel_sim.kernels.strict.solver`): plain minimax
 over every legal card of both players, no pruning, no table, no bit tricks.
 
 A hand is a list of 24 counts (copies held of each card type). Legality and the trick winner are

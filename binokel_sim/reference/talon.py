@@ -1,4 +1,4 @@
-"""Slow, obvious pure-Python twin of the talon-game kernel (``kernels/talon.py``).
+"""Slow, obvious pure-Python twin of the talon-game kernel (``kernels/talon/deals.py``).
 
 For tests: whole deals of the talon games (``two-hand-48``, ``three-hand-72``, ``four-hand-72``,
 and any rules file with a talon) with the random policy on every seat, written the way

@@ -1,7 +1,7 @@
-"""Slow, obvious pure-Python twins of the talon games' heuristic (``kernels/talon_policy.py``, the
-heuristic declarations of ``kernels/talon_declare.py``) and of the sampling policy
-(``kernels/talon_sampling.py`` in phase 1; ``kernels/strict_sampling.py`` and
-``kernels/strict_tricks.py`` in phase 2 of three and four players), on the hands of
+"""Slow, obvious pure-Python twins of the talon games' heuristic (``kernels/strict/heuristic.py``, the
+heuristic declarations of ``kernels/talon/declare.py``) and of the sampling policy
+(``kernels/talon/sampling.py`` in phase 1; ``kernels/strict/sampling.py`` and
+``kernels/strict/tricks.py`` in phase 2 of three and four players), on the hands of
 :mod:`binokel_sim.reference.talon` (per card type a list of the copies' served records).
 
 :func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic`` or
@@ -42,7 +42,7 @@ WIN_FOR_MELD = 40
 WIN_FOR_POINTS = 10
 
 
-# --- the heuristic's card (kernels/talon_policy.py heuristic_talon_card) --------------------------
+# --- the heuristic's card (kernels/strict/heuristic.py heuristic_talon_card) --------------------------
 
 def _suit(t: int) -> int:
     return type_suit(t)
@@ -314,7 +314,7 @@ def play_on(deal: Deal) -> None:
         end_trick(deal, heuristic_declare)
 
 
-# --- the sampling policy's phase-1 card (kernels/talon_sampling.py) -------------------------------
+# --- the sampling policy's phase-1 card (kernels/talon/sampling.py) -------------------------------
 
 def served_count(deal: Deal, seat: int, t: int) -> int:
     """Copies of ``t`` held by ``seat`` that have served a declaration (public)."""
@@ -329,7 +329,7 @@ def known_copies(deal: Deal, seat: int, t: int) -> int:
 
 
 def side_value(deal: Deal, seat: int) -> int:
-    """What a sampling seat maximises (``kernels/strict_sampling.py`` side_value): its side's
+    """What a sampling seat maximises (``kernels/strict/sampling.py`` side_value): its side's
     points (card and meld, as ``deal`` counts them) times the number of other sides, less the
     other sides' points. The sides are the variant's partnerships, or without them the seats."""
     rules = deal.rules
@@ -395,7 +395,7 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     return max(legal, key=lambda t: (totals[t], -t))
 
 
-# --- the sampling policy's phase-2 card, three and four players (kernels/strict_tricks.py) -------
+# --- the sampling policy's phase-2 card, three and four players (kernels/strict/tricks.py) -------
 
 def strict_view(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """What ``seat`` cannot see in phase 2, for the sampler: ``(others, pool, allowed,

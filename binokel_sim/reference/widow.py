@@ -1,4 +1,4 @@
-"""Slow, obvious pure-Python twin of the widow-game kernel (``kernels/widow.py``).
+"""Slow, obvious pure-Python twin of the widow-game kernel (``kernels/widow/deals.py``).
 
 For tests: whole deals of the widow games (``three-hand-auction-48``, ``four-hand-widow-48``, and
 any rules file with a widow) with the random policy on every seat, or the heuristic on some

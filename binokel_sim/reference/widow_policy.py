@@ -1,4 +1,4 @@
-"""Slow, obvious pure-Python twin of the widow games' heuristic (``kernels/widow.py``: the bid
+"""Slow, obvious pure-Python twin of the widow games' heuristic (``kernels/widow/deals.py``: the bid
 limit, the demand, the card given back, burying, the trump; the card play is the talon
 heuristic's strict play, :func:`binokel_sim.reference.talon_play.heuristic_card`).
 

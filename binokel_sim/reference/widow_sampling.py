@@ -1,5 +1,5 @@
-"""Twin of the widow games' sampling policy (``kernels/widow_knowledge.py`` and
-``kernels/strict_tricks.strict_sampling_card``), written out plainly: what the table knows as a
+"""Twin of the widow games' sampling policy (``kernels/strict/widow_knowledge.py`` and
+``kernels/strict/tricks.py``, ``strict_sampling_card``), written out plainly: what the table knows as a
 record of public facts (shown melds, the shown widow, the demand, every trick), each seat's view
 of it derived afresh at every decision, the sampler's twin
 (:func:`binokel_sim.reference.sampler.sample_counts` with its :class:`Bound`) and play-outs by

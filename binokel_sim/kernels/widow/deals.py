@@ -29,25 +29,20 @@ from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import (
-    POLICY_RANDOM,
-    POLICY_SAMPLING,
-    kth_bit,
-    lowest_bit,
-    popcount,
-    random_pick,
-)
+from binokel_sim.kernels.bits import kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, random_pick
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
-from binokel_sim.kernels.strict_sampling import strict_knowledge
-from binokel_sim.kernels.strict_tricks import counter_cards, play_strict
-from binokel_sim.kernels.talon import game_over
-from binokel_sim.kernels.talon_declare import give_card
-from binokel_sim.kernels.talon_policy import count_in
-from binokel_sim.kernels.tricks import remove_card, suit_block
-from binokel_sim.kernels.widow_knowledge import widow_knowledge_start, widow_part
-from binokel_sim.kernels.widow_score import score_sides, side_of
+from binokel_sim.kernels.strict.sampling import strict_knowledge
+from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
+from binokel_sim.kernels.play import game_over
+from binokel_sim.kernels.play import give_card
+from binokel_sim.kernels.strict.heuristic import count_in
+from binokel_sim.kernels.play import remove_card, suit_block
+from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
+from binokel_sim.kernels.strict.widow_score import score_sides, side_of
 
 CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES, CFG_DECK = range(7)
 N_CFG = 7
@@ -196,8 +191,6 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
 
 # --- one deal, inlined into every driver ----------------------------------------------------------
 
-MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
-
 
 @njit
 def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start,
@@ -210,7 +203,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
     the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
     for the calls of an unrecorded auction, ``n_samples`` the sampling policy's deals per card
-    decision (:mod:`binokel_sim.kernels.widow_knowledge`).
+    decision (:mod:`binokel_sim.kernels.strict.widow_knowledge`).
 
     A deal (docs/rules.md "Widow games"): the shuffle, the auction (no auction in a sample: seat
     0 is the soloist), the soloist's widow, demand, give-back, burying and trump, every seat's
@@ -555,7 +548,7 @@ def widow_blocks(smart, search, mode, n_items, deck, tw, kt, seat_policies, n_sa
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
     (:func:`widow_items`, which writes only its items' slots of ``outs``). ``game``: (sides,
     A's policy, B's policy, target, most deals); ``smart``, ``search``: as
-    :func:`~binokel_sim.kernels.talon.talon_blocks` has them."""
+    :func:`~binokel_sim.kernels.talon.deals.talon_blocks` has them."""
     n_blocks = (n_items + block_size - 1) // block_size
     for b in prange(n_blocks):
         start = b * block_size

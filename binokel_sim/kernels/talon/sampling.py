@@ -1,8 +1,9 @@
 """The ``sampling`` policy in the talon games, phase 1 (issue 11). Phase 2 of two players is a
 game of perfect information, where the policy plays the exact solver's card
-(:mod:`binokel_sim.kernels.solver_policy`, as ``heuristic+solver`` does); phase 2 of three or four
+(:mod:`binokel_sim.kernels.strict.solver_policy`, as ``heuristic+solver`` does); phase 2 of three
+or four
 players has hidden hands, where it samples under what the strict tricks reveal
-(:mod:`binokel_sim.kernels.strict_sampling`).
+(:mod:`binokel_sim.kernels.strict.sampling`).
 
 What the seat knows at a phase-1 decision (docs/rules.md, "Sampling policy and inference"): its
 own hand, every card played, the talon's face-up last card, and the other seats' cards that are
@@ -18,23 +19,29 @@ play phase 1 freely (``games.policy_id`` refuses the policy elsewhere).
 On each of ``n_samples`` samples every legal card type is tried: the card is played, and the deal
 is played to its end with the heuristic on every seat (:func:`talon_rest`: the trick, the
 winner's declaration, the draws, the rest of phase 1, then phase 2 through
-:func:`~binokel_sim.kernels.strict_tricks.play_strict`). The policy plays the card type with the
+:func:`~binokel_sim.kernels.strict.tricks.play_strict`). The policy plays the card type with the
 highest total of its side's score less the other sides' mean
-(:func:`~binokel_sim.kernels.strict_sampling.side_value`; card points and declarations: the deal's
+(:func:`~binokel_sim.kernels.strict.sampling.side_value`; card points and declarations: the deal's
 score), the same samples for every card, the lowest type on a tie. The samples read the block's
 stream.
+
+When phase 2 starts, :func:`knowledge_start` writes what the table knows of each seat
+(:func:`known_copies`) into the strict tricks' knowledge.
 """
 
 import numpy as np
 
+from binokel_sim.kernels.bits import N_TYPES, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, lowest_bit, popcount
+from binokel_sim.kernels.play import copies_of, suit_block
+from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.solver_policy import solver_scratch
-from binokel_sim.kernels.strict_sampling import best_type, known_copies, side_value
-from binokel_sim.kernels.strict_tricks import must_head, play_strict, trick_step
-from binokel_sim.kernels.talon_declare import (
+from binokel_sim.kernels.strict.heuristic import WIN_FOR_POINTS, beats, heuristic_talon_card
+from binokel_sim.kernels.strict.sampling import best_type, side_value
+from binokel_sim.kernels.strict.solver_policy import solver_scratch
+from binokel_sim.kernels.strict.tricks import must_head, play_strict, trick_step
+from binokel_sim.kernels.talon.declare import (
     CFG_COPIES,
     CFG_HAND,
     CFG_LAST_TRICK,
@@ -43,14 +50,11 @@ from binokel_sim.kernels.talon_declare import (
     CFG_SWAP_RANK,
     D_POINTS,
     apply_declaration,
-    copies_of,
     heuristic_declaration,
+    served_copies,
     take_copy,
 )
-from binokel_sim.kernels.talon_policy import WIN_FOR_POINTS, beats, heuristic_talon_card
-from binokel_sim.kernels.tricks import suit_block
 
-N_TYPES = 24
 
 
 @njit
@@ -274,3 +278,28 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
                        counters, scratch, c)
             totals[c] += side_value(pts, seat, pairs)
     return best_type(legal, totals), s0, s1, s2, s3
+
+
+@njit
+def known_copies(served, seat, t, took_seat, took_card):
+    """The copies of ``t`` that everybody knows ``seat`` holds: those that have served a
+    declaration (:func:`~binokel_sim.kernels.talon.declare.served_copies`), and the turned card
+    taken with the swap while the seat has neither played that type from no served copy nor
+    declared a fresh copy of it (either ends what is known of it:
+    :func:`~binokel_sim.kernels.talon.deals.talon_items` clears
+    ``took_seat``). Reads nothing hidden."""
+    return served_copies(served, seat, t) + (1 if seat == took_seat and t == took_card else 0)
+
+
+@njit
+def knowledge_start(knows, served, took_seat, took_card, drawer, face_up):
+    """The knowledge when phase 2 starts: no type excluded (phase 1 is free play), and per seat
+    its :func:`known_copies`, plus the talon's face-up last card for ``drawer``, the seat that
+    drew it (phase 2's strict knowledge,
+    :func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`)."""
+    excluded, known = knows[0], knows[1]
+    for s in range(known.shape[0]):
+        excluded[s] = 0
+        for t in range(N_TYPES):
+            known[s, t] = known_copies(served, s, t, took_seat, took_card)
+    known[drawer, face_up] += 1

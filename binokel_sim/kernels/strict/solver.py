@@ -50,8 +50,8 @@ signature crashes when loaded from the on-disk cache).
 import numpy as np
 
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import RANK0, lowest_bit
-from binokel_sim.kernels.tricks import beaters, card_key, legal_under, suit_block
+from binokel_sim.kernels.bits import RANK0, lowest_bit
+from binokel_sim.kernels.play import beaters, card_key, legal_under, suit_block
 
 MAX_CARDS = 12  # per hand: two hands' physical cards fit the 24-bit position key
 TT_BITS = 17  # the driver's table: 2**17 entries of two int64 (2 MB)

@@ -1,8 +1,9 @@
 """The talon games' declarations (SPEC.md "Variant two-hand-48", docs/rules.md "Declarations"):
 the variant's numbers, what a hand may declare, what its copies have served, and the two
-policies' declarations. :mod:`binokel_sim.kernels.talon` plays the deals with them (its hot loop
+policies' declarations. :mod:`binokel_sim.kernels.talon.deals` plays the deals with them (its hot
+loop
 inlines table lookups instead of the row scans here, see there); the ``sampling`` policy's
-play-outs (:mod:`binokel_sim.kernels.talon_sampling`) use them as they are.
+play-outs (:mod:`binokel_sim.kernels.talon.sampling`) use them as they are.
 
 A seat's hand is bit planes (int64 (4,) in the kernels' hand arrays, :mod:`binokel_sim.cards`).
 What its card copies have served is kept beside it: ``served[seat, t, i]`` (int64) the served
@@ -19,11 +20,10 @@ whose record meets them may not serve the row (docs/rules.md "Declarations", dec
 
 import numpy as np
 
-from binokel_sim.kernels.deal import add_card
+from binokel_sim.kernels.bits import MAX_COPIES, lowest_bit
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import lowest_bit
+from binokel_sim.kernels.play import copies_of, give_card, remove_card
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.tricks import remove_card
 
 # cfg (tables.compile_talon writes the same positions)
 CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
@@ -32,26 +32,8 @@ N_CFG = 10
 # columns of a declaration row (D_INSIDE: the served-record bits of the meld's parents)
 D_MELD, D_LEVEL, D_MASK, D_POINTS, D_PER_COPY, D_SWAP, D_INSIDE = range(7)
 N_DECL = 7
-MAX_COPIES = 4
 LEVEL_BITS = 2  # a copy's served record: the level served for meld m at bits 2m, 2m+1
 PAIR_LOW = 0x5555555555555555  # bit 2m of every meld's two bits in a served record
-
-
-@njit(inline="always")
-def copies_of(hands, seat, t):
-    """Copies of card type ``t`` in ``hands[seat]``: the planes holding bit ``t``."""
-    return (np.int64((hands[seat, 0] >> t) & 1) + np.int64((hands[seat, 1] >> t) & 1)
-            + np.int64((hands[seat, 2] >> t) & 1) + np.int64((hands[seat, 3] >> t) & 1))
-
-
-@njit(inline="always")
-def give_card(hands, seat, t):
-    """A fresh copy of ``t`` joins ``hands[seat]``; its record slot is already 0."""
-    p0, p1, p2, p3 = add_card(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], t)
-    hands[seat, 0] = p0
-    hands[seat, 1] = p1
-    hands[seat, 2] = p2
-    hands[seat, 3] = p3
 
 
 @njit(inline="always")

@@ -14,35 +14,37 @@ The variant arrives as one tuple ``tt`` (:func:`binokel_sim.tables.compile_talon
 - ``card_points`` int64 (24,): trick points of every card type.
 
 A seat's hand is bit planes; what its card copies have served is kept beside it, and the numbers,
-the rows and the declarations themselves are in :mod:`binokel_sim.kernels.talon_declare`.
+the rows and the declarations themselves are in :mod:`binokel_sim.kernels.talon.declare`.
 """
 
 import numpy as np
 from numba import prange
 
+from binokel_sim.kernels.bits import MAX_COPIES, either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
+from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import (
-    POLICY_RANDOM,
-    POLICY_SAMPLING,
-    POLICY_SOLVER,
-    either,
-    kth_bit,
-    lowest_bit,
-    popcount,
-    random_pick,
-)
+from binokel_sim.kernels.play import copies_of, game_over, give_card, remove_card, suit_block
+from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER, random_pick
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, unconstrained
-from binokel_sim.kernels.solver_policy import solver_scratch
-from binokel_sim.kernels.strict_tricks import (
+from binokel_sim.kernels.strict.heuristic import (
+    WIN_FOR_MELD,
+    WIN_FOR_POINTS,
+    beats,
+    heuristic_talon_card,
+)
+from binokel_sim.kernels.strict.sampling import strict_knowledge
+from binokel_sim.kernels.strict.solver_policy import solver_scratch
+from binokel_sim.kernels.strict.tricks import (
     counter_cards,
     must_head,
     play_strict,
     random_free,
     takes,
 )
-from binokel_sim.kernels.talon_declare import (
+from binokel_sim.kernels.strict.widow_knowledge import widow_part
+from binokel_sim.kernels.talon.declare import (
     CFG_BONUS,
     CFG_BONUS_RANK,
     CFG_COPIES,
@@ -61,27 +63,19 @@ from binokel_sim.kernels.talon_declare import (
     D_POINTS,
     D_SWAP,
     LEVEL_BITS,
-    MAX_COPIES,
-    copies_of,
     copies_serve,
     doubtful_types,
     forget_copy,
-    give_card,
     heuristic_declaration,
     mark_copies,
     random_declaration,
     served_copies,
 )
-from binokel_sim.kernels.talon_policy import (
-    WIN_FOR_MELD,
-    WIN_FOR_POINTS,
-    beats,
-    heuristic_talon_card,
+from binokel_sim.kernels.talon.sampling import (
+    knowledge_start,
+    talon_sampling_card,
+    talon_sampling_scratch,
 )
-from binokel_sim.kernels.strict_sampling import knowledge_start, strict_knowledge
-from binokel_sim.kernels.talon_sampling import talon_sampling_card, talon_sampling_scratch
-from binokel_sim.kernels.tricks import remove_card, suit_block
-from binokel_sim.kernels.widow_knowledge import widow_part
 
 # --- declarations by table lookups ----------------------------------------------------------------
 #
@@ -235,7 +229,7 @@ def choice_row(rows, swaps, k):
     a row of ``swaps`` (a subset) counted twice, without then with the swap: ``(row, swap)``.
     No walk over the rows (its exit, a random place, would be mispredicted): the swap rows
     before the choice (few, usually none) are skipped by counting, then the row is the
-    ``k``-th set bit (:func:`binokel_sim.kernels.policies.kth_bit`), without a branch. When
+    ``k``-th set bit (:func:`binokel_sim.kernels.bits.kth_bit`), without a branch. When
     ``k`` is past the rows (no row to choose) the row returned is meaningless."""
     extra = 0  # the swap rows' second choices before the choice
     while swaps:
@@ -256,8 +250,6 @@ def choice_row(rows, swaps, k):
 
 
 # --- one deal, inlined into every driver ----------------------------------------------------------
-
-MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE, MODE_DUEL, MODE_MATCH = range(5)
 
 
 @njit
@@ -693,20 +685,3 @@ def talon_blocks(smart, search, mode, n_items, deck, tt, seat_policies, n_sample
                     decl_out, diff_out, games_out)
 
 
-@njit
-def game_over(totals, target):
-    """The winning side after a deal (SPEC: checked after each deal; several over the target: the
-    highest total; a tie at the top: another deal), or -1 while the game goes on."""
-    best = -1
-    top = np.int64(-(1 << 62))
-    tied = False
-    for q in range(totals.shape[0]):
-        if totals[q] > top:
-            top = totals[q]
-            best = q
-            tied = False
-        elif totals[q] == top:
-            tied = True
-    if top < target or tied:
-        return -1
-    return best

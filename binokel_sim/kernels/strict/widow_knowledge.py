@@ -1,12 +1,12 @@
 """What the table knows in the widow games (three-hand-auction-48, four-hand-widow-48) and a seat's
 view of it for the ``sampling`` policy (issue 11; docs/rules.md "Sampling policy and inference",
 "The widow games"). The decision itself is the strict one
-(:func:`~binokel_sim.kernels.strict_tricks.strict_sampling_card`); this module adds what the
+(:func:`~binokel_sim.kernels.strict.tricks.strict_sampling_card`); this module adds what the
 widow games know beyond the cards played.
 
 Public, from the first trick on (:func:`widow_knowledge_start`):
 
-- every seat's shown meld cards (:func:`~binokel_sim.kernels.sampling.shown_of` with the trump
+- every seat's shown meld cards (:func:`~binokel_sim.kernels.knowledge.shown_of` with the trump
   named), as known copies that a card of the type played takes off;
 - the widow, shown before the soloist takes it, and the demanded card: the soloist's hand and
   his buried cards hold them between them, but for what he has played of them since
@@ -23,12 +23,14 @@ Private: the soloist knows his buried cards and that the holder holds the card g
 he plays a card of that type; the holder knows that card (it is in his hand or played).
 
 The layout is one tuple, the ``widow`` item of
-:func:`~binokel_sim.kernels.strict_sampling.strict_knowledge` (:func:`widow_part`; in the talon
+:func:`~binokel_sim.kernels.strict.sampling.strict_knowledge` (:func:`widow_part`; in the talon
 games a stub with ``info[W_ON]`` 0).
 """
 
 import numpy as np
 
+from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES
+from binokel_sim.kernels.knowledge import shown_of
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.sampler import (
     BOUND_BURIED,
@@ -40,11 +42,8 @@ from binokel_sim.kernels.sampler import (
     BOUND_SOLOIST,
     N_BOUND,
 )
-from binokel_sim.kernels.sampling import shown_of
-from binokel_sim.kernels.widow_score import score_sides
+from binokel_sim.kernels.strict.widow_score import score_sides
 
-N_TYPES = 24
-ALL_TYPES = (np.int64(1) << N_TYPES) - 1
 # info: on, soloist, holder (-1: no demand), demanded type, the type given back, bid, the buried
 # cards' points, how many cards are buried, the tricks of a deal, the types the holder has played
 (W_ON, W_SOLOIST, W_HOLDER, W_DEMAND, W_GIVEN, W_BID, W_BURIED_POINTS, W_BURIED_N, W_TRICKS,
@@ -144,7 +143,7 @@ def view_known(wk, known, seat):
 
 @njit(inline="always")
 def widow_groups(seat, known, pool, allowed, capacity, wk):
-    """The widow games' additions to :func:`~binokel_sim.kernels.strict_sampling.strict_view`
+    """The widow games' additions to :func:`~binokel_sim.kernels.strict.sampling.strict_view`
     (its groups already written for the other seats, ``known`` the seat's view): for the soloist
     his buried cards leave the pool; for any other seat the buried cards are one more group (any
     type, last) and the sampler's bound is set. Returns the number of groups."""

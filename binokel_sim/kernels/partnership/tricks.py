@@ -1,5 +1,6 @@
-"""Trick play on bit planes: legal cards, trick winner, a full play-out, deal scoring, and the
-parallel play-out driver. Contract: SPEC.md "Common to all variants" (must-head obligation,
+"""Trick play of the partnership family on bit planes: legal cards, trick winner, a full
+play-out, deal scoring, and the parallel play-out driver (the helpers every family shares are in
+:mod:`binokel_sim.kernels.play`). Contract: SPEC.md "Common to all variants" (must-head obligation,
 trick winner) and "Variant four-hand-80" (play, scoring).
 
 Masks are int64 holding a 24-bit set of card types (bit ``suit * 6 + rank``, ranks in trick
@@ -10,66 +11,19 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 import numpy as np
 from numba import prange
 
+from binokel_sim.kernels.bits import either, popcount
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.policies import (
-    POLICY_RANDOM,
-    SUIT_MASK,
-    above,
-    either,
+from binokel_sim.kernels.partnership.heuristic import (
     heuristic_card,
     heuristic_follow,
     heuristic_lead,
-    popcount,
-    random_card,
-    random_pick,
 )
+from binokel_sim.kernels.play import WINS_OVER, beaters, card_key, legal_under, suit_block
+from binokel_sim.kernels.policies import POLICY_RANDOM, random_card, random_pick
 
 N_SEATS = 4
-
-
-@njit(inline="always")
-def suit_block(suit):
-    """The six card types of ``suit`` (int64 mask)."""
-    return np.int64(SUIT_MASK) << (6 * suit)
-
-
-@njit(inline="always")
-def card_key(card, led_block, trump_block):
-    """Trick strength of ``card`` given the led suit's and the trump suit's blocks: the card type
-    plus 32 if it is of the led suit plus 64 if it is a trump. Within a suit the type order is
-    the rank order, so a later card takes the trick exactly when its key is strictly greater
-    (SPEC.md "Trick winner", line 37; identical cards: the first played wins, line 20)."""
-    return (card + (((led_block >> card) & 1) << 5) + (((trump_block >> card) & 1) << 6))
-
-
-@njit(inline="always")
-def beaters(win_card):
-    """The card types of ``win_card``'s suit that are strictly higher: the cards the must-head
-    obligation may demand while ``win_card`` holds the trick."""
-    return above(win_card) & suit_block(win_card // 6)
-
-
-@njit(inline="always")
-def legal_under(p0, led_block, trump_block, beat):
-    """The must-head obligation (SPEC.md "Must-head obligation", lines 25-35) for a hand whose
-    presence plane is ``p0``, following to a trick whose winning card so far has the higher
-    cards ``beat`` in its suit (:func:`beaters`). Returns an int64 mask.
-
-    Rules 1-3 choose the pool (the led cards, else the trumps, else the whole hand); the pool
-    must beat the winning card if it can exactly when it lies in that card's suit: led trump
-    (rule 1a: the winner is the highest trump), untrumped trick (1b: the highest led card),
-    trumped trick after a void (2: the highest trump). A trumped side-suit trick (1c) and rule 3
-    give pools outside that suit, so ``pool & beat`` is empty there and the whole pool stands.
-    Branch-free: random play-outs would otherwise pay for mispredicted branches.
-    """
-    hand = np.int64(p0)
-    follow = hand & led_block
-    trumps = hand & trump_block
-    pool = follow if follow else (trumps if trumps else hand)
-    higher = pool & beat
-    return higher if higher else pool
 
 
 @njit
@@ -100,22 +54,6 @@ def legal_mask(p0, led_suit, trump, trick_cards, n_played):
 
 
 @njit(inline="always")
-def remove_card(hands, seat, t):
-    """Take one copy of card type ``t`` out of ``hands[seat]``. In a thermometer code the new
-    plane k is the old plane k+1 on bit t (count - 1 >= k + 1), so no branch is needed."""
-    bit = np.int64(1) << t
-    keep = ~bit
-    q0 = np.int64(hands[seat, 0])
-    q1 = np.int64(hands[seat, 1])
-    q2 = np.int64(hands[seat, 2])
-    q3 = np.int64(hands[seat, 3])
-    hands[seat, 0] = np.uint32((q0 & keep) | (q1 & bit))
-    hands[seat, 1] = np.uint32((q1 & keep) | (q2 & bit))
-    hands[seat, 2] = np.uint32((q2 & keep) | (q3 & bit))
-    hands[seat, 3] = np.uint32(q3 & keep)
-
-
-@njit(inline="always")
 def hand_size(hands, seat):
     """Cards in ``hands[seat]``: the sum of the planes' set bits."""
     return (popcount(np.int64(hands[seat, 0])) + popcount(np.int64(hands[seat, 1]))
@@ -128,7 +66,7 @@ def choose_card(seat_policies, legal, hands, seat, position, s0, s1, s2, s3, voi
     """The card ``hands[seat]``'s policy plays out of ``legal``, and the random state (four
     scalars, advanced only by the random policy). The heuristic is shown only what its seat may
     know: its own planes and the other hands' union (see
-    :func:`binokel_sim.kernels.policies.heuristic_card`)."""
+    :func:`binokel_sim.kernels.partnership.heuristic.heuristic_card`)."""
     if seat_policies[seat] == POLICY_RANDOM:
         return random_card(legal, s0, s1, s2, s3)
     unseen = (np.int64(hands[(seat + 1) & 3, 0]) | np.int64(hands[(seat + 2) & 3, 0])
@@ -204,26 +142,10 @@ def play_mode(seat_policies):
     return PLAY_MIXED, heuristic_seats
 
 
-def _wins_over():
-    """``WINS_OVER[trump * 24 + c]``: the card types that take a trick from ``c`` when ``c`` holds
-    it and ``trump`` is trump: the higher cards of ``c``'s suit, and every trump if ``c`` is not
-    one (a card that holds a trick is a trump or of the led suit, so nothing else can take it).
-    128 entries, so that an index masked with 127 is always inside."""
-    table = np.zeros(128, dtype=np.int64)
-    for trump in range(4):
-        for c in range(24):
-            suit = c // 6
-            higher = ((1 << (6 * suit + 6)) - 1) & ~((2 << c) - 1)
-            table[trump * 24 + c] = higher | (0 if suit == trump else SUIT_MASK << (6 * trump))
-    return table
-
-
-WINS_OVER = _wins_over()  # a constant of every compiled kernel: the card types are fixed (24)
-
-
 @njit(inline="always")
 def take_card(flat, row, t):
-    """:func:`remove_card` on flat planes: one copy of ``t`` out of ``flat[row .. row + 3]``."""
+    """:func:`~binokel_sim.kernels.play.remove_card` on flat planes: one copy of ``t`` out of
+    ``flat[row .. row + 3]``."""
     bit = np.int64(1) << t
     keep = ~bit
     q0 = np.int64(flat[row])
@@ -337,7 +259,8 @@ def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_point
     The trick is followed as ``wins``, the cards that would take it from the card holding it
     (:data:`WINS_OVER`): a later card takes the trick exactly when it is in ``wins``, and the
     must-head obligation keeps the pool's cards in ``wins`` when there are any (the pool is the
-    led suit, the trumps or the hand, as in :func:`legal_under`, which keeps those above the
+    led suit, the trumps or the hand, as in :func:`~binokel_sim.kernels.play.legal_under`, which
+    keeps those above the
     winning card in its suit: the same cards, because a pool of trumps under an untrumped trick
     keeps every trump either way, and every other pool meets ``wins`` only in the winning
     card's suit). The heuristic seats see the other hands' union and the shown voids, kept only

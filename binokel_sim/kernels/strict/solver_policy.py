@@ -3,14 +3,14 @@
 Once the talon is gone a player of two-hand-48 knows both hands: his own, and the other's as
 every card he has not seen played or held (the turned trump went to the loser of the last phase-1
 trick, in view of both). Phase 2 is then a game of perfect information, so the policy plays an
-exactly best card (:mod:`binokel_sim.kernels.solver`): the most card points for its side from
+exactly best card (:mod:`binokel_sim.kernels.strict.solver`): the most card points for its side from
 here, the last trick's bonus included, against best play of the other side. Phase 2 adds only
 card points to a deal's score, so that is also the best for the deal's score. Phase 1 and the
-declarations are the heuristic's (:mod:`binokel_sim.kernels.talon_policy`).
+declarations are the heuristic's (:mod:`binokel_sim.kernels.strict.heuristic`).
 
 Several cards are often equally good; the policy then plays the lowest card type (suits S H D C,
 ranks from the 9 up), so its choice is a function of the position alone (docs/rules.md,
-"Policies"). A leader's values are :func:`~binokel_sim.kernels.solver.solve_leads`'; a
+"Policies"). A leader's values are :func:`~binokel_sim.kernels.strict.solver.solve_leads`'; a
 follower's, for each legal reply, the trick's points to seat 0 plus :func:`solve` of the
 position after it (the last trick's bonus instead when the hands are then empty).
 """
@@ -18,9 +18,9 @@ position after it (the last trick's bonus instead when the hands are then empty)
 import numpy as np
 
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import lowest_bit, popcount
-from binokel_sim.kernels.solver import CTX_SIZE, TT_BITS, solve, solve_leads
-from binokel_sim.kernels.tricks import card_key, remove_card, suit_block
+from binokel_sim.kernels.bits import lowest_bit, popcount
+from binokel_sim.kernels.strict.solver import CTX_SIZE, TT_BITS, solve, solve_leads
+from binokel_sim.kernels.play import card_key, remove_card, suit_block
 
 
 @njit

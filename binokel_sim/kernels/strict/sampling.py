@@ -1,12 +1,13 @@
 """What the table knows in the strict phase 2 of the three- and four-player talon games, and the
 sampling seat's view of it (issue 11). The decision itself
-(:func:`~binokel_sim.kernels.strict_tricks.strict_sampling_card`) lives beside the strict trick
+(:func:`~binokel_sim.kernels.strict.tricks.strict_sampling_card`) lives beside the strict trick
 loop it plays out with.
 
-Phase 1 of those games is free play (:mod:`binokel_sim.kernels.talon_sampling`), so when the
-talon is gone the table knows of each seat only its public cards (:func:`known_copies`: the
-copies that served a declaration, the turned card taken with the swap) and, for the seat that drew
-the talon's face-up last card, that card (:func:`knowledge_start`). From then on every card
+Phase 1 of those games is free play (:mod:`binokel_sim.kernels.talon.sampling`), so when the
+talon is gone the table knows of each seat only its public cards (the copies that served a
+declaration, the turned card taken with the swap) and, for the seat that drew the talon's face-up
+last card, that card (the talon family's
+:func:`~binokel_sim.kernels.talon.sampling.knowledge_start` writes them). From then on every card
 played is run through :func:`~binokel_sim.kernels.knowledge.excluded_by` (voids, no trump, the
 must-head inference) and takes one known copy of its type off the seat's known cards. A decision
 deals the cards the seat cannot see to the other seats by the exact constrained sampler
@@ -16,24 +17,13 @@ respect every seat's excluded types (docs/rules.md, "Sampling policy and inferen
 
 import numpy as np
 
+from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, lowest_bit, popcount
-from binokel_sim.kernels.solver_policy import solver_scratch
-from binokel_sim.kernels.talon_declare import copies_of, served_copies
-from binokel_sim.kernels.widow_knowledge import widow_learn
+from binokel_sim.kernels.play import copies_of
+from binokel_sim.kernels.policies import POLICY_HEURISTIC
+from binokel_sim.kernels.strict.solver_policy import solver_scratch
+from binokel_sim.kernels.strict.widow_knowledge import widow_learn
 
-N_TYPES = 24
-ALL_TYPES = (np.int64(1) << N_TYPES) - 1
-
-
-@njit
-def known_copies(served, seat, t, took_seat, took_card):
-    """The copies of ``t`` that everybody knows ``seat`` holds: those that have served a
-    declaration (:func:`served_copies`), and the turned card taken with the swap while the seat
-    has neither played that type from no served copy nor declared a fresh copy of it (either
-    ends what is known of it: :func:`~binokel_sim.kernels.talon.talon_items` clears
-    ``took_seat``). Reads nothing hidden."""
-    return served_copies(served, seat, t) + (1 if seat == took_seat and t == took_card else 0)
 
 
 @njit
@@ -45,7 +35,7 @@ def strict_knowledge(n_players, hand, n_samples, active, widow):
     allowed masks and capacities; a sample's hands and a play-out's; the totals per card type;
     the stream as the sampler reads it; a play-out's points, tricks won and policies (the
     heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
-    games' knowledge (:func:`~binokel_sim.kernels.widow_knowledge.widow_part`, a stub in the
+    games' knowledge (:func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`, a stub in the
     talon games)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
@@ -60,24 +50,11 @@ def strict_knowledge(n_players, hand, n_samples, active, widow):
             np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow)
 
 
-@njit
-def knowledge_start(knows, served, took_seat, took_card, drawer, face_up):
-    """The knowledge when phase 2 starts: no type excluded (phase 1 is free play), and per seat
-    its :func:`known_copies`, plus the talon's face-up last card for ``drawer``, the seat that
-    drew it."""
-    excluded, known = knows[0], knows[1]
-    for s in range(known.shape[0]):
-        excluded[s] = 0
-        for t in range(N_TYPES):
-            known[s, t] = known_copies(served, s, t, took_seat, took_card)
-    known[drawer, face_up] += 1
-
-
 @njit(inline="always")
 def learn(knows, seat, c, excluded):
     """``seat`` played ``c``, which told the table ``excluded`` (:func:`excluded_by`; 0 for a
     lead): those types are out, and one known copy of ``c`` is gone (at least 0); in a widow
-    game also what :func:`~binokel_sim.kernels.widow_knowledge.widow_learn` keeps."""
+    game also what :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_learn` keeps."""
     knows[0][seat] |= excluded
     if knows[1][seat, c] > 0:
         knows[1][seat, c] -= 1

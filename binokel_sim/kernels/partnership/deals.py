@@ -16,9 +16,9 @@ from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.sampler import group_planes, sample_counts
-from binokel_sim.kernels.sampling import play_known, sampling_active, sampling_scratch
-from binokel_sim.kernels.tricks import (
+from binokel_sim.kernels.partnership.sampling import play_known, sampling_active, sampling_scratch
+from binokel_sim.kernels.partnership.tricks import (
+    N_SEATS,
     PLAY_HEURISTIC,
     counter_mask,
     play_mode,
@@ -27,8 +27,8 @@ from binokel_sim.kernels.tricks import (
     playout_pair_heuristic,
     score_deal,
 )
+from binokel_sim.kernels.sampler import group_planes, sample_counts
 
-N_SEATS = 4
 
 
 @njit
@@ -96,7 +96,7 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
     without a marriage in trump (``trump == -1``) or whose pair melds under ``min_meld`` loses the
     bid at once: no trick is played and the opponents score 0. ``hands`` is consumed. With a
     seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`; ``show_rows`` not None)
-    the deal is played by :func:`~binokel_sim.kernels.sampling.play_known`.
+    the deal is played by :func:`~binokel_sim.kernels.partnership.sampling.play_known`.
     """
     pair = bidder & 1
     has_marriage = trump >= 0
@@ -132,7 +132,8 @@ def copy_planes(hands, flat):
 def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_seats, state,
                 card_points, last_trick, counters, min_meld, min_play, sampler, show_rows):
     """:func:`play_and_score` without trick records, the hands as flat planes (uint32 (16,),
-    consumed) and the policies as :func:`~binokel_sim.kernels.tricks.play_mode`'s ``(mode,
+    consumed) and the policies as :func:`~binokel_sim.kernels.partnership.tricks.play_mode`'s
+    ``(mode,
     heuristic_seats)`` of ``seat_policies``: the same play, the same stream. Returns ``(score of
     0+2, score of 1+3)``."""
     pair = bidder & 1
@@ -340,20 +341,22 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
               last_trick, counters, seed, block, start, stop, pair_meld, pair_play, opp_meld,
               constrained, cons, auction_known, draws_out, sampler, show_rows, general):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
-    copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.tricks.
+    copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.partnership.tricks.
     play_mode`).
 
     With the random policy on some seat a sample's trumps are played one after another, each
     reading the stream where the previous left it. The heuristic reads no random numbers, so
     with the heuristic on every seat the stream holds only the deals: two samples are dealt,
     then their play-outs (every trump of both) go two at a time
-    (:func:`~binokel_sim.kernels.tricks.playout_pair_heuristic`). The same numbers either way.
+    (:func:`~binokel_sim.kernels.partnership.tricks.playout_pair_heuristic`). The same numbers
+    either way.
     With ``constrained`` the samples come from the constrained sampler, and with
     ``auction_known`` conditioned only samples that fit the auction are kept
     (:func:`next_sample`); ``draws_out[d]`` is the deals sample ``d`` took, and a sample that
     found none within the limit ends the block (the caller reports it). With a seat on the
     sampling policy (``sampler``, :func:`sampler_of`) every play-out is
-    :func:`~binokel_sim.kernels.sampling.play_known`'s, one trump after another. ``general``
+    :func:`~binokel_sim.kernels.partnership.sampling.play_known`'s, one trump after another.
+    ``general``
     None (every seat plays the heuristic, none samples) compiles the heuristic play-outs only.
     """
     hand = unseen.shape[0] // (N_SEATS - 1)
@@ -578,8 +581,8 @@ def _histogram(values, n):
 @njit
 def bid_tally_column(pair_meld, pair_play, opp_meld, opp_play, j, married, min_meld, min_play):
     """One trump's (column ``j`` of the (samples, trumps) arrays) integer statistics for
-    :func:`binokel_sim.bid_odds.bid_tally`, with its scoring (:func:`binokel_sim.bid_odds.
-    deal_scores`): the histogram ``(low, counts)`` of the totals (play + meld) of the samples
+    :func:`binokel_sim.odds.partnership.bid_tally`, with its scoring
+    (:func:`binokel_sim.odds.partnership.deal_scores`): the histogram ``(low, counts)`` of the totals (play + meld) of the samples
     that make some bid (``married``, pair meld at least ``min_meld`` and play at least
     ``min_play``), the histogram of the opponents' scores (play, plus meld when it reaches
     ``min_meld``, when the play reaches ``min_play`` and the deal is played; else 0), the sums

@@ -9,7 +9,8 @@ by the exact constrained sampler (:mod:`binokel_sim.kernels.sampler`, uniform ov
 consistent with those). Not conditioned on: that a seat holds no meld it did not show
 (docs/rules.md, "Sampling policy and inference", says why). On every sample it tries every legal
 card type: the card is played, the trick is completed and the deal played to its end with the
-heuristic on every seat (:func:`~binokel_sim.kernels.tricks.play_from`). It plays the card type with
+heuristic on every seat (:func:`~binokel_sim.kernels.partnership.tricks.play_from`). It plays the
+card type with
 the highest total of its side's card points over the samples (the same samples for every card: the
 comparison is paired), the lowest type on a tie. (Playing for the deal's score instead, contract and
 thresholds included, measured weaker: docs/rules.md.) The samples are drawn from the block's stream,
@@ -18,37 +19,29 @@ so a sampling play-out is as reproducible as any other.
 
 import numpy as np
 
-from binokel_sim.kernels.knowledge import excluded_by
-from binokel_sim.kernels.melds import multiplicity
+from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
+from binokel_sim.kernels.knowledge import excluded_by, shown_of
 from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.partnership.heuristic import heuristic_follow, heuristic_lead
+from binokel_sim.kernels.partnership.tricks import (
+    N_SEATS,
+    PLAY_HEURISTIC,
+    after_card,
+    follow_card,
+    hand_cards,
+    others,
+    play_from,
+    take_card,
+)
+from binokel_sim.kernels.play import WINS_OVER, beaters, legal_under, suit_block
 from binokel_sim.kernels.policies import (
     POLICY_HEURISTIC,
     POLICY_RANDOM,
     POLICY_SAMPLING,
-    heuristic_follow,
-    heuristic_lead,
-    lowest_bit,
-    popcount,
     random_pick,
 )
 from binokel_sim.kernels.sampler import count_ways, group_planes, sample_counts
-from binokel_sim.kernels.tricks import (
-    PLAY_HEURISTIC,
-    WINS_OVER,
-    after_card,
-    beaters,
-    follow_card,
-    hand_cards,
-    legal_under,
-    others,
-    play_from,
-    suit_block,
-    take_card,
-)
 
-N_SEATS = 4
-N_TYPES = 24
-ALL_TYPES = (np.int64(1) << N_TYPES) - 1
 ALL_HEURISTIC = (1 << N_SEATS) - 1
 
 
@@ -65,29 +58,6 @@ def sampling_scratch(hand, active):
             np.empty(N_TYPES, dtype=np.int64), np.empty(N_TYPES, dtype=np.int64),
             np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
             np.zeros((3, N_TYPES), dtype=np.int64))
-
-
-@njit
-def shown_of(flat, seat, show_rows, trump, out):
-    """The meld cards ``seat`` (flat planes ``flat``) shows with ``trump`` named, copies per type
-    into ``out`` (int64 (24,)): every meld set of ``show_rows`` (``games.show_rows``: mask, when
-    it applies, the most sets counted) that applies shows its cards once per set held, up to the
-    sets counted; a card serving several melds is shown as often as the one needing most."""
-    row = 4 * seat
-    p0, p1, p2, p3 = flat[row], flat[row + 1], flat[row + 2], flat[row + 3]
-    for t in range(N_TYPES):
-        out[t] = 0
-    for r in range(show_rows.shape[0]):
-        when = show_rows[r, 1]
-        if (when >= 4 and trump == when - 4) or (0 <= when < 4 and trump != when):
-            continue
-        mask = show_rows[r, 0]
-        sets = min(multiplicity(p0, p1, p2, p3, mask), show_rows[r, 2])
-        m = mask
-        while m != 0:
-            t = lowest_bit(m)
-            m &= m - 1
-            out[t] = max(out[t], sets)
 
 
 @njit
@@ -212,10 +182,12 @@ def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts
     """Play every trick of one deal (``flat`` consumed; ``leader`` the bid winner) with each seat
     its own policy (random, heuristic or sampling: ``seat_policies`` int64 (4,)), keeping what
     the table knows: the voids shown (the heuristic's), the cards played, the meld cards each
-    seat showed (:func:`shown_of` of ``show_rows``) and per seat the cards it played and the
+    seat showed (:func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``) and per seat the
+    cards it played and the
     card types excluded by its plays (the sampling policy's). The random policy and the sampler
     read ``state`` in the order the cards are played. Writes the tricks as
-    :func:`~binokel_sim.kernels.tricks.playout` does; returns ``(play of 0+2, play of 1+3)``."""
+    :func:`~binokel_sim.kernels.partnership.tricks.playout` does; returns ``(play of 0+2, play of
+    1+3)``."""
     leader &= 3
     bidder = leader
     n_tricks = hand_cards(flat, leader)

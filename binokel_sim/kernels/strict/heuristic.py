@@ -1,16 +1,17 @@
-"""The heuristic card player of the talon games (:func:`binokel_sim.kernels.talon.play_talon`).
+"""The heuristic card player of the talon games
+(:func:`binokel_sim.kernels.talon.deals.play_talon`), which plays every widow trick too.
 
 It sees only what its seat may know: its own hand, the cards played so far, the trick on the
 table. Its rules are documented in
 docs/rules.md ("Talon heuristic") and in :func:`heuristic_talon_card`. Masks are int64 sets of
-card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-hand-80 policies
-(:mod:`binokel_sim.kernels.policies`).
+card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-hand-80 heuristic
+(:mod:`binokel_sim.kernels.bits`).
 """
 
 import numpy as np
 
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import (
+from binokel_sim.kernels.bits import (
     RANK0,
     SUIT_MASK,
     above,

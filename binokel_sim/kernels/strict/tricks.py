@@ -1,8 +1,8 @@
 """Strict tricks (must head) played by the random policy, the talon heuristic or the exact solver
 (``heuristic+solver``, two players): phase 2 of the talon games and every trick of the widow
 games. Contract: SPEC.md "Must-head obligation" and "Trick winner"; the heuristic's rules are in
-:mod:`binokel_sim.kernels.talon_policy`, the solver's card in
-:mod:`binokel_sim.kernels.solver_policy`.
+:mod:`binokel_sim.kernels.strict.heuristic`, the solver's card in
+:mod:`binokel_sim.kernels.strict.solver_policy`.
 
 :func:`play_strict` is inlined into the talon and widow deal loops (``inline="always"``), with
 ``smart`` None there when every seat plays at random (numba then prunes every branch that asks
@@ -15,23 +15,15 @@ import numpy as np
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import (
-    POLICY_RANDOM,
-    POLICY_SAMPLING,
-    POLICY_SOLVER,
-    either,
-    kth_bit,
-    lowest_bit,
-    popcount,
-    random_pick,
-)
+from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER, random_pick
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
-from binokel_sim.kernels.solver_policy import solver_card
-from binokel_sim.kernels.strict_sampling import best_type, learn, side_value, strict_view
-from binokel_sim.kernels.talon_policy import heuristic_talon_card
-from binokel_sim.kernels.tricks import WINS_OVER, remove_card, suit_block
-from binokel_sim.kernels.widow_knowledge import (
+from binokel_sim.kernels.strict.solver_policy import solver_card
+from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
+from binokel_sim.kernels.strict.heuristic import heuristic_talon_card
+from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
+from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
     sample_buried_points,
     view_known,
@@ -64,7 +56,7 @@ def trick_step(i, c, seat, trump, led, led_block, wins, win_card, win_seat):
 
 @njit(inline="always")
 def must_head(held, led_block, trump_block, wins):
-    """The must-head obligation (:func:`binokel_sim.kernels.tricks.legal_under`) with the trick
+    """The must-head obligation (:func:`binokel_sim.kernels.play.legal_under`) with the trick
     followed as ``wins`` (:func:`takes` of the card holding it): the pool is the led suit, else
     the trumps, else the hand, and of the pool the cards that would take the trick when there
     are any. The pool meets ``wins`` exactly in the cards above the winning card in its suit, or
@@ -111,11 +103,11 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
     them); ``g0..g3`` the planes of the cards played before (the heuristic's knowledge); the
     random policy reads one bounded draw per card with at least two legal card types. A seat of
     the ``heuristic+solver`` policy (two players only) plays the solver's card
-    (:mod:`binokel_sim.kernels.solver_policy`, with ``last_trick`` the last trick's bonus and
+    (:mod:`binokel_sim.kernels.strict.solver_policy`, with ``last_trick`` the last trick's bonus and
     ``scratch`` its scratch; None where no seat can play it: not compiled), and so does a
     ``sampling`` seat of two players; of more players it
     plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
-    (:func:`~binokel_sim.kernels.strict_sampling.strict_knowledge`), which every card played
+    (:func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`), which every card played
     then updates. ``knows`` None (the play-outs) compiles neither. Adds each trick's card
     points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
@@ -245,12 +237,14 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     with hidden hands (phase 2 of three- and four-hand-72, every trick of the widow games):
     ``knows[2]`` times, the cards it cannot see are dealt to the other seats (and in a widow game
     to the buried cards, unless it is the soloist) by the exact constrained sampler
-    (:func:`~binokel_sim.kernels.strict_sampling.strict_view`,
-    :func:`~binokel_sim.kernels.widow_knowledge.widow_groups` and the sampler's bound; reading
+    (:func:`~binokel_sim.kernels.strict.sampling.strict_view`,
+    :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_groups` and the sampler's bound;
+    reading
     ``s0..s3``: one 53-bit uniform per type with copies to place), and every legal type is
     played out on the sample (:func:`strict_rollout`) and valued: the talon games'
-    :func:`~binokel_sim.kernels.strict_sampling.side_value` of the points from this trick on, the
-    widow games' :func:`~binokel_sim.kernels.widow_knowledge.widow_value` of the deal's score. It
+    :func:`~binokel_sim.kernels.strict.sampling.side_value` of the points from this trick on, the
+    widow games' :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_value` of the deal's
+    score. It
     plays the type with the highest total, the lowest on a tie (a single legal type is played
     without sampling). Reads of ``hands`` its own row and the other rows' sizes. Returns
     ``(card, s0..s3)``."""
