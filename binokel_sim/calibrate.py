@@ -1,7 +1,7 @@
 """``binokel-sim calibrate``: do the bid odds come true?
 
 For ``deals`` independent whole deals (dealt, bid by the bidding heuristic and played with the
-outcome policy, :func:`binokel_sim.engines.play_records`' engines), the bid winner's forecast is
+outcome policy, :func:`binokel_sim.record_stream.play_records`' engines), the bid winner's forecast is
 what ``bid-odds`` says for his hand and the contract he bid: ``p_make`` at his bid, from
 ``samples`` play-outs of his hand with ``policy`` on every seat (four-hand-80: with the trump he
 named; the widow games: before the widow, the trump chosen after it, as ``bid-odds`` does). The

@@ -1,13 +1,12 @@
-"""The commands' entry points into the engine families (:mod:`binokel_sim.families`): whole
-deals as records, duels of play policies and whole games, each run by its variant's family.
+"""The commands' entry points into the engine families (:mod:`binokel_sim.families`) for duels
+of play policies and whole games, each run by its variant's family; whole deals as records are
+:func:`binokel_sim.record_stream.play_records`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from binokel_sim.errors import SimulationError
 from binokel_sim.families import TALON, WIDOW, engine_family, sides
 from binokel_sim.games import sampling_options
 
@@ -16,20 +15,6 @@ if TYPE_CHECKING:
 
     from binokel_sim.simulate import Progress
     from binokel_sim.variants import Rules
-
-def play_records(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-                 progress: Progress | None = None,
-                 samples_per_move: int | None = None) -> Iterator[dict]:
-    """Simulate ``deals`` whole deals with ``policy`` on every seat; JSON-ready records, made a
-    chunk of deals at a time as they are asked for (:mod:`binokel_sim.record_stream`), so any
-    number of deals fits in memory. The arguments are checked at once. ``samples_per_move``:
-    the sampling policy's deals per decision (None: its default)."""
-    from binokel_sim.record_columns import dicts
-    from binokel_sim.record_stream import record_frames
-
-    frames = record_frames(rules, deals, seed, policy, threads, progress, samples_per_move)
-    return (record for frame in frames for record in dicts(frame))
-
 
 def duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
          threads: int | None = None, progress: Progress | None = None,

@@ -23,6 +23,7 @@ import polars as pl
 
 from binokel_sim.families import TALON, WIDOW, engine_family
 from binokel_sim.games import GAME_BLOCK
+from binokel_sim.record_columns import dicts
 from binokel_sim.simulate import Progress, SimulationError, check_run, set_threads
 from binokel_sim.variants import Rules
 
@@ -65,8 +66,7 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     each. The arguments are checked here, before the first chunk is asked for."""
     from functools import partial
 
-    from binokel_sim.games import sampling_options
-    from binokel_sim.games import POLICY_SAMPLING, policy_id
+    from binokel_sim.games import POLICY_SAMPLING, policy_id, sampling_options
 
     check, run, frame, _ = _family(rules)
     check(rules)
@@ -181,7 +181,6 @@ def write_text(frames: Iterator[pl.DataFrame], f: IO[bytes], rules: Rules, headi
     """The deals as a person reads them (:func:`binokel_sim.deal_text.deal_text`), after a
     heading (the run's provenance)."""
     from binokel_sim.deal_text import WIDTH, deal_text
-    from binokel_sim.record_columns import dicts
 
     f.write("\n".join(textwrap.wrap(heading, WIDTH, subsequent_indent="    ")).encode() + b"\n")
     for frame in frames:
@@ -206,3 +205,14 @@ def write_records(frames: Iterator[pl.DataFrame], f: IO[bytes], fmt: str, rules:
     else:
         raise ValueError(f"unknown record format {fmt!r}; known: {', '.join(FORMATS)}")
     f.flush()
+
+
+def play_records(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
+                 progress: Progress | None = None,
+                 samples_per_move: int | None = None) -> Iterator[dict]:
+    """Simulate ``deals`` whole deals with ``policy`` on every seat; JSON-ready records, made a
+    chunk of deals at a time as they are asked for (:func:`record_frames`), so any
+    number of deals fits in memory. The arguments are checked at once. ``samples_per_move``:
+    the sampling policy's deals per decision (None: its default)."""
+    frames = record_frames(rules, deals, seed, policy, threads, progress, samples_per_move)
+    return (record for frame in frames for record in dicts(frame))

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from binokel_sim.deal_text import WIDTH, deal_text
-from binokel_sim.engines import play_records
+from binokel_sim.record_stream import play_records
 from binokel_sim.variants import find_variant
 from conftest import VARIANT_NAMES, ok
 

@@ -20,7 +20,7 @@ import pytest
 
 import legacy_records
 from binokel_sim import __version__
-from binokel_sim.engines import play_records
+from binokel_sim.record_stream import play_records
 from binokel_sim.games import GAME_BLOCK, run_play
 from binokel_sim.record_columns import dicts
 from binokel_sim.record_stream import CHUNK_DEALS, record_frames, record_schema, write_records
