@@ -48,7 +48,7 @@ def pytest_sessionstart(session):
         return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     # a kernel edited since the last session: numba's cache may keep stale callees in a caller
-    removed = kernel_cache.clear_if_stale()
+    removed = kernel_cache.clear_if_stale(cache_root=kernel_cache.numba_cache_dir())
     if removed and reporter is not None:
         reporter.write_line(f"kernel sources changed: {removed} cached kernel files cleared")
     workers = getattr(config.option, "numprocesses", None)

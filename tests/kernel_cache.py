@@ -20,6 +20,12 @@ KERNELS = Path(__file__).resolve().parents[1] / "binokel_sim" / "kernels"
 STAMP = "binokel-sim-kernel-sources.sha256"
 
 
+def numba_cache_dir() -> str | None:
+    """Where numba keeps its cache in this process: ``NUMBA_CACHE_DIR``, or None for the
+    ``__pycache__`` folders beside the sources."""
+    return os.environ.get("NUMBA_CACHE_DIR") or None
+
+
 def sources_hash(kernels: Path = KERNELS) -> str:
     """SHA-256 over every ``.py`` file under ``kernels`` (relative path and bytes, in order)."""
     digest = hashlib.sha256()
@@ -55,9 +61,9 @@ def cached_files(kernels: Path = KERNELS, cache_root: str | None = None) -> list
 
 def clear_if_stale(kernels: Path = KERNELS, cache_root: str | None = None) -> int | None:
     """Delete the kernels' cache files when a kernel source changed since the last call (or none
-    was recorded); returns how many files were deleted, or None when the cache was current."""
-    if cache_root is None:
-        cache_root = os.environ.get("NUMBA_CACHE_DIR") or None
+    was recorded); returns how many files were deleted, or None when the cache was current.
+    ``cache_root``: numba's ``NUMBA_CACHE_DIR`` (None: the caches beside the sources), as
+    :func:`cache_dirs` takes it; the session passes :func:`numba_cache_dir`."""
     stamp_dir = Path(cache_root) if cache_root else kernels / "__pycache__"
     stamp = stamp_dir / STAMP
     current = sources_hash(kernels)

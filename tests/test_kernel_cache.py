@@ -61,3 +61,10 @@ def test_the_cache_dirs_are_numbas(tmp_path):
 def test_the_real_kernels_hash_is_stable():
     assert kernel_cache.sources_hash() == kernel_cache.sources_hash()
     assert len(kernel_cache.sources_hash()) == 64
+
+
+def test_the_session_reads_numbas_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert kernel_cache.numba_cache_dir() == str(tmp_path)
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert kernel_cache.numba_cache_dir() is None
