@@ -17,10 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-from binokel_sim.bench import all_threads, playout_rate, reference_playout_rate
-from binokel_sim.odds.partnership import bid_odds
-from binokel_sim.games import run_duel
+from binokel_sim.bench import all_threads
+from binokel_sim.bench.partnership import playout_rate, reference_playout_rate
+from binokel_sim.engines.partnership import run_duel
 from binokel_sim.hands import parse_hand
+from binokel_sim.odds.partnership import bid_odds
 from binokel_sim.stats import mean_interval
 from binokel_sim.variants import find_variant
 

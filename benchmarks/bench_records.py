@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from binokel_sim.record_stream import record_frames, write_records
+from binokel_sim.records.stream import record_frames, write_records
 from binokel_sim.variants import find_variant
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from binokel_sim.bench import all_threads, reference_talon_rate, talon_rate
+from binokel_sim.bench import all_threads
+from binokel_sim.bench.talon import playout_rate as talon_rate
+from binokel_sim.bench.talon import reference_playout_rate as reference_talon_rate
 from binokel_sim.cards import parse_card
 from binokel_sim.odds.talon import deal_odds
 from binokel_sim.hands import parse_hand

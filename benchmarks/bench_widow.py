@@ -19,7 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from binokel_sim.bench import all_threads, best_seconds, reference_widow_rate, widow_rate
+from binokel_sim.bench import all_threads, best_seconds
+from binokel_sim.bench.widow import playout_rate as widow_rate
+from binokel_sim.bench.widow import reference_playout_rate as reference_widow_rate
 from binokel_sim.hands import parse_hand
 from binokel_sim.variants import find_variant
 from binokel_sim.odds import bid_odds

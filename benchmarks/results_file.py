@@ -22,8 +22,8 @@ def record(section: str, figures: dict) -> None:
 def heuristic_against_random(rules, deals: int, games: int) -> dict:
     """The duel (A minus B per deal, 95% interval) and whole games (P(A wins), Wilson 95%
     interval) of the heuristic against random, seed 1, as the benchmark sections record them."""
+    from binokel_sim.contests import duel, match
     from binokel_sim.families import sides
-    from binokel_sim.engines import duel, match
     from binokel_sim.stats import mean_interval, wilson_interval
 
     diff = duel(rules, "heuristic", "random", deals, 1)

@@ -9,8 +9,8 @@ light):
   (:mod:`binokel_sim.analysis`): analyses returning dicts and polars DataFrames
 - :func:`bid_odds` (every bidding variant), :func:`deal_odds` (the talon games)
   (:mod:`binokel_sim.odds`)
-- :func:`play_records` (:mod:`binokel_sim.record_stream`): whole simulated deals as JSON-ready
-  records; :func:`duel`, :func:`match` (:mod:`binokel_sim.engines`): policy duels, whole games
+- :func:`play_records` (:mod:`binokel_sim.records.stream`): whole simulated deals as JSON-ready
+  records; :func:`duel`, :func:`match` (:mod:`binokel_sim.contests`): policy duels, whole games
 - :func:`deal` (:mod:`binokel_sim.simulate`): raw deals as bit planes
 
 For example ``from binokel_sim import bid_odds, find_variant, parse_hand``.
@@ -28,9 +28,9 @@ API = {
     "exact_meld_odds": "binokel_sim.analysis",
     "bid_odds": "binokel_sim.odds",
     "deal_odds": "binokel_sim.odds",
-    "play_records": "binokel_sim.record_stream",
-    "duel": "binokel_sim.engines",
-    "match": "binokel_sim.engines",
+    "play_records": "binokel_sim.records.stream",
+    "duel": "binokel_sim.contests",
+    "match": "binokel_sim.contests",
     "deal": "binokel_sim.simulate",
 }
 

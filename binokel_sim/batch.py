@@ -12,21 +12,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from binokel_sim.cards import SUITS, CardError
-from binokel_sim.families import TALON, WIDOW, check_supports, engine_family
-from binokel_sim.hands_file import HandRow
+from binokel_sim.cards import CardError
 from binokel_sim.errors import SimulationError
+from binokel_sim.families import check_supports, odds_command
+from binokel_sim.hands_file import HandRow
 from binokel_sim.variants import Rules
 
-AUCTION_SCHEMA = {
-    "recommended_trump": pl.String, "max_bid_positive_ev": pl.Int64,
-    "p_make_min_bid": pl.Float64, "p_make_min_bid_ci_low": pl.Float64,
-    "p_make_min_bid_ci_high": pl.Float64, "expected_score_min_bid": pl.Float64,
-}
-TALON_SCHEMA = {
-    "turned": pl.String, "seat": pl.String, "p_win": pl.Float64, "p_win_ci_low": pl.Float64,
-    "p_win_ci_high": pl.Float64, "mean_score": pl.Float64, "mean_meld": pl.Float64,
-}
 COMMON_HEAD = {"row": pl.Int64, "where": pl.String, "hand": pl.String, "seed": pl.Int64}
 COMMON_TAIL = {"error": pl.String}
 ROW_ERRORS = (CardError, SimulationError)
@@ -34,14 +25,14 @@ ROW_ERRORS = (CardError, SimulationError)
 
 def batch_schema(rules: Rules) -> dict:
     """The columns of a batch of ``rules``' variant, in order."""
-    figures = TALON_SCHEMA if engine_family(rules) == TALON else AUCTION_SCHEMA
-    return {**COMMON_HEAD, **figures, **COMMON_TAIL}
+    from binokel_sim.odds import family_odds
+
+    return {**COMMON_HEAD, **family_odds(rules).BATCH_COLUMNS, **COMMON_TAIL}
 
 
 def check_batch(rules: Rules) -> None:
     """The variant has a single-hand odds command for batch to summarize."""
-    family = engine_family(rules)
-    check_supports(rules, "deal-odds" if family == TALON else "bid-odds")
+    check_supports(rules, odds_command(rules))
 
 
 def summarize_hand(rules: Rules, row: HandRow, index: int, deals: int, seed: int, policy: str,
@@ -56,8 +47,9 @@ def summarize_hand(rules: Rules, row: HandRow, index: int, deals: int, seed: int
     except ROW_ERRORS as exc:
         if not _row_error(exc):
             raise
-        return {**record, **empty, **({"turned": row.turned, "seat": row.seat or seat}
-                                      if engine_family(rules) == TALON else {}),
+        from binokel_sim.odds import family_odds
+
+        return {**record, **empty, **family_odds(rules).batch_error_figures(row, seat),
                 "error": str(exc)}
     return {**record, **empty, **figures}
 
@@ -82,42 +74,11 @@ def _row_error(exc: Exception) -> bool:
 def _figures(rules: Rules, row: HandRow, deals: int, seed: int, policy: str,
              threads: int | None, seat: str) -> dict:
     from binokel_sim.hands import parse_hand
+    from binokel_sim.odds import family_odds
 
     counts = parse_hand(row.hand, rules)
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim.odds.talon import deal_odds, turned_card
-
-        if row.turned is None:  # never the variant's example turned card silently
-            raise CardError("no turned card: give the talon games' hands as CSV or Parquet "
-                            "with a 'turned' column")
-        turned = turned_card(rules, counts, row.turned)
-        where = row.seat if row.seat is not None else seat
-        result = deal_odds(rules, counts, turned, where, deals, seed, policy, threads)
-        return {"turned": result["turned"], "seat": result["seat"], "p_win": result["p_win"],
-                "p_win_ci_low": result["p_win_ci_low"], "p_win_ci_high": result["p_win_ci_high"],
-                "mean_score": result["mean_score"], "mean_meld": result["mean_meld"]}
-    if row.turned is not None:
-        raise CardError(f"a turned card is for the talon games; {rules.name} has none")
-    from binokel_sim.odds import bid_odds
-
-    result = bid_odds(rules, counts, deals, seed, policy, threads=threads)
-    if family == WIDOW:
-        chosen = result["trump_chosen"]
-        best = max(SUITS, key=lambda s: chosen[s])  # the trump the soloist names most often
-        return _auction(result, best)
-    best = result["recommended_trump"]
-    # no trump may be named: every bid is lost, the same for every studied suit
-    info = result["by_trump"][best] if best is not None else next(iter(result["by_trump"].values()))
-    return _auction({**info, "max_bid_positive_ev": result["max_bid_positive_ev"]}, best)
-
-
-def _auction(figures: dict, trump: str | None) -> dict:
-    low, high = figures["p_make_min_bid_ci"]
-    return {"recommended_trump": trump, "max_bid_positive_ev": figures["max_bid_positive_ev"],
-            "p_make_min_bid": figures["p_make_min_bid"], "p_make_min_bid_ci_low": low,
-            "p_make_min_bid_ci_high": high,
-            "expected_score_min_bid": figures["expected_score_min_bid"]}
+    return family_odds(rules).batch_figures(rules, counts, row, seat, deals, seed, policy,
+                                            threads)
 
 
 def batch_frame(rules: Rules, rows: list[dict]) -> pl.DataFrame:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from binokel_sim import bench
+from binokel_sim.bench import partnership, widow
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.variants import Rules, find_variant
 
@@ -44,12 +45,8 @@ class Measure:
 
 
 def _playout_row(variant: str, policy: str) -> Measure:
-    if variant == V80:
-        run, twin = bench.playout_rate, bench.reference_playout_rate
-    elif variant in TALON:
-        run, twin = bench.talon_rate, bench.reference_talon_rate
-    else:
-        run, twin = bench.widow_rate, bench.reference_widow_rate
+    family = bench.family_bench(find_variant(variant))
+    run, twin = family.playout_rate, family.reference_playout_rate
     # the twins play either policy; the heuristic's are slower (every meld scored afresh)
     return Measure(f"play-out {policy}", variant, f"whole deals, {policy} on every seat", "deals/s",
                    400_000 if policy == "random" else 200_000,
@@ -68,10 +65,10 @@ def measures() -> list[Measure]:
     rows += [
         Measure("bid-odds random", V80, "example hand, every marriage trump", "samples/s",
                 400_000, lambda r, n, t: bench.bid_odds_rate(r, "random", n, t), 400,
-                bench.reference_bid_odds_rate),
+                partnership.reference_bid_odds_rate),
         Measure("bid-odds heuristic", V80, "example hand, every marriage trump", "samples/s",
                 400_000, lambda r, n, t: bench.bid_odds_rate(r, "heuristic", n, t), 100,
-                lambda r, n: bench.reference_bid_odds_rate(r, n, "heuristic")),
+                lambda r, n: partnership.reference_bid_odds_rate(r, n, "heuristic")),
         Measure("bid-odds heuristic", WIDOW[0], "example hand", "samples/s", 200_000,
                 lambda r, n, t: bench.bid_odds_rate(r, "heuristic", n, t)),
         Measure("deal-odds heuristic", TALON[0], "example hand and turned card", "samples/s",
@@ -102,10 +99,10 @@ def measures() -> list[Measure]:
         Measure("exact meld table", V80, "every meld's distribution, trump S", "tables/s", 2,
                 lambda r, n, t: bench.exact_table_rate(r, n), threaded=False),
         Measure("exact widow", WIDOW[0], "every widow of the example hand", "hands/s", 200,
-                lambda r, n, t: bench.exact_widow_rate(r, n), 1, bench.reference_exact_widow_rate,
+                lambda r, n, t: widow.exact_widow_rate(r, n), 1, widow.reference_exact_widow_rate,
                 threaded=False),
         Measure("exact widow", WIDOW[1], "every widow of the example hand", "hands/s", 20,
-                lambda r, n, t: bench.exact_widow_rate(r, n), threaded=False),
+                lambda r, n, t: widow.exact_widow_rate(r, n), threaded=False),
     ]
     return rows
 

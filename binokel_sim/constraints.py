@@ -201,3 +201,12 @@ def check_possible(knowledge: Knowledge, pool: np.ndarray, capacities: list[int]
         raise CardError("no deal fits the --known and --void constraints together (e.g. a seat "
                         "void in every suit the remaining cards are in)")
     return inputs
+
+
+def hand_sampler_inputs(rules: Rules, counts: np.ndarray, knowledge: "Knowledge | None"
+                        ) -> SamplerInputs:
+    """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
+    not hold, the other seats' hands and a widow (checked: an impossible combination is a
+    :class:`CardError`), or placeholders (``groups`` 0: shuffle as usual) when nothing is
+    known: the partnership and widow families' ``sampler_inputs``."""
+    return inputs_for(rules, counts, knowledge, hidden=rules.widow)

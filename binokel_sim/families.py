@@ -4,11 +4,11 @@ Three engine families (docs/architecture.md, "Engine families"), chosen from a v
 data, never from its name:
 
 - ``partnership``: every card dealt, an auction, trump named by the bid winner (four-hand-80);
-  drivers in :mod:`binokel_sim.games`, kernels in ``kernels/partnership/``;
+  drivers in :mod:`binokel_sim.engines.partnership`, kernels in ``kernels/partnership/``;
 - ``talon``: a talon and a turned trump (two-hand-48, three-hand-72, four-hand-72); drivers in
-  :mod:`binokel_sim.talon_games`, kernels in ``kernels/talon/``;
+  :mod:`binokel_sim.engines.talon`, kernels in ``kernels/talon/``;
 - ``widow``: a widow taken by the soloist (three-hand-auction-48, four-hand-widow-48); drivers
-  in :mod:`binokel_sim.widow_games`, kernels in ``kernels/widow/``.
+  in :mod:`binokel_sim.engines.widow`, kernels in ``kernels/widow/``.
 
 It imports nothing heavy (the CLI reads :data:`SUPPORTS` without numpy or numba), and of this
 package only the notation and rules layer.
@@ -74,6 +74,12 @@ _UNSUPPORTED = {
     "calibrate": ("has no auction", "calibrate studies the bid odds"),
     "solve": ("has no talon", "the endgame solver plays a two-hand talon game's phase 2"),
 }
+
+
+def odds_command(rules: Rules) -> str:
+    """The command that answers what one hand of ``rules`` is worth: ``deal-odds`` where the
+    family has it (the talon games), else ``bid-odds``."""
+    return "deal-odds" if supports(rules, "deal-odds") else "bid-odds"
 
 
 def supports(rules: Rules, command: str) -> bool:

@@ -115,7 +115,7 @@ def exact_melds_provenance(rules: Rules, trump: int = 0) -> dict:
 def check_partnership_bidding(rules: Rules) -> None:
     """The partner-meld and pair-make tables need a four-hand-80 style game (partners 0+2 and
     1+3, every card dealt, trump named by the bid winner)."""
-    from binokel_sim.games import check_game
+    from binokel_sim.engines.partnership import check as check_game
 
     check_game(rules)
 
@@ -241,7 +241,7 @@ def bidding_pair(info: np.ndarray, melds: np.ndarray) -> dict[str, np.ndarray]:
     """The bid winner's pair in played deals (``games.PlayedDeals`` arrays): its meld and play
     and the opponents', with the named trump (melds 0 when no trump was named), and whether a
     trump was named."""
-    from binokel_sim.games import DEAL_FIELDS
+    from binokel_sim.engines.partnership import DEAL_FIELDS
 
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
     bidder, trump = info[:, col["bidder"]], info[:, col["trump"]]
@@ -265,13 +265,14 @@ def run_pair_make(rules: Rules, deals: int, seed: int, policy: str = "heuristic"
                   pair_edges: Sequence[int] = PAIR_EDGES, contracts: Sequence[int] = CONTRACTS,
                   chunk: int = 64 * 1024, threads: int | None = None,
                   progress: Progress | None = None) -> PairMake:
-    """Play ``deals`` whole deals (:func:`binokel_sim.games.run_play`: the bidding heuristic's
+    """Play ``deals`` whole deals (:func:`binokel_sim.engines.partnership.run_play`: the bidding heuristic's
     auction and trump, ``policy`` on every seat), ``chunk`` deals at a time (a multiple of
     ``games.GAME_BLOCK``; the same deals as one run of them all), and count per class of the
     bidding pair's meld with the named trump the deals that would make each contract
     (:func:`binokel_sim.odds.partnership.deal_scores`: the play does not depend on the bid)."""
+    from binokel_sim.engines.partnership import run_play
+    from binokel_sim.game_blocks import GAME_BLOCK
     from binokel_sim.odds.partnership import deal_scores
-    from binokel_sim.games import GAME_BLOCK, run_play
 
     check_partnership_bidding(rules)
     check_run(deals, seed)
@@ -369,7 +370,7 @@ def best_meld(rules: Rules, planes: np.ndarray) -> int:
 
 def _widow_sums(args) -> tuple:
     """The :class:`WidowGain` sums over some hands (bit planes (n, 4)); a process pool's task."""
-    from binokel_sim.widow_games import exact_widow
+    from binokel_sim.engines.widow import exact_widow
 
     rules, planes, own_edges, gain_edges = args
     n_own, n_gain = len(own_edges), len(gain_edges)
@@ -401,11 +402,11 @@ def run_widow_gain(rules: Rules, hands: int, seed: int,
                    gain_edges: Sequence[int] = GAIN_EDGES, workers: int = 1,
                    chunk: int = 10_000, progress: Progress | None = None) -> WidowGain:
     """Deal ``hands`` random hands (:func:`binokel_sim.simulate.deal`, seed ``seed``) and weigh
-    every widow of each (:func:`binokel_sim.widow_games.exact_widow`): gain = best meld of hand
+    every widow of each (:func:`binokel_sim.engines.widow.exact_widow`): gain = best meld of hand
     + widow minus the hand's best meld (both the highest over the four trumps), tallied by the
     hand's own meld class. ``workers`` > 1 spreads chunks of ``chunk`` hands over a process
     pool; the sums are exact integers, so the result does not depend on either."""
-    from binokel_sim.widow_games import check_widow
+    from binokel_sim.engines.widow import check as check_widow
 
     check_widow(rules)
     check_run(hands, seed, "hands")
@@ -503,8 +504,8 @@ def duel_match_row(rules: Rules, deals: int, games: int, duel_seed: int, match_s
     per deal (normal 95%) over ``deals`` deals, and P(A's side wins a game) (Wilson 95%, the
     unfinished games left out) over ``games`` games, with the mean deals per game and the mean
     final totals (B's: per other side)."""
+    from binokel_sim.contests import duel, match
     from binokel_sim.families import engine_family, sides
-    from binokel_sim.engines import duel, match
 
     diff = duel(rules, policy_a, policy_b, deals, duel_seed, threads)
     mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), deals)

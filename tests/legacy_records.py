@@ -1,7 +1,7 @@
 """The play records as the dict builders made them before ``play`` streamed (one dict per deal
 in Python, from a whole run's arrays), kept verbatim as the reference the columnar frames of
-:mod:`binokel_sim.records`, :mod:`binokel_sim.talon_records` and
-:mod:`binokel_sim.widow_records` must reproduce key for key and value for value."""
+:mod:`binokel_sim.records.partnership`, :mod:`binokel_sim.records.talon` and
+:mod:`binokel_sim.records.widow` must reproduce key for key and value for value."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from binokel_sim.cards import (
     planes_to_counts,
 )
 from binokel_sim.constants import NO_BID
-from binokel_sim.games import DEAL_FIELDS, PlayedDeals, suit_letter
+from binokel_sim.engines.partnership import DEAL_FIELDS, PlayedDeals, suit_letter
+from binokel_sim.engines.talon import TalonDeals
+from binokel_sim.engines.widow import WidowDeals
 from binokel_sim.kernels.widow.deals import (
     I_BID,
     I_BONUS,
@@ -29,8 +31,6 @@ from binokel_sim.kernels.widow.deals import (
     I_TRUMP,
 )
 from binokel_sim.tables import declaration_rows
-from binokel_sim.talon_games import TalonDeals
-from binokel_sim.widow_games import WidowDeals
 
 CARD_NAMES = [format_card(t) for t in range(N_TYPES)]
 

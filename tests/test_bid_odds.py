@@ -7,26 +7,27 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from conftest import counts
 from hypothesis import given
 from hypothesis import strategies as st
 
 from binokel_sim import bidding, games
-from binokel_sim.odds.partnership import P_MAKE_FLOOR, bid_odds, bid_rows, bid_tally, deal_scores
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
 from binokel_sim.constants import NO_BID
-from binokel_sim.games import BidSamples, run_bid_samples
+from binokel_sim.engines.partnership import BidSamples
+from binokel_sim.engines.partnership import run_samples as run_bid_samples
 from binokel_sim.hands import parse_hand
+from binokel_sim.kernels.partnership.tricks import score_deal
+from binokel_sim.odds.partnership import bid_odds, bid_rows, bid_tally, deal_scores
+from binokel_sim.odds.summary import P_MAKE_FLOOR
 from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.reference.sampler import sample_counts
-from binokel_sim.kernels.partnership.tricks import score_deal
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant
-
-from conftest import counts
 
 RULES = find_variant("four-hand-80")
 TOTAL = RULES.total_card_points

@@ -96,10 +96,11 @@ def test_calibrate_json_has_the_issue_keys(variant):
 
 
 def test_calibrate_forecasts_are_bid_odds_and_outcomes_the_played_deals(tmp_path):
-    from binokel_sim.odds.partnership import bid_odds
-    from binokel_sim.calibrate import calibrate, sample_seed
-    from binokel_sim.games import DEAL_FIELDS, run_play
+    from binokel_sim.calibrate import calibrate
+    from binokel_sim.engines.partnership import DEAL_FIELDS, run_play
     from binokel_sim.hands import parse_hand
+    from binokel_sim.odds.partnership import bid_odds
+    from binokel_sim.odds.summary import sample_seed
     from binokel_sim.variants import find_variant
 
     rules = find_variant("four-hand-80")
@@ -160,11 +161,18 @@ def test_calibrate_bad_input(args, needle):
 def test_calibrate_given_the_auction():
     """Each forecast's samples repeat the deal's auction: the p_make of samples conditioned on
     that auction's bounds; the JSON says so, and the bins hold the deals with a forecast."""
-    from binokel_sim.odds.partnership import deal_scores
-    from binokel_sim.calibrate import AUCTION_DRAWS, calibrate, sample_seed
     from binokel_sim.bidding import auction_bounds
-    from binokel_sim.games import DEAL_FIELDS, run_bid_samples, run_play
+    from binokel_sim.calibrate import calibrate
+    from binokel_sim.engines.partnership import (
+        DEAL_FIELDS,
+        run_play,
+    )
+    from binokel_sim.engines.partnership import (
+        run_samples as run_bid_samples,
+    )
     from binokel_sim.hands import parse_hand
+    from binokel_sim.odds.partnership import AUCTION_DRAWS, deal_scores
+    from binokel_sim.odds.summary import sample_seed
     from binokel_sim.variants import find_variant
 
     rules = find_variant("four-hand-80")
@@ -208,9 +216,9 @@ def test_deals_without_a_forecast_are_kept_as_events_and_left_out_of_the_figures
     rest."""
     import polars as pl
 
-    from binokel_sim import calibrate
+    from binokel_sim.odds import partnership
 
-    monkeypatch.setattr(calibrate, "AUCTION_DRAWS", 300)
+    monkeypatch.setattr(partnership, "AUCTION_DRAWS", 300)
     out = tmp_path / "given"
     doc = json.loads(ok("calibrate", "--deals", "40", "--samples", "16", "--threads", "1",
                         "--given-auction", "--out", str(out), "--format", "json").stdout)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import VARIANT_NAMES, ok
 
 from binokel_sim.deal_text import WIDTH, deal_text
-from binokel_sim.record_stream import play_records
+from binokel_sim.records.stream import play_records
 from binokel_sim.variants import find_variant
-from conftest import VARIANT_NAMES, ok
 
 TRICK = re.compile(r"^ *(\d+)\. ((?:\w\w\(\d\) ?)+) won by (\d)")
 

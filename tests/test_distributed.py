@@ -23,12 +23,12 @@ import pytest
 from conftest import HAND_80, assert_one_line_error, invoke, ok
 
 from binokel_sim import backend as bk
-from binokel_sim import engines
+from binokel_sim import contests
 from binokel_sim.analysis import meld_odds
-from binokel_sim.odds import bid_odds
 from binokel_sim.cards import parse_card
-from binokel_sim.odds.talon import deal_odds
 from binokel_sim.hands import parse_hand
+from binokel_sim.odds import bid_odds
+from binokel_sim.odds.talon import deal_odds
 from binokel_sim.simulate import BLOCK_SIZE, SimulationError, run_meld_counts
 from binokel_sim.stats import Hist
 from binokel_sim.variants import find_variant
@@ -172,15 +172,15 @@ def test_library_results_are_identical(dask_backend, small_tasks):
 
     for name in ("four-hand-80", "three-hand-auction-48"):
         rules = find_variant(name)
-        assert engines.duel_summary(rules, "heuristic", "random", 3000, 2) == \
-            engines.duel_summary(rules, "heuristic", "random", 3000, 2, backend=dask_backend)
-        assert engines.match_summary(rules, "heuristic", "random", 500, 2) == \
-            engines.match_summary(rules, "heuristic", "random", 500, 2, backend=dask_backend)
+        assert contests.duel_summary(rules, "heuristic", "random", 3000, 2) == \
+            contests.duel_summary(rules, "heuristic", "random", 3000, 2, backend=dask_backend)
+        assert contests.match_summary(rules, "heuristic", "random", 500, 2) == \
+            contests.match_summary(rules, "heuristic", "random", 500, 2, backend=dask_backend)
 
 
 def test_task_errors_come_back_as_they_are(dask_backend):
     with pytest.raises(SimulationError, match="unknown policy"):
-        dask_backend.map(engines.duel_task, [(find_variant("two-hand-48"), "clever", "random",
+        dask_backend.map(contests.duel_task, [(find_variant("two-hand-48"), "clever", "random",
                                               1, 0, 10, None, None)])
 
 
@@ -224,9 +224,9 @@ def test_tasks_do_not_depend_on_the_workers(workers, small_tasks):
     def tasks_of(backend):
         spy = Recording(backend)
         run_meld_counts(find_variant("two-hand-48"), 150_000, 1, backend=spy)
-        engines.duel_summary(find_variant("two-hand-48"), "random", "random", 5000, 1,
+        contests.duel_summary(find_variant("two-hand-48"), "random", "random", 5000, 1,
                              backend=spy)
-        engines.match_summary(find_variant("two-hand-48"), "random", "random", 600, 1,
+        contests.match_summary(find_variant("two-hand-48"), "random", "random", 600, 1,
                               backend=spy)
         return spy.tasks
 
@@ -244,12 +244,12 @@ def test_duel_numerators_are_exact():
     sides: times k (k - 1) it is an integer, recovered exactly from the float."""
     for name in ("two-hand-48", "three-hand-72", "three-hand-auction-48"):
         rules = find_variant(name)
-        diff = engines.duel(rules, "heuristic", "random", 2000, 3)
-        scale = engines.duel_scale(rules)
+        diff = contests.duel(rules, "heuristic", "random", 2000, 3)
+        scale = contests.duel_scale(rules)
         scaled = np.rint(diff * scale)
         assert np.abs(diff * scale - scaled).max() < 1e-6
         assert np.array_equal(scaled / scale, diff) or name.startswith("three")
-        task = engines.duel_task((rules, "heuristic", "random", 3, 0, 2000, None, None))
+        task = contests.duel_task((rules, "heuristic", "random", 3, 0, 2000, None, None))
         assert task == {"deals": 2000, "sum": int(scaled.sum()),
                         "sum_sq": int((scaled * scaled).sum())}
 
@@ -380,7 +380,7 @@ def test_what_local_workers_log_while_they_close_is_not_printed():
 
 FAILING_TASKS = """
 import os, sys
-from binokel_sim import engines
+from binokel_sim import contests
 from binokel_sim.backend import open_backend
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
@@ -391,7 +391,7 @@ def die(_):
 if __name__ == "__main__":
     task = (find_variant("two-hand-48"), "clever", "random", 1, 0, 10, None, None)
     with open_backend(workers=2) as backend:
-        for fn, tasks in ((engines.duel_task, [task]), (die, [0])):
+        for fn, tasks in ((contests.duel_task, [task]), (die, [0])):
             try:
                 backend.map(fn, tasks)
             except SimulationError as exc:

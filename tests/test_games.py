@@ -12,18 +12,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import games
 from binokel_sim.cards import N_TYPES, SUITS, counts_of, counts_to_planes, format_card, parse_cards
+from binokel_sim.engines import partnership as games
 from binokel_sim.kernels.partnership.deals import (
     bid_and_name,
     play_and_score,
     play_blocks,
     sampler_of,
 )
+from binokel_sim.kernels.partnership.tricks import playout
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.partnership.tricks import playout
-from binokel_sim.records import deal_records
+from binokel_sim.records.partnership import records as deal_records
 from binokel_sim.reference import play as ref
 from binokel_sim.reference.core import Stream, deal_hand, meld_total
 from binokel_sim.simulate import SimulationError

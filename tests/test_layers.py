@@ -14,21 +14,30 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from binokel_sim.families import FAMILIES, SUPPORTS
+
 PACKAGE = Path(__file__).resolve().parents[1] / "binokel_sim"
 
-NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, RESULTS, CLI = range(7)
+NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, CLI = range(8)
 LAYERS = {
     NOTATION: "binokel_sim cards errors constants variants hands meld_rules families "
               "compile_notice bidding stats deal_text io hands_file",
-    PLUMBING: "tables simulate backend constraints record_columns",
-    ENGINES: "games talon_games widow_games engines solver exact",
-    RESULTS: "records talon_records widow_records record_stream odds odds.partnership "
-             "odds.talon odds.widow calibrate calibration calibration_figure report batch "
-             "published bench bench_table analysis",
+    PLUMBING: "tables simulate backend constraints game_blocks",
+    # the engine families (one module each, same names) and what every family shares
+    ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow solver "
+             "exact",
+    CONTESTS: "contests",  # duels and matches, over whichever family plays the variant
+    RESULTS: "records records.columns records.partnership records.talon records.widow "
+             "records.stream odds odds.summary odds.partnership odds.talon odds.widow "
+             "calibrate calibration calibration_figure report batch published bench "
+             "bench.timing bench.partnership bench.talon bench.widow bench_table analysis",
 }
+# one module per engine family in these packages, none importing another family's
+FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench")
+# a module per engine family that serves the command (binokel_sim.families.SUPPORTS)
+COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds"}
 # production modules that may import twins: the benchmark modules (they time the twins)
-TWIN_USERS = {"bench"}
-KERNEL_FAMILIES = ("partnership", "talon", "widow")
+TWIN_USERS = {"bench", "bench.partnership", "bench.talon", "bench.widow"}
 
 
 def modules() -> dict[str, Path]:
@@ -125,15 +134,46 @@ def test_no_import_cycle():
             assert cycle is None, " -> ".join(cycle)
 
 
-def test_no_kernel_family_imports_another():
+def family_of(name: str) -> str | None:
+    """The engine family a module belongs to: ``kernels.talon.deals``, ``engines.talon``,
+    ``records.talon`` and ``odds.talon`` are the talon family's; shared modules have none."""
+    for package in (*FAMILY_PACKAGES, *COMMAND_PACKAGES):
+        rest = name.removeprefix(package + ".").split(".") if name.startswith(package + ".") else []
+        if rest and rest[0] in FAMILIES:
+            return rest[0]
+    return None
+
+
+def test_no_family_imports_another():
+    """One family changes without touching another: a family's module in any layer (its kernel
+    package, engine, records, odds) imports no other family's."""
     bad = []
     for name, targets in graph().items():
-        family = name.split(".")[1] if name.startswith("kernels.") else None
+        family = family_of(name)
         for target in targets:
-            other = target.split(".")[1] if target.startswith("kernels.") else None
-            if family in KERNEL_FAMILIES and other in KERNEL_FAMILIES and other != family:
+            other = family_of(target)
+            if family is not None and other is not None and other != family:
                 bad.append(f"{name} imports {target}")
     assert not bad, "\n".join(bad)
+
+
+def test_every_family_has_a_module_in_every_family_package():
+    """The registries are the family names: family ``f``'s module in package ``p`` is
+    ``binokel_sim.p.f``, and each defines its package's FAMILY_API (where it has one)."""
+    import importlib
+
+    found = modules()
+    for package in FAMILY_PACKAGES:
+        api = getattr(importlib.import_module(f"binokel_sim.{package}"), "FAMILY_API", ())
+        for family in FAMILIES:
+            name = f"{package}.{family}"
+            assert name in found, f"binokel_sim.{name} is missing"
+            module = importlib.import_module(f"binokel_sim.{name}")
+            missing = [n for n in api if not hasattr(module, n)]
+            assert not missing, f"binokel_sim.{name} lacks {', '.join(missing)}"
+    for package, command in COMMAND_PACKAGES.items():
+        have = {name.rpartition(".")[2] for name in found if name.startswith(package + ".")}
+        assert have == set(SUPPORTS[command]), (package, have)
 
 
 def test_the_checks_see_a_function_local_import(tmp_path):

@@ -14,21 +14,27 @@ import subprocess
 import sys
 import time
 
+import legacy_records
 import numpy as np
 import polars as pl
 import pytest
-
-import legacy_records
-from binokel_sim import __version__
-from binokel_sim.record_stream import play_records
-from binokel_sim.games import GAME_BLOCK, run_play
-from binokel_sim.record_columns import dicts
-from binokel_sim.record_stream import CHUNK_DEALS, record_frames, record_schema, write_records
-from binokel_sim.simulate import SimulationError
-from binokel_sim.talon_games import run_talon_play
-from binokel_sim.variants import find_variant
-from binokel_sim.widow_games import run_widow_play
 from conftest import VARIANT_NAMES, assert_one_line_error, invoke, ok
+
+from binokel_sim import __version__
+from binokel_sim.engines.partnership import run_play
+from binokel_sim.engines.talon import run_play as run_talon_play
+from binokel_sim.engines.widow import run_play as run_widow_play
+from binokel_sim.game_blocks import GAME_BLOCK
+from binokel_sim.records.columns import dicts
+from binokel_sim.records.stream import (
+    CHUNK_DEALS,
+    play_records,
+    record_frames,
+    record_schema,
+    write_records,
+)
+from binokel_sim.simulate import SimulationError
+from binokel_sim.variants import find_variant
 
 WHOLE_RUN = {  # the driver of a whole run and today's dict builder, per engine family
     "four-hand-80": (run_play, legacy_records.deal_records),
@@ -69,7 +75,7 @@ def test_play_records_streams_the_same_records_on_any_thread_count(two_threads):
 def test_deals_lost_before_play_and_passes_are_nulls():
     """A bid winner who may name no trump: ``trump`` and ``melds`` null, no tricks; a pass is
     ``"bid": null`` (made-up arrays, so that both cases are surely there)."""
-    from binokel_sim.records import deal_frame
+    from binokel_sim.records.partnership import frame as deal_frame
 
     played = run_play(find_variant("four-hand-80"), 40, 2, "random")
     info = played.info.copy()
@@ -195,10 +201,10 @@ def test_threads_above_the_cores_are_clamped_with_a_warning():
 
 
 def test_ctrl_c_leaves_no_file_and_says_so_in_one_line(tmp_path, monkeypatch):
-    from binokel_sim import records
+    from binokel_sim.records import partnership as records
 
     calls = []
-    real = records.deal_frame
+    real = records.frame
 
     def interrupted(played, first_deal=0):
         calls.append(first_deal)
@@ -260,7 +266,7 @@ def test_two_million_deals_stream_in_bounded_memory():
 
 def test_hands_of_different_sizes_are_sorted_for_display():
     from binokel_sim.cards import counts_to_planes, format_counts, parse_cards
-    from binokel_sim.record_columns import hands
+    from binokel_sim.records.columns import hands
 
     texts = [["AS TS 9C", "QH QH QH QH JD", ""], ["9S", "AC KC", "TD TD TD"]]
     counts = [[np.bincount(parse_cards(t), minlength=24) if t else np.zeros(24, np.int64)

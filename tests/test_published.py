@@ -13,17 +13,16 @@ import numba
 import numpy as np
 import polars as pl
 import pytest
+from conftest import VARIANT_NAMES, ok
 
 from binokel_sim import __version__, published, simulate
 from binokel_sim.cards import planes_to_counts
-from binokel_sim.games import DEAL_FIELDS, run_play
-from binokel_sim.reference.partner import partner_histogram, partner_records
+from binokel_sim.engines.partnership import DEAL_FIELDS, run_play
 from binokel_sim.kernels.partnership.partner_meld import partner_meld_blocks
+from binokel_sim.odds.widow import widow_section
+from binokel_sim.reference.partner import partner_histogram, partner_records
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
-from binokel_sim.odds.widow import widow_section
-
-from conftest import VARIANT_NAMES, ok
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "tables"
 EXACT_COLUMNS = ["meld", "count", "points", "probability", "ci_low", "ci_high"]
@@ -259,7 +258,7 @@ def test_widow_gain_process_pool_equals_one_process():
 # --- duels and matches, provenance of the Monte Carlo tables ------------------------------------
 
 def test_duel_match_rows_every_variant(tmp_path):
-    from binokel_sim.engines import duel
+    from binokel_sim.contests import duel
 
     rows = [published.duel_match_row(find_variant(name), 1024, 40, 3, 4)
             for name in VARIANT_NAMES]

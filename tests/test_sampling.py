@@ -10,16 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_games import RULES, TABLES, check_record, records
 
-from binokel_sim import games
+from binokel_sim import game_blocks
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
+from binokel_sim.engines import partnership as games
+from binokel_sim.engines import policies
+from binokel_sim.kernels.knowledge import excluded_by, shown_of
 from binokel_sim.kernels.partnership.deals import play_blocks
-from binokel_sim.kernels.knowledge import excluded_by
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING
-from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.knowledge import shown_of
 from binokel_sim.kernels.partnership.sampling import play_known, sampling_scratch
 from binokel_sim.kernels.partnership.tricks import counter_mask, playout
 from binokel_sim.kernels.play import beaters, suit_block
+from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING
+from binokel_sim.kernels.random import seed_stream
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import sampling as twin
 from binokel_sim.reference.core import Stream
@@ -51,7 +52,7 @@ def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0):
     lead = np.zeros(HAND, dtype=np.int64)
     win = np.zeros(HAND, dtype=np.int64)
     points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), n_samples, state,
-                        DECK_COUNTS, sampling_scratch(HAND, True), games.show_rows(RULES),
+                        DECK_COUNTS, sampling_scratch(HAND, True), policies.show_rows(RULES),
                         TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
                         cards, lead, win)
     tricks = [(int(lead[k]), cards[k].tolist(), int(win[k])) for k in range(HAND)]
@@ -112,7 +113,7 @@ def test_shown_meld_cards(hand, trump, shown):
     flat = np.zeros(16, dtype=np.uint32)
     flat[4:8] = counts_to_planes(counts)
     out = np.empty(N_TYPES, dtype=np.int64)
-    shown_of(flat, 1, games.show_rows(RULES), trump, out)
+    shown_of(flat, 1, policies.show_rows(RULES), trump, out)
     assert out.tolist() == want
 
 
@@ -122,7 +123,7 @@ def test_shown_cards_kernel_equals_twin_on_random_hands():
         flat = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32).reshape(16)
         out = np.empty(N_TYPES, dtype=np.int64)
         for seat in range(4):
-            shown_of(flat, seat, games.show_rows(RULES), trump, out)
+            shown_of(flat, seat, policies.show_rows(RULES), trump, out)
             assert out.tolist() == shown_cards(RULES, hands[seat], trump)
 
 
@@ -196,17 +197,17 @@ def test_a_sampled_run_is_small_blocks():
     ``GAME_BLOCK``: a run of a few hundred deals is many blocks, so the threads share it. Deal
     ``d`` of a run from ``first_deal`` reads stream ``(seed, (first_deal + d) // 8)``: the
     driver's records are ``play_blocks``' with that block size."""
-    block, first = games.stream_blocks(0, True, games.GAME_BLOCK)
-    assert (block, first) == (games.SAMPLED_BLOCK, 0) and 200 // block >= 16
-    assert games.stream_blocks(3 * games.GAME_BLOCK, True, games.GAME_BLOCK) == \
-        (block, 3 * games.GAME_BLOCK // block)
-    assert games.stream_blocks(3 * games.GAME_BLOCK, False, games.GAME_BLOCK) == \
-        (games.GAME_BLOCK, 3)  # runs without a sampling seat keep their streams
-    assert games.stream_blocks(0, True, games.MATCH_BLOCK, "games")[0] <= games.SAMPLED_BLOCK
+    block, first = game_blocks.stream_blocks(0, True, game_blocks.GAME_BLOCK)
+    assert (block, first) == (game_blocks.SAMPLED_BLOCK, 0) and 200 // block >= 16
+    assert game_blocks.stream_blocks(3 * game_blocks.GAME_BLOCK, True, game_blocks.GAME_BLOCK) == \
+        (block, 3 * game_blocks.GAME_BLOCK // block)
+    assert game_blocks.stream_blocks(3 * game_blocks.GAME_BLOCK, False, game_blocks.GAME_BLOCK) == \
+        (game_blocks.GAME_BLOCK, 3)  # runs without a sampling seat keep their streams
+    assert game_blocks.stream_blocks(0, True, game_blocks.MATCH_BLOCK, "games")[0] <= game_blocks.SAMPLED_BLOCK
     with pytest.raises(SimulationError, match="multiple"):
-        games.stream_blocks(block, True, games.GAME_BLOCK)  # tasks start at a whole GAME_BLOCK
+        game_blocks.stream_blocks(block, True, game_blocks.GAME_BLOCK)  # tasks start at a whole GAME_BLOCK
 
-    n, seed, first_deal = 20, 9, games.GAME_BLOCK
+    n, seed, first_deal = 20, 9, game_blocks.GAME_BLOCK
     run = games.run_play(RULES, n, seed, "sampling", first_deal=first_deal, samples_per_move=2)
     calls = games.most_calls(RULES, TABLES.max_total)
     direct = games.PlayedDeals(
@@ -220,7 +221,7 @@ def test_a_sampled_run_is_small_blocks():
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
     play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
                 RULES.last_trick, RULES.min_meld, RULES.min_play,
-                np.full(4, POLICY_SAMPLING, np.int64), 2, games.show_rows(RULES), seed,
+                np.full(4, POLICY_SAMPLING, np.int64), 2, policies.show_rows(RULES), seed,
                 first_deal // block, block, first_deal, *(getattr(direct, f)
                                                           for f in PLAYED_FIELDS))
     for field in PLAYED_FIELDS:
@@ -239,7 +240,7 @@ def test_sampled_runs_give_the_same_bytes_on_one_and_two_threads(two_threads):
     assert np.array_equal(*duels)
     hand = counts_of(parse_cards(RULES.example_hand))
     trumps = games.marriage_trumps(RULES, hand)
-    bids = [games.run_bid_samples(RULES, hand, 24, 3, "sampling", trumps, threads=t,
+    bids = [games.run_samples(RULES, hand, 24, 3, "sampling", trumps, threads=t,
                                   samples_per_move=2) for t in (1, two_threads)]
     for field in ("pair_meld", "pair_play", "opp_meld", "opp_play", "draws"):
         assert np.array_equal(getattr(bids[0], field), getattr(bids[1], field)), field
@@ -259,7 +260,7 @@ def test_other_variants_and_bad_counts_are_refused():
 
     big_hands = dataclasses.replace(find_variant("two-hand-48"), hand_size=14)
     with pytest.raises(SimulationError, match="sampling"):
-        games.policy_id("sampling", big_hands)
+        policies.policy_id("sampling", big_hands)
     with pytest.raises(SimulationError, match="samples-per-move"):
         games.run_duel(RULES, "sampling", "heuristic", 10, 1, samples_per_move=0)
-    assert games.policy_id("sampling", RULES) == POLICY_SAMPLING
+    assert policies.policy_id("sampling", RULES) == POLICY_SAMPLING

@@ -10,21 +10,20 @@ import random
 
 import numpy as np
 import pytest
-
-from binokel_sim import talon_games
-from binokel_sim.cards import counts_to_planes
-from binokel_sim.errors import SimulationError
-from binokel_sim.games import policy_id
-from binokel_sim.kernels.strict import solver as solver_kernel
-from binokel_sim.kernels.policies import POLICY_SOLVER
-from binokel_sim.reference import solver as solver_twin
-from binokel_sim.reference.play import legal_cards
-from binokel_sim.kernels.strict.solver_policy import solver_card, solver_scratch
-from binokel_sim.solver import card_points_of
-from binokel_sim.variants import find_variant
-
 from conftest import assert_one_line_error, invoke
 from test_solver import house_rules, random_position
+
+from binokel_sim.cards import counts_to_planes
+from binokel_sim.engines import talon as talon_games
+from binokel_sim.engines.policies import policy_id
+from binokel_sim.errors import SimulationError
+from binokel_sim.kernels.policies import POLICY_SOLVER
+from binokel_sim.kernels.strict import solver as solver_kernel
+from binokel_sim.kernels.strict.solver_policy import solver_card, solver_scratch
+from binokel_sim.reference import solver as solver_twin
+from binokel_sim.reference.play import legal_cards
+from binokel_sim.solver import card_points_of
+from binokel_sim.variants import find_variant
 
 TWO_HAND = find_variant("two-hand-48")
 
@@ -120,7 +119,7 @@ def test_whole_deals_play_the_solver_card_in_phase_2():
     the talon's 12) is the twin's choice in the position it was played from; the records replay
     under the rules in test_talon.py's replay test."""
     policy = Policy(TWO_HAND)
-    deals = talon_games.run_talon_play(TWO_HAND, 6, 3, "heuristic+solver", threads=1)
+    deals = talon_games.run_play(TWO_HAND, 6, 3, "heuristic+solver", threads=1)
     first = TWO_HAND.talon // 2
     checked = 0
     for d in range(deals.trick_cards.shape[0]):
@@ -142,9 +141,9 @@ def test_whole_deals_play_the_solver_card_in_phase_2():
 def test_the_solver_beats_the_heuristic_and_threads_agree():
     """Seat-swapped duels: the exact phase 2 gains points on the heuristic's (the 95% interval
     above zero by far: about +20 points a deal), the same numbers on one and two threads."""
-    one = talon_games.run_talon_duel(TWO_HAND, "heuristic+solver", "heuristic", 300, 7,
+    one = talon_games.run_duel(TWO_HAND, "heuristic+solver", "heuristic", 300, 7,
                                      threads=1)
-    two = talon_games.run_talon_duel(TWO_HAND, "heuristic+solver", "heuristic", 300, 7,
+    two = talon_games.run_duel(TWO_HAND, "heuristic+solver", "heuristic", 300, 7,
                                      threads=2)
     assert np.array_equal(one, two)
     assert one.mean() - 1.96 * one.std(ddof=1) / np.sqrt(one.size) > 0
@@ -153,8 +152,8 @@ def test_the_solver_beats_the_heuristic_and_threads_agree():
 def test_phase_1_is_the_heuristic():
     """The policy plays phase 1 and declares as the heuristic does: the same phase-1 tricks and
     declarations as heuristic records of the same seed."""
-    solver = talon_games.run_talon_play(TWO_HAND, 20, 8, "heuristic+solver", threads=1)
-    plain = talon_games.run_talon_play(TWO_HAND, 20, 8, "heuristic", threads=1)
+    solver = talon_games.run_play(TWO_HAND, 20, 8, "heuristic+solver", threads=1)
+    plain = talon_games.run_play(TWO_HAND, 20, 8, "heuristic", threads=1)
     first = TWO_HAND.talon // 2
     assert np.array_equal(solver.hands, plain.hands)
     assert np.array_equal(solver.trick_cards[:, :first], plain.trick_cards[:, :first])

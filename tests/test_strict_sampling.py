@@ -14,9 +14,9 @@ import pytest
 from talon_replay import replay_talon
 from test_talon import kernel_records
 
-from binokel_sim import talon_games
-
 from binokel_sim.cards import parse_card, parse_cards
+from binokel_sim.engines import talon as talon_games
+from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference.core import Stream, block_streams, deck_cards
 from binokel_sim.reference.talon import (
     add_copy,
@@ -40,7 +40,6 @@ from binokel_sim.reference.talon_play import (
     strict_sampling_choice,
 )
 from binokel_sim.stats import mean_interval
-from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant
 
 N_TYPES = 24
@@ -238,7 +237,7 @@ def test_sampling_records_replay_under_the_rules(name):
     independent checker (tests/talon_replay.py: legal cards, declarations, draws, scores), the
     card points of every deal adding up to the deck's."""
     rules = find_variant(name)
-    played = talon_games.run_talon_play(rules, 1024, 51, "sampling", samples_per_move=2)
+    played = talon_games.run_play(rules, 1024, 51, "sampling", samples_per_move=2)
     records = list(talon_records(played))
     assert len(records) == 1024
     for record in records:
@@ -249,7 +248,7 @@ def test_sampling_records_replay_under_the_rules(name):
 @pytest.mark.parametrize("name", ["three-hand-72", "four-hand-72"])
 def test_same_records_on_one_and_two_threads(name, two_threads):
     rules = find_variant(name)
-    runs = [talon_games.run_talon_play(rules, 2100, 8, "sampling", threads,
+    runs = [talon_games.run_play(rules, 2100, 8, "sampling", threads,
                                        samples_per_move=1) for threads in (1, two_threads)]
     for field in ("points", "trick_cards", "declarations"):
         assert np.array_equal(getattr(runs[0], field), getattr(runs[1], field))
@@ -258,14 +257,14 @@ def test_same_records_on_one_and_two_threads(name, two_threads):
 def test_more_samples_change_the_phase_2_play():
     rules = find_variant("three-hand-72")
     phase1 = rules.talon // rules.players
-    few, many = (talon_games.run_talon_play(rules, 48, 3, "sampling", samples_per_move=k)
+    few, many = (talon_games.run_play(rules, 48, 3, "sampling", samples_per_move=k)
                  for k in (1, 12))
     assert not np.array_equal(few.trick_cards[:, phase1:], many.trick_cards[:, phase1:])
 
 
 @pytest.mark.parametrize("name", ["three-hand-72", "four-hand-72"])
 def test_sampling_beats_the_heuristic(name):
-    diff = talon_games.run_talon_duel(find_variant(name), "sampling", "heuristic", 120, 4,
+    diff = talon_games.run_duel(find_variant(name), "sampling", "heuristic", 120, 4,
                                       samples_per_move=8)
     mean, low, high = mean_interval(diff.sum(), (diff * diff).sum(), len(diff))
     assert low > 0, (mean, low, high)

@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from talon_replay import replay_talon
 
-from binokel_sim import games, talon_games
 from binokel_sim.cards import (
     N_TYPES,
     counts_of,
@@ -23,8 +22,11 @@ from binokel_sim.cards import (
     parse_card,
     parse_cards,
 )
-from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.engines import policies
+from binokel_sim.engines import talon as talon_games
+from binokel_sim.kernels.partnership.tricks import legal_mask, trick_winner
 from binokel_sim.kernels.play import game_over
+from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.kernels.talon.declare import (
     D_LEVEL,
     D_MELD,
@@ -33,14 +35,13 @@ from binokel_sim.kernels.talon.declare import (
     declare,
     legal_declarations,
 )
+from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference import play as play_twin
 from binokel_sim.reference import talon as ref
 from binokel_sim.reference import talon_play as talon_twin
 from binokel_sim.reference.core import block_streams, deal_hand
 from binokel_sim.reference.sampler import sample_counts
-from binokel_sim.kernels.partnership.tricks import legal_mask, trick_winner
 from binokel_sim.tables import compile_tables, compile_talon, declaration_rows
-from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant, load_rules
 
 TALON_VARIANTS = ["two-hand-48", "three-hand-72", "four-hand-72"]
@@ -91,7 +92,7 @@ def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
 def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_deal=0,
                    samples=1):
     """``talon_play_blocks`` with ``policies`` (names, one a seat) on ``n`` deals, as records."""
-    from binokel_sim.talon_games import talon_play_blocks
+    from binokel_sim.engines.talon import talon_play_blocks
 
     tt = compile_talon(rules)
     nt = talon_games.n_tricks(rules)
@@ -417,9 +418,9 @@ def test_card_points_are_conserved(talon_rules, policy):
 
 
 def talon_policies(rules) -> list[str]:
-    """The policies a talon variant plays on every seat (binokel_sim.games)."""
-    return (["random", "heuristic"] + (["sampling"] if games.sampling_plays(rules) else [])
-            + (["heuristic+solver"] if games.solver_plays(rules) else []))
+    """The policies a talon variant plays on every seat (binokel_sim.engines.partnership)."""
+    return (["random", "heuristic"] + (["sampling"] if policies.sampling_plays(rules) else [])
+            + (["heuristic+solver"] if policies.solver_plays(rules) else []))
 
 
 REPLAY_RUNS = [(name, policy) for name in TALON_VARIANTS

@@ -12,9 +12,10 @@ import pytest
 from talon_replay import replay_talon
 from test_talon import kernel_records
 
-from binokel_sim import games, talon_games
 from binokel_sim.cards import counts_to_planes, parse_cards
-from binokel_sim.games import sampling_options
+from binokel_sim.engines import policies
+from binokel_sim.engines import talon as talon_games
+from binokel_sim.engines.policies import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.strict.tricks import counter_cards
@@ -26,11 +27,11 @@ from binokel_sim.kernels.talon.sampling import (
     talon_sampling_scratch,
     unseen_pool,
 )
+from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference.talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
 from binokel_sim.tables import compile_talon
-from binokel_sim.talon_records import talon_records
 from binokel_sim.variants import find_variant
 
 RULES = find_variant("two-hand-48")
@@ -258,13 +259,13 @@ def test_talon_games_whose_phase_2_it_cannot_play_refuse_the_policy():
 
     for rules in (dataclasses.replace(RULES, strict="always"),
                   dataclasses.replace(RULES, hand_size=14)):
-        assert not games.sampling_plays(rules)
+        assert not policies.sampling_plays(rules)
         with pytest.raises(SimulationError, match="plays four-hand-80, the widow games and the "
                                                   "talon games with free play in phase 1"):
-            games.policy_id("sampling", rules)
+            policies.policy_id("sampling", rules)
         with pytest.raises(SimulationError, match="does not play this variant"):
             sampling_options(rules, 16)
-    assert all(games.sampling_plays(find_variant(name))
+    assert all(policies.sampling_plays(find_variant(name))
                for name in ("two-hand-48", "three-hand-72", "four-hand-72"))
 
 
@@ -273,5 +274,5 @@ def test_the_widow_games_take_the_policy(name):
     """The widow games play it (tests/test_widow_sampling.py): every trick is strict, as the
     72-card games' phase 2."""
     rules = find_variant(name)
-    assert games.sampling_plays(rules)
+    assert policies.sampling_plays(rules)
     assert sampling_options(rules, 16) == {"samples_per_move": 16}

@@ -17,22 +17,22 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from widow_replay import replay_widow
 
-from binokel_sim import widow_games as wg
 from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
 from binokel_sim.constants import NO_BID
+from binokel_sim.engines import widow as wg
+from binokel_sim.kernels.widow.deals import bid_limit, score_widow, widow_auction
+from binokel_sim.odds.widow import bid_rows, widow_section
+from binokel_sim.records.widow import records as widow_records
 from binokel_sim.reference import core as core_twin
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_score
 from binokel_sim.reference.core import block_streams, deal_hand
 from binokel_sim.reference.play import stream_pick
 from binokel_sim.reference.sampler import count_ways, sample_counts
-from binokel_sim.kernels.widow.deals import bid_limit, score_widow, widow_auction
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
-from binokel_sim.odds.widow import bid_rows, widow_section
-from binokel_sim.widow_records import widow_records
-from widow_replay import replay_widow
 
 WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48"]
 RANDOM, HEURISTIC = 0, 1
@@ -49,7 +49,7 @@ def small_blocks(monkeypatch):
 
 
 def records(rules, n, seed, policy="random", threads=None):
-    return list(widow_records(wg.run_widow_play(rules, n, seed, policy, threads)))
+    return list(widow_records(wg.run_play(rules, n, seed, policy, threads)))
 
 
 # --- the engine against its twin ------------------------------------------------------------------
@@ -62,8 +62,8 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
                    n_samples=128):
     """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
     block size and first block."""
+    from binokel_sim.engines.widow import widow_play_blocks
     from binokel_sim.kernels.widow.deals import N_INFO
-    from binokel_sim.widow_games import widow_play_blocks
 
     p, h, w = rules.players, rules.hand_size, rules.widow
     calls = wg.most_calls(rules)
@@ -213,7 +213,7 @@ def test_demand_and_burying_in_records(widow_rules):
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_card_points_and_bonus_are_conserved(widow_rules, policy):
-    played = wg.run_widow_play(widow_rules, 3000, 2, policy)
+    played = wg.run_play(widow_rules, 3000, 2, policy)
     assert (played.card_points.sum(axis=1) == 250).all()
     assert set(np.unique(played.info[:, 7]).tolist()) <= {0, 1000}
 
@@ -225,25 +225,25 @@ def test_records_replay_under_the_rules(widow_rules, policy):
 
 
 def test_same_numbers_on_one_and_two_threads(widow_rules, two_threads):
-    one = wg.run_widow_play(widow_rules, 3000, 9, "random", threads=1)
-    two = wg.run_widow_play(widow_rules, 3000, 9, "random", threads=two_threads)
+    one = wg.run_play(widow_rules, 3000, 9, "random", threads=1)
+    two = wg.run_play(widow_rules, 3000, 9, "random", threads=two_threads)
     for field in ("hands", "widow", "info", "buried", "scores", "trick_cards"):
         assert np.array_equal(getattr(one, field), getattr(two, field))
-    assert np.array_equal(wg.run_widow_duel(widow_rules, "heuristic", "random", 2000, 9, 1),
-                          wg.run_widow_duel(widow_rules, "heuristic", "random", 2000, 9, 2))
-    assert np.array_equal(wg.run_widow_match(widow_rules, "heuristic", "random", 200, 9, 1),
-                          wg.run_widow_match(widow_rules, "heuristic", "random", 200, 9, 2))
+    assert np.array_equal(wg.run_duel(widow_rules, "heuristic", "random", 2000, 9, 1),
+                          wg.run_duel(widow_rules, "heuristic", "random", 2000, 9, 2))
+    assert np.array_equal(wg.run_match(widow_rules, "heuristic", "random", 200, 9, 1),
+                          wg.run_match(widow_rules, "heuristic", "random", 200, 9, 2))
     hand = counts_of(parse_cards(widow_rules.example_hand))
-    assert np.array_equal(wg.run_widow_samples(widow_rules, hand, 3000, 9, "heuristic", 1),
-                          wg.run_widow_samples(widow_rules, hand, 3000, 9, "heuristic", 2))
+    assert np.array_equal(wg.run_samples(widow_rules, hand, 3000, 9, "heuristic", 1),
+                          wg.run_samples(widow_rules, hand, 3000, 9, "heuristic", 2))
 
 
 def test_duel_and_match_heuristic_beats_random(widow_rules):
-    diff = wg.run_widow_duel(widow_rules, "heuristic", "random", 3000, 1)
+    diff = wg.run_duel(widow_rules, "heuristic", "random", 3000, 1)
     assert diff.mean() - 4 * diff.std() / np.sqrt(diff.size) > 100
-    even = wg.run_widow_duel(widow_rules, "random", "random", 3000, 1)
+    even = wg.run_duel(widow_rules, "random", "random", 3000, 1)
     assert abs(even.mean()) < 4 * even.std() / np.sqrt(even.size)
-    games = wg.run_widow_match(widow_rules, "heuristic", "random", 300, 1)
+    games = wg.run_match(widow_rules, "heuristic", "random", 300, 1)
     assert (games[:, 0] >= 0).all() and (games[:, 0] == 1).mean() > 0.8
 
 
@@ -335,7 +335,7 @@ def test_constrained_samples_equal_the_twin(name, known, void, small_blocks):
     rules = find_variant(name)
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
     k = parse_knowledge(rules, hand, known, void)
-    out = wg.run_widow_samples(rules, hand, 20, 3, "random", knowledge=k)
+    out = wg.run_samples(rules, hand, 20, 3, "random", knowledge=k)
     assert out.tolist() == twin_constrained_samples(rules, hand, 20, 3, 7, k)
 
 
@@ -343,8 +343,8 @@ def test_nothing_known_is_the_plain_shuffle(widow_rules):
     from binokel_sim.constraints import parse_knowledge
 
     hand = np.asarray(counts_of(parse_cards(widow_rules.example_hand)))
-    plain = wg.run_widow_samples(widow_rules, hand, 2000, 4, "heuristic")
-    empty = wg.run_widow_samples(widow_rules, hand, 2000, 4, "heuristic",
+    plain = wg.run_samples(widow_rules, hand, 2000, 4, "heuristic")
+    empty = wg.run_samples(widow_rules, hand, 2000, 4, "heuristic",
                                  knowledge=parse_knowledge(widow_rules, hand, [], []))
     assert np.array_equal(plain, empty)
     assert widow_section(widow_rules, hand, parse_knowledge(widow_rules, hand, [], [])) == \

@@ -17,8 +17,10 @@ import pytest
 from test_widow import kernel_records
 from widow_replay import replay_widow
 
-from binokel_sim import widow_games
+from binokel_sim.engines import widow as widow_games
 from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.kernels.widow.deals import I_BONUS
+from binokel_sim.records.widow import records as widow_records
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_sampling as sampling
 from binokel_sim.reference.core import Stream, block_streams, deck_cards, meld_total
@@ -27,10 +29,8 @@ from binokel_sim.reference.sampler import consistent
 from binokel_sim.reference.widow_policy import bid_limit
 from binokel_sim.reference.widow_policy import card as heuristic_card
 from binokel_sim.reference.widow_score import Trick
-from binokel_sim.kernels.widow.deals import I_BONUS
 from binokel_sim.stats import mean_interval
 from binokel_sim.variants import find_variant
-from binokel_sim.widow_records import widow_records
 
 N_TYPES = 24
 VARIANTS = ["three-hand-auction-48", "four-hand-widow-48"]
@@ -239,7 +239,7 @@ def test_sampling_records_replay_under_the_rules(name):
     independent checker (tests/widow_replay.py: auction, widow handling, legal cards, scores),
     every deal's card points adding up to the deck's."""
     rules = find_variant(name)
-    played = widow_games.run_widow_play(rules, 1024, 51, "sampling", samples_per_move=2)
+    played = widow_games.run_play(rules, 1024, 51, "sampling", samples_per_move=2)
     records = list(widow_records(played))
     assert len(records) == 1024
     for record in records:
@@ -250,7 +250,7 @@ def test_sampling_records_replay_under_the_rules(name):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_same_records_on_one_and_two_threads(name, two_threads):
     rules = find_variant(name)
-    runs = [widow_games.run_widow_play(rules, 2100, 8, "sampling", threads, samples_per_move=1)
+    runs = [widow_games.run_play(rules, 2100, 8, "sampling", threads, samples_per_move=1)
             for threads in (1, two_threads)]
     for field in ("scores", "trick_cards", "buried", "info"):
         assert np.array_equal(getattr(runs[0], field), getattr(runs[1], field))
@@ -258,7 +258,7 @@ def test_same_records_on_one_and_two_threads(name, two_threads):
 
 def test_more_samples_change_the_play():
     rules = find_variant("three-hand-auction-48")
-    few, many = (widow_games.run_widow_play(rules, 48, 3, "sampling", samples_per_move=k)
+    few, many = (widow_games.run_play(rules, 48, 3, "sampling", samples_per_move=k)
                  for k in (1, 12))
     assert not np.array_equal(few.trick_cards, many.trick_cards)
     # the first deal's auction and widow handling are the heuristic's (soloist .. the card
@@ -269,7 +269,7 @@ def test_more_samples_change_the_play():
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_sampling_beats_the_heuristic(name):
-    diff = widow_games.run_widow_duel(find_variant(name), "sampling", "heuristic", 200, 4,
+    diff = widow_games.run_duel(find_variant(name), "sampling", "heuristic", 200, 4,
                                       samples_per_move=8)
     mean, low, high = mean_interval(diff.sum(), (diff * diff).sum(), len(diff))
     assert low > 0, (mean, low, high)

@@ -335,7 +335,7 @@ def samples_per_move_for(samples_per_move: Optional[int], *policies: str) -> Opt
     samples, so that the option is never silently ignored."""
     if samples_per_move is None:
         return None
-    from binokel_sim.games import check_samples_per_move
+    from binokel_sim.engines.policies import check_samples_per_move
 
     check_samples_per_move(samples_per_move)
     if "sampling" not in policies:

@@ -70,7 +70,7 @@ def play(
     Example: binokel-sim play -n 5 --policy sampling -o s.jsonl
     """
     from binokel_sim.analysis import provenance
-    from binokel_sim.record_stream import record_frames, write_records
+    from binokel_sim.records.stream import record_frames, write_records
     from binokel_sim.simulate import MAX_DEALS
 
     to_stdout = out_file is None or is_stdout(out_file)
@@ -121,7 +121,7 @@ def _to_stdout(frames, fmt: str, rules, run: dict) -> None:
     """Write to standard output; a reader that stops early (``| head``) ends the run quietly."""
     import os
 
-    from binokel_sim.record_stream import write_records
+    from binokel_sim.records.stream import write_records
 
     sys.stdout.flush()
     try:

@@ -39,7 +39,8 @@ class Step:
 
 def steps_for(variant: str, meld: bool = True) -> list[Step]:
     """The steps that compile every command of ``variant``'s engine family (and meld-odds)."""
-    from binokel_sim.families import PARTNERSHIP, TALON, engine_family, supports
+    from binokel_sim.engines import engine
+    from binokel_sim.families import engine_family, odds_command, supports
     from binokel_sim.variants import find_variant
 
     rules = find_variant(variant)
@@ -47,31 +48,28 @@ def steps_for(variant: str, meld: bool = True) -> list[Step]:
     v = ("--variant", name)
     out = [Step("meld", "meld-odds", name, ("meld-odds", *v, "--deals", "1000", "-f", "json"))
            ] if meld else []
-    odds = "deal-odds" if family == TALON else "bid-odds"
+    odds = odds_command(rules)
     out.append(Step(family, odds, name, (odds, *v, "--deals", "100", "-f", "json")))
     out.append(Step(family, "play", name, ("play", *v, "--deals", "1", "-f", "jsonl")))
     for cmd, size in (("duel", "--deals"), ("match", "--games")):
         out.append(Step(family, cmd, name, (cmd, *v, "-a", "heuristic", "-b", "random", size, "1",
                                             "-f", "json")))
     # the engines compile the play of every seat random, of the heuristic, and of the search
-    # policies (sampling, the solver) as specialisations of their own, each on first use
+    # policies (sampling, the solver) as specialisations of their own, each on first use: the
+    # family's module lists those beyond the heuristic's (its WARM_UP)
     one = ("--samples-per-move", "1")
-    if family == PARTNERSHIP:
-        out.append(Step(family, odds, name, (odds, *v, "--policy", "random", "--deals", "100",
-                                             "-f", "json"), "random"))
-        # four-hand-80's drivers each compile the sampling policy in a specialisation of its own
-        out.append(Step(family, odds, name, (odds, *v, "--policy", "sampling", "--deals", "1",
-                                             *one, "-f", "json"), "sampling"))
-        out.append(Step(family, "play", name, ("play", *v, "--policy", "sampling", "--deals",
-                                               "1", *one, "-f", "jsonl"), "sampling"))
-        for cmd, size in (("duel", "--deals"), ("match", "--games")):
-            out.append(Step(family, cmd, name, (cmd, *v, "-a", "sampling", "-b", "heuristic",
-                                                size, "1", *one, "-f", "json"), "sampling"))
-    else:
-        out.append(Step(family, "play", name, ("play", *v, "--policy", "random", "--deals", "1",
-                                               "-f", "jsonl"), "random"))
-        out.append(Step(family, "duel", name, ("duel", *v, "-a", "sampling", "-b", "heuristic",
-                                               "--deals", "1", *one, "-f", "json"), "sampling"))
+    for cmd, policy in engine(rules).WARM_UP:
+        extra = one if policy == "sampling" else ()
+        if cmd in ("duel", "match"):
+            size = "--deals" if cmd == "duel" else "--games"
+            args = (cmd, *v, "-a", policy, "-b", "heuristic", size, "1", *extra, "-f", "json")
+        elif cmd == "play":
+            args = ("play", *v, "--policy", policy, "--deals", "1", *extra, "-f", "jsonl")
+        else:
+            cmd = odds
+            deals = "1" if policy == "sampling" else "100"
+            args = (odds, *v, "--policy", policy, "--deals", deals, *extra, "-f", "json")
+        out.append(Step(family, cmd, name, args, policy))
     if supports(rules, "solve"):
         out.append(Step("solver", "solve", name, ("solve", *v, *SOLVE_HANDS, "-f", "json")))
     return out

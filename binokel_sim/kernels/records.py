@@ -1,4 +1,4 @@
-"""Array work behind the play records (:mod:`binokel_sim.record_columns`): hands as sorted card
+"""Array work behind the play records (:mod:`binokel_sim.records.columns`): hands as sorted card
 types, the one step a numpy expression does slowly (a repeat by counts per row)."""
 
 import numpy as np

@@ -6,17 +6,19 @@ report, calibrate and the Python API all call these.
   :mod:`binokel_sim.odds.widow`);
 - :func:`deal_odds`: the talon games (:mod:`binokel_sim.odds.talon`).
 
-Each family module has the same function names; :data:`BID_ODDS` is the registry (a family
-added is one line here).
+One module per engine family, with the same names: ``bid_odds`` or ``deal_odds`` (whichever
+command :data:`binokel_sim.families.SUPPORTS` gives the family), ``calibration_events`` (the
+bidding families) and :data:`FAMILY_API`, what ``batch`` writes for a hand. The registry is the
+family's name (:func:`family_odds`); what every family shares is :mod:`.summary`.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING
 
-from binokel_sim.errors import SimulationError
-from binokel_sim.families import PARTNERSHIP, WIDOW, check_supports, engine_family
+from binokel_sim.families import check_supports, engine_family
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,8 +26,13 @@ if TYPE_CHECKING:
     from binokel_sim.simulate import Progress
     from binokel_sim.variants import Rules
 
-# engine family -> the module whose ``bid_odds`` answers it
-BID_ODDS = {PARTNERSHIP: "binokel_sim.odds.partnership", WIDOW: "binokel_sim.odds.widow"}
+# every family module: batch's columns for a hand, its figures, and those of a bad row
+FAMILY_API = ("BATCH_COLUMNS", "batch_figures", "batch_error_figures")
+
+
+def family_odds(rules: Rules) -> ModuleType:
+    """The odds module of the engine family that plays ``rules``."""
+    return import_module(f"{__name__}.{engine_family(rules)}")
 
 
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
@@ -40,18 +47,10 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     the widow, so ``trump`` and ``auction`` are refused there). Other arguments as both take
     them. A variant without an auction is a :class:`SimulationError`."""
     check_supports(rules, "bid-odds")
-    family = engine_family(rules)
-    common = dict(threads=threads, progress=progress, backend=backend, knowledge=knowledge,
-                  samples_per_move=samples_per_move)
-    if family == WIDOW:
-        for name, value in (("trump", trump), ("auction", auction)):
-            if value is not None:
-                raise SimulationError(f"{name}: in {rules.name} the soloist names trump after "
-                                      f"the widow; the widow games' bid odds take no {name}")
-    else:
-        common.update(trump=trump, auction=auction)
-    return import_module(BID_ODDS[family]).bid_odds(rules, counts, samples, seed, policy,
-                                                    **common)
+    return family_odds(rules).bid_odds(rules, counts, samples, seed, policy, trump=trump,
+                                       threads=threads, progress=progress, backend=backend,
+                                       knowledge=knowledge, auction=auction,
+                                       samples_per_move=samples_per_move)
 
 
 def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples: int, seed: int,
@@ -59,6 +58,5 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     """What a talon-game hand is worth in one deal (:func:`binokel_sim.odds.talon.deal_odds`,
     which documents the options); a variant without a talon is a :class:`SimulationError`."""
     check_supports(rules, "deal-odds")
-    from binokel_sim.odds.talon import deal_odds as talon_deal_odds
-
-    return talon_deal_odds(rules, counts, turned, seat, samples, seed, policy, **options)
+    return family_odds(rules).deal_odds(rules, counts, turned, seat, samples, seed, policy,
+                                        **options)

@@ -1,6 +1,6 @@
 """Bid odds: from simulated play-outs of one hand to ``p_make`` and expected scores per bid.
 
-The simulation (:func:`binokel_sim.games.run_bid_samples`) gives, for every sample and every
+The simulation (:func:`binokel_sim.engines.partnership.run_samples`) gives, for every sample and every
 trump candidate, the bidding pair's meld and play (counters including the last trick) and the
 opponents' meld. This module reduces those arrays to integer counts and sums (:func:`bid_tally`,
 which add across the tasks of a run, :mod:`binokel_sim.backend`) and turns them into the bid
@@ -15,14 +15,29 @@ import numpy as np
 import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
-from binokel_sim.cards import SUITS, format_counts
-from binokel_sim.games import sampling_options
-from binokel_sim.games import BidSamples, marriage_trumps, run_bid_samples
+from binokel_sim.cards import SUITS, format_counts, planes_to_counts
+from binokel_sim.engines.partnership import (
+    BidSamples,
+    marriage_trumps,
+)
+from binokel_sim.engines.partnership import (
+    run_samples as run_bid_samples,
+)
+from binokel_sim.engines.policies import sampling_options
+from binokel_sim.hands_file import HandRow
+from binokel_sim.odds.summary import (
+    AUCTION_COLUMNS,
+    P_MAKE_FLOOR,
+    at_minimum_bid,
+    auction_figures,
+    histogram_document,
+    no_turned_card,
+    sample_seed,
+)
 from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.variants import Rules
 
-P_MAKE_FLOOR = 0.001  # the ladder is listed up to the highest bid made more often than this
 ROW_SCHEMA = {"trump": pl.String, "bid": pl.Int64, "p_make": pl.Float64, "ci_low": pl.Float64,
               "ci_high": pl.Float64, "expected_score": pl.Float64,
               "expected_opponent_score": pl.Float64}
@@ -147,24 +162,26 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
                       progress: Progress | None = None, backend=None, knowledge=None,
                       auction: tuple | None = None,
                       samples_per_move: int | None = None) -> dict:
-    """The :func:`bid_tally` of :func:`~binokel_sim.games.run_bid_samples`'s samples, computed
+    """The :func:`bid_tally` of :func:`~binokel_sim.engines.partnership.run_samples`'s samples, computed
     in tasks of ``backend.BID_TASK_BLOCKS`` blocks (:func:`bid_odds_task`) run by ``backend``
     (default: here) and added up: the same integers however the run is split. ``knowledge``
     and ``auction``: what is known of the other hands, and the bid limits their calls showed
-    (:func:`~binokel_sim.games.run_bid_samples`); ``samples_per_move``: the sampling
+    (:func:`~binokel_sim.engines.partnership.run_samples`); ``samples_per_move``: the sampling
     policy's deals per decision (None: its default)."""
-    from binokel_sim import games
+    from binokel_sim import game_blocks
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
+    from binokel_sim.engines import partnership as games
+    from binokel_sim.engines import policies
     from binokel_sim.simulate import check_run, set_threads
 
-    games.check_game(rules)
+    games.check(rules)
     check_run(samples, seed)
-    games.policy_id(policy, rules)
+    policies.policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     games.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
     backend = backend if backend is not None else LocalBackend()
-    ranges = task_ranges(samples, games.GAME_BLOCK, BID_TASK_BLOCKS)
+    ranges = task_ranges(samples, game_blocks.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, tuple(trumps),
               tuple(marriage_trumps), first, n, backend.threads_for(threads), knowledge, auction,
               options) for _, first, n in ranges]
@@ -252,36 +269,79 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
             "deals_per_sample": tally["deals"] / n}
 
 
-def score_histogram(series: dict[str, np.ndarray], **fields) -> dict:
-    """The distribution of a deal's score: how many samples scored each value, for every named
-    series of per-sample scores on one shared score axis. Returns ``{**fields, "score": [every
-    value any series took, ascending], "count": {name: [samples with that score]}}`` in plain
-    Python ints (JSON-ready); each count list sums to the samples."""
-    return histogram_document({name: Hist.of(values) for name, values in series.items()},
-                              **fields)
+# --- calibrate ----------------------------------------------------------------------------------
+
+AUCTION_DRAWS = 20_000  # --given-auction: deals tried per sample before a deal is left out
 
 
-def histogram_document(series: dict[str, Hist], **fields) -> dict:
-    """:func:`score_histogram` from histograms (:class:`~binokel_sim.stats.Hist`) of the
-    series."""
-    seen = {name: hist.seen() for name, hist in series.items()}
-    values = np.unique(np.concatenate([v for v, _ in seen.values()] or
-                                      [np.zeros(0, dtype=np.int64)]))
-    count = {}
-    for name, (v, c) in seen.items():
-        row = np.zeros(values.size, dtype=np.int64)
-        row[np.searchsorted(values, v)] = c
-        count[name] = row.tolist()
-    return {**fields, "score": values.tolist(), "count": count}
+def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy: str,
+                       outcome_policy: str, threads: int | None, progress: Progress | None,
+                       given_auction: bool, options: dict) -> list[dict]:
+    """``calibrate``'s events (:func:`binokel_sim.calibrate.calibration_events`): per deal
+    played with ``outcome_policy``, the bid winner's forecast ``p_make`` at his bid with the
+    trump he named (None where ``given_auction`` found no fitting deal within
+    :data:`AUCTION_DRAWS` tries) and whether the pair made it."""
+    from binokel_sim.bidding import auction_bounds
+    from binokel_sim.engines.partnership import (
+        DEAL_FIELDS,
+        AuctionTooRare,
+        run_play,
+    )
+    from binokel_sim.engines.partnership import (
+        run_samples as run_bid_samples,
+    )
+
+    played = run_play(rules, deals, seed, outcome_policy, threads, **options)
+    col = {name: i for i, name in enumerate(DEAL_FIELDS)}
+    events = []
+    for d in range(deals):
+        info = played.info[d]
+        bidder, bid, trump = int(info[col["bidder"]]), int(info[col["bid"]]), int(info[col["trump"]])
+        counts = planes_to_counts(played.hands[d, bidder])
+        p_make, draws = 0.0, None
+        if trump >= 0:
+            auction = None
+            if given_auction:
+                n_calls = int(info[col["n_calls"]])
+                calls = zip(played.bid_seats[d, :n_calls], played.bid_values[d, :n_calls])
+                auction = auction_bounds(rules, bidder, calls)
+            try:
+                s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy,
+                                    [trump], threads, auction=auction,
+                                    max_draws=AUCTION_DRAWS, **options)
+            except AuctionTooRare:
+                p_make = None  # no forecast: counted in no_forecast, left out of the figures
+            else:
+                made, _, _ = deal_scores(rules, bid, s.pair_meld[:, 0], s.pair_play[:, 0],
+                                         s.opp_meld[:, 0], s.opp_play[:, 0], True)
+                p_make = float(made.mean())
+                draws = float(s.draws.mean())
+        pair_score = info[col["score_02"] if bidder % 2 == 0 else col["score_13"]]
+        events.append({"deal": d, "bidder": bidder, "hand": " ".join(format_counts(counts)),
+                       "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
+                       "p_make": p_make, "made": bool(pair_score > 0), "draws": draws})
+        if progress is not None:
+            progress(d + 1, deals)
+    return events
 
 
-def at_minimum_bid(rows: pl.DataFrame) -> dict:
-    """One trump's bid rows in brief: ``p_make_min_bid`` with its interval
-    (``p_make_min_bid_ci``), ``expected_score_min_bid`` and ``max_bid_positive_ev`` (None when
-    even the minimum bid loses on average)."""
-    first = rows.row(0, named=True)
-    positive = rows.filter(pl.col("expected_score") > 0)
-    return {"p_make_min_bid": first["p_make"],
-            "p_make_min_bid_ci": [first["ci_low"], first["ci_high"]],
-            "expected_score_min_bid": first["expected_score"],
-            "max_bid_positive_ev": int(positive["bid"].max()) if not positive.is_empty() else None}
+# --- batch -----------------------------------------------------------------------------------------
+
+BATCH_COLUMNS = AUCTION_COLUMNS  # what batch writes for a hand, after the row's own columns
+
+
+def batch_figures(rules: Rules, counts: np.ndarray, row: HandRow, seat: str, deals: int,
+                  seed: int, policy: str, threads: int | None) -> dict:
+    """A batch row's :data:`BATCH_COLUMNS`: :func:`bid_odds` (every trump) in brief for the
+    recommended trump (``seat`` is the talon games')."""
+    no_turned_card(rules, row)
+    result = bid_odds(rules, counts, deals, seed, policy, threads=threads)
+    best = result["recommended_trump"]
+    # no trump may be named: every bid is lost, the same for every studied suit
+    info = result["by_trump"][best] if best is not None else next(iter(result["by_trump"].values()))
+    return auction_figures({**info, "max_bid_positive_ev": result["max_bid_positive_ev"]}, best)
+
+
+def batch_error_figures(row: HandRow, seat: str) -> dict:
+    """What a bad row keeps of its own (nothing beyond the hand)."""
+    return {}

@@ -1,22 +1,32 @@
 """What one talon-game hand is worth in one deal (``binokel-sim deal-odds``): simulated deals
 around the hand and the turned card, summarised with 95% intervals.
 
-The samples come from :func:`binokel_sim.talon_games.run_talon_samples` (seat 0 holds the hand);
+The samples come from :func:`binokel_sim.engines.talon.run_samples` (seat 0 holds the hand);
 definitions are in docs/rules.md ("Deal odds").
 """
 
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 
 from binokel_sim.analysis import analyze_hand
-from binokel_sim.odds.partnership import histogram_document
 from binokel_sim.cards import SUITS, CardError, format_card, format_counts, parse_card
-from binokel_sim.hands import parse_hand
+from binokel_sim.engines.talon import (
+    check as check_talon,
+)
+from binokel_sim.engines.talon import (
+    run_samples as run_talon_samples,
+)
+from binokel_sim.engines.talon import (
+    sides_of,
+)
 from binokel_sim.errors import SimulationError
+from binokel_sim.hands import parse_hand
+from binokel_sim.hands_file import HandRow
+from binokel_sim.odds.summary import histogram_document
 from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval
-from binokel_sim.talon_games import check_talon, run_talon_samples, sides_of
 from binokel_sim.variants import Rules
 
 SEATS = ("dealer", "elder")
@@ -39,7 +49,7 @@ def _per_opponent(result: dict, key: str, stats: list[dict], opponents: list[int
 
 
 def deal_tally(rules: Rules, points: np.ndarray) -> dict:
-    """The integer statistics of talon samples (:func:`run_talon_samples`'s ``points``) that
+    """The integer statistics of talon samples (:func:`~binokel_sim.engines.talon.run_samples`'s ``points``) that
     :func:`deal_odds` reports from; tallies of disjoint samples add
     (:func:`binokel_sim.backend.add`): ``samples``; ``wins`` (seat 0's side out-scored every
     other side); per seat the histogram of the ``score`` (card + meld points) and the sums and
@@ -66,7 +76,7 @@ def deal_tally(rules: Rules, points: np.ndarray) -> dict:
 def deal_task(task: tuple) -> dict:
     """One task of :func:`deal_odds`: ``(rules, counts, turned, dealer, seed, policy,
     first_sample, samples, threads, knowledge, options)`` → the :func:`deal_tally` of those
-    samples (``options``: :func:`binokel_sim.engines.sampling_options`)."""
+    samples (``options``: :func:`binokel_sim.contests.sampling_options`)."""
     from binokel_sim.backend import task_context, task_progress
 
     rules, counts, turned, dealer, seed, policy, first, n, threads, knowledge, options = task
@@ -83,7 +93,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     """The hand ``counts`` (seat 0) with ``turned`` (a card type) turned: ``seat`` is ``dealer``
     (seat 0 deals) or ``elder`` (the seat left of the dealer, who leads first).
 
-    ``score_histogram`` (:func:`binokel_sim.odds.partnership.score_histogram`) is the distribution of
+    ``score_histogram`` (:func:`binokel_sim.odds.summary.score_histogram`) is the distribution of
     the deal's scores: series ``you`` (mean: ``mean_score``), ``opponent`` (or ``opponent 1``,
     ``opponent 2``... in seat order, as ``mean_opponent_score`` lists them) and, with
     partnerships, ``pair`` and ``opponent pair``. The samples are played in tasks of
@@ -92,10 +102,9 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     ``knowledge`` (from ``--known`` and ``--void``, :mod:`binokel_sim.constraints`): the other
     hands and the talon are dealt consistently with it (an unbiased constrained sampler).
     ``samples_per_move``: the sampling policy's deals per card decision."""
-    from binokel_sim import talon_games
     from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.games import sampling_options
-    from binokel_sim.games import policy_id
+    from binokel_sim.engines import talon as talon_games
+    from binokel_sim.engines.policies import policy_id, sampling_options
     from binokel_sim.simulate import check_run, set_threads, unseen_deck
 
     check_talon(rules)
@@ -108,7 +117,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     unseen_deck(rules, known)
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
-    talon_games.talon_sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
+    talon_games.sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)
@@ -182,3 +191,29 @@ def turned_card(rules: Rules, counts: np.ndarray, text: str | None) -> int:
         raise CardError(f"the turned card {text.strip()} is a copy your hand already holds all "
                         f"of")
     return turned
+
+
+# --- batch -----------------------------------------------------------------------------------------
+
+BATCH_COLUMNS = {  # what batch writes for a hand, after the row's own columns
+    "turned": pl.String, "seat": pl.String, "p_win": pl.Float64, "p_win_ci_low": pl.Float64,
+    "p_win_ci_high": pl.Float64, "mean_score": pl.Float64, "mean_meld": pl.Float64,
+}
+
+
+def batch_figures(rules: Rules, counts: np.ndarray, row: HandRow, seat: str, deals: int,
+                  seed: int, policy: str, threads: int | None) -> dict:
+    """A batch row's :data:`BATCH_COLUMNS`: :func:`deal_odds` in brief, for the row's turned
+    card (required) and its seat (else ``seat``)."""
+    if row.turned is None:  # never the variant's example turned card silently
+        raise CardError("no turned card: give the talon games' hands as CSV or Parquet "
+                        "with a 'turned' column")
+    turned = turned_card(rules, counts, row.turned)
+    where = row.seat if row.seat is not None else seat
+    result = deal_odds(rules, counts, turned, where, deals, seed, policy, threads)
+    return {name: result[name] for name in BATCH_COLUMNS}
+
+
+def batch_error_figures(row: HandRow, seat: str) -> dict:
+    """What a bad row keeps of its own: its turned card and seat as given."""
+    return {"turned": row.turned, "seat": row.seat or seat}

@@ -1,8 +1,8 @@
 """Bid odds of a widow-game hand (``binokel-sim bid-odds --variant three-hand-auction-48``): what
 the widow will bring, exactly, and how likely each bid is made, from simulated deals.
 
-The samples come from :func:`binokel_sim.widow_games.run_widow_samples` (seat 0 is the soloist)
-and the exact widow section from :func:`binokel_sim.widow_games.exact_widow`. Scoring is the
+The samples come from :func:`binokel_sim.engines.widow.run_samples` (seat 0 is the soloist)
+and the exact widow section from :func:`binokel_sim.engines.widow.exact_widow`. Scoring is the
 contract's (SPEC.md "Variant three-hand-auction-48"); definitions are in docs/rules.md
 ("Widow bid odds").
 """
@@ -14,19 +14,31 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from binokel_sim.odds.partnership import P_MAKE_FLOOR, at_minimum_bid, histogram_document
 from binokel_sim.bidding import ladder, minimum_bid
-from binokel_sim.cards import SUITS, counts_to_planes, format_counts
+from binokel_sim.cards import SUITS, counts_to_planes, format_counts, planes_to_counts
+from binokel_sim.engines.widow import (
+    SAMPLE_FIELDS,
+    exact_widow,
+    exact_widow_known,
+)
+from binokel_sim.engines.widow import (
+    run_samples as run_widow_samples,
+)
+from binokel_sim.errors import SimulationError
+from binokel_sim.hands_file import HandRow
+from binokel_sim.odds.summary import (
+    AUCTION_COLUMNS,
+    P_MAKE_FLOOR,
+    at_minimum_bid,
+    auction_figures,
+    histogram_document,
+    no_turned_card,
+    sample_seed,
+)
 from binokel_sim.simulate import Progress
 from binokel_sim.stats import Hist, mean_interval, wilson_interval
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
-from binokel_sim.widow_games import (
-    SAMPLE_FIELDS,
-    exact_widow,
-    exact_widow_known,
-    run_widow_samples,
-)
 
 ROW_SCHEMA = {"bid": pl.Int64, "p_make": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
               "expected_score": pl.Float64}
@@ -60,7 +72,7 @@ def rows_from_totals(rules: Rules, totals: Hist) -> pl.DataFrame:
 
 
 def widow_tally(out: np.ndarray) -> dict:
-    """The integer statistics of widow samples (:func:`~binokel_sim.widow_games.run_widow_samples`'s
+    """The integer statistics of widow samples (:func:`~binokel_sim.engines.widow.run_samples`'s
     array) that :func:`bid_odds` reports from; tallies of disjoint samples add
     (:func:`binokel_sim.backend.add`): ``samples``, the histogram of the ``totals``, the sum and
     sum of squares of the soloist's ``meld``, the ``bonus`` count and the ``trump`` chosen
@@ -91,7 +103,7 @@ def widow_section(rules: Rules, counts: np.ndarray, knowledge=None) -> dict:
     physical cards equally likely), the best static meld of hand + widow (the highest over the
     four trumps, before any demand or burying). Under ``knowledge`` (``--known``, ``--void``)
     each widow weighs as the consistent deals that leave it
-    (:func:`~binokel_sim.widow_games.exact_widow_known`; float64 arithmetic instead of
+    (:func:`~binokel_sim.engines.widow.exact_widow_known`; float64 arithmetic instead of
     fractions)."""
     if knowledge is not None and not knowledge.empty:
         widows, weight = exact_widow_known(rules, counts, knowledge)
@@ -131,12 +143,13 @@ def _section(rules: Rules, counts: np.ndarray, widows: int, weight: np.ndarray) 
 
 
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
-             threads: int | None = None, progress: Progress | None = None, backend=None,
-             knowledge=None, samples_per_move: int | None = None) -> dict:
+             trump: int | None = None, threads: int | None = None,
+             progress: Progress | None = None, backend=None, knowledge=None,
+             auction: tuple | None = None, samples_per_move: int | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
-    ``score_histogram`` (:func:`binokel_sim.odds.partnership.score_histogram`) is the distribution of
+    ``score_histogram`` (:func:`binokel_sim.odds.summary.score_histogram`) is the distribution of
     the soloist's side's score at the minimum bid (series ``soloist``: the total when made, else
     minus twice the bid; its mean is ``expected_score_min_bid``). The samples are played in
     tasks of ``backend.BID_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every
@@ -144,14 +157,19 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``--void``, :mod:`binokel_sim.constraints`): the other seats and the widow are dealt
     consistently with it, and the exact widow section weighs each widow by the consistent deals
     that leave it; an impossible combination is a :class:`CardError` before any work.
-    ``samples_per_move``: the sampling policy's deals per card decision (its default: None)."""
-    from binokel_sim import widow_games
+    ``samples_per_move``: the sampling policy's deals per card decision (its default: None).
+    ``trump`` and ``auction`` are refused (the soloist names trump after the widow); they are
+    the partnership game's (:func:`binokel_sim.odds.partnership.bid_odds`)."""
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.games import sampling_options
-    from binokel_sim.games import policy_id
+    from binokel_sim.engines import widow as widow_games
+    from binokel_sim.engines.policies import policy_id, sampling_options
     from binokel_sim.simulate import check_run, set_threads
 
-    widow_games.check_widow(rules)
+    for name, value in (("trump", trump), ("auction", auction)):
+        if value is not None:
+            raise SimulationError(f"{name}: in {rules.name} the soloist names trump after the "
+                                  f"widow; the widow games' bid odds take no {name}")
+    widow_games.check(rules)
     check_run(samples, seed)
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
@@ -182,3 +200,65 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         "widow": widow,
         "score_histogram": histogram_document({"soloist": scores}, bid=floor),
     }
+
+
+# --- calibrate ----------------------------------------------------------------------------------
+
+def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy: str,
+                       outcome_policy: str, threads: int | None, progress: Progress | None,
+                       given_auction: bool, options: dict) -> list[dict]:
+    """``calibrate``'s events (:func:`binokel_sim.calibrate.calibration_events`): per deal
+    played with ``outcome_policy``, the soloist's forecast ``p_make`` at his bid before the
+    widow and whether he made it. ``given_auction`` is refused: the widow games' forecasts do
+    not condition on the auction."""
+    if given_auction:
+        raise SimulationError(f"variant {rules.name}: --given-auction conditions four-hand-80's "
+                              f"bid odds on the auction; the widow games' forecasts ignore it")
+    from binokel_sim.engines.widow import (
+        SAMPLE_FIELDS,
+    )
+    from binokel_sim.engines.widow import (
+        run_play as run_widow_play,
+    )
+    from binokel_sim.engines.widow import (
+        run_samples as run_widow_samples,
+    )
+    from binokel_sim.kernels.widow.deals import I_BID, I_MADE, I_SOLOIST, I_TRUMP
+
+    played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
+    total = SAMPLE_FIELDS.index("total")
+    events = []
+    for d in range(deals):
+        info = played.info[d]
+        soloist, bid = int(info[I_SOLOIST]), int(info[I_BID])
+        counts = planes_to_counts(played.hands[d, soloist])
+        s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
+                              **options)
+        trump = int(info[I_TRUMP])
+        events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
+                       "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
+                       "p_make": float((s[:, total] >= bid).mean()),
+                       "made": bool(info[I_MADE]), "draws": 1.0})
+        if progress is not None:
+            progress(d + 1, deals)
+    return events
+
+
+# --- batch -----------------------------------------------------------------------------------------
+
+BATCH_COLUMNS = AUCTION_COLUMNS  # what batch writes for a hand, after the row's own columns
+
+
+def batch_figures(rules: Rules, counts: np.ndarray, row: HandRow, seat: str, deals: int,
+                  seed: int, policy: str, threads: int | None) -> dict:
+    """A batch row's :data:`BATCH_COLUMNS`: :func:`bid_odds` in brief, with the trump the soloist
+    names most often after the widow as the recommended one (``seat`` is the talon games')."""
+    no_turned_card(rules, row)
+    result = bid_odds(rules, counts, deals, seed, policy, threads=threads)
+    chosen = result["trump_chosen"]
+    return auction_figures(result, max(SUITS, key=lambda s: chosen[s]))
+
+
+def batch_error_figures(row: HandRow, seat: str) -> dict:
+    """What a bad row keeps of its own (nothing beyond the hand)."""
+    return {}

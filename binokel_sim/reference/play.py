@@ -339,7 +339,7 @@ def _deal_rest(work: list[int], first_seat: int, size: int, stream: Stream) -> l
 
 def play_deal(rules: Rules, hands: list[list[int]], dealer: int, pick: Pick) -> dict:
     """One deal after the deal itself: auction, trump, melds, play-out (random policy), scores.
-    Returns the fields of :func:`binokel_sim.records.deal_records` but ``deal``."""
+    Returns the fields of :func:`binokel_sim.records.partnership.records` but ``deal``."""
     limits, preferred = zip(*(bid_limit(rules, h) for h in hands))
     bidder, bid, calls = auction(list(limits), dealer, rules)
     trump = preferred[bidder]
@@ -377,7 +377,7 @@ def play_deal(rules: Rules, hands: list[list[int]], dealer: int, pick: Pick) -> 
 def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
                first_deal: int = 0) -> list[dict]:
     """Twin of ``kernels.partnership.deals.play_blocks`` with the random policy on every seat, as the records
-    :func:`binokel_sim.records.deal_records` (``played, first_deal``) makes of its output.
+    :func:`binokel_sim.records.partnership.records` (``played, first_deal``) makes of its output.
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % 4``) reads the stream of
     block ``first_block + d // block_size``, the deck permutation carried within a block: seats

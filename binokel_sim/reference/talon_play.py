@@ -6,7 +6,7 @@ heuristic declarations of ``kernels/talon/declare.py``) and of the sampling poli
 
 :func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic`` or
 ``sampling``) from the same streams as the kernel, so its records equal ``talon_records`` of
-:func:`binokel_sim.talon_games.run_talon_play` deal for deal; with a ``sampling`` seat of two
+:func:`binokel_sim.engines.talon.run_play` deal for deal; with a ``sampling`` seat of two
 players it stops after phase 1 (phase 2 is then the exact solver's, whose twin takes positions
 of a few tricks only). What the table knows in phase 2 (:class:`Deal`'s ``excluded`` and
 ``known``) is kept as sets and counts; the phase-2 samples come from the constrained sampler's

@@ -651,7 +651,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
 # one type per argument. numba links a callee's code into every caller and optimises the whole
 # again, so five parallel drivers would cost five compiles of the item loop (some 30 s each); one
 # driver costs one per kind of seats (docs/architecture.md, "Compile cost"). The per-run entry
-# points, with the argument lists they document, are binokel_sim.talon_games.talon_*_blocks.
+# points, with the argument lists they document, are binokel_sim.engines.talon.talon_*_blocks.
 
 @njit
 def placeholders():

@@ -3,15 +3,15 @@ widow, demand, burying and trump, every seat's meld, strict play and the deal's 
 exact widow analysis of one hand. Contract: SPEC.md "Variant three-hand-auction-48" and
 "four-hand-widow-48"; the decisions it leaves open are in docs/rules.md, "Widow games".
 
-The variant arrives as one tuple ``tw`` (:func:`binokel_sim.widow_games.compile_widow`):
+The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compile_widow`):
 
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``ladder`` int64 (rungs, 2): the bidding ladder;
 - ``card_points`` int64 (24,);
 - ``completions`` int64 (24, k): per card type, the other cards of each meld set it completes
-  (-1 padded; :func:`binokel_sim.widow_games.completions`);
+  (-1 padded; :func:`binokel_sim.engines.widow.completions`);
 - ``prefer`` int64 (2, 4, 24): the heuristic's order for parting with cards
-  (:func:`binokel_sim.widow_games.preferences`).
+  (:func:`binokel_sim.engines.widow.preferences`).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's parallel loops take no tuple nested in a tuple).
@@ -27,20 +27,18 @@ from numba import prange
 
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
+from binokel_sim.kernels.bits import kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit, njit_parallel
-from binokel_sim.kernels.bits import kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.play import game_over, give_card, remove_card, suit_block
 from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, random_pick
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
+from binokel_sim.kernels.strict.heuristic import count_in
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
-from binokel_sim.kernels.play import game_over
-from binokel_sim.kernels.play import give_card
-from binokel_sim.kernels.strict.heuristic import count_in
-from binokel_sim.kernels.play import remove_card, suit_block
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
 from binokel_sim.kernels.strict.widow_score import score_sides, side_of
 
@@ -154,7 +152,7 @@ def meld_without(h0, h1, h2, h3, t, kt, totals, trump):
 @njit  # called, not inlined: the deal loop calls it twice
 def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trump, kt, totals):
     """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in the
-    order of preference ``prefer[kind, max(trump, 0)]`` (:func:`binokel_sim.widow_games.
+    order of preference ``prefer[kind, max(trump, 0)]`` (:func:`binokel_sim.engines.widow.
     preferences`), the first whose loss leaves the seat's meld as it is (with ``trump``, or the
     best over the suits when ``trump < 0``); when every card costs meld, the one whose loss
     keeps it highest (the first in preference on a tie). ``w0..w3`` are the hand's meld per
@@ -529,7 +527,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
 # As the talon engine: one parallel kernel runs the blocks of every widow run (one compile of
 # the item loop per kind of seats instead of one per run), with placeholder arrays (one type per
 # argument) for the outputs a run does not write. The per-run entry points are
-# binokel_sim.widow_games.widow_*_blocks.
+# binokel_sim.engines.widow.widow_*_blocks.
 
 @njit
 def placeholders():

@@ -76,7 +76,7 @@ def duel(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
-    from binokel_sim.engines import duel_summary
+    from binokel_sim.contests import duel_summary
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -124,7 +124,7 @@ def match(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
-    from binokel_sim.engines import match_summary
+    from binokel_sim.contests import match_summary
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)

@@ -1,6 +1,7 @@
-"""Simulated four-hand-80 deals (:class:`binokel_sim.games.PlayedDeals`) as records: a polars
-frame per chunk of deals (one row a deal, the record's keys as columns, in order) and, from it,
-plain JSON-ready dicts. The format is docs/rules.md, "Play, bidding and scoring"."""
+"""Simulated four-hand-80 deals (:class:`binokel_sim.engines.partnership.PlayedDeals`) as
+records: a polars frame per chunk of deals (one row a deal, the record's keys as columns, in
+order) and, from it, plain JSON-ready dicts. The format is docs/rules.md, "Play, bidding and
+scoring". The names of :data:`binokel_sim.records.FAMILY_API`."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from collections.abc import Iterator
 import numpy as np
 import polars as pl
 
-from binokel_sim import record_columns as col
-from binokel_sim.games import DEAL_FIELDS, PlayedDeals
+from binokel_sim.engines.partnership import DEAL_FIELDS, PlayedDeals
 from binokel_sim.kernels.auction import NO_BID
+from binokel_sim.records import columns as col
+from binokel_sim.variants import Rules
 
 INFO = {name: i for i, name in enumerate(DEAL_FIELDS)}
 
@@ -30,7 +32,12 @@ SCHEMA = pl.Schema({
 })
 
 
-def deal_frame(played: PlayedDeals, first_deal: int = 0) -> pl.DataFrame:
+def schema(rules: Rules) -> pl.Schema:
+    """The records' columns and types: :data:`SCHEMA`, the same for every partnership game."""
+    return SCHEMA
+
+
+def frame(played: PlayedDeals, first_deal: int = 0) -> pl.DataFrame:
     """One row per deal, columns :data:`SCHEMA`: ``deal``, ``hands`` (seat 0 first, as dealt),
     ``dealer``, ``bids`` (calls in order: ``{"seat", "bid"}``, ``bid`` null for a pass),
     ``bidder``, ``bid``, ``trump`` (null: the bid winner could name none), ``melds`` (points per
@@ -58,6 +65,6 @@ def deal_frame(played: PlayedDeals, first_deal: int = 0) -> pl.DataFrame:
     }).cast(SCHEMA)
 
 
-def deal_records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
-    """The rows of :func:`deal_frame` as dicts."""
-    yield from col.dicts(deal_frame(played, first_deal))
+def records(played: PlayedDeals, first_deal: int = 0) -> Iterator[dict]:
+    """The rows of :func:`frame` as dicts."""
+    yield from col.dicts(frame(played, first_deal))

@@ -1,8 +1,8 @@
 """Columns of the play records built from the kernels' numpy arrays in polars, one chunk of deals
 at a time: card names, hands sorted for display, lists of per-row length, the calls of an
-auction, tricks. :mod:`binokel_sim.records`, :mod:`binokel_sim.talon_records` and
-:mod:`binokel_sim.widow_records` assemble them into one frame per chunk (the record's keys in
-order), which the writers of :mod:`binokel_sim.record_stream` turn into JSON lines or Parquet and
+auction, tricks. :mod:`binokel_sim.records.partnership`, :mod:`binokel_sim.records.talon` and
+:mod:`binokel_sim.records.widow` assemble them into one frame per chunk (the record's keys in
+order), which the writers of :mod:`binokel_sim.records.stream` turn into JSON lines or Parquet and
 the Python API into dicts.
 
 Every column has a fixed dtype (``Int64`` numbers, ``String`` cards and suits, ``Boolean`` flags),

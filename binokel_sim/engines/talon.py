@@ -1,9 +1,10 @@
 """Public drivers of the talon games (two-hand-48, three-hand-72, four-hand-72): simulated deals
 as arrays, duels of play policies, the samples behind ``deal-odds`` and whole games.
 
-Like :mod:`binokel_sim.games`, these validate, allocate, cut the work into chunks of whole blocks
-and call ``progress(done, total)`` between chunks; block ``i`` always reads stream ``(seed, i)``,
-so results do not depend on the thread count. The rules are SPEC.md's talon variants; the
+The names of :data:`binokel_sim.engines.FAMILY_API`. Like every family's, these validate,
+allocate, cut the work into chunks of whole blocks and call ``progress(done, total)`` between
+chunks; block ``i`` always reads stream ``(seed, i)``, so results do not depend on the thread
+count. The rules are SPEC.md's talon variants; the
 decisions beyond it are in docs/rules.md, "Talon games".
 """
 
@@ -15,14 +16,18 @@ import numpy as np
 
 from binokel_sim.cards import N_PLANES, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
-from binokel_sim.games import (
-    GAME_BLOCK,
-    MATCH_BLOCK,
-    MAX_GAME_DEALS,
+from binokel_sim.engines.policies import (
     check_samples_per_move,
     policy_id,
     policy_kinds,
     sampled,
+    solver_plays,
+)
+from binokel_sim.game_blocks import (
+    GAME_BLOCK,
+    MATCH_BLOCK,
+    MAX_GAME_DEALS,
+    chunk_blocks,
     stream_blocks,
 )
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
@@ -32,7 +37,6 @@ from binokel_sim.simulate import (
     SimulationError,
     check_memory,
     check_run,
-    chunks,
     set_threads,
     unseen_deck,
 )
@@ -40,7 +44,21 @@ from binokel_sim.tables import compile_tables, compile_talon
 from binokel_sim.variants import Rules
 
 
-def check_talon(rules: Rules) -> None:
+# the specialisations its drivers compile beyond the heuristic's, each on first use, as
+# (command, policy) for ``binokel-sim warm-up``: one item loop serves every command
+# (:func:`binokel_sim.engines.policies.policy_kinds`)
+WARM_UP = (("play", "random"), ("duel", "sampling"))
+
+
+def sampling_plays(rules: Rules) -> bool:
+    """Whether the ``sampling`` policy plays the talon game ``rules``: with free play in phase 1
+    (``kernels/talon/sampling.py``) and a phase 2 it can play: with two players the exact
+    solver's (:func:`binokel_sim.engines.policies.solver_plays`), with more by sampling
+    (``kernels/strict/sampling.py``)."""
+    return rules.strict != "always" and (rules.players > 2 or solver_plays(rules))
+
+
+def check(rules: Rules) -> None:
     """The talon engine plays rules with a talon and a turned trump: every player draws one card
     after each phase-1 trick, so the talon must be a whole number of rounds."""
     problems = []
@@ -67,12 +85,6 @@ def sides_of(rules: Rules) -> np.ndarray:
     if rules.partnerships:
         return np.array([seat % 2 for seat in range(rules.players)], dtype=np.int64)
     return np.arange(rules.players, dtype=np.int64)
-
-
-def _chunks(total: int, threads: int, block: int):
-    """Chunks of whole blocks of ``block`` items, eight a thread (as
-    :func:`binokel_sim.games._chunks`)."""
-    return chunks(total, threads, block, blocks_per_thread=8)
 
 
 # --- whole deals as arrays ----------------------------------------------------------------------
@@ -179,14 +191,14 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, 
                  tricks, rows, rows, tricks, diff, games_out)
 
 
-def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
+def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                    progress: Progress | None = None, first_deal: int = 0,
                    samples_per_move: int = SAMPLES_PER_MOVE) -> TalonDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
     ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
     ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling
     policy's deals per card decision."""
-    check_talon(rules)
+    check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -207,7 +219,7 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_winners=np.empty((deals, nt), dtype=np.int64),
         declarations=np.empty((deals, nt, 2), dtype=np.int64),
     )
-    for first_block, start, n in _chunks(deals, n_threads, block):
+    for first_block, start, n in chunk_blocks(deals, n_threads, block):
         s = slice(start, start + n)
         talon_play_blocks(deck, tt, seats, samples_per_move, seed,
                           offset + first_block, block, first_deal + start, out.hands[s],
@@ -220,14 +232,14 @@ def run_talon_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
 
 # --- duels and matches --------------------------------------------------------------------------
 
-def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
+def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
                    first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn: every seat for three players, each partnership for four-hand-72), float64
     (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals ``first_deal ..``
     of a longer run; ``samples_per_move``: the sampling policy's deals per card decision."""
-    check_talon(rules)
+    check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -238,7 +250,7 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     sides = sides_of(rules)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in _chunks(deals, n_threads, block):
+    for first_block, start, n in chunk_blocks(deals, n_threads, block):
         talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
                           samples_per_move, seed,
                           offset + first_block, block, first_deal + start,
@@ -248,14 +260,14 @@ def run_talon_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     return diff
 
 
-def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
+def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                     threads: int | None = None, progress: Progress | None = None,
                     first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the B sides' summed final totals (see ``kernels.talon.deals.talon_match_blocks``).
     ``first_game`` (a multiple of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer
     run; ``samples_per_move``: the sampling policy's deals per card decision."""
-    check_talon(rules)
+    check(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -266,7 +278,7 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     sides = sides_of(rules)
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in _chunks(games, n_threads, block):
+    for first_block, start, n in chunk_blocks(games, n_threads, block):
         talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
                            samples_per_move,
                            rules.game_target,
@@ -279,7 +291,7 @@ def run_talon_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 
 # --- samples of one hand (deal-odds) ------------------------------------------------------------
 
-def talon_sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledge):
+def sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledge):
     """The constrained sampler's inputs for ``knowledge`` over the cards neither in the hand
     ``counts`` nor the ``turned`` card (the other seats' hands and the hidden talon), checked (an
     impossible combination is a :class:`CardError`); placeholders (``groups`` 0: the plain
@@ -291,7 +303,7 @@ def talon_sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledg
     return inputs_for(rules, seen, knowledge, hidden=rules.talon - 1)
 
 
-def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
+def run_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
                       seed: int, policy: str, threads: int | None = None,
                       progress: Progress | None = None, first_sample: int = 0,
                       knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
@@ -303,7 +315,7 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     the other seats and the talon are dealt consistently with it by the unbiased constrained
     sampler (an impossible combination is a :class:`CardError`). ``samples_per_move``: the
     sampling policy's deals per card decision."""
-    check_talon(rules)
+    check(rules)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -318,10 +330,10 @@ def run_talon_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int
     check_memory(16 * rules.players * samples, f"{samples:,} samples")
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
-    cons = talon_sampler_inputs(rules, counts, turned, knowledge)
+    cons = sampler_inputs(rules, counts, turned, knowledge)
     known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
                  cons.capacity, cons.ways)
-    for first_block, start, n in _chunks(samples, n_threads, block):
+    for first_block, start, n in chunk_blocks(samples, n_threads, block):
         talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats,
                             samples_per_move, seed,
                             offset + first_block, block, out[start:start + n])

@@ -4,8 +4,8 @@ array, Parquet, text): any number of deals in bounded memory.
 A run is cut into chunks of :data:`CHUNK_DEALS` deals, whole random-stream blocks each (the
 drivers' ``first_deal``), so the records are the same for any chunk size and thread count. While
 a chunk is turned into its frame and written, the next chunk's deals are already being simulated
-(the kernels release the GIL). Each chunk is one polars frame (:mod:`binokel_sim.records`,
-:mod:`binokel_sim.talon_records`, :mod:`binokel_sim.widow_records`, one row a deal); JSON goes
+(the kernels release the GIL). Each chunk is one polars frame (:mod:`binokel_sim.records.partnership`,
+:mod:`binokel_sim.records.talon`, :mod:`binokel_sim.records.widow`, one row a deal); JSON goes
 out a chunk at a time, Parquet through polars' streaming sink (row groups of :data:`ROW_GROUP`).
 """
 
@@ -15,15 +15,16 @@ import io
 import json
 import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import IO
 
 import polars as pl
 
-from binokel_sim.families import TALON, WIDOW, engine_family
-from binokel_sim.games import GAME_BLOCK
-from binokel_sim.record_columns import dicts
+from binokel_sim.engines import engine
+from binokel_sim.game_blocks import GAME_BLOCK
+from binokel_sim.records import family_records
+from binokel_sim.records.columns import dicts
 from binokel_sim.simulate import Progress, SimulationError, check_run, set_threads
 from binokel_sim.variants import Rules
 
@@ -33,28 +34,9 @@ JSON_THREADS = 2  # a chunk's JSON is made in this many slices at once (polars f
 FORMATS = ("jsonl", "json", "parquet", "text")
 
 
-def _family(rules: Rules) -> tuple[Callable, Callable, Callable, Callable]:
-    """``(check, run, frame, schema)`` of the engine family that plays ``rules``."""
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim import talon_records as records
-        from binokel_sim.talon_games import check_talon, run_talon_play
-
-        return check_talon, run_talon_play, records.talon_frame, records.schema
-    if family == WIDOW:
-        from binokel_sim import widow_records as records
-        from binokel_sim.widow_games import check_widow, run_widow_play
-
-        return check_widow, run_widow_play, records.widow_frame, records.schema
-    from binokel_sim import records
-    from binokel_sim.games import check_game, run_play
-
-    return check_game, run_play, records.deal_frame, lambda _rules: records.SCHEMA
-
-
 def record_schema(rules: Rules) -> pl.Schema:
     """The columns (the record's keys, in order) of every frame of a run of ``rules``."""
-    return _family(rules)[3](rules)
+    return family_records(rules).schema(rules)
 
 
 def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
@@ -66,19 +48,21 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     each. The arguments are checked here, before the first chunk is asked for."""
     from functools import partial
 
-    from binokel_sim.games import POLICY_SAMPLING, policy_id, sampling_options
+    from binokel_sim.engines.policies import policy_id, sampling_options
+    from binokel_sim.kernels.policies import POLICY_SAMPLING
 
-    check, run, frame, _ = _family(rules)
-    check(rules)
+    drivers = engine(rules)
+    drivers.check(rules)
     check_run(deals, seed)
     sampling = policy_id(policy, rules) == POLICY_SAMPLING
-    run = partial(run, **sampling_options(rules, samples_per_move))
+    run = partial(drivers.run_play, **sampling_options(rules, samples_per_move))
     set_threads(threads)
     if chunk is None:
         chunk = GAME_BLOCK if sampling else CHUNK_DEALS
     if chunk < 1 or chunk % GAME_BLOCK:
         raise SimulationError(f"a chunk must be a multiple of {GAME_BLOCK} deals, got {chunk}")
-    return _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame)
+    return _frames(rules, deals, seed, policy, threads, progress, chunk, run,
+                   family_records(rules).frame)
 
 
 def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame):

@@ -1,4 +1,4 @@
-"""Simulated widow deals (:class:`binokel_sim.widow_games.WidowDeals`) as records, in the format
+"""Simulated widow deals (:class:`binokel_sim.engines.widow.WidowDeals`) as records, in the format
 of docs/rules.md ("Widow games", "Records"): a polars frame per chunk of deals (one row a deal,
 the record's keys as columns, in order) and, from it, plain JSON-ready dicts."""
 
@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import numpy as np
 import polars as pl
 
-from binokel_sim import record_columns as col
 from binokel_sim.constants import NO_BID
+from binokel_sim.engines.widow import WidowDeals
+from binokel_sim.errors import SimulationError
 from binokel_sim.kernels.widow.deals import (
     I_BID,
     I_BONUS,
@@ -22,9 +23,8 @@ from binokel_sim.kernels.widow.deals import (
     I_SOLOIST,
     I_TRUMP,
 )
-from binokel_sim.errors import SimulationError
+from binokel_sim.records import columns as col
 from binokel_sim.variants import Rules
-from binokel_sim.widow_games import WidowDeals
 
 DEMAND = pl.Struct({"card": pl.String, "from": pl.Int64, "given": pl.String})
 TRICK = pl.Struct({"leader": pl.Int64, "cards": col.CARDS, "winner": pl.Int64})
@@ -44,7 +44,7 @@ def schema(rules: Rules) -> pl.Schema:
     return pl.Schema(columns)
 
 
-def widow_frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
+def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
     """One row per deal, columns :func:`schema` (the keys of docs/rules.md, in order)."""
     rules = played.rules
     info = played.info
@@ -82,6 +82,6 @@ def widow_frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
     return col.frame(columns).cast(schema(rules))
 
 
-def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
-    """The rows of :func:`widow_frame` as dicts (keys in the documented order)."""
-    yield from col.dicts(widow_frame(played, first_deal))
+def records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
+    """The rows of :func:`frame` as dicts (keys in the documented order)."""
+    yield from col.dicts(frame(played, first_deal))

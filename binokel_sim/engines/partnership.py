@@ -1,5 +1,6 @@
-"""Public drivers of whole deals (four-hand-80 style games): simulated deals as records, duels of
-play policies, and the samples behind the bid odds.
+"""The partnership family's drivers (four-hand-80 style games): simulated deals as arrays, duels
+of play policies, whole games and the samples behind the bid odds (the names of
+:data:`binokel_sim.engines.FAMILY_API`).
 
 Like :mod:`binokel_sim.simulate`, these validate, allocate, cut the work into chunks of whole
 blocks and call ``progress(done, total)`` between chunks; block ``i`` always reads stream
@@ -8,43 +9,57 @@ blocks and call ``progress(done, total)`` between chunks; block ``i`` always rea
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
-from binokel_sim.constants import MAX_SAMPLES_PER_MOVE, NO_BID, SAMPLES_PER_MOVE
-from binokel_sim.families import PARTNERSHIP, TALON, WIDOW, engine_family
-from binokel_sim.kernels.partnership.deals import bid_sample_blocks, duel_blocks, play_blocks
-from binokel_sim.kernels.policies import (
-    POLICY_HEURISTIC,
-    POLICY_NAMES,
-    POLICY_RANDOM,
-    POLICY_SAMPLING,
-    POLICY_SOLVER,
+from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
+from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs  # noqa: F401
+from binokel_sim.engines.policies import (
+    check_samples_per_move,
+    policy_id,
+    sampled,
+    shown_if_sampled,
 )
-from binokel_sim.kernels.strict.solver import MAX_CARDS
+from binokel_sim.game_blocks import (
+    GAME_BLOCK,
+    MATCH_BLOCK,
+    MAX_GAME_DEALS,
+    chunk_blocks,
+    stream_blocks,
+)
+from binokel_sim.kernels.partnership.deals import bid_sample_blocks, duel_blocks, play_blocks
+from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
-    block_of,
     check_memory,
     check_run,
-    chunks,
     set_threads,
     unseen_deck,
 )
 from binokel_sim.tables import allowed_trumps, compile_tables
 from binokel_sim.variants import Rules
 
-GAME_BLOCK = 1024  # deals per random stream: play-outs are slower than meld counts
 DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
                "score_02", "score_13")
 
 
-def check_game(rules: Rules) -> None:
+# the specialisations its drivers compile beyond the heuristic's, each on first use, as
+# (command, policy) for ``binokel-sim warm-up``: every driver compiles the sampling policy in a
+# specialisation of its own ("odds" is the family's odds command)
+WARM_UP = (("odds", "random"), ("odds", "sampling"), ("play", "sampling"), ("duel", "sampling"),
+           ("match", "sampling"))
+
+
+def sampling_plays(rules: Rules) -> bool:
+    """The ``sampling`` policy plays every partnership game (``kernels/partnership/sampling.py``)."""
+    return True
+
+
+def check(rules: Rules) -> None:
     """The trick engine plays four-hand-80 style games: four players in two partnerships, all
     cards dealt, an auction, trump named by the bid winner, strict play throughout."""
     problems = []
@@ -63,124 +78,28 @@ def check_game(rules: Rules) -> None:
                               f"(as four-hand-80)")
 
 
-def policy_id(name: str, rules: Rules) -> int:
-    """The kernels' id of policy ``name``, checked against what ``rules`` lets it play: the
-    ``heuristic+solver`` policy needs a two-player talon game whose phase-2 hands the exact
-    solver takes (two-hand-48)."""
-    try:
-        policy = POLICY_NAMES[name]
-    except KeyError:
-        raise SimulationError(f"unknown policy {name!r}; known: "
-                              f"{', '.join(POLICY_NAMES)}") from None
-    if policy == POLICY_SAMPLING and not sampling_plays(rules):
-        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80, the "
-                              f"widow games and the talon games with free play in phase 1 "
-                              f"(with two players hands of at most {MAX_CARDS} cards); use "
-                              f"heuristic")
-    if policy == POLICY_SOLVER and not solver_plays(rules):
-        raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
-                              f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
-                              f"two-hand-48); use heuristic")
-    return policy
 
 
-def solver_plays(rules: Rules) -> bool:
-    """Whether the exact solver can play ``rules``' phase 2 (``solve`` and the
-    ``heuristic+solver`` policy): two players, a talon, at most MAX_CARDS cards a hand."""
-    from binokel_sim.families import supports
-
-    return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
 
 
-def sampling_plays(rules: Rules) -> bool:
-    """Whether the ``sampling`` policy plays ``rules``: the partnership game (four-hand-80,
-    ``kernels/partnership/sampling.py``), the widow games (``kernels/strict/widow_knowledge.py``: every trick is
-    strict and played as the 72-card games' phase 2), or a talon game with free play in phase 1
-    (``kernels/talon/sampling.py``) whose phase 2 it can play: with two players the exact
-    solver's (:func:`solver_plays`), with more by sampling (``kernels/strict/sampling.py``)."""
-    if engine_family(rules) in (PARTNERSHIP, WIDOW):
-        return True
-    return (engine_family(rules) == TALON and rules.strict != "always"
-            and (rules.players > 2 or solver_plays(rules)))
 
 
-SAMPLED_BLOCK = 8  # items per random stream when a seat samples (a divisor of the blocks)
 
 
-def stream_blocks(first: int, slow: bool, base: int, what: str = "deals") -> tuple[int, int]:
-    """``(block_size, first_block)`` of a run whose first item is ``first`` (a multiple of
-    ``base``, :data:`GAME_BLOCK` or :data:`MATCH_BLOCK`): blocks of ``base`` items, or, when a
-    seat samples (``slow``), of ``gcd(base, SAMPLED_BLOCK)`` items, so that even a run of a few
-    hundred sampled deals spreads over the threads (the threads split a run by whole blocks; a
-    sampled deal costs thousands of heuristic ones). Block ``i`` reads stream ``(seed, i)``
-    either way: a run gives the same bytes on any thread count, and a run from ``first`` the
-    same items as the whole run's."""
-    size = math.gcd(base, SAMPLED_BLOCK) if slow else base
-    return size, block_of(first, base, what) * (base // size)
 
 
-def _chunks(total: int, threads: int, block: int):
-    """Chunks of whole blocks of ``block`` items, eight per thread (the progress bar moves a
-    chunk at a time). The results do not depend on the chunks."""
-    return chunks(total, threads, block, blocks_per_thread=8)
 
 
-def show_rows(rules: Rules) -> np.ndarray:
-    """The meld sets a player shows (``kernels.knowledge.shown_of``), from the rules' meld table:
-    int64 (n, 3), per row the card types of one set (mask), when it applies (-1 always, ``s``
-    only when suit ``s`` is trump, ``4 + s`` only when it is not) and the most sets the table
-    counts. A fixed meld (around, cards) is one row, a suit meld one row per suit."""
-    rows = []
-    for meld in rules.melds:
-        if meld.scope in ("around", "cards"):
-            rows.append((meld.type_mask, -1, meld.counted_sets))
-            continue
-        for suit in range(4):
-            when = {"trump": suit, "non_trump": 4 + suit}.get(meld.scope, -1)
-            rows.append((meld.type_mask << (6 * suit), when, meld.counted_sets))
-    return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
-def sampled(*policies: int) -> bool:
-    """Whether one of ``policies`` (kernel ids) is the sampling policy."""
-    return POLICY_SAMPLING in policies
 
 
-def policy_kinds(*policies) -> tuple[np.int64 | None, np.int64 | None]:
-    """The talon and widow drivers' ``smart`` and ``search`` for the seats' policies (kernel
-    ids: arrays or single ids): ``smart`` None when every one is random (the item loop then
-    runs without policy code), ``search`` None when none plays the solver or the sampling
-    policy (neither is compiled in). Each pair is a specialisation of its own, compiled on its
-    first use: a heuristic run does not wait for the sampling policy's compile."""
-    ids = np.concatenate([np.atleast_1d(np.asarray(p, dtype=np.int64)) for p in policies])
-    smart = None if bool((ids == POLICY_RANDOM).all()) else np.int64(1)
-    search = np.int64(1) if bool((ids >= POLICY_SOLVER).any()) else None
-    return smart, search
 
 
-def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
-    """The drivers' ``show_rows``: :func:`show_rows` when one of ``policies`` samples, else None,
-    which leaves the sampling loop out of the compiled driver (``kernels.partnership.deals.sampler_of``)."""
-    return show_rows(rules) if sampled(*policies) else None
 
 
-def check_samples_per_move(samples_per_move: int) -> None:
-    if not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
-        raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} "
-                              f"(got {samples_per_move:,})")
 
 
-def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
-    """The keyword a family's driver takes for the sampling policy: ``samples_per_move``, where
-    the policy plays (:func:`sampling_plays`), checked
-    (:func:`check_samples_per_move`); none when it is the default."""
-    if samples_per_move is None:
-        return {}
-    if not sampling_plays(rules):
-        raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
-                              f"policy's, which does not play this variant")
-    check_samples_per_move(samples_per_move)
-    return {"samples_per_move": samples_per_move}
 
 
 # --- bid samples --------------------------------------------------------------------------------
@@ -191,7 +110,7 @@ class BidSamples:
 
     pair_meld, pair_play, opp_meld, opp_play: int64 (samples, len(trumps))
     draws: int64 (samples,), the deals each sample took (1 unless conditioned on an auction;
-    None where the samples were not made by :func:`run_bid_samples`)
+    None where the samples were not made by :func:`run_samples`)
     """
 
     trumps: tuple[int, ...]
@@ -207,7 +126,7 @@ def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
     return [s for s, ok in enumerate(allowed_trumps(rules, counts)) if ok]
 
 
-def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
+def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                     trumps: list[int], threads: int | None = None,
                     progress: Progress | None = None, first_sample: int = 0,
                     knowledge=None, auction: tuple | None = None,
@@ -224,7 +143,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     seats 1..3's heuristic limits lie within them (a :class:`SimulationError` when one would take more than
     ``max_draws`` deals, default :data:`MAX_AUCTION_DRAWS`). ``samples_per_move``: the
     sampling policy's deals per card decision."""
-    check_game(rules)
+    check(rules)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -250,7 +169,7 @@ def run_bid_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, p
     shown = shown_if_sampled(rules, seats[0])
     # None: every seat plays the heuristic, the specialisation compiled with no other play-out
     general = None if shown is None and bool((seats == POLICY_HEURISTIC).all()) else np.int64(1)
-    for first_block, start, n in _chunks(samples, n_threads, block):
+    for first_block, start, n in chunk_blocks(samples, n_threads, block):
         stop = start + n
         bid_sample_blocks(planes, unseen, tables.kt, trump_arr, seats, samples_per_move,
                           shown, tables.card_points, rules.last_trick, seed,
@@ -275,14 +194,6 @@ class AuctionTooRare(SimulationError):
     """No deal of the other hands fitted the auction within the allowed tries."""
 
 
-def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge):
-    """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
-    not hold, the other seats' hands and a widow (checked: an impossible combination is a
-    :class:`CardError`), or placeholders (``groups`` 0: shuffle as usual) when nothing is
-    known."""
-    from binokel_sim.constraints import inputs_for
-
-    return inputs_for(rules, counts, knowledge, hidden=rules.widow)
 
 
 # --- duels --------------------------------------------------------------------------------------
@@ -293,7 +204,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,)).
     ``first_deal`` (a multiple of :data:`GAME_BLOCK`) gives the deals ``first_deal ..`` of a
     longer run; ``samples_per_move``: the sampling policy's deals per card decision."""
-    check_game(rules)
+    check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -302,7 +213,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
-    for first_block, start, n in _chunks(deals, n_threads, block):
+    for first_block, start, n in chunk_blocks(deals, n_threads, block):
         duel_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
                     shown_if_sampled(rules, a, b), seed,
@@ -336,7 +247,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     ``first_deal`` (a multiple of :data:`GAME_BLOCK`) runs the deals ``first_deal ..`` of a
     longer run: the same deals as that run's. ``samples_per_move``: the sampling policy's deals
     per card decision."""
-    check_game(rules)
+    check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -356,7 +267,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
         trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
     )
-    for first_block, start, n in _chunks(deals, n_threads, block):
+    for first_block, start, n in chunk_blocks(deals, n_threads, block):
         s = slice(start, start + n)
         play_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                     rules.last_trick, rules.min_meld, rules.min_play, seats, samples_per_move,
@@ -386,8 +297,6 @@ def suit_letter(trump: int) -> str | None:
 
 # --- whole games --------------------------------------------------------------------------------
 
-MAX_GAME_DEALS = 1000  # a game still open after this many deals is reported unfinished
-MATCH_BLOCK = 64  # games per random stream: a game is many deals
 
 
 def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
@@ -400,7 +309,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     ``samples_per_move``: the sampling policy's deals per card decision."""
     from binokel_sim.kernels.partnership.deals import match_blocks
 
-    check_game(rules)
+    check(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -409,7 +318,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in _chunks(games, n_threads, block):
+    for first_block, start, n in chunk_blocks(games, n_threads, block):
         match_blocks(tables.deck, tables.kt, tables.trump_need, tables.ladder, tables.card_points,
                      rules.last_trick, rules.min_meld, rules.min_play, a, b, samples_per_move,
                      shown_if_sampled(rules, a, b), rules.game_target,

@@ -1,14 +1,16 @@
-"""The commands' entry points into the engine families (:mod:`binokel_sim.families`) for duels
-of play policies and whole games, each run by its variant's family; whole deals as records are
-:func:`binokel_sim.record_stream.play_records`'s.
+"""Duels of play policies and whole games, above the engine families: each is run by its
+variant's family (:func:`binokel_sim.engines.engine`), cut into tasks of integer sums for any
+backend; whole deals as records are :func:`binokel_sim.records.stream.play_records`'s.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from binokel_sim.families import TALON, WIDOW, engine_family, sides
-from binokel_sim.games import sampling_options
+from binokel_sim.engines import engine
+from binokel_sim.engines.policies import sampling_options
+from binokel_sim.families import sides
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,35 +32,11 @@ def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     """Whole games to the variant's target; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the other sides' summed final totals."""
     options = sampling_options(rules, samples_per_move)  # refused where it does not play
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim.talon_games import run_talon_match
-
-        return run_talon_match(rules, policy_a, policy_b, games, seed, threads, progress,
-                               **options)
-    if family == WIDOW:
-        from binokel_sim.widow_games import run_widow_match
-
-        return run_widow_match(rules, policy_a, policy_b, games, seed, threads, progress,
-                               **options)
-    from binokel_sim.games import run_match
-
-    return run_match(rules, policy_a, policy_b, games, seed, threads, progress, **options)
+    return engine(rules).run_match(rules, policy_a, policy_b, games, seed, threads, progress,
+                                   **options)
 
 
 # --- duels and matches as tasks: integer sums only (docs/distributed.md) --------------------------
-
-def _family_module(rules: Rules):
-    """The driver module of ``rules``' engine family (its GAME_BLOCK and MATCH_BLOCK)."""
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim import talon_games as module
-    elif family == WIDOW:
-        from binokel_sim import widow_games as module
-    else:
-        from binokel_sim import games as module
-    return module
-
 
 def duel_scale(rules: Rules) -> int:
     """What a deal's A-minus-B (:func:`duel`) is multiplied by to make it an integer: it is a
@@ -86,15 +64,9 @@ def duel_task(task: tuple) -> dict:
 
 def _duel(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal,
           samples_per_move=None):
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim.talon_games import run_talon_duel as run
-    elif family == WIDOW:
-        from binokel_sim.widow_games import run_widow_duel as run
-    else:
-        from binokel_sim.games import run_duel as run
-    return run(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal=first_deal,
-               **sampling_options(rules, samples_per_move))
+    return engine(rules).run_duel(rules, policy_a, policy_b, deals, seed, threads, progress,
+                                  first_deal=first_deal,
+                                  **sampling_options(rules, samples_per_move))
 
 
 def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
@@ -107,10 +79,9 @@ def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: i
     from binokel_sim.backend import DUEL_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.stats import mean_interval
 
-    module = _family_module(rules)
     _check_policies(rules, policy_a, policy_b, deals, seed, threads, samples_per_move)
     backend = backend if backend is not None else LocalBackend()
-    ranges = task_ranges(deals, module.GAME_BLOCK, DUEL_TASK_BLOCKS)
+    ranges = task_ranges(deals, GAME_BLOCK, DUEL_TASK_BLOCKS)
     tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads),
               samples_per_move) for _, first, n in ranges]
     sums = total(backend.map(duel_task, tasks, [n for *_, n in ranges], progress))
@@ -129,15 +100,9 @@ def match_task(task: tuple) -> dict:
 
     rules, policy_a, policy_b, seed, first, games, threads, samples_per_move = task
     with task_context(threads) as n_threads:
-        family = engine_family(rules)
-        if family == TALON:
-            from binokel_sim.talon_games import run_talon_match as run
-        elif family == WIDOW:
-            from binokel_sim.widow_games import run_widow_match as run
-        else:
-            from binokel_sim.games import run_match as run
-        result = run(rules, policy_a, policy_b, games, seed, n_threads, task_progress(),
-                     first_game=first, **sampling_options(rules, samples_per_move))
+        result = engine(rules).run_match(rules, policy_a, policy_b, games, seed, n_threads,
+                                         task_progress(), first_game=first,
+                                         **sampling_options(rules, samples_per_move))
     return {"games": int(games), "finished": int((result[:, 0] >= 0).sum()),
             "wins_a": int((result[:, 0] == 1).sum()), "deals": int(result[:, 1].sum()),
             "score_a": int(result[:, 2].sum()), "score_b": int(result[:, 3].sum())}
@@ -155,11 +120,10 @@ def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: 
     from binokel_sim.backend import MATCH_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.stats import wilson_interval
 
-    module = _family_module(rules)
     _check_policies(rules, policy_a, policy_b, games, seed, threads, samples_per_move,
                     "--games")
     backend = backend if backend is not None else LocalBackend()
-    ranges = task_ranges(games, module.MATCH_BLOCK, MATCH_TASK_BLOCKS)
+    ranges = task_ranges(games, MATCH_BLOCK, MATCH_TASK_BLOCKS)
     tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads),
               samples_per_move) for _, first, n in ranges]
     sums = total(backend.map(match_task, tasks, [n for *_, n in ranges], progress))
@@ -178,17 +142,10 @@ def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: in
                     threads: int | None, samples_per_move: int | None,
                     option: str = "--deals") -> None:
     """What the family's drivers would refuse, refused before any task starts."""
-    from binokel_sim.games import policy_id
+    from binokel_sim.engines.policies import policy_id
     from binokel_sim.simulate import check_run, set_threads
 
-    family = engine_family(rules)
-    if family == TALON:
-        from binokel_sim.talon_games import check_talon as check
-    elif family == WIDOW:
-        from binokel_sim.widow_games import check_widow as check
-    else:
-        from binokel_sim.games import check_game as check
-    check(rules)
+    engine(rules).check(rules)
     check_run(n, seed, option)
     policy_id(policy_a, rules)
     policy_id(policy_b, rules)

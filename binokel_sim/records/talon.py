@@ -1,4 +1,4 @@
-"""Simulated talon deals (:class:`binokel_sim.talon_games.TalonDeals`) as records, in the format
+"""Simulated talon deals (:class:`binokel_sim.engines.talon.TalonDeals`) as records, in the format
 of docs/rules.md ("Talon games", "Records"): a polars frame per chunk of deals (one row a deal,
 the record's keys as columns, in order) and, from it, plain JSON-ready dicts."""
 
@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import numpy as np
 import polars as pl
 
-from binokel_sim import record_columns as col
+from binokel_sim.engines.talon import TalonDeals
+from binokel_sim.records import columns as col
 from binokel_sim.tables import declaration_rows
-from binokel_sim.talon_games import TalonDeals
 from binokel_sim.variants import Rules
 
 DECLARATION = pl.Struct({"meld": pl.String, "level": pl.Int64, "cards": col.CARDS,
@@ -65,7 +65,7 @@ def swap_rank(rules: Rules) -> int:
         if rules.swap_meld else -1
 
 
-def talon_frame(played: TalonDeals, first_deal: int = 0) -> pl.DataFrame:
+def frame(played: TalonDeals, first_deal: int = 0) -> pl.DataFrame:
     """One row per deal, columns :func:`schema` (the keys of docs/rules.md, in order)."""
     rules = played.rules
     players = rules.players
@@ -115,7 +115,7 @@ def talon_frame(played: TalonDeals, first_deal: int = 0) -> pl.DataFrame:
     return col.frame(columns).cast(schema(rules))
 
 
-def talon_records(played: TalonDeals, first_deal: int = 0) -> Iterator[dict]:
-    """The rows of :func:`talon_frame` as dicts (keys in the documented order)."""
-    yield from col.dicts(talon_frame(played, first_deal))
+def records(played: TalonDeals, first_deal: int = 0) -> Iterator[dict]:
+    """The rows of :func:`frame` as dicts (keys in the documented order)."""
+    yield from col.dicts(frame(played, first_deal))
 

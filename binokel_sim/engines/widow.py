@@ -2,9 +2,10 @@
 as arrays, duels of policies, whole games, the samples behind their bid odds and the exact widow
 analysis.
 
-Like :mod:`binokel_sim.games`, these validate, allocate, cut the work into chunks of whole blocks
-and call ``progress(done, total)`` between chunks; block ``i`` always reads stream ``(seed, i)``,
-so results do not depend on the thread count. The rules are SPEC.md's widow variants; the
+The names of :data:`binokel_sim.engines.FAMILY_API`. Like every family's, these validate,
+allocate, cut the work into chunks of whole blocks and call ``progress(done, total)`` between
+chunks; block ``i`` always reads stream ``(seed, i)``, so results do not depend on the thread
+count. The rules are SPEC.md's widow variants; the
 decisions beyond it are in docs/rules.md, "Widow games".
 """
 
@@ -18,16 +19,20 @@ import numpy as np
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, SAMPLES_PER_MOVE, WIDOW_GAIN
-from binokel_sim.families import sides as n_sides
-from binokel_sim.games import (
-    GAME_BLOCK,
-    MATCH_BLOCK,
-    MAX_GAME_DEALS,
+from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs
+from binokel_sim.engines.policies import (
     check_samples_per_move,
     policy_id,
     policy_kinds,
-    sampler_inputs,
+    sampled,
     show_rows,
+)
+from binokel_sim.families import sides as n_sides
+from binokel_sim.game_blocks import (
+    GAME_BLOCK,
+    MATCH_BLOCK,
+    MAX_GAME_DEALS,
+    chunk_blocks,
     stream_blocks,
 )
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
@@ -44,7 +49,6 @@ from binokel_sim.simulate import (
     SimulationError,
     check_memory,
     check_run,
-    chunks,
     set_threads,
     unseen_deck,
 )
@@ -54,7 +58,19 @@ from binokel_sim.variants import Rules
 SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points")
 
 
-def check_widow(rules: Rules) -> None:
+# the specialisations its drivers compile beyond the heuristic's, each on first use, as
+# (command, policy) for ``binokel-sim warm-up``: one item loop serves every command
+# (:func:`binokel_sim.engines.policies.policy_kinds`)
+WARM_UP = (("play", "random"), ("duel", "sampling"))
+
+
+def sampling_plays(rules: Rules) -> bool:
+    """The ``sampling`` policy plays every widow game (``kernels/strict/widow_knowledge.py``:
+    every trick is strict and played as the 72-card games' phase 2)."""
+    return True
+
+
+def check(rules: Rules) -> None:
     """The widow engine plays rules with a widow, an auction and trump named by the soloist."""
     problems = []
     if rules.widow == 0 or rules.talon:
@@ -77,7 +93,7 @@ def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow.deals`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
-    meld sets a player shows (:func:`~binokel_sim.games.show_rows`: the sampling policy's
+    meld sets a player shows (:func:`~binokel_sim.engines.partnership.show_rows`: the sampling policy's
     knowledge))``; the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels.widow import deals as k
 
@@ -140,18 +156,6 @@ def most_calls(rules: Rules) -> int:
     highest = (tables.max_total + WIDOW_GAIN + CARDS_PER_TRUMP * (rules.hand_size + rules.widow)
                + ACE_VALUE * 4 * rules.copies)
     return max(len(ladder(rules, highest)), 200) + rules.players + 1
-
-
-def _chunks(total: int, threads: int, block: int):
-    """Chunks of whole blocks of ``block`` items (``games.stream_blocks``), eight per thread
-    (the progress bar moves a chunk at a time). The results do not depend on the chunks."""
-    return chunks(total, threads, block, blocks_per_thread=8)
-
-
-def _sampled(*policies: int) -> bool:
-    from binokel_sim.kernels.policies import POLICY_SAMPLING
-
-    return POLICY_SAMPLING in policies
 
 
 # --- whole deals as arrays ----------------------------------------------------------------------
@@ -236,7 +240,7 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_
 
 def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, target,
                        max_deals, seed, first_block, block_size, first_game, games_out) -> None:
-    """Whole games to ``target`` as :func:`binokel_sim.talon_games.talon_match_blocks`: A on
+    """Whole games to ``target`` as :func:`binokel_sim.engines.talon.talon_match_blocks`: A on
     side ``(number // P) % n_sides``, first dealer ``number % P``; writes ``games_out`` int64
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
@@ -264,14 +268,14 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
                  _unrecorded(out), 1)
 
 
-def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
+def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                    progress: Progress | None = None, first_deal: int = 0,
                    samples_per_move: int = SAMPLES_PER_MOVE) -> WidowDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
     ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
     ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling
     policy's deals per card decision."""
-    check_widow(rules)
+    check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -279,7 +283,7 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
     tables = compile_tables(rules)
     deck = tables.deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_deal, _sampled(seats[0]), GAME_BLOCK)
+    block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     p, h, w, calls = rules.players, rules.hand_size, rules.widow, most_calls(rules)
     check_memory(deals * (16 * p + 16 * w + 8 * N_INFO + 16 * calls + 24 * p + 8 * h * (p + 2)),
                  f"{deals:,} deals")
@@ -298,7 +302,7 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
         trick_leaders=np.empty((deals, h), dtype=np.int64),
         trick_winners=np.empty((deals, h), dtype=np.int64),
     )
-    for first_block, start, n in _chunks(deals, n_threads, block):
+    for first_block, start, n in chunk_blocks(deals, n_threads, block):
         s = slice(start, start + n)
         widow_play_blocks(deck, tw, tables.kt, seats, samples_per_move, seed,
                           offset + first_block, block, first_deal + start, out.hands[s],
@@ -313,14 +317,14 @@ def run_widow_play(rules: Rules, deals: int, seed: int, policy: str, threads: in
 
 # --- duels and matches --------------------------------------------------------------------------
 
-def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
+def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
                    first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn), float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
     deals ``first_deal ..`` of a longer run; ``samples_per_move``: the sampling policy's deals
     per card decision."""
-    check_widow(rules)
+    check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -328,10 +332,10 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
-    block, offset = stream_blocks(first_deal, _sampled(a, b), GAME_BLOCK)
+    block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in _chunks(deals, n_threads, block):
+    for first_block, start, n in chunk_blocks(deals, n_threads, block):
         widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
                           most_calls(rules), seed,
                           offset + first_block, block, first_deal + start,
@@ -341,14 +345,14 @@ def run_widow_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed:
     return diff
 
 
-def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
+def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                     threads: int | None = None, progress: Progress | None = None,
                     first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
     A's final total, the B sides' summed final totals. ``first_game`` (a multiple of
     ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run; ``samples_per_move``:
     the sampling policy's deals per card decision."""
-    check_widow(rules)
+    check(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
@@ -356,10 +360,10 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
-    block, offset = stream_blocks(first_game, _sampled(a, b), MATCH_BLOCK, "games")
+    block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in _chunks(games, n_threads, block):
+    for first_block, start, n in chunk_blocks(games, n_threads, block):
         widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
                            most_calls(rules),
                            rules.game_target, MAX_GAME_DEALS, seed, offset + first_block,
@@ -371,7 +375,7 @@ def run_widow_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed
 
 # --- one hand: samples and the exact widow ------------------------------------------------------
 
-def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
+def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       threads: int | None = None,
                       progress: Progress | None = None, first_sample: int = 0,
                       knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
@@ -383,20 +387,20 @@ def run_widow_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     seats and the widow are dealt consistently with it by the unbiased constrained sampler (an
     impossible combination is a :class:`CardError`). ``samples_per_move``: the sampling policy's
     deals per card decision."""
-    check_widow(rules)
+    check(rules)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tw = compile_widow(rules)
     unseen = unseen_deck(rules, counts)
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_sample, _sampled(seats[0]), GAME_BLOCK, "samples")
+    block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
     check_memory(8 * len(SAMPLE_FIELDS) * samples, f"{samples:,} samples")
     out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
     cons = sampler_inputs(rules, counts, knowledge)
     known = (counts_to_planes(counts), int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
              cons.capacity, cons.ways)
-    for first_block, start, n in _chunks(samples, n_threads, block):
+    for first_block, start, n in chunk_blocks(samples, n_threads, block):
         widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, samples_per_move,
                             seed, offset + first_block, block, out[start:start + n])
         if progress is not None:
@@ -408,7 +412,7 @@ def exact_widow(rules: Rules, counts: np.ndarray) -> tuple[int, np.ndarray]:
     """Every possible widow from the cards the hand does not hold, each subset of physical cards
     equally likely: ``(widows, hist)`` with ``hist[v]`` the widows after which the best meld of
     hand + widow (over the four trumps) is ``v``."""
-    check_widow(rules)
+    check(rules)
     tables = compile_tables(rules)
     unseen = unseen_deck(rules, counts)
     hist = np.zeros(tables.max_total + 1, dtype=np.int64)
@@ -425,7 +429,7 @@ def exact_widow_known(rules: Rules, counts: np.ndarray, knowledge) -> tuple[int,
     and, per best meld ``v``, ``weight[v]`` (float64) the consistent deals after which hand +
     widow melds ``v`` (``weight.sum()`` is every consistent deal). An impossible combination is a
     :class:`CardError`."""
-    check_widow(rules)
+    check(rules)
     tables = compile_tables(rules)
     cons = sampler_inputs(rules, counts, knowledge)
     # the other seats as count_ways's groups: all but the last in groups 0, 1, the last in group 3

@@ -1,0 +1,85 @@
+"""``bid-odds`` in the widow games: the odds after the widow (the soloist names trump after
+it) and the exact widow section."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from binokel_sim.cli.base import (
+    RowsFormat,
+    deliver,
+    out,
+    progress_bar,
+    progress_threshold,
+    sampling_provenance,
+    warn_few,
+)
+from binokel_sim.cli.ladder import interesting_bids, ladder_note
+from binokel_sim.cli.render import Column, percent, percent_interval, points, provenance_line
+from binokel_sim.cli.render import table as render_table
+from binokel_sim.errors import SimulationError
+
+if TYPE_CHECKING:
+    from binokel_sim.constraints import Knowledge
+    from binokel_sim.variants import Rules
+
+
+def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trump: str,
+             threads: Optional[int], full: bool, out_file: Optional[Path], fmt: RowsFormat,
+             workers: Optional[int], scheduler: Optional[str], knowledge: "Knowledge",
+             auction: Optional[str], dealer: Optional[str], samples_per_move: Optional[int],
+             origin: dict) -> None:
+    """bid-odds for the widow games (inside :func:`~binokel_sim.cli.base.domain_errors`):
+    the soloist names trump after the widow, so ``--trump`` is auto, and no auction is
+    conditioned on."""
+    from binokel_sim.analysis import provenance
+    from binokel_sim.backend import open_backend
+    from binokel_sim.odds import bid_odds
+
+    if auction is not None or dealer is not None:
+        raise SimulationError(f"--auction and --dealer: variant {rules.name} has no "
+                              f"partnership auction to condition on (four-hand-80 only)")
+    if trump.strip().lower() != "auto":
+        raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
+                              f"after the widow; only --trump auto is accepted")
+    with open_backend(workers, scheduler, threads) as backend, \
+            progress_bar(deals, "playing", progress_threshold(policy)) as progress:
+        result = bid_odds(rules, counts, deals, seed, policy, threads=threads, progress=progress,
+                          backend=backend, knowledge=knowledge,
+                          samples_per_move=samples_per_move)
+    warn_few(deals)
+    record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
+                        **sampling_provenance(samples_per_move, policy),
+                        hand=" ".join(result["hand"]), trump_option="auto",
+                        max_bid_positive_ev=result["max_bid_positive_ev"],
+                        **knowledge.provenance(), **origin)
+    rest = {k: v for k, v in result.items() if k != "rows"}
+    document = {"provenance": record, **rest, "rows": result["rows"].to_dicts()}
+    if deliver(result["rows"], out_file, record, fmt, document):
+        return
+    widow = result["widow"]
+    out.print(f"{rules.name}: {' '.join(result['hand'])}", highlight=False)
+    out.print(provenance_line(record, skip=("hand", "max_bid_positive_ev")), highlight=False)
+    # two different meld figures (docs/commands.md, "bid-odds"): the exact best meld of hand +
+    # widow (widow.mean_best_meld) and the simulated meld the soloist keeps after the demand
+    # and burying with the trump he names (mean_meld_after_widow)
+    out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
+              f"before it; hand + widow, best trump, before the demand and burying: "
+              f"{widow['mean_best_meld']:.1f} on average; it raises the best meld in "
+              f"{percent(widow['p_improves'])}", highlight=False)
+    chosen = ", ".join(f"{s} {percent(p)}" for s, p in result["trump_chosen"].items())
+    out.print(f"trump chosen: {chosen}; meld kept after the demand and burying, with that trump "
+              f"(simulated): {result['mean_meld_after_widow']:.1f} on average; all tricks "
+              f"(+1000) in {percent(result['p_bonus'])}", highlight=False)
+    rows = result["rows"].to_dicts()
+    bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
+    out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows
+                            if r["bid"] in bids], [
+        Column("bid", "bid"), Column("p_make", "p_make", percent),
+        Column("ci", "95% interval", lambda b: percent_interval(*b)),
+        Column("expected_score", "expected score", points),
+    ]))
+    if not full:
+        ladder_note(len(bids), len(rows))
+    top = result["max_bid_positive_ev"]
+    out.print(f"highest bid with positive expected score: {top if top is not None else 'none'}",
+              highlight=False)

@@ -1,0 +1,40 @@
+"""The engine families' drivers, one module per family with the same names, and the registry that
+picks a variant's (docs/architecture.md, "Engine families").
+
+Each family module (:mod:`.partnership`, :mod:`.talon`, :mod:`.widow`) defines :data:`FAMILY_API`:
+
+- ``check(rules)``: refuse (one line) rules the family's engine does not play;
+- ``run_play``, ``run_duel``, ``run_match``: simulated deals as arrays, duels of two policies,
+  whole games; ``run_samples``: the samples of one hand behind its odds;
+- ``sampler_inputs``: the constrained sampler's inputs for what is known of the other hands;
+- ``sampling_plays(rules)``: whether the ``sampling`` policy plays the variant.
+
+The registry is the family's name (:func:`binokel_sim.families.engine_family`): family ``f``'s
+module is ``binokel_sim.engines.f``. Adding a family means one module here (and one per layer
+above: ``records/``, ``odds/``, ``report/``) and one line in :mod:`binokel_sim.families`.
+Shared by every family: :mod:`.policies` (which policy plays what).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from binokel_sim.families import engine_family
+
+if TYPE_CHECKING:
+    from binokel_sim.variants import Rules
+
+FAMILY_API = ("check", "run_play", "run_duel", "run_match", "run_samples", "sampler_inputs",
+              "sampling_plays")
+
+
+def engine(rules: Rules) -> ModuleType:
+    """The driver module of the engine family that plays ``rules``."""
+    return family_module(engine_family(rules))
+
+
+def family_module(family: str) -> ModuleType:
+    """The driver module of engine family ``family``."""
+    return import_module(f"{__name__}.{family}")

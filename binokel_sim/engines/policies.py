@@ -1,0 +1,108 @@
+"""The play policies as the engine families take them: a policy's kernel id checked against what
+a variant lets it play, the seats' kinds that choose a driver's specialisation, and the options
+of the sampling policy. Shared by every family; what differs by family is asked of the family's
+module (:func:`binokel_sim.engines.engine`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from binokel_sim.constants import MAX_SAMPLES_PER_MOVE
+from binokel_sim.engines import engine
+from binokel_sim.errors import SimulationError
+from binokel_sim.families import supports
+from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER
+from binokel_sim.kernels.strict.solver import MAX_CARDS
+from binokel_sim.variants import Rules
+
+
+def policy_id(name: str, rules: Rules) -> int:
+    """The kernels' id of policy ``name``, checked against what ``rules`` lets it play: the
+    ``heuristic+solver`` policy needs a two-player talon game whose phase-2 hands the exact
+    solver takes (two-hand-48)."""
+    try:
+        policy = POLICY_NAMES[name]
+    except KeyError:
+        raise SimulationError(f"unknown policy {name!r}; known: "
+                              f"{', '.join(POLICY_NAMES)}") from None
+    if policy == POLICY_SAMPLING and not sampling_plays(rules):
+        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80, the "
+                              f"widow games and the talon games with free play in phase 1 "
+                              f"(with two players hands of at most {MAX_CARDS} cards); use "
+                              f"heuristic")
+    if policy == POLICY_SOLVER and not solver_plays(rules):
+        raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
+                              f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
+                              f"two-hand-48); use heuristic")
+    return policy
+
+
+def solver_plays(rules: Rules) -> bool:
+    """Whether the exact solver can play ``rules``' phase 2 (``solve`` and the
+    ``heuristic+solver`` policy): two players, a talon, at most MAX_CARDS cards a hand."""
+    return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
+
+
+def sampling_plays(rules: Rules) -> bool:
+    """Whether the ``sampling`` policy plays ``rules``: asked of its engine family
+    (``sampling_plays`` of :mod:`binokel_sim.engines.partnership`, ``.talon``, ``.widow``)."""
+    return engine(rules).sampling_plays(rules)
+
+
+def sampled(*policies: int) -> bool:
+    """Whether one of ``policies`` (kernel ids) is the sampling policy."""
+    return POLICY_SAMPLING in policies
+
+
+def policy_kinds(*policies) -> tuple[np.int64 | None, np.int64 | None]:
+    """The talon and widow drivers' ``smart`` and ``search`` for the seats' policies (kernel
+    ids: arrays or single ids): ``smart`` None when every one is random (the item loop then
+    runs without policy code), ``search`` None when none plays the solver or the sampling
+    policy (neither is compiled in). Each pair is a specialisation of its own, compiled on its
+    first use: a heuristic run does not wait for the sampling policy's compile."""
+    ids = np.concatenate([np.atleast_1d(np.asarray(p, dtype=np.int64)) for p in policies])
+    smart = None if bool((ids == POLICY_RANDOM).all()) else np.int64(1)
+    search = np.int64(1) if bool((ids >= POLICY_SOLVER).any()) else None
+    return smart, search
+
+
+def show_rows(rules: Rules) -> np.ndarray:
+    """The meld sets a player shows (``kernels.knowledge.shown_of``), from the rules' meld table:
+    int64 (n, 3), per row the card types of one set (mask), when it applies (-1 always, ``s``
+    only when suit ``s`` is trump, ``4 + s`` only when it is not) and the most sets the table
+    counts. A fixed meld (around, cards) is one row, a suit meld one row per suit."""
+    rows = []
+    for meld in rules.melds:
+        if meld.scope in ("around", "cards"):
+            rows.append((meld.type_mask, -1, meld.counted_sets))
+            continue
+        for suit in range(4):
+            when = {"trump": suit, "non_trump": 4 + suit}.get(meld.scope, -1)
+            rows.append((meld.type_mask << (6 * suit), when, meld.counted_sets))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
+    """The drivers' ``show_rows``: :func:`show_rows` when one of ``policies`` samples, else None,
+    which leaves the sampling loop out of the compiled driver (``kernels.partnership.deals.sampler_of``)."""
+    return show_rows(rules) if sampled(*policies) else None
+
+
+def check_samples_per_move(samples_per_move: int) -> None:
+    if not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
+        raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} "
+                              f"(got {samples_per_move:,})")
+
+
+def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
+    """The keyword a family's driver takes for the sampling policy: ``samples_per_move``, where
+    the policy plays (:func:`sampling_plays`), checked
+    (:func:`check_samples_per_move`); none when it is the default."""
+    if samples_per_move is None:
+        return {}
+    if not sampling_plays(rules):
+        raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
+                              f"policy's, which does not play this variant")
+    check_samples_per_move(samples_per_move)
+    return {"samples_per_move": samples_per_move}
