@@ -23,7 +23,9 @@ LAYERS = {
     PLUMBING: "tables simulate backend constraints record_columns",
     ENGINES: "games talon_games widow_games engines solver exact",
     RESULTS: "records talon_records widow_records record_stream odds odds.partnership "
-             "odds.talon odds.widow calibrate calibration calibration_figure report batch "
+             "odds.talon odds.widow calibrate calibration calibration_figure report "
+             "report.registry report.partnership report.talon report.widow report.model "
+             "report.data report.figures report.drawing report.markdown report.publish batch "
              "published bench bench_table analysis",
 }
 # production modules that may import twins: the benchmark modules (they time the twins)
