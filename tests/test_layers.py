@@ -29,11 +29,14 @@ LAYERS = {
     CONTESTS: "contests",  # duels and matches, over whichever family plays the variant
     RESULTS: "records records.columns records.partnership records.talon records.widow "
              "records.stream odds odds.summary odds.partnership odds.talon odds.widow "
-             "calibrate calibration calibration_figure report batch published bench "
-             "bench.timing bench.partnership bench.talon bench.widow bench_table analysis",
+             "calibrate calibration calibration_figure report report.registry "
+             "report.partnership report.talon report.widow report.model report.data "
+             "report.figures report.drawing report.markdown report.publish batch published "
+             "bench bench.timing bench.partnership bench.talon bench.widow bench_table "
+             "analysis",
 }
 # one module per engine family in these packages, none importing another family's
-FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench")
+FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench", "report")
 # a module per engine family that serves the command (binokel_sim.families.SUPPORTS)
 COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds"}
 # production modules that may import twins: the benchmark modules (they time the twins)

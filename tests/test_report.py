@@ -4,6 +4,7 @@ that lists them and their provenance; the figures' data are what ``bid-odds``, `
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -15,8 +16,10 @@ from binokel_sim import __version__
 from binokel_sim import report as rp
 from binokel_sim.analysis import exact_meld_odds, meld_odds
 from binokel_sim.cards import parse_card
-from binokel_sim.families import PARTNERSHIP, TALON, WIDOW, engine_family
+from binokel_sim.families import FAMILIES, PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.hands import parse_hand
+from binokel_sim.io import OutputError
+from binokel_sim.report import drawing
 from binokel_sim.variants import find_variant
 from conftest import HAND_80, VARIANT_NAMES, assert_one_line_error, invoke, ok
 
@@ -57,15 +60,16 @@ def run_report(tmp_path, *args: str, name: str = "report"):
 
 @pytest.fixture
 def captured(monkeypatch):
-    """The figures the command draws, as it hands them to :func:`binokel_sim.report.render`."""
+    """The figures the command draws, as it hands them to
+    :func:`binokel_sim.report.drawing.render`."""
     figures = []
-    original = rp.render
+    original = drawing.render
 
     def spy(figure):
         figures.append(figure)
         return original(figure)
 
-    monkeypatch.setattr(rp, "render", spy)
+    monkeypatch.setattr(drawing, "render", spy)
     return figures
 
 
@@ -108,6 +112,55 @@ def test_same_seed_same_report(tmp_path):
     one, _ = run_report(tmp_path, "--variant", "two-hand-48", name="one")
     two, _ = run_report(tmp_path, "--variant", "two-hand-48", name="two")
     assert (one / "report.md").read_text() == (two / "report.md").read_text()
+
+
+# --- the family registry -------------------------------------------------------------------------
+
+def test_registry_covers_every_engine_family():
+    for family in FAMILIES:
+        assert rp.view_of(family).__name__ == f"binokel_sim.report.{family}"
+    for variant in VARIANT_NAMES:
+        rules = find_variant(variant)
+        assert rp.family_view(rules) is rp.view_of(engine_family(rules))
+    with pytest.raises(ValueError, match="no report for engine family 'bridge'"):
+        rp.view_of("bridge")
+
+
+def public_functions(module) -> set[str]:
+    return {name for name, value in vars(module).items() if not name.startswith("_")
+            and inspect.isfunction(value) and value.__module__ == module.__name__}
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_family_module_defines_the_same_names(family):
+    """What a new family's module must define: the names of ``report.VIEW``, no fewer and no
+    other public function, each function taking the same parameters in every family."""
+    view = rp.view_of(family)
+    assert sorted(view.__all__) == sorted(rp.VIEW)
+    missing = [name for name in rp.VIEW if not hasattr(view, name)]
+    assert not missing, missing
+    assert public_functions(view) <= set(rp.VIEW), public_functions(view) - set(rp.VIEW)
+    first = rp.view_of(FAMILIES[0])
+    for name in rp.VIEW:
+        mine, theirs = getattr(view, name), getattr(first, name)
+        if callable(theirs):
+            assert list(inspect.signature(mine).parameters) == \
+                list(inspect.signature(theirs).parameters), name
+    assert isinstance(view.TURNED_CARD, bool) and isinstance(view.MARKS_MELD, bool)
+    assert view.BID_CURVE_TEXT is None or "{worth}" in view.BID_CURVE_TEXT
+
+
+@pytest.mark.parametrize("variant", ["four-hand-80", "three-hand-auction-48", "two-hand-48"])
+def test_odds_take_a_turned_card_exactly_in_the_families_that_have_one(variant):
+    rules = find_variant(variant)
+    view = rp.family_view(rules)
+    counts = parse_hand(rules.example_hand, rules)
+    if view.TURNED_CARD:
+        with pytest.raises(ValueError, match="need the turned card"):
+            view.odds(rules, counts, DEALS, SEED, "heuristic", None)
+    else:
+        with pytest.raises(ValueError, match=f"{variant} has no turned card"):
+            view.odds(rules, counts, DEALS, SEED, "heuristic", parse_card("9H"))
 
 
 # --- the figures' data are what the commands report ----------------------------------------------
@@ -304,9 +357,9 @@ def test_existing_folder_is_reused_and_other_files_stay(tmp_path):
 
 def test_a_failure_while_drawing_leaves_nothing(monkeypatch, tmp_path):
     def broken(figure):
-        raise rp.OutputError("cannot draw")
+        raise OutputError("cannot draw")
 
-    monkeypatch.setattr(rp, "render", broken)
+    monkeypatch.setattr(drawing, "render", broken)
     result = invoke("report", "--variant", "two-hand-48", "--deals", "1000", "--out",
                     str(tmp_path / "report"))
     assert_one_line_error(result, "cannot draw")
@@ -317,7 +370,7 @@ def test_a_failure_while_publishing_leaves_no_temporary_folder(monkeypatch, tmp_
     def refuse(*args):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(rp.os, "rename", refuse)
+    monkeypatch.setattr(os, "rename", refuse)
     result = invoke("report", "--variant", "two-hand-48", "--deals", "1000", "--out",
                     str(tmp_path / "report"))
     assert_one_line_error(result, "cannot write the report", "Permission denied")

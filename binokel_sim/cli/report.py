@@ -62,16 +62,17 @@ def report_cmd(
     Example: binokel-sim report -v two-hand-48 --turned 9H -o report-two-hand-48
     """
     from binokel_sim import report as rp
-    from binokel_sim.families import TALON, engine_family
+    from binokel_sim.families import engine_family
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         refuse_sampling(policy, "report")
         family = engine_family(rules)
+        view = rp.view_of(family)
         if hand is not None and hands_file is not None:
             raise CardError("give --hand or --hands-file, not both")
-        if family != TALON:
+        if not view.TURNED_CARD:
             for option in ("turned", "seat"):
                 if given(option):
                     raise SimulationError(f"--{option} is for the talon games (two-hand-48, "
@@ -89,7 +90,7 @@ def report_cmd(
             try:
                 counts = parse_hand(text, rules)
                 turned_type = (talon_turned(rules, counts, hand is not None or where is not None,
-                                            turned) if family == TALON else None)
+                                            turned) if view.TURNED_CARD else None)
             except CardError as exc:
                 raise CardError(f"{where}: {exc}" if where else str(exc)) from None
             parsed.append((index, where, counts, turned_type))
@@ -100,22 +101,22 @@ def report_cmd(
         hands = []
         with progress_bar(deals * len(parsed), "playing") as progress:
             for k, (index, where, counts, turned_type) in enumerate(parsed):
-                odds = rp.hand_odds(rules, counts, deals, seed + k, policy, turned_type, seat,
-                                    threads, _offset(progress, k * deals, len(parsed) * deals))
+                odds = view.odds(rules, counts, deals, seed + k, policy, turned_type, seat,
+                                 threads, _offset(progress, k * deals, len(parsed) * deals))
                 hands.append(rp.HandReport(
                     hand=odds["hand"], seed=seed + k, odds=odds, index=index, where=where,
                     turned=odds.get("turned"), seat=odds.get("seat")))
         warn_few(deals)
         for h in hands:
             h.figures = rp.hand_figures(rules, h, deals, policy)
-        marks = [] if family == TALON else [
+        marks = [] if not view.MARKS_MELD else [
             ("your hand" if h.index is None else f"hand {h.index}", rp.hand_meld(rules, c))
             for h, (_, _, c, _) in zip(hands, parsed)]
         record = _provenance(rules, hands, hands_file, deals, seed, policy, source(rules_file))
         report = rp.Report(rules, family, record, hands,
                            rp.variant_figures(rules, deals, seed, marks, threads))
         written = rp.write_report(report, out_dir)
-    if family == TALON and hand is None and hands_file is None:
+    if view.TURNED_CARD and hand is None and hands_file is None:
         example_hand_note(rules, parsed[0][2], turned)  # after the run: an error stays alone
     err.print(f"wrote {written[0]} and {len(written) - 1} figures", markup=False,
               highlight=False, soft_wrap=True)
