@@ -4,7 +4,7 @@ Everything returns plain dicts or polars DataFrames; nothing prints. One hand is
 rules read straight (:func:`binokel_sim.meld_rules.meld_table`, held to the meld kernel by the
 tests): compiling or loading a kernel would cost more than the work. polars, the meld-odds driver
 and the exact engine are imported by the functions that use them, so ``analyze`` starts without
-numba or polars (docs/architecture.md, "Start-up").
+numba or polars (docs/performance.md, "Start-up").
 """
 
 from __future__ import annotations

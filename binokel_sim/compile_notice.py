@@ -32,7 +32,7 @@ from dataclasses import dataclass
 # tricks, the melds, the heuristic). Measured 2026-12-03 on the project's 2-core machine, numba
 # 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
 # NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread);
-# docs/architecture.md, "Compile cost". The talon and widow engines run every command through
+# docs/performance.md, "Compile cost". The talon and widow engines run every command through
 # one parallel driver, specialised per kind of seats: all random, the heuristic (with random
 # seats), the search policies (sampling, the solver); after a family's first command its other
 # commands with the same kind of seats compile nothing.

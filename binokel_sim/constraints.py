@@ -16,12 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from binokel_sim.cards import N_TYPES, SUITS, format_counts, parse_cards, parse_suit
+from binokel_sim.cards import (
+    ALL_TYPES,
+    N_TYPES,
+    SUIT_MASK,
+    SUITS,
+    format_counts,
+    parse_cards,
+    parse_suit,
+)
 from binokel_sim.errors import CardError
 from binokel_sim.variants import Rules
-
-ALL_TYPES = (1 << N_TYPES) - 1
-SUIT_MASK = 0b111111
 
 
 def seat_names(players: int) -> dict[str, int]:
@@ -174,7 +179,7 @@ def sampler_inputs(knowledge: Knowledge, pool: np.ndarray, capacities: list[int]
     known[:len(knowledge.allowed)] = knowledge.known
     rest = np.asarray(pool, dtype=np.int64) - known[1:].sum(axis=0)
     ways = np.zeros((N_TYPES + 1, capacity[0] + 1, capacity[1] + 1, capacity[2] + 1))
-    deals = count_ways(rest, masks, capacity, groups, ways) if (rest >= 0).all() else 0.0
+    deals = count_ways(pool=rest, allowed=masks, capacity=capacity, n_groups=groups, ways=ways) if (rest >= 0).all() else 0.0
     return SamplerInputs(rest, known, masks, capacity, groups, ways, float(deals))
 
 

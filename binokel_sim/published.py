@@ -152,8 +152,10 @@ def run_partner_meld(rules: Rules, deals: int, seed: int, own_edges: Sequence[in
         n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
         h = np.zeros((n_blocks, *shape), dtype=np.int64)
         nt = np.zeros((n_blocks, edges.shape[0]), dtype=np.int64)
-        partner_meld_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, edges,
-                            seed, first_block, BLOCK_SIZE, n, h, nt)
+        partner_meld_blocks(deck=tables.deck, hand_size=rules.hand_size, kt=tables.kt,
+                            trump_need=tables.trump_need, own_edges=edges, seed=seed,
+                            first_block=first_block, block_size=BLOCK_SIZE, n_deals=n, hist=h,
+                            no_trump=nt)
         hist += h.sum(axis=0)  # serial reduction, in block order
         no_trump += nt.sum(axis=0)
         done += n
@@ -365,7 +367,8 @@ def best_meld(rules: Rules, planes: np.ndarray) -> int:
     kt = compile_tables(rules).kt
     n = len(rules.melds)
     scratch_c, scratch_p = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    return max(int(meld_hand(planes, t, kt, scratch_c, scratch_p)) for t in range(N_SUITS))
+    return max(int(meld_hand(planes=planes, trump=t, kt=kt, counts_out=scratch_c,
+                             points_out=scratch_p)) for t in range(N_SUITS))
 
 
 def _widow_sums(args) -> tuple:

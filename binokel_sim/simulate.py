@@ -98,7 +98,8 @@ def deal(rules: Rules, deals: int, seed: int, hand_sizes: list[int] | None = Non
         raise SimulationError(f"hands of {sizes.sum()} cards in all but only {deck.shape[0]} "
                               f"cards to deal")
     out = np.empty((deals, sizes.shape[0], N_PLANES), dtype=np.uint32)
-    deal_blocks(deck, sizes, seed, 0, BLOCK_SIZE, out)
+    deal_blocks(deck=deck, hand_sizes=sizes, seed=seed, first_block=0, block_size=BLOCK_SIZE,
+                out=out)
     return out
 
 
@@ -151,8 +152,10 @@ def meld_counts_task(task: tuple) -> tuple[np.ndarray, np.ndarray]:
             n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
             ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
             th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-            meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, trump,
-                             seed, first + block, BLOCK_SIZE, n, ch, th)
+            meld_odds_blocks(deck=tables.deck, hand_size=rules.hand_size, kt=tables.kt,
+                             trump_need=tables.trump_need, fixed_trump=trump, seed=seed,
+                             first_block=first + block, block_size=BLOCK_SIZE, n_deals=n,
+                             count_hist=ch, total_hist=th)
             count_hist += ch.sum(axis=0)  # serial reduction, in block order
             total_hist += th.sum(axis=0)
             if progress is not None:

@@ -61,8 +61,8 @@ def solve_endgame(rules: Rules, hand: Hand, other: Hand, trump: int | str, leade
     ctx = np.zeros(kernel.CTX_SIZE, dtype=np.int64)
     table = np.zeros((1 << kernel.TT_BITS, 2), dtype=np.int64)
     values = np.empty(24, dtype=np.int64)
-    points, _ = kernel.solve_leads(hands, suit, leader, card_points, rules.last_trick, ctx, table,
-                                   values)
+    points, _ = kernel.solve_leads(hands=hands, trump=suit, leader=leader, card_points=card_points,
+                                   last_trick=rules.last_trick, ctx=ctx, tt=table, values=values)
     points = int(points)
     total = int((counts[0] + counts[1]) @ card_points) + rules.last_trick
     leads = [(t, int(values[t])) for t in _display_order(values >= 0)]

@@ -105,8 +105,9 @@ def _suit_tables(table: np.ndarray, copies: int, ranks: tuple[int, ...]) -> tupl
     suit_points = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
     suit_counts = np.zeros((n_patterns, 2, n_states), dtype=np.int64)
     suit_meld_points = np.zeros((n_patterns, 2, n_states, table.shape[0]), dtype=np.int64)
-    km.build_suit_tables(table, base, fixed_parents, fixed_radix, suit_points, suit_counts,
-                         suit_meld_points)
+    km.build_suit_tables(table=table, base=base, fixed_parents=fixed_parents,
+                         fixed_radix=fixed_radix, suit_points=suit_points, suit_counts=suit_counts,
+                         suit_meld_points=suit_meld_points)
     return (table, pattern_value, fixed_parents, fixed_radix, suit_points, suit_counts,
             suit_meld_points, *_pattern_tables(table, base, ranks, suit_points, suit_counts))
 
@@ -119,8 +120,9 @@ def _pattern_tables(table: np.ndarray, base: int, ranks: tuple[int, ...], suit_p
     rows = np.zeros((n_dense, km.ROW_SUIT + 4 * suit_points.shape[2]), dtype=np.int64)
     held = np.zeros(n_dense, dtype=np.uint8)
     card_value = np.zeros(N_TYPES, dtype=np.uint64)
-    km.build_pattern_rows(table, base, np.array(ranks, dtype=np.int64), suit_points, suit_counts,
-                          rows, held, card_value)
+    km.build_pattern_rows(table=table, base=base, ranks=np.array(ranks, dtype=np.int64),
+                          suit_points=suit_points, suit_counts=suit_counts, rows=rows, held=held,
+                          card_value=card_value)
     fixed = [m for m in range(table.shape[0]) if table[m, COL_SCOPE] == SCOPE_FIXED]
     inside = []
     for m in fixed:  # score_hand's rule: only fixed parents counted before m absorb it

@@ -5,7 +5,7 @@ each kernel was compiled for, to spot needless specialisations (the same kernel 
 
     python scripts/compile_times.py [--variant V ...] [--out FILE.json]
 
-The figures feed binokel_sim/compile_notice.py (COMPILE_SECONDS) and docs/architecture.md
+The figures feed binokel_sim/compile_notice.py (COMPILE_SECONDS) and docs/performance.md
 ("Compile cost").
 """
 

@@ -42,7 +42,8 @@ def deal_rate(rules: Rules, deals: int, threads: int, hands: int = 1) -> float:
     tables = compile_tables(rules)
     sizes = np.full(hands, rules.hand_size, dtype=np.int64)
     out = np.empty((deals, hands, 4), dtype=np.uint32)
-    return deals / best_seconds(lambda: deal_blocks(tables.deck, sizes, 1, 0, BLOCK_SIZE, out))
+    return deals / best_seconds(lambda: deal_blocks(deck=tables.deck, hand_sizes=sizes, seed=1,
+                                                    first_block=0, block_size=BLOCK_SIZE, out=out))
 
 
 def meld_rate(rules: Rules, deals: int, threads: int) -> float:
@@ -54,8 +55,9 @@ def meld_rate(rules: Rules, deals: int, threads: int) -> float:
     def work():
         ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
         th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-        meld_odds_blocks(tables.deck, rules.hand_size, tables.kt, tables.trump_need, 0, 1, 0,
-                         BLOCK_SIZE, deals, ch, th)
+        meld_odds_blocks(deck=tables.deck, hand_size=rules.hand_size, kt=tables.kt,
+                         trump_need=tables.trump_need, fixed_trump=0, seed=1, first_block=0,
+                         block_size=BLOCK_SIZE, n_deals=deals, count_hist=ch, total_hist=th)
 
     return deals / best_seconds(work)
 

@@ -29,9 +29,13 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     play = np.empty((deals, 2), dtype=np.int64)
     trumps = np.empty(deals, dtype=np.int64)
-    return deals / best_seconds(lambda: playout_blocks(
-        tables.deck, tables.card_points, rules.last_trick, tables.kt, tables.trump_need, seats, 1,
-        0, GAME_BLOCK, play, trumps))
+    return deals / best_seconds(lambda: playout_blocks(deck=tables.deck,
+                                                       card_points=tables.card_points,
+                                                       last_trick=rules.last_trick, kt=tables.kt,
+                                                       trump_need=tables.trump_need,
+                                                       seat_policies=seats, seed=1, first_block=0,
+                                                       block_size=GAME_BLOCK, play_out=play,
+                                                       trump_out=trumps))
 
 
 def reference_playout_rate(rules: Rules, deals: int, policy: str = "random") -> float:
@@ -60,7 +64,8 @@ def decisions(played) -> int:
             for i in range(4):
                 seat = (leader + i) % 4
                 held = sum(1 << t for t in range(24) if counts[seat][t])
-                legal = int(legal_mask(held, int(cards[0]) // 6, trump, cards, i))
+                legal = int(legal_mask(p0=held, led_suit=int(cards[0]) // 6, trump=trump,
+                                       trick_cards=cards, n_played=i))
                 n += legal.bit_count() > 1
                 counts[seat][int(cards[i])] -= 1
     return n

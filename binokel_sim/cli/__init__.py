@@ -28,7 +28,7 @@ def main() -> None:
     """The ``binokel-sim`` command (``python -m binokel_sim.cli``): :data:`app` with the cyclic
     garbage collector run rarely during start-up and, once the command is done, the objects
     it leaves frozen (``gc.freeze``), so the interpreter's last collections at exit skip them.
-    Measured on ``bid-odds --deals 1000`` (docs/architecture.md, "Start-up"): 0.87 s -> 0.69 s,
+    Measured on ``bid-odds --deals 1000`` (docs/performance.md, "Start-up"): 0.87 s -> 0.69 s,
     the same output and exit code."""
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     try:

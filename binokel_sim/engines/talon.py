@@ -125,10 +125,13 @@ def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, blo
     a recorded swap, the talon's last card replaced by the nine, so they are not written.
     """
     known, sides, _, _, _, diff, games = placeholders()
-    talon_blocks(*policy_kinds(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tt,
-                 seat_policies, n_samples, seed, first_block, block_size, first_deal, known, 0, 0,
-                 sides, 0, 0, 0, 0, 0, hands_out, talon_out, points_out, trick_cards,
-                 trick_leaders, trick_winners, decl_out, diff, games)
+    talon_blocks(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
+                 deck=deck, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
+                 turned=0, dealer=0, sides=sides, n_sides=0, policy_a=0, policy_b=0, target=0,
+                 max_deals=0, hands_out=hands_out, talon_out=talon_out, points_out=points_out,
+                 trick_cards=trick_cards, trick_leaders=trick_leaders, trick_winners=trick_winners,
+                 decl_out=decl_out, diff_out=diff, games_out=games)
 
 
 def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
@@ -137,10 +140,13 @@ def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, 
     whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
     ``points_out`` int64 (n, P, 2) is written."""
     known, sides, hands, rows, tricks, diff, games = placeholders()
-    talon_blocks(*policy_kinds(seat_policies), MODE_PLAYOUT, points_out.shape[0], deck, tt,
-                 seat_policies, n_samples, seed, first_block, block_size, first_deal, known, 0, 0,
-                 sides, 0, 0, 0, 0, 0, hands, rows, points_out, tricks, rows, rows, tricks, diff,
-                 games)
+    talon_blocks(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=points_out.shape[0],
+                 deck=deck, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
+                 turned=0, dealer=0, sides=sides, n_sides=0, policy_a=0, policy_b=0, target=0,
+                 max_deals=0, hands_out=hands, talon_out=rows, points_out=points_out,
+                 trick_cards=tricks, trick_leaders=rows, trick_winners=rows, decl_out=tricks,
+                 diff_out=diff, games_out=games)
 
 
 def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samples, seed,
@@ -154,10 +160,13 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samp
     card and meld points per seat. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``."""
     _, sides, hands, rows, tricks, diff, games = placeholders()
-    talon_blocks(*policy_kinds(seat_policies), MODE_SAMPLE, points_out.shape[0], unseen, tt,
-                 seat_policies, n_samples, seed, first_block, block_size, 0, known, int(turned),
-                 int(dealer), sides, 0, 0, 0, 0, 0, hands, rows, points_out, tricks, rows, rows,
-                 tricks, diff, games)
+    talon_blocks(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=points_out.shape[0],
+                 deck=unseen, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=0, known=known,
+                 turned=int(turned), dealer=int(dealer), sides=sides, n_sides=0, policy_a=0,
+                 policy_b=0, target=0, max_deals=0, hands_out=hands, talon_out=rows,
+                 points_out=points_out, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
+                 decl_out=tricks, diff_out=diff, games_out=games)
 
 
 def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
@@ -168,11 +177,13 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, s
     Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``: the deal, then the plays one after another."""
     known, _, hands, rows, tricks, _, games = placeholders()
-    talon_blocks(*policy_kinds(policy_a, policy_b), MODE_DUEL,
-                 diff_out.shape[0], deck, tt, sides, n_samples, seed,
-                 first_block, block_size, first_deal, known, 0, 0, sides, int(n_sides),
-                 int(policy_a), int(policy_b), 0, 0, hands, rows, tricks, tricks, rows, rows,
-                 tricks, diff_out, games)
+    talon_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
+                 deck=deck, tt=tt, seat_policies=sides, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
+                 turned=0, dealer=0, sides=sides, n_sides=int(n_sides), policy_a=int(policy_a),
+                 policy_b=int(policy_b), target=0, max_deals=0, hands_out=hands, talon_out=rows,
+                 points_out=tricks, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
+                 decl_out=tricks, diff_out=diff_out, games_out=games)
 
 
 def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, target,
@@ -184,11 +195,14 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, 
     ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
     final totals."""
     known, _, hands, rows, tricks, diff, _ = placeholders()
-    talon_blocks(*policy_kinds(policy_a, policy_b), MODE_MATCH,
-                 games_out.shape[0], deck, tt, sides, n_samples, seed,
-                 first_block, block_size, first_game, known, 0, 0, sides, int(n_sides),
-                 int(policy_a), int(policy_b), int(target), int(max_deals), hands, rows, tricks,
-                 tricks, rows, rows, tricks, diff, games_out)
+    talon_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
+                 deck=deck, tt=tt, seat_policies=sides, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=first_game, known=known,
+                 turned=0, dealer=0, sides=sides, n_sides=int(n_sides), policy_a=int(policy_a),
+                 policy_b=int(policy_b), target=int(target), max_deals=int(max_deals),
+                 hands_out=hands, talon_out=rows, points_out=tricks, trick_cards=tricks,
+                 trick_leaders=rows, trick_winners=rows, decl_out=tricks, diff_out=diff,
+                 games_out=games_out)
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,

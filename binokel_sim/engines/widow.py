@@ -208,9 +208,10 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
-    widow_blocks(*policy_kinds(seat_policies), MODE_PLAY, hands_out.shape[0], deck, tw, kt,
-                 seat_policies, n_samples, seed, first_block, block_size, first_deal, known,
-                 _NO_GAME, outs, 1)
+    widow_blocks(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
+                 deck=deck, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
+                 seed=seed, first_block=first_block, block_size=block_size, first_deal=first_deal,
+                 known=known, game=_NO_GAME, outs=outs, max_calls=1)
 
 
 def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
@@ -218,9 +219,11 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed
     """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
     deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
     int64 (n, P)."""
-    widow_blocks(*policy_kinds(seat_policies), MODE_PLAYOUT, scores_out.shape[0], deck, tw,
-                 kt, seat_policies, n_samples, seed, first_block, block_size, first_deal,
-                 placeholders()[0], _NO_GAME, _unrecorded(scores_out), int(max_calls))
+    widow_blocks(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=scores_out.shape[0],
+                 deck=deck, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
+                 seed=seed, first_block=first_block, block_size=block_size, first_deal=first_deal,
+                 known=placeholders()[0], game=_NO_GAME, outs=_unrecorded(scores_out),
+                 max_calls=int(max_calls))
 
 
 def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
@@ -232,10 +235,11 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
             rows, rows)
-    widow_blocks(*policy_kinds(policy_a, policy_b), MODE_DUEL,
-                 diff_out.shape[0], deck, tw, kt, seats, n_samples, seed,
-                 first_block, block_size, first_deal, known,
-                 (int(n_sides), int(policy_a), int(policy_b), 0, 0), outs, int(max_calls))
+    widow_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
+                 deck=deck, tw=tw, kt=kt, seat_policies=seats, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
+                 game=(int(n_sides), int(policy_a), int(policy_b), 0, 0), outs=outs,
+                 max_calls=int(max_calls))
 
 
 def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, target,
@@ -245,10 +249,11 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals))
-    widow_blocks(*policy_kinds(policy_a, policy_b), MODE_MATCH,
-                 games_out.shape[0], deck, tw, kt, seats, n_samples, seed,
-                 first_block, block_size, first_game, placeholders()[0], game,
-                 _unrecorded(games_out), int(max_calls))
+    widow_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
+                 deck=deck, tw=tw, kt=kt, seat_policies=seats, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=first_game,
+                 known=placeholders()[0], game=game, outs=_unrecorded(games_out),
+                 max_calls=int(max_calls))
 
 
 def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
@@ -263,9 +268,10 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     + bonus), the trump, the soloist's meld after the widow, the bonus (1 if the soloist's side
     took every trick), the side's card points. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``: the deal, the widow decisions, the play."""
-    widow_blocks(*policy_kinds(seat_policies), MODE_SAMPLE, out.shape[0], unseen, tw, kt,
-                 seat_policies, n_samples, seed, first_block, block_size, 0, known, _NO_GAME,
-                 _unrecorded(out), 1)
+    widow_blocks(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0], deck=unseen,
+                 tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
+                 first_block=first_block, block_size=block_size, first_deal=0, known=known,
+                 game=_NO_GAME, outs=_unrecorded(out), max_calls=1)
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
@@ -417,8 +423,8 @@ def exact_widow(rules: Rules, counts: np.ndarray) -> tuple[int, np.ndarray]:
     unseen = unseen_deck(rules, counts)
     hist = np.zeros(tables.max_total + 1, dtype=np.int64)
     p = counts_to_planes(counts)
-    n = widow_exact(p[0], p[1], p[2], p[3], unseen, rules.widow, tables.kt,
-                    np.empty(4, dtype=np.int64), hist)
+    n = widow_exact(p0=p[0], p1=p[1], p2=p[2], p3=p[3], unseen=unseen, n_widow=rules.widow,
+                    kt=tables.kt, totals=np.empty(4, dtype=np.int64), hist=hist)
     return int(n), hist
 
 
@@ -444,6 +450,8 @@ def exact_widow_known(rules: Rules, counts: np.ndarray, knowledge) -> tuple[int,
     ways = np.zeros((N_TYPES + 1, capacity[0] + 1, capacity[1] + 1, capacity[2] + 1))
     weight = np.zeros(tables.max_total + 1, dtype=np.float64)
     p = counts_to_planes(counts)
-    widows = widow_exact_known(p[0], p[1], p[2], p[3], cons.pool, rules.widow, allowed, capacity,
-                               tables.kt, np.empty(4, dtype=np.int64), weight, ways)
+    widows = widow_exact_known(p0=p[0], p1=p[1], p2=p[2], p3=p[3], rest=cons.pool,
+                               n_widow=rules.widow, allowed=allowed, capacity=capacity,
+                               kt=tables.kt, totals=np.empty(4, dtype=np.int64), hist=weight,
+                               ways=ways)
     return int(round(widows)), weight

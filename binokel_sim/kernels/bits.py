@@ -2,7 +2,8 @@
 (popcount, lowest/highest set bit, the k-th set bit, rank order, branch-free selects).
 
 All masks are int64 holding a 24-bit set of card types (bit ``suit * 6 + rank``, ranks in trick
-order). This module imports no other kernel module but the numba options.
+order). This module imports no other kernel module but the numba options; the card types'
+numbers are :mod:`binokel_sim.cards`' (defined there once).
 """
 
 import numpy as np
@@ -10,13 +11,10 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from binokel_sim.cards import MAX_COPIES, N_RANKS, N_TYPES, SUIT_MASK  # noqa: F401 (defined once)
 from binokel_sim.kernels.options import njit
 
-N_TYPES = 24  # card types: four suits of six ranks
 ALL_TYPES = (np.int64(1) << N_TYPES) - 1
-N_RANKS = 6
-MAX_COPIES = 4  # copies of one card type in a deck, at most
-SUIT_MASK = 0b111111  # the six card types of suit 0; shift by 6*suit
 RANK0 = 0x41041  # the four card types of rank 0 (one bit per suit); shift by rank
 # per six-bit block, the positions a right shift by 1, 2, 4 may land on without leaving the block
 IN_BLOCK_SHIFT1 = 0x7DF7DF  # 0b011111 in each block

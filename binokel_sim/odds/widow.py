@@ -121,7 +121,7 @@ def _section(rules: Rules, counts: np.ndarray, widows: int, weight: np.ndarray) 
     totals = np.empty(4, dtype=np.int64)
     from binokel_sim.kernels.melds import score_hand
 
-    score_hand(p[0], p[1], p[2], p[3], own.kt, totals)
+    score_hand(p0=p[0], p1=p[1], p2=p[2], p3=p[3], kt=own.kt, totals=totals)
     own_best = int(totals.max())
     if weight.dtype.kind in "iu":
         total = int(weight.sum())

@@ -74,7 +74,7 @@ def hands(planes: np.ndarray) -> pl.Series:
     width = HAND_ROOM
     while True:
         types = np.empty((rows, width), dtype=np.int8)
-        lengths = sorted_types(flat_planes, DISPLAY_TYPES, types)
+        lengths = sorted_types(planes=flat_planes, order=DISPLAY_TYPES, out=types)
         longest = int(lengths.max()) if rows else 0
         if longest <= width:
             break

@@ -13,9 +13,8 @@ from itertools import product
 from math import factorial
 from typing import NamedTuple
 
+from binokel_sim.cards import N_TYPES
 from binokel_sim.reference.core import Stream
-
-N_TYPES = 24
 
 
 def _may(allowed: list[int], seat: int, t: int) -> bool:

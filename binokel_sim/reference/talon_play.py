@@ -66,9 +66,12 @@ def _cheapest(cards: set[int], trump: int, counters: set[int]) -> int:
 
 
 def _dominated(unseen: set[int]) -> set[int]:
-    """Types with an unseen card of the same suit and a higher rank."""
-    return {t for t in range(N_TYPES)
-            if any(_suit(u) == _suit(t) and type_rank(u) > type_rank(t) for u in unseen)}
+    """Types with an unseen card of the same suit and a higher rank: those below the highest
+    unseen rank of their suit."""
+    top = {}  # suit -> the highest rank unseen in it
+    for u in unseen:
+        top[_suit(u)] = max(top.get(_suit(u), -1), type_rank(u))
+    return {t for t in range(N_TYPES) if top.get(_suit(t), -1) > type_rank(t)}
 
 
 def _beats(legal: set[int], win_card: int, led: int, trump: int) -> set[int]:

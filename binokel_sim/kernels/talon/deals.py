@@ -420,7 +420,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                 points[dealer, 1] += cfg[CFG_BONUS]
             g0 = g1 = g2 = g3 = np.int64(0)  # the cards played so far (the heuristic's)
             # np.int64(-1), not -1: a literal's type would compile the callees once more for it
-            # (docs/architecture.md, "Compile time")
+            # (docs/performance.md, "Compile cost")
             took_seat = np.int64(-1)  # the seat known to hold the turned card it took with the swap
             took_card = np.int64(-1)
             leader = dealer + 1 if dealer + 1 < n_players else 0
@@ -650,7 +650,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
 # the mode is an argument), with placeholder arrays for the outputs a run does not write, all of
 # one type per argument. numba links a callee's code into every caller and optimises the whole
 # again, so five parallel drivers would cost five compiles of the item loop (some 30 s each); one
-# driver costs one per kind of seats (docs/architecture.md, "Compile cost"). The per-run entry
+# driver costs one per kind of seats (docs/performance.md, "Compile cost"). The per-run entry
 # points, with the argument lists they document, are binokel_sim.engines.talon.talon_*_blocks.
 
 @njit
