@@ -11,7 +11,8 @@ from conftest import counts
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import bidding, games
+from binokel_sim import bidding
+from binokel_sim.engines import partnership as games
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import SUITS
 from binokel_sim.constants import NO_BID

@@ -212,7 +212,7 @@ def test_ctrl_c_leaves_no_file_and_says_so_in_one_line(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(played, first_deal)
 
-    monkeypatch.setattr(records, "deal_frame", interrupted)
+    monkeypatch.setattr(records, "frame", interrupted)
     for name in ("deals.jsonl", "deals.parquet", "deals.txt"):
         calls.clear()
         result = invoke("play", "--deals", str(CHUNK_DEALS + 1), "--policy", "random",

@@ -13,7 +13,7 @@ from test_games import RULES, TABLES, check_record, records
 from binokel_sim import game_blocks
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
 from binokel_sim.engines import partnership as games
-from binokel_sim.engines import policies
+from binokel_sim.engines import policies as engine_policies
 from binokel_sim.kernels.knowledge import excluded_by, shown_of
 from binokel_sim.kernels.partnership.deals import play_blocks
 from binokel_sim.kernels.partnership.sampling import play_known, sampling_scratch
@@ -52,7 +52,7 @@ def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0):
     lead = np.zeros(HAND, dtype=np.int64)
     win = np.zeros(HAND, dtype=np.int64)
     points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), n_samples, state,
-                        DECK_COUNTS, sampling_scratch(HAND, True), policies.show_rows(RULES),
+                        DECK_COUNTS, sampling_scratch(HAND, True), engine_policies.show_rows(RULES),
                         TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
                         cards, lead, win)
     tricks = [(int(lead[k]), cards[k].tolist(), int(win[k])) for k in range(HAND)]
@@ -113,7 +113,7 @@ def test_shown_meld_cards(hand, trump, shown):
     flat = np.zeros(16, dtype=np.uint32)
     flat[4:8] = counts_to_planes(counts)
     out = np.empty(N_TYPES, dtype=np.int64)
-    shown_of(flat, 1, policies.show_rows(RULES), trump, out)
+    shown_of(flat, 1, engine_policies.show_rows(RULES), trump, out)
     assert out.tolist() == want
 
 
@@ -123,7 +123,7 @@ def test_shown_cards_kernel_equals_twin_on_random_hands():
         flat = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32).reshape(16)
         out = np.empty(N_TYPES, dtype=np.int64)
         for seat in range(4):
-            shown_of(flat, seat, policies.show_rows(RULES), trump, out)
+            shown_of(flat, seat, engine_policies.show_rows(RULES), trump, out)
             assert out.tolist() == shown_cards(RULES, hands[seat], trump)
 
 
@@ -221,7 +221,7 @@ def test_a_sampled_run_is_small_blocks():
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
     play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
                 RULES.last_trick, RULES.min_meld, RULES.min_play,
-                np.full(4, POLICY_SAMPLING, np.int64), 2, policies.show_rows(RULES), seed,
+                np.full(4, POLICY_SAMPLING, np.int64), 2, engine_policies.show_rows(RULES), seed,
                 first_deal // block, block, first_deal, *(getattr(direct, f)
                                                           for f in PLAYED_FIELDS))
     for field in PLAYED_FIELDS:
@@ -260,7 +260,7 @@ def test_other_variants_and_bad_counts_are_refused():
 
     big_hands = dataclasses.replace(find_variant("two-hand-48"), hand_size=14)
     with pytest.raises(SimulationError, match="sampling"):
-        policies.policy_id("sampling", big_hands)
+        engine_policies.policy_id("sampling", big_hands)
     with pytest.raises(SimulationError, match="samples-per-move"):
         games.run_duel(RULES, "sampling", "heuristic", 10, 1, samples_per_move=0)
-    assert policies.policy_id("sampling", RULES) == POLICY_SAMPLING
+    assert engine_policies.policy_id("sampling", RULES) == POLICY_SAMPLING

@@ -22,7 +22,7 @@ from binokel_sim.cards import (
     parse_card,
     parse_cards,
 )
-from binokel_sim.engines import policies
+from binokel_sim.engines import policies as engine_policies
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.kernels.partnership.tricks import legal_mask, trick_winner
 from binokel_sim.kernels.play import game_over
@@ -74,7 +74,7 @@ def strict_two_hand(tmp_path):
 
 
 def records(rules, n, seed, policy="random", threads=None):
-    return list(talon_records(talon_games.run_talon_play(rules, n, seed, policy, threads)))
+    return list(talon_records(talon_games.run_play(rules, n, seed, policy, threads)))
 
 
 # --- the engine against its twin --------------------------------------------------------------
@@ -411,7 +411,7 @@ def test_roundhouse_house_rules_deals_equal_the_twins_and_replay(tmp_path, small
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_card_points_are_conserved(talon_rules, policy):
-    played = talon_games.run_talon_play(talon_rules, 3000, 2, policy)
+    played = talon_games.run_play(talon_rules, 3000, 2, policy)
     assert (played.points[:, :, 0].sum(axis=1) == talon_rules.total_card_points).all()
     assert talon_rules.total_card_points == {2: 250, 3: 370}[talon_rules.copies]
     assert (played.points >= 0).all()
@@ -419,8 +419,8 @@ def test_card_points_are_conserved(talon_rules, policy):
 
 def talon_policies(rules) -> list[str]:
     """The policies a talon variant plays on every seat (binokel_sim.engines.partnership)."""
-    return (["random", "heuristic"] + (["sampling"] if policies.sampling_plays(rules) else [])
-            + (["heuristic+solver"] if policies.solver_plays(rules) else []))
+    return (["random", "heuristic"] + (["sampling"] if engine_policies.sampling_plays(rules) else [])
+            + (["heuristic+solver"] if engine_policies.solver_plays(rules) else []))
 
 
 REPLAY_RUNS = [(name, policy) for name in TALON_VARIANTS
@@ -436,7 +436,7 @@ def test_records_replay_under_the_rules(name, policy):
     new combination); card points are kept. The policies that keep their meld cards declare
     quints (so the rule is met, not only vacuous)."""
     rules = find_variant(name)
-    played = talon_games.run_talon_play(rules, 2000, 21, policy, samples_per_move=2)
+    played = talon_games.run_play(rules, 2000, 21, policy, samples_per_move=2)
     quints = 0
     for record in talon_records(played):
         replay_talon(rules, record)
@@ -470,20 +470,20 @@ def test_declarations_of_every_kind_occur(talon_rules):
 
 
 def test_same_numbers_on_one_and_two_threads(talon_rules, two_threads):
-    one = talon_games.run_talon_play(talon_rules, 3000, 9, "random", threads=1)
-    two = talon_games.run_talon_play(talon_rules, 3000, 9, "random", threads=two_threads)
+    one = talon_games.run_play(talon_rules, 3000, 9, "random", threads=1)
+    two = talon_games.run_play(talon_rules, 3000, 9, "random", threads=two_threads)
     for field in ("hands", "talon", "points", "trick_cards", "declarations"):
         assert np.array_equal(getattr(one, field), getattr(two, field))
-    d1 = talon_games.run_talon_duel(talon_rules, "heuristic", "random", 3000, 9, threads=1)
-    d2 = talon_games.run_talon_duel(talon_rules, "heuristic", "random", 3000, 9, threads=2)
+    d1 = talon_games.run_duel(talon_rules, "heuristic", "random", 3000, 9, threads=1)
+    d2 = talon_games.run_duel(talon_rules, "heuristic", "random", 3000, 9, threads=2)
     assert np.array_equal(d1, d2)
-    m1 = talon_games.run_talon_match(talon_rules, "heuristic", "random", 300, 9, threads=1)
-    m2 = talon_games.run_talon_match(talon_rules, "heuristic", "random", 300, 9, threads=2)
+    m1 = talon_games.run_match(talon_rules, "heuristic", "random", 300, 9, threads=1)
+    m2 = talon_games.run_match(talon_rules, "heuristic", "random", 300, 9, threads=2)
     assert np.array_equal(m1, m2)
     hand = np.asarray(counts_of(parse_cards(talon_rules.example_hand)))
-    s1 = talon_games.run_talon_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
+    s1 = talon_games.run_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
                                        "heuristic", threads=1)
-    s2 = talon_games.run_talon_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
+    s2 = talon_games.run_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
                                        "heuristic", threads=2)
     assert np.array_equal(s1, s2)
 
@@ -496,9 +496,9 @@ def test_same_seed_same_records_and_other_seed_other_records(talon_rules):
 # --- duels, samples, games ---------------------------------------------------------------------
 
 def test_duel_of_random_against_itself_is_even_and_heuristic_wins(talon_rules):
-    even = talon_games.run_talon_duel(talon_rules, "random", "random", 4000, 1)
+    even = talon_games.run_duel(talon_rules, "random", "random", 4000, 1)
     assert abs(even.mean()) < 4 * even.std() / np.sqrt(even.size) + 1e-9
-    diff = talon_games.run_talon_duel(talon_rules, "heuristic", "random", 4000, 1)
+    diff = talon_games.run_duel(talon_rules, "heuristic", "random", 4000, 1)
     assert diff.mean() - 4 * diff.std() / np.sqrt(diff.size) > 50
 
 
@@ -506,7 +506,7 @@ def test_duel_is_the_mean_over_seatings_of_the_same_deal(small_blocks):
     """For two players, a deal's entry is ((A - B) with A dealing-side 0 + (A - B) with A on seat
     1) / 2: for random against random the plays are the twin's play_deal from the same stream."""
     rules = find_variant("two-hand-48")
-    diff = talon_games.run_talon_duel(rules, "random", "random", 9, 5)
+    diff = talon_games.run_duel(rules, "random", "random", 9, 5)
     want = []
     for d, stream, work in ref.block_streams(ref.deck_cards(rules), 9, 5, 7):
         hands, talon = ref.deal_talon_game(rules, work, stream)
@@ -520,7 +520,7 @@ def test_duel_is_the_mean_over_seatings_of_the_same_deal(small_blocks):
 def test_samples_keep_the_known_hand_and_turned_card():
     rules = find_variant("two-hand-48")
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
-    points = talon_games.run_talon_samples(rules, hand, parse_card("9H"), 0, 2000, 1, "random")
+    points = talon_games.run_samples(rules, hand, parse_card("9H"), 0, 2000, 1, "random")
     assert (points[:, :, 0].sum(axis=1) == 250).all()
     assert (points[:, 0, 1] >= 10).all()  # seat 0 deals a turned nine: 10 for the dealer
 
@@ -534,7 +534,7 @@ def test_game_over_rule():
 
 
 def test_match_results_follow_the_end_rule(talon_rules):
-    games = talon_games.run_talon_match(talon_rules, "heuristic", "random", 200, 3)
+    games = talon_games.run_match(talon_rules, "heuristic", "random", 200, 3)
     assert (games[:, 0] >= 0).all() and (games[:, 1] >= 1).all()
     won = games[:, 0] == 1
     assert (games[won, 2] >= talon_rules.game_target).all()
@@ -584,7 +584,7 @@ def test_constrained_samples_equal_the_twin(name, known, void, small_blocks):
     seen = hand.copy()
     seen[turned] += 1
     k = parse_knowledge(rules, seen, known, void)
-    points = talon_games.run_talon_samples(rules, hand, turned, 0, 20, 3, "random",
+    points = talon_games.run_samples(rules, hand, turned, 0, 20, 3, "random",
                                            knowledge=k)
     want = twin_constrained_samples(rules, hand, turned, 0, 20, 3, 7, k)
     assert points.tolist() == want
@@ -597,10 +597,10 @@ def test_nothing_known_is_the_plain_shuffle():
     rules = find_variant("two-hand-48")
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
     turned = parse_card("9H")
-    plain = talon_games.run_talon_samples(rules, hand, turned, 1, 2000, 4, "heuristic")
+    plain = talon_games.run_samples(rules, hand, turned, 1, 2000, 4, "heuristic")
     seen = hand.copy()
     seen[turned] += 1
-    empty = talon_games.run_talon_samples(rules, hand, turned, 1, 2000, 4, "heuristic",
+    empty = talon_games.run_samples(rules, hand, turned, 1, 2000, 4, "heuristic",
                                           knowledge=parse_knowledge(rules, seen, [], []))
     assert np.array_equal(plain, empty)
 

@@ -13,7 +13,7 @@ from talon_replay import replay_talon
 from test_talon import kernel_records
 
 from binokel_sim.cards import counts_to_planes, parse_cards
-from binokel_sim.engines import policies
+from binokel_sim.engines import policies as engine_policies
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.engines.policies import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
@@ -74,7 +74,7 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
     rules = find_variant(name)
     tt = compile_talon(rules)
     p = rules.players
-    played = talon_games.run_talon_play(rules, 12, 21, "heuristic")
+    played = talon_games.run_play(rules, 12, 21, "heuristic")
     records = list(talon_records(played))
     scratch = talon_sampling_scratch(p, rules.talon, tt[4], True)
     for d, record in enumerate(records):
@@ -220,7 +220,7 @@ def test_phase_1_equals_the_twin(policies, seed):
 # --- whole deals ----------------------------------------------------------------------------------
 
 def sampling_records(n, seed, samples=4, threads=None):
-    played = talon_games.run_talon_play(RULES, n, seed, "sampling", threads,
+    played = talon_games.run_play(RULES, n, seed, "sampling", threads,
                                         samples_per_move=samples)
     return played, list(talon_records(played))
 
@@ -246,7 +246,7 @@ def test_more_samples_change_the_play():
 
 
 def test_sampling_beats_the_heuristic():
-    diff = talon_games.run_talon_duel(RULES, "sampling", "heuristic", 240, 4,
+    diff = talon_games.run_duel(RULES, "sampling", "heuristic", 240, 4,
                                       samples_per_move=16)
     mean, low, high = mean_interval(diff.sum(), (diff * diff).sum(), len(diff))
     assert low > 0, (mean, low, high)
@@ -259,13 +259,13 @@ def test_talon_games_whose_phase_2_it_cannot_play_refuse_the_policy():
 
     for rules in (dataclasses.replace(RULES, strict="always"),
                   dataclasses.replace(RULES, hand_size=14)):
-        assert not policies.sampling_plays(rules)
+        assert not engine_policies.sampling_plays(rules)
         with pytest.raises(SimulationError, match="plays four-hand-80, the widow games and the "
                                                   "talon games with free play in phase 1"):
-            policies.policy_id("sampling", rules)
+            engine_policies.policy_id("sampling", rules)
         with pytest.raises(SimulationError, match="does not play this variant"):
             sampling_options(rules, 16)
-    assert all(policies.sampling_plays(find_variant(name))
+    assert all(engine_policies.sampling_plays(find_variant(name))
                for name in ("two-hand-48", "three-hand-72", "four-hand-72"))
 
 
@@ -274,5 +274,5 @@ def test_the_widow_games_take_the_policy(name):
     """The widow games play it (tests/test_widow_sampling.py): every trick is strict, as the
     72-card games' phase 2."""
     rules = find_variant(name)
-    assert policies.sampling_plays(rules)
+    assert engine_policies.sampling_plays(rules)
     assert sampling_options(rules, 16) == {"samples_per_move": 16}

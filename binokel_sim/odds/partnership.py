@@ -171,12 +171,12 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     from binokel_sim import game_blocks
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.engines import partnership as games
-    from binokel_sim.engines import policies
+    from binokel_sim.engines import policies as engine_policies
     from binokel_sim.simulate import check_run, set_threads
 
     games.check(rules)
     check_run(samples, seed)
-    policies.policy_id(policy, rules)
+    engine_policies.policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     games.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
