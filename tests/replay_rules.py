@@ -5,6 +5,7 @@ imports the engine, its twins or the kernels: only the card notation and the rul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from binokel_sim.cards import CardError, format_card, parse_card
@@ -80,9 +81,12 @@ class RecordCheck:
             raise AssertionError(f"{self.where}: {problem}")
         raise AssertionError(f"{self.where}: {self.trick_label(trick)}: {problem}")
 
-    def check(self, ok: bool, problem: str, trick: int | None = None) -> None:
+    def check(self, ok: bool, problem: str | Callable[[], str], trick: int | None = None
+              ) -> None:
+        """Fail with ``problem`` unless ``ok``; a message that costs something to write (a hand
+        listed) comes as a function, called only when the check fails."""
         if not ok:
-            self.fail(problem, trick)
+            self.fail(problem() if callable(problem) else problem, trick)
 
     def integer(self, value: Any, what: str, trick: int | None = None) -> int:
         self.check(isinstance(value, int) and not isinstance(value, bool),
@@ -96,7 +100,8 @@ class RecordCheck:
         except CardError:
             self.fail(f"{what}: unknown card {token!r}", trick)
         self.check(format_card(t) == token,
-                   f"{what}: card {token!r} is not written rank+suit as {format_card(t)!r}", trick)
+                   lambda: f"{what}: card {token!r} is not written rank+suit as "
+                           f"{format_card(t)!r}", trick)
         self.check(rank_of(t) in self.rules.ranks,
                    f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
         return t

@@ -269,15 +269,16 @@ class _Replay(RecordCheck):
             seat = (leader + k) % players
             held = self.held_types(seat)
             self.check(t in held,
-                       f"seat {seat} plays {format_card(t)}, which it does not hold (it holds "
-                       f"{self._show(seat)})", i)
+                       lambda: f"seat {seat} plays {format_card(t)}, which it does not hold (it "
+                               f"holds {self._show(seat)})", i)
             if strict:
                 legal = legal_types(held, cards[:k], self.trump)
                 self.check(t in legal,
-                           f"seat {seat} plays {format_card(t)} to "
-                           f"{' '.join(map(format_card, cards[:k]))} (trump "
-                           f"{SUITS[self.trump]}), which breaks the must-head obligation: legal "
-                           f"are {' '.join(format_card(u) for u in sorted(legal, key=hand_order))}",
+                           lambda: f"seat {seat} plays {format_card(t)} to "
+                                   f"{' '.join(map(format_card, cards[:k]))} (trump "
+                                   f"{SUITS[self.trump]}), which breaks the must-head obligation: "
+                                   f"legal are "
+                                   f"{' '.join(format_card(u) for u in sorted(legal, key=hand_order))}",
                            i)
             self.take(seat, t)
 
@@ -363,9 +364,9 @@ class _Replay(RecordCheck):
         for t in types:
             copies = self.ordered(seat, t)
             self.check(len(copies) >= level,
-                       f"seat {seat} declares {name} at level {level} with {level} x "
-                       f"{format_card(t)}, but holds {len(copies)} (it holds {self._show(seat)})",
-                       i)
+                       lambda: f"seat {seat} declares {name} at level {level} with {level} x "
+                               f"{format_card(t)}, but holds {len(copies)} (it holds "
+                               f"{self._show(seat)})", i)
             if meld.per_set:
                 usable = [c for c in copies if c[m] == 0]
                 rule = "never served it (a meld counted per copy)"

@@ -312,13 +312,14 @@ class _Replay(RecordCheck):
             seat = (leader + k) % players
             held = {u for u, n in self.hands[seat].items() if n > 0}
             self.check(t in held,
-                       f"seat {seat} plays {format_card(t)}, which it does not hold (it holds "
-                       f"{_show_counts(self.hands[seat])})", i)
+                       lambda: f"seat {seat} plays {format_card(t)}, which it does not hold (it "
+                               f"holds {_show_counts(self.hands[seat])})", i)
             legal = legal_types(held, cards[:k], self.trump)
             self.check(t in legal,
-                       f"seat {seat} plays {format_card(t)} to "
-                       f"{' '.join(map(format_card, cards[:k]))} (trump {SUITS[self.trump]}), "
-                       f"which breaks the must-head obligation: legal are {_show(legal)}", i)
+                       lambda: f"seat {seat} plays {format_card(t)} to "
+                               f"{' '.join(map(format_card, cards[:k]))} (trump "
+                               f"{SUITS[self.trump]}), which breaks the must-head obligation: "
+                               f"legal are {_show(legal)}", i)
             self.hands[seat][t] -= 1
         winner = (leader + trick_winner_index(cards, self.trump)) % players
         got = self.seat(trick["winner"], "winner", i)

@@ -9,6 +9,7 @@ per seat). Imports no kernel.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from math import factorial
 from typing import NamedTuple
@@ -21,12 +22,27 @@ def _may(allowed: list[int], seat: int, t: int) -> bool:
     return bool(allowed[seat] >> t & 1)
 
 
-def splits(k: int, seats: int, allowed: list[int], t: int):
+def splits(k: int, seats: int, allowed: list[int], t: int) -> tuple[tuple[int, ...], ...]:
     """Every way ``(a_0, .., a_{seats-1})`` to split ``k`` copies of type ``t`` over the seats
     that may hold it, in the kernel's order (a_0 ascending, then a_1 ascending)."""
-    for a in product(range(k + 1), repeat=seats):
-        if sum(a) == k and all(a[s] == 0 or _may(allowed, s, t) for s in range(seats)):
-            yield a
+    return _splits(k, seats, tuple(allowed[:seats]), t)
+
+
+@lru_cache(maxsize=None)
+def _splits(k: int, seats: int, allowed: tuple[int, ...], t: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(a for a in compositions(k, seats)
+                 if all(a[s] == 0 or _may(allowed, s, t) for s in range(seats)))
+
+
+def compositions(k: int, parts: int):
+    """Every ``(a_0, .., a_{parts-1})`` of non-negative integers summing to ``k``, ``a_0``
+    ascending, then ``a_1`` ascending, ..."""
+    if parts == 1:
+        yield (k,)
+        return
+    for first in range(k + 1):
+        for rest in compositions(k - first, parts - 1):
+            yield (first, *rest)
 
 
 def multinomial(k: int, a) -> int:
