@@ -22,7 +22,7 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
-from binokel_sim.kernels.strict.widow_knowledge import widow_learn
+from binokel_sim.kernels.strict.widow_knowledge import widow_learn, widow_part
 
 
 
@@ -48,6 +48,16 @@ def strict_knowledge(n_players, hand, n_samples, active, widow):
             np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
             np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow)
+
+
+@njit
+def strict_knowledge_without_widow(n_players, hand, n_samples, active):
+    """:func:`strict_knowledge` for a game without a widow (the talon games): the widow part is
+    :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`'s stub, built here so that no
+    family but the widow's knows the widow's knowledge."""
+    return strict_knowledge(n_players, hand, n_samples, active,
+                            widow_part(1, False, np.zeros((1, 1), dtype=np.int64),
+                                       np.zeros(1, dtype=np.int64)))
 
 
 @njit(inline="always")

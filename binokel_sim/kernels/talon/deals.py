@@ -34,7 +34,7 @@ from binokel_sim.kernels.strict.heuristic import (
     beats,
     heuristic_talon_card,
 )
-from binokel_sim.kernels.strict.sampling import strict_knowledge
+from binokel_sim.kernels.strict.sampling import strict_knowledge_without_widow
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import (
     counter_cards,
@@ -43,7 +43,6 @@ from binokel_sim.kernels.strict.tricks import (
     random_free,
     takes,
 )
-from binokel_sim.kernels.strict.widow_knowledge import widow_part
 from binokel_sim.kernels.talon.declare import (
     CFG_BONUS,
     CFG_BONUS_RANK,
@@ -321,9 +320,8 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
                                             sampling_seats and smart is not None)
-    knows = strict_knowledge(n_players, hand, n_samples, sampling_seats and smart is not None,
-                             widow_part(1, False, np.zeros((1, 1), dtype=np.int64),
-                                        np.zeros(1, dtype=np.int64)))  # no widow here
+    knows = strict_knowledge_without_widow(n_players, hand, n_samples,
+                                           sampling_seats and smart is not None)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
