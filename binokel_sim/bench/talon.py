@@ -21,7 +21,7 @@ TWIN = talon_twin  # the twin that makes the family's records (random policy)
 
 def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole talon deals per second: deal, every trick, declarations and draws, with ``policy``
-    on every seat (``talon_games.talon_playout_blocks``)."""
+    on every seat (``engines.talon.talon_playout_blocks``)."""
     from binokel_sim.engines.policies import policy_id
     from binokel_sim.engines.talon import talon_playout_blocks
     from binokel_sim.game_blocks import GAME_BLOCK

@@ -70,7 +70,7 @@ def decisions(played) -> int:
 
 
 def exact_widow_rate(rules: Rules, hands: int) -> float:
-    """Hands per second whose every widow is weighed exactly (``widow_games.exact_widow``; the
+    """Hands per second whose every widow is weighed exactly (``engines.widow.exact_widow``; the
     example hand, ``hands`` times)."""
     from binokel_sim.engines.widow import exact_widow
 

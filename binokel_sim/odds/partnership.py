@@ -170,16 +170,16 @@ def bid_samples_tally(rules: Rules, counts: np.ndarray, samples: int, seed: int,
     policy's deals per decision (None: its default)."""
     from binokel_sim import game_blocks
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.engines import partnership as games
+    from binokel_sim.engines import partnership as engine
     from binokel_sim.engines import policies as engine_policies
     from binokel_sim.simulate import check_run, set_threads
 
-    games.check(rules)
+    engine.check(rules)
     check_run(samples, seed)
     engine_policies.policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)
-    games.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
+    engine.sampler_inputs(rules, counts, knowledge)  # an impossible combination fails here
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, game_blocks.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, tuple(trumps),

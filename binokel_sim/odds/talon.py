@@ -103,7 +103,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     hands and the talon are dealt consistently with it (an unbiased constrained sampler).
     ``samples_per_move``: the sampling policy's deals per card decision."""
     from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.engines import talon as talon_games
+    from binokel_sim.engines import talon as engine
     from binokel_sim.engines.policies import policy_id, sampling_options
     from binokel_sim.simulate import check_run, set_threads, unseen_deck
 
@@ -117,12 +117,12 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     unseen_deck(rules, known)
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
-    talon_games.sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
+    engine.sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     backend = backend if backend is not None else LocalBackend()
-    ranges = task_ranges(samples, talon_games.GAME_BLOCK, DEAL_TASK_BLOCKS)
+    ranges = task_ranges(samples, engine.GAME_BLOCK, DEAL_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), turned, dealer, seed, policy, first, n,
               backend.threads_for(threads), knowledge, options) for _, first, n in ranges]
     tally = total(backend.map(deal_task, tasks, [n for *_, n in ranges], progress))

@@ -161,7 +161,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``trump`` and ``auction`` are refused (the soloist names trump after the widow); they are
     the partnership game's (:func:`binokel_sim.odds.partnership.bid_odds`)."""
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
-    from binokel_sim.engines import widow as widow_games
+    from binokel_sim.engines import widow as engine
     from binokel_sim.engines.policies import policy_id, sampling_options
     from binokel_sim.simulate import check_run, set_threads
 
@@ -169,14 +169,14 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         if value is not None:
             raise SimulationError(f"{name}: in {rules.name} the soloist names trump after the "
                                   f"widow; the widow games' bid odds take no {name}")
-    widow_games.check(rules)
+    engine.check(rules)
     check_run(samples, seed)
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     widow = widow_section(rules, counts, knowledge)  # checks the knowledge first
     backend = backend if backend is not None else LocalBackend()
-    ranges = task_ranges(samples, widow_games.GAME_BLOCK, BID_TASK_BLOCKS)
+    ranges = task_ranges(samples, engine.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, first, n,
               backend.threads_for(threads), knowledge, options) for _, first, n in ranges]
     tally = total(backend.map(widow_task, tasks, [n for *_, n in ranges], progress))
