@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 CLUSTER_MARK = "# needs a Dask cluster"
-MAX_DEALS = "200"  # the cap the README's BINOKEL_SIM_MAX_DEALS sets for these runs
+MAX_DEALS = "40"  # the cap the README's BINOKEL_SIM_MAX_DEALS sets for these runs
 LINE_TIMEOUT = 600  # seconds for one line (a cold numba cache compiles kernels first)
 
 
