@@ -1,8 +1,8 @@
 """``binokel-sim calibrate``: do the bid odds come true?
 
 For ``deals`` independent whole deals (dealt, bid by the bidding heuristic and played with the
-outcome policy, :func:`binokel_sim.records.stream.play_records`' engines), the bid winner's forecast is
-what ``bid-odds`` says for his hand and the contract he bid: ``p_make`` at his bid, from
+outcome policy, :func:`binokel_sim.records.stream.play_records`' engines), the bid winner's
+forecast is what ``bid-odds`` says for his hand and the contract he bid: ``p_make`` at his bid, from
 ``samples`` play-outs of his hand with ``policy`` on every seat (four-hand-80: with the trump he
 named; the widow games: before the widow, the trump chosen after it, as ``bid-odds`` does). The
 outcome is whether the contract was made when the deal was played. The forecasts and outcomes go

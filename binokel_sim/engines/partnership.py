@@ -55,7 +55,8 @@ WARM_UP = (("odds", "random"), ("odds", "sampling"), ("play", "sampling"), ("due
 
 
 def sampling_plays(rules: Rules) -> bool:
-    """The ``sampling`` policy plays every partnership game (``kernels/partnership/sampling.py``)."""
+    """The ``sampling`` policy plays every partnership game
+    (``kernels/partnership/sampling.py``)."""
     return True
 
 

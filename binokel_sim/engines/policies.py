@@ -85,7 +85,8 @@ def show_rows(rules: Rules) -> np.ndarray:
 
 def shown_if_sampled(rules: Rules, *policies: int) -> np.ndarray | None:
     """The drivers' ``show_rows``: :func:`show_rows` when one of ``policies`` samples, else None,
-    which leaves the sampling loop out of the compiled driver (``kernels.partnership.deals.sampler_of``)."""
+    which leaves the sampling loop out of the compiled driver
+    (``kernels.partnership.deals.sampler_of``)."""
     return show_rows(rules) if sampled(*policies) else None
 
 

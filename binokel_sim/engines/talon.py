@@ -91,7 +91,7 @@ def sides_of(rules: Rules) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TalonDeals:
-    """Arrays of simulated talon deals (see ``kernels.talon.deals.talon_play_blocks`` for shapes)."""
+    """Arrays of simulated talon deals (see :func:`talon_play_blocks` for shapes)."""
 
     rules: Rules
     hands: np.ndarray
@@ -103,7 +103,7 @@ class TalonDeals:
     declarations: np.ndarray
 
 
-# --- the runs' entry points into the one parallel kernel (kernels.talon.deals.talon_blocks) ----------
+# --- the runs' entry points into the one parallel kernel (kernels.talon.deals.talon_blocks) -------
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 

@@ -93,7 +93,7 @@ def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow.deals`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
-    meld sets a player shows (:func:`~binokel_sim.engines.partnership.show_rows`: the sampling policy's
+    meld sets a player shows (:func:`~binokel_sim.engines.policies.show_rows`: the sampling policy's
     knowledge))``; the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels.widow import deals as k
 
@@ -179,7 +179,7 @@ class WidowDeals:
     trick_winners: np.ndarray
 
 
-# --- the runs' entry points into the one parallel kernel (kernels.widow.deals.widow_blocks) ----------
+# --- the runs' entry points into the one parallel kernel (kernels.widow.deals.widow_blocks) -------
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 

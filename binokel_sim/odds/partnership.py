@@ -1,12 +1,11 @@
 """Bid odds: from simulated play-outs of one hand to ``p_make`` and expected scores per bid.
 
-The simulation (:func:`binokel_sim.engines.partnership.run_samples`) gives, for every sample and every
-trump candidate, the bidding pair's meld and play (counters including the last trick) and the
-opponents' meld. This module reduces those arrays to integer counts and sums (:func:`bid_tally`,
-which add across the tasks of a run, :mod:`binokel_sim.backend`) and turns them into the bid
-table. Scoring is the contract's
-(SPEC.md, four-hand-80, "Scoring a played deal"); definitions of the recommendation are in
-docs/rules.md ("Bid odds").
+The simulation (:func:`binokel_sim.engines.partnership.run_samples`) gives, for every sample
+and every trump candidate, the bidding pair's meld and play (counters including the last
+trick) and the opponents' meld. This module reduces those arrays to integer counts and sums
+(:func:`bid_tally`, which add across the tasks of a run, :mod:`binokel_sim.backend`) and turns
+them into the bid table. Scoring is the contract's (SPEC.md, four-hand-80, "Scoring a played
+deal"); definitions of the recommendation are in docs/rules.md ("Bid odds").
 """
 
 from __future__ import annotations
@@ -325,7 +324,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     return events
 
 
-# --- batch -----------------------------------------------------------------------------------------
+# --- batch ----------------------------------------------------------------------------------------
 
 BATCH_COLUMNS = AUCTION_COLUMNS  # what batch writes for a hand, after the row's own columns
 

@@ -58,7 +58,7 @@ def sample_seed(seed: int, deal: int) -> int:
     return int(state[0] >> np.uint64(1))  # below 2**63
 
 
-# --- batch rows of the auction games ---------------------------------------------------------------
+# --- batch rows of the auction games --------------------------------------------------------------
 
 AUCTION_COLUMNS = {
     "recommended_trump": pl.String, "max_bid_positive_ev": pl.Int64,

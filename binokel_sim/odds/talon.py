@@ -193,7 +193,7 @@ def turned_card(rules: Rules, counts: np.ndarray, text: str | None) -> int:
     return turned
 
 
-# --- batch -----------------------------------------------------------------------------------------
+# --- batch ----------------------------------------------------------------------------------------
 
 BATCH_COLUMNS = {  # what batch writes for a hand, after the row's own columns
     "turned": pl.String, "seat": pl.String, "p_win": pl.Float64, "p_win_ci_low": pl.Float64,

@@ -244,7 +244,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     return events
 
 
-# --- batch -----------------------------------------------------------------------------------------
+# --- batch ----------------------------------------------------------------------------------------
 
 BATCH_COLUMNS = AUCTION_COLUMNS  # what batch writes for a hand, after the row's own columns
 

@@ -4,8 +4,9 @@ array, Parquet, text): any number of deals in bounded memory.
 A run is cut into chunks of :data:`CHUNK_DEALS` deals, whole random-stream blocks each (the
 drivers' ``first_deal``), so the records are the same for any chunk size and thread count. While
 a chunk is turned into its frame and written, the next chunk's deals are already being simulated
-(the kernels release the GIL). Each chunk is one polars frame (:mod:`binokel_sim.records.partnership`,
-:mod:`binokel_sim.records.talon`, :mod:`binokel_sim.records.widow`, one row a deal); JSON goes
+(the kernels release the GIL). Each chunk is one polars frame (the family's ``frame``:
+:mod:`binokel_sim.records.partnership`, :mod:`binokel_sim.records.talon`,
+:mod:`binokel_sim.records.widow`, one row a deal); JSON goes
 out a chunk at a time, Parquet through polars' streaming sink (row groups of :data:`ROW_GROUP`).
 """
 
