@@ -16,6 +16,8 @@ package only the notation and rules layer.
 
 from __future__ import annotations
 
+from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from binokel_sim.errors import SimulationError
@@ -34,6 +36,13 @@ def engine_family(rules: Rules) -> str:
     if rules.widow:
         return WIDOW
     return PARTNERSHIP
+
+
+def family_module(package: str, rules: Rules) -> ModuleType:
+    """The module of ``rules``' engine family in ``package``: family ``f``'s module is
+    ``package.f``, the registry of every package that differs by family (engines, records, odds,
+    bench, cli.bid_odds; docs/architecture.md, "The layers")."""
+    return import_module(f"{package}.{engine_family(rules)}")
 
 
 def sides(rules: Rules) -> int:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import os
 import time
-from importlib import import_module
 from types import ModuleType
 
 import numba
 import numpy as np
 
 from binokel_sim.bench.timing import best_seconds, example_hand, timed
-from binokel_sim.families import engine_family
+from binokel_sim.families import family_module
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
 from binokel_sim.reference import core as core_twin
@@ -33,7 +32,7 @@ FAMILY_API = ("playout_rate", "reference_playout_rate", "decisions", "TWIN")
 
 def family_bench(rules: Rules) -> ModuleType:
     """The measurements of the engine family that plays ``rules``."""
-    return import_module(f"{__name__}.{engine_family(rules)}")
+    return family_module(__name__, rules)
 
 
 def deal_rate(rules: Rules, deals: int, threads: int, hands: int = 1) -> float:

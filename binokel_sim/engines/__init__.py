@@ -17,11 +17,10 @@ Shared by every family: :mod:`.policies` (which policy plays what).
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from binokel_sim.families import engine_family
+from binokel_sim.families import family_module
 
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
@@ -32,9 +31,4 @@ FAMILY_API = ("check", "run_play", "run_duel", "run_match", "run_samples", "samp
 
 def engine(rules: Rules) -> ModuleType:
     """The driver module of the engine family that plays ``rules``."""
-    return family_module(engine_family(rules))
-
-
-def family_module(family: str) -> ModuleType:
-    """The driver module of engine family ``family``."""
-    return import_module(f"{__name__}.{family}")
+    return family_module(__name__, rules)

@@ -14,11 +14,10 @@ family's name (:func:`family_odds`); what every family shares is :mod:`.summary`
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from binokel_sim.families import check_supports, engine_family
+from binokel_sim.families import check_supports, family_module
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,7 +31,7 @@ FAMILY_API = ("BATCH_COLUMNS", "batch_figures", "batch_error_figures")
 
 def family_odds(rules: Rules) -> ModuleType:
     """The odds module of the engine family that plays ``rules``."""
-    return import_module(f"{__name__}.{engine_family(rules)}")
+    return family_module(__name__, rules)
 
 
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",

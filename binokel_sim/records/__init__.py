@@ -10,11 +10,10 @@ its rows as JSON-ready dicts. Family ``f``'s module is ``binokel_sim.records.f``
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from binokel_sim.families import engine_family
+from binokel_sim.families import family_module
 
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
@@ -24,4 +23,4 @@ FAMILY_API = ("schema", "frame", "records")
 
 def family_records(rules: Rules) -> ModuleType:
     """The records module of the engine family that plays ``rules``."""
-    return import_module(f"{__name__}.{engine_family(rules)}")
+    return family_module(__name__, rules)

@@ -7,11 +7,10 @@
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from binokel_sim.families import engine_family
+from binokel_sim.families import family_module
 
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
@@ -19,4 +18,4 @@ if TYPE_CHECKING:
 
 def family_view(rules: Rules) -> ModuleType:
     """The ``bid-odds`` view of the engine family that plays ``rules``."""
-    return import_module(f"{__name__}.{engine_family(rules)}")
+    return family_module(__name__, rules)
