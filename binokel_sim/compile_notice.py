@@ -33,33 +33,33 @@ from dataclasses import dataclass
 # 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
 # NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread);
 # docs/performance.md, "Compile cost". The talon and widow engines run every command through
-# one parallel driver, specialised per kind of seats: all random, the heuristic (with random
+# one block driver, specialised per kind of seats: all random, the heuristic (with random
 # seats), the search policies (sampling, the solver); after a family's first command its other
 # commands with the same kind of seats compile nothing.
 COMPILE_SECONDS = {
-    ("meld", "meld-odds", ""): 28,
-    ("partnership", "bid-odds", ""): 36,  # README's first line
-    ("partnership", "play", ""): 29,
-    ("partnership", "duel", ""): 41,  # the random and mixed play-outs come with it
-    ("partnership", "match", ""): 4,
-    ("partnership", "bid-odds", "random"): 19,
-    ("partnership", "bid-odds", "sampling"): 43,
-    ("partnership", "play", "sampling"): 12,
-    ("partnership", "duel", "sampling"): 9,
-    ("partnership", "match", "sampling"): 8,
-    ("talon", "deal-odds", ""): 47,
+    ("meld", "meld-odds", ""): 26,
+    ("partnership", "bid-odds", ""): 38,  # README's first line
+    ("partnership", "play", ""): 19,
+    ("partnership", "duel", ""): 38,  # the random and mixed play-outs come with it
+    ("partnership", "match", ""): 1,
+    ("partnership", "bid-odds", "random"): 23,
+    ("partnership", "bid-odds", "sampling"): 40,
+    ("partnership", "play", "sampling"): 4,
+    ("partnership", "duel", "sampling"): 4,
+    ("partnership", "match", "sampling"): 2,
+    ("talon", "deal-odds", ""): 45,
     ("talon", "play", ""): 0,
     ("talon", "duel", ""): 0,
     ("talon", "match", ""): 0,
-    ("talon", "play", "random"): 33,
-    ("talon", "duel", "sampling"): 92,
+    ("talon", "play", "random"): 26,
+    ("talon", "duel", "sampling"): 64,
     ("solver", "solve", ""): 15,  # 0 after the sampling group, which compiles the solver
-    ("widow", "bid-odds", ""): 69,
+    ("widow", "bid-odds", ""): 59,
     ("widow", "play", ""): 0,
     ("widow", "duel", ""): 0,
     ("widow", "match", ""): 0,
-    ("widow", "play", "random"): 35,
-    ("widow", "duel", "sampling"): 95,
+    ("widow", "play", "random"): 29,
+    ("widow", "duel", "sampling"): 55,
 }
 
 

@@ -42,6 +42,7 @@ from binokel_sim.simulate import (
     chunks,
     deal,
     set_threads,
+    spread_blocks,
 )
 from binokel_sim.stats import mean_interval, wilson_interval
 from binokel_sim.tables import compile_tables
@@ -152,10 +153,10 @@ def run_partner_meld(rules: Rules, deals: int, seed: int, own_edges: Sequence[in
         n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
         h = np.zeros((n_blocks, *shape), dtype=np.int64)
         nt = np.zeros((n_blocks, edges.shape[0]), dtype=np.int64)
-        partner_meld_blocks(deck=tables.deck, hand_size=rules.hand_size, kt=tables.kt,
-                            trump_need=tables.trump_need, own_edges=edges, seed=seed,
-                            first_block=first_block, block_size=BLOCK_SIZE, n_deals=n, hist=h,
-                            no_trump=nt)
+        spread_blocks(partner_meld_blocks, n_blocks, deck=tables.deck,
+                      hand_size=rules.hand_size, kt=tables.kt, trump_need=tables.trump_need,
+                      own_edges=edges, seed=seed, first_block=first_block,
+                      block_size=BLOCK_SIZE, n_deals=n, hist=h, no_trump=nt)
         hist += h.sum(axis=0)  # serial reduction, in block order
         no_trump += nt.sum(axis=0)
         done += n

@@ -16,7 +16,7 @@ from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.random import bounded16
 from binokel_sim.reference import core as core_twin
-from binokel_sim.simulate import SimulationError
+from binokel_sim.simulate import SimulationError, spread_blocks
 from binokel_sim.variants import find_variant
 
 
@@ -34,8 +34,8 @@ def deck_list(rules, known=None) -> list[int]:
 def kernel_deal(deck: list[int], sizes: list[int], n_deals: int, seed: int, block_size: int,
                 first_block: int = 0) -> np.ndarray:
     out = np.empty((n_deals, len(sizes), N_PLANES), dtype=np.uint32)
-    deal_blocks(np.array(deck, dtype=np.int64), np.array(sizes, dtype=np.int64), seed, first_block,
-                block_size, out)
+    spread_blocks(deal_blocks, -(-n_deals // block_size), np.array(deck, dtype=np.int64),
+                  np.array(sizes, dtype=np.int64), seed, first_block, block_size, out)
     return out
 
 

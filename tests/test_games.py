@@ -26,7 +26,7 @@ from binokel_sim.kernels.random import seed_stream
 from binokel_sim.records.partnership import records as deal_records
 from binokel_sim.reference import play as ref
 from binokel_sim.reference.core import Stream, deal_hand, meld_total
-from binokel_sim.simulate import SimulationError
+from binokel_sim.simulate import SimulationError, spread_blocks
 from binokel_sim.stats import mean_interval
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
@@ -56,11 +56,12 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
         trick_leaders=np.zeros((n, HAND), dtype=np.int64),
         trick_winners=np.zeros((n, HAND), dtype=np.int64),
     )
-    play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
-                RULES.last_trick, RULES.min_meld, RULES.min_play, np.full(4, policy, np.int64), 0,
-                None, seed, first_block, block_size, first_deal, played.hands,
-                played.info, played.melds, played.bid_seats, played.bid_values,
-                played.trick_cards, played.trick_leaders, played.trick_winners)
+    spread_blocks(play_blocks, -(-n // block_size), TABLES.deck, TABLES.kt, TABLES.trump_need,
+                  TABLES.ladder, TABLES.card_points, RULES.last_trick, RULES.min_meld,
+                  RULES.min_play, np.full(4, policy, np.int64), 0, None, seed, first_block,
+                  block_size, first_deal, played.hands, played.info, played.melds,
+                  played.bid_seats, played.bid_values, played.trick_cards, played.trick_leaders,
+                  played.trick_winners)
     return played
 
 

@@ -21,6 +21,7 @@ from binokel_sim.engines.partnership import DEAL_FIELDS, run_play
 from binokel_sim.kernels.partnership.partner_meld import partner_meld_blocks
 from binokel_sim.odds.widow import widow_section
 from binokel_sim.reference.partner import partner_histogram, partner_records
+from binokel_sim.simulate import spread_blocks
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 
@@ -114,8 +115,8 @@ def test_partner_kernel_equals_twin_small_blocks():
     shape = (len(EDGES), R80.hand_size + 1, tables.max_total + 1)
     h = np.zeros((n_blocks, *shape), dtype=np.int64)
     nt = np.zeros((n_blocks, len(EDGES)), dtype=np.int64)
-    partner_meld_blocks(tables.deck, R80.hand_size, tables.kt, tables.trump_need,
-                        np.array(EDGES, dtype=np.int64), 13, 0, block, n, h, nt)
+    spread_blocks(partner_meld_blocks, n_blocks, tables.deck, R80.hand_size, tables.kt,
+                  tables.trump_need, np.array(EDGES, dtype=np.int64), 13, 0, block, n, h, nt)
     ref_h, ref_nt = twin_arrays(n, 13, block, shape)
     assert np.array_equal(h.sum(axis=0), ref_h)
     assert np.array_equal(nt.sum(axis=0), ref_nt)

@@ -25,7 +25,7 @@ from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import sampling as twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.reference.play import trick_winner
-from binokel_sim.simulate import SimulationError
+from binokel_sim.simulate import SimulationError, spread_blocks
 from binokel_sim.variants import find_variant
 
 HAND = RULES.hand_size
@@ -219,11 +219,11 @@ def test_a_sampled_run_is_small_blocks():
         trick_cards=np.zeros((n, HAND, 4), dtype=np.int64),
         trick_leaders=np.zeros((n, HAND), dtype=np.int64),
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
-    play_blocks(TABLES.deck, TABLES.kt, TABLES.trump_need, TABLES.ladder, TABLES.card_points,
-                RULES.last_trick, RULES.min_meld, RULES.min_play,
-                np.full(4, POLICY_SAMPLING, np.int64), 2, engine_policies.show_rows(RULES), seed,
-                first_deal // block, block, first_deal, *(getattr(direct, f)
-                                                          for f in PLAYED_FIELDS))
+    spread_blocks(play_blocks, -(-n // block), TABLES.deck, TABLES.kt, TABLES.trump_need,
+                  TABLES.ladder, TABLES.card_points, RULES.last_trick, RULES.min_meld,
+                  RULES.min_play, np.full(4, POLICY_SAMPLING, np.int64), 2,
+                  engine_policies.show_rows(RULES), seed, first_deal // block, block, first_deal,
+                  *(getattr(direct, f) for f in PLAYED_FIELDS))
     for field in PLAYED_FIELDS:
         assert np.array_equal(getattr(run, field), getattr(direct, field)), field
 

@@ -39,6 +39,7 @@ from binokel_sim.kernels.partnership.tricks import (
 from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream
+from binokel_sim.simulate import spread_blocks
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 
@@ -400,9 +401,10 @@ def test_heuristic_equals_reference(position):
 def run_blocks(n, policies, seed=7, first_block=0, block_size=256):
     play = np.empty((n, 2), dtype=np.int64)
     trumps = np.empty(n, dtype=np.int64)
-    playout_blocks(TABLES.deck, TABLES.card_points, RULES.last_trick, TABLES.kt,
-                   TABLES.trump_need, np.array(policies, dtype=np.int64), seed, first_block,
-                   block_size, play, trumps)
+    pairs = (-(-n // block_size) + 1) // 2  # the kernel plays its blocks in pairs
+    spread_blocks(playout_blocks, pairs, TABLES.deck, TABLES.card_points, RULES.last_trick,
+                  TABLES.kt, TABLES.trump_need, np.array(policies, dtype=np.int64), seed,
+                  first_block, block_size, play, trumps)
     return play, trumps
 
 

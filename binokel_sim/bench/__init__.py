@@ -23,7 +23,7 @@ from binokel_sim.families import family_module
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
 from binokel_sim.reference import core as core_twin
-from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT, set_threads
+from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT, set_threads, spread_blocks
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
@@ -41,8 +41,9 @@ def deal_rate(rules: Rules, deals: int, threads: int, hands: int = 1) -> float:
     tables = compile_tables(rules)
     sizes = np.full(hands, rules.hand_size, dtype=np.int64)
     out = np.empty((deals, hands, 4), dtype=np.uint32)
-    return deals / best_seconds(lambda: deal_blocks(deck=tables.deck, hand_sizes=sizes, seed=1,
-                                                    first_block=0, block_size=BLOCK_SIZE, out=out))
+    return deals / best_seconds(lambda: spread_blocks(
+        deal_blocks, -(-deals // BLOCK_SIZE), deck=tables.deck, hand_sizes=sizes, seed=1,
+        first_block=0, block_size=BLOCK_SIZE, out=out))
 
 
 def meld_rate(rules: Rules, deals: int, threads: int) -> float:
@@ -54,9 +55,10 @@ def meld_rate(rules: Rules, deals: int, threads: int) -> float:
     def work():
         ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
         th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-        meld_odds_blocks(deck=tables.deck, hand_size=rules.hand_size, kt=tables.kt,
-                         trump_need=tables.trump_need, fixed_trump=0, seed=1, first_block=0,
-                         block_size=BLOCK_SIZE, n_deals=deals, count_hist=ch, total_hist=th)
+        spread_blocks(meld_odds_blocks, n_blocks, deck=tables.deck, hand_size=rules.hand_size,
+                      kt=tables.kt, trump_need=tables.trump_need, fixed_trump=0, seed=1,
+                      first_block=0, block_size=BLOCK_SIZE, n_deals=deals, count_hist=ch,
+                      total_hist=th)
 
     return deals / best_seconds(work)
 

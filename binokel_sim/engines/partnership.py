@@ -38,6 +38,7 @@ from binokel_sim.simulate import (
     check_memory,
     check_run,
     set_threads,
+    spread_blocks,
     unseen_deck,
 )
 from binokel_sim.tables import allowed_trumps, compile_tables
@@ -172,15 +173,15 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     general = None if shown is None and bool((seats == POLICY_HEURISTIC).all()) else np.int64(1)
     for first_block, start, n in chunk_blocks(samples, n_threads, block):
         stop = start + n
-        bid_sample_blocks(bidder_hand=planes, unseen=unseen, kt=tables.kt, trumps=trump_arr,
-                          seat_policies=seats, n_samples=samples_per_move, show_rows=shown,
-                          card_points=tables.card_points, last_trick=rules.last_trick, seed=seed,
-                          first_block=offset + first_block, block_size=block,
-                          pair_meld=pair_meld[start:stop], pair_play=pair_play[start:stop],
-                          opp_meld=opp_meld[start:stop], constrained=cons.groups > 0,
-                          pool=cons.pool, known=cons.known, allowed=cons.allowed,
-                          capacity=cons.capacity, ways=cons.ways, auction_known=auction_known,
-                          draws=draws[start:stop], general=general)
+        spread_blocks(bid_sample_blocks, -(-n // block), bidder_hand=planes, unseen=unseen,
+                      kt=tables.kt, trumps=trump_arr, seat_policies=seats,
+                      n_samples=samples_per_move, show_rows=shown, card_points=tables.card_points,
+                      last_trick=rules.last_trick, seed=seed, first_block=offset + first_block,
+                      block_size=block, pair_meld=pair_meld[start:stop],
+                      pair_play=pair_play[start:stop], opp_meld=opp_meld[start:stop],
+                      constrained=cons.groups > 0, pool=cons.pool, known=cons.known,
+                      allowed=cons.allowed, capacity=cons.capacity, ways=cons.ways,
+                      auction_known=auction_known, draws=draws[start:stop], general=general)
         if (draws[start:stop] > max_draws).any():
             raise AuctionTooRare(f"no deal of the other hands fits the auction in "
                                  f"{max_draws:,} tries: the calls are too unlikely for the "
@@ -218,13 +219,13 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
     for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        duel_blocks(deck=tables.deck, kt=tables.kt, trump_need=tables.trump_need,
-                    ladder=tables.ladder, card_points=tables.card_points,
-                    last_trick=rules.last_trick, min_meld=rules.min_meld, min_play=rules.min_play,
-                    policy_a=a, policy_b=b, n_samples=samples_per_move,
-                    show_rows=shown_if_sampled(rules, a, b), seed=seed,
-                    first_block=offset + first_block, block_size=block,
-                    first_deal=first_deal + start, diff_out=diff[start:start + n])
+        spread_blocks(duel_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
+                      trump_need=tables.trump_need, ladder=tables.ladder,
+                      card_points=tables.card_points, last_trick=rules.last_trick,
+                      min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
+                      n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
+                      seed=seed, first_block=offset + first_block, block_size=block,
+                      first_deal=first_deal + start, diff_out=diff[start:start + n])
         if progress is not None:
             progress(start + n, deals)
     return diff / 2.0
@@ -276,16 +277,17 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     )
     for first_block, start, n in chunk_blocks(deals, n_threads, block):
         s = slice(start, start + n)
-        play_blocks(deck=tables.deck, kt=tables.kt, trump_need=tables.trump_need,
-                    ladder=tables.ladder, card_points=tables.card_points,
-                    last_trick=rules.last_trick, min_meld=rules.min_meld, min_play=rules.min_play,
-                    seat_policies=seats, n_samples=samples_per_move,
-                    show_rows=shown_if_sampled(rules, seats[0]), seed=seed,
-                    first_block=offset + first_block, block_size=block,
-                    first_deal=first_deal + start, hands_out=out.hands[s], deal_info=out.info[s],
-                    melds_out=out.melds[s], bid_seats=out.bid_seats[s],
-                    bid_values=out.bid_values[s], trick_cards=out.trick_cards[s],
-                    trick_leaders=out.trick_leaders[s], trick_winners=out.trick_winners[s])
+        spread_blocks(play_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
+                      trump_need=tables.trump_need, ladder=tables.ladder,
+                      card_points=tables.card_points, last_trick=rules.last_trick,
+                      min_meld=rules.min_meld, min_play=rules.min_play, seat_policies=seats,
+                      n_samples=samples_per_move, show_rows=shown_if_sampled(rules, seats[0]),
+                      seed=seed, first_block=offset + first_block, block_size=block,
+                      first_deal=first_deal + start, hands_out=out.hands[s],
+                      deal_info=out.info[s], melds_out=out.melds[s],
+                      bid_seats=out.bid_seats[s], bid_values=out.bid_values[s],
+                      trick_cards=out.trick_cards[s], trick_leaders=out.trick_leaders[s],
+                      trick_winners=out.trick_winners[s])
         if progress is not None:
             progress(start + n, deals)
     return out
@@ -330,14 +332,14 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
     for first_block, start, n in chunk_blocks(games, n_threads, block):
-        match_blocks(deck=tables.deck, kt=tables.kt, trump_need=tables.trump_need,
-                     ladder=tables.ladder, card_points=tables.card_points,
-                     last_trick=rules.last_trick, min_meld=rules.min_meld, min_play=rules.min_play,
-                     policy_a=a, policy_b=b, n_samples=samples_per_move,
-                     show_rows=shown_if_sampled(rules, a, b), target=rules.game_target,
-                     max_deals=MAX_GAME_DEALS, seed=seed, first_block=offset + first_block,
-                     block_size=block, first_game=first_game + start,
-                     games_out=out[start:start + n])
+        spread_blocks(match_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
+                      trump_need=tables.trump_need, ladder=tables.ladder,
+                      card_points=tables.card_points, last_trick=rules.last_trick,
+                      min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
+                      n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
+                      target=rules.game_target, max_deals=MAX_GAME_DEALS, seed=seed,
+                      first_block=offset + first_block, block_size=block,
+                      first_game=first_game + start, games_out=out[start:start + n])
         if progress is not None:
             progress(start + n, games)
     return out

@@ -38,11 +38,11 @@ from binokel_sim.simulate import (
     check_memory,
     check_run,
     set_threads,
+    spread_blocks,
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables, compile_talon
 from binokel_sim.variants import Rules
-
 
 # the specialisations its drivers compile beyond the heuristic's, each on first use, as
 # (command, policy) for ``binokel-sim warm-up``: one item loop serves every command
@@ -103,9 +103,16 @@ class TalonDeals:
     declarations: np.ndarray
 
 
-# --- the runs' entry points into the one parallel kernel (kernels.talon.deals.talon_blocks) -------
+# --- the runs' entry points into the one block driver (kernels.talon.deals.talon_blocks) -------
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
+
+def spread_talon(smart, search, **arguments) -> None:
+    """``talon_blocks`` over the blocks of its ``n_items`` items, one share per thread
+    (:func:`binokel_sim.simulate.spread_blocks`)."""
+    n_blocks = -(-arguments["n_items"] // arguments["block_size"])
+    spread_blocks(talon_blocks, n_blocks, smart, search, **arguments)
+
 
 def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
                       first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
@@ -125,7 +132,7 @@ def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, blo
     a recorded swap, the talon's last card replaced by the nine, so they are not written.
     """
     known, sides, _, _, _, diff, games = placeholders()
-    talon_blocks(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
+    spread_talon(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
                  deck=deck, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
                  turned=0, dealer=0, sides=sides, n_sides=0, policy_a=0, policy_b=0, target=0,
@@ -140,7 +147,7 @@ def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, 
     whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
     ``points_out`` int64 (n, P, 2) is written."""
     known, sides, hands, rows, tricks, diff, games = placeholders()
-    talon_blocks(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=points_out.shape[0],
+    spread_talon(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=points_out.shape[0],
                  deck=deck, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
                  turned=0, dealer=0, sides=sides, n_sides=0, policy_a=0, policy_b=0, target=0,
@@ -160,7 +167,7 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samp
     card and meld points per seat. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``."""
     _, sides, hands, rows, tricks, diff, games = placeholders()
-    talon_blocks(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=points_out.shape[0],
+    spread_talon(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=points_out.shape[0],
                  deck=unseen, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=0, known=known,
                  turned=int(turned), dealer=int(dealer), sides=sides, n_sides=0, policy_a=0,
@@ -177,7 +184,7 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, s
     Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``: the deal, then the plays one after another."""
     known, _, hands, rows, tricks, _, games = placeholders()
-    talon_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
+    spread_talon(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
                  deck=deck, tt=tt, seat_policies=sides, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
                  turned=0, dealer=0, sides=sides, n_sides=int(n_sides), policy_a=int(policy_a),
@@ -195,7 +202,7 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, 
     ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
     final totals."""
     known, _, hands, rows, tricks, diff, _ = placeholders()
-    talon_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
+    spread_talon(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
                  deck=deck, tt=tt, seat_policies=sides, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=first_game, known=known,
                  turned=0, dealer=0, sides=sides, n_sides=int(n_sides), policy_a=int(policy_a),

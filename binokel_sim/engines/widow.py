@@ -50,6 +50,7 @@ from binokel_sim.simulate import (
     check_memory,
     check_run,
     set_threads,
+    spread_blocks,
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables
@@ -179,7 +180,7 @@ class WidowDeals:
     trick_winners: np.ndarray
 
 
-# --- the runs' entry points into the one parallel kernel (kernels.widow.deals.widow_blocks) -------
+# --- the runs' entry points into the one block driver (kernels.widow.deals.widow_blocks) -------
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 
@@ -192,6 +193,13 @@ def _unrecorded(rows_out) -> tuple:
     _, hands, rows, tricks, diff = placeholders()
     return (hands, rows, rows, rows, rows, rows, rows, rows, rows_out, tricks, rows, rows, diff,
             rows_out, rows_out)
+
+
+def spread_widow(smart, search, **arguments) -> None:
+    """``widow_blocks`` over the blocks of its ``n_items`` items, one share per thread
+    (:func:`binokel_sim.simulate.spread_blocks`)."""
+    n_blocks = -(-arguments["n_items"] // arguments["block_size"])
+    spread_blocks(widow_blocks, n_blocks, smart, search, **arguments)
 
 
 def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
@@ -208,7 +216,7 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
-    widow_blocks(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
+    spread_widow(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
                  deck=deck, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
                  seed=seed, first_block=first_block, block_size=block_size, first_deal=first_deal,
                  known=known, game=_NO_GAME, outs=outs, max_calls=1)
@@ -219,7 +227,7 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed
     """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
     deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
     int64 (n, P)."""
-    widow_blocks(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=scores_out.shape[0],
+    spread_widow(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=scores_out.shape[0],
                  deck=deck, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
                  seed=seed, first_block=first_block, block_size=block_size, first_deal=first_deal,
                  known=placeholders()[0], game=_NO_GAME, outs=_unrecorded(scores_out),
@@ -235,7 +243,7 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
             rows, rows)
-    widow_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
+    spread_widow(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
                  deck=deck, tw=tw, kt=kt, seat_policies=seats, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
                  game=(int(n_sides), int(policy_a), int(policy_b), 0, 0), outs=outs,
@@ -249,7 +257,7 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals))
-    widow_blocks(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
+    spread_widow(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
                  deck=deck, tw=tw, kt=kt, seat_policies=seats, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=first_game,
                  known=placeholders()[0], game=game, outs=_unrecorded(games_out),
@@ -268,7 +276,7 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     + bonus), the trump, the soloist's meld after the widow, the bonus (1 if the soloist's side
     took every trick), the side's card points. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``: the deal, the widow decisions, the play."""
-    widow_blocks(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0], deck=unseen,
+    spread_widow(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0], deck=unseen,
                  tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
                  first_block=first_block, block_size=block_size, first_deal=0, known=known,
                  game=_NO_GAME, outs=_unrecorded(out), max_calls=1)

@@ -13,9 +13,8 @@ deck needs no negative-index fix-up. ``reference.deal_hand`` is the pure-Python 
 """
 
 import numpy as np
-from numba import prange
 
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import MASK16, bounded16, seed_stream, xoshiro_step
 
 # uint64 operands keep the draws' arithmetic in uint64 (meld_odds.py uses them too)
@@ -152,7 +151,7 @@ def deal_seats(work, first_seat, hand, state, hands):
 
 @njit
 def block_start(deck, seed, block):
-    """What every block of a parallel driver starts from: its random stream ``(seed, block)``
+    """What every block of a block driver starts from: its random stream ``(seed, block)``
     (uint64[4]) and its own copy of the deck to shuffle. Blocks never share either, which is what
     makes results independent of the thread count."""
     state = np.empty(4, dtype=np.uint64)
@@ -160,16 +159,17 @@ def block_start(deck, seed, block):
     return state, deck.copy()
 
 
-@njit_parallel
-def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out):
+@njit
+def deal_blocks(deck, hand_sizes, seed, first_block, block_size, out, share):
     """Deal ``out.shape[0]`` deals of ``len(hand_sizes)`` hands from ``deck`` (int64 card types).
 
     Writes ``out`` (uint32, shape (n_deals, n_hands, 4)): the bit planes of every hand. Deal ``d``
     reads the stream of block ``first_block + d // block_size``.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
     n_deals = out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
         stop = min(n_deals, (b + 1) * block_size)
         for d in range(b * block_size, stop):

@@ -14,7 +14,6 @@ is scored after the next one is dealt, so its table lookups overlap the next dea
 """
 
 import numpy as np
-from numba import prange
 
 from binokel_sim.kernels.deal import ONE, U16, U32, U48, block_start, deal_sum
 from binokel_sim.kernels.melds import (
@@ -30,7 +29,7 @@ from binokel_sim.kernels.melds import (
     WINDOW_MELDS,
     sets_min,
 )
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import MASK16
 
 _WINDOW = np.uint64((1 << WINDOW_BITS) - 1)
@@ -179,9 +178,9 @@ def general_block(work, hand_size, n_hands, state, rows, width, held, trump_need
                    fixed_radix, True)
 
 
-@njit_parallel
+@njit
 def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_block,
-                     block_size, n_deals, count_hist, total_hist):
+                     block_size, n_deals, count_hist, total_hist, share):
     """Deal ``n_deals`` hands of ``hand_size`` from ``deck`` and histogram their melds.
 
     Block ``b`` (deals ``b*block_size`` on) reads stream ``first_block + b`` and writes only its own
@@ -189,13 +188,14 @@ def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_b
     exactly ``c`` times with ``fixed_trump`` as trump; ``total_hist[b, v]`` (int64 (n_blocks,
     max_total + 1)) counts hands whose best meld total is ``v``, best over the suits the hand may
     name (over all four suits when it may name none). Every hand is scored for all four trumps.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
     table, fixed_parents, fixed_radix = kt[0], kt[2], kt[3]
     card_value, held, fixed_inside, window_points = kt[7], kt[9], kt[10], kt[11]
     rows = kt[8].reshape(-1)
     width = np.uint64(kt[8].shape[1])
     general = fixed_inside.shape[0] > 0 or fixed_parents.shape[0] > 0
-    n_blocks = count_hist.shape[0]
     guard = np.int64(0)  # the top bit of every fixed meld's count field (sets_min)
     for p in range(table.shape[0]):
         if table[p, COL_SCOPE] == SCOPE_FIXED:
@@ -205,7 +205,7 @@ def meld_odds_blocks(deck, hand_size, kt, trump_need, fixed_trump, seed, first_b
     c1 = np.uint64(2 + (1 if fixed_trump == 1 else 0))
     c2 = np.uint64(2 + (1 if fixed_trump == 2 else 0))
     c3 = np.uint64(2 + (1 if fixed_trump == 3 else 0))
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         state, types = block_start(deck, seed, first_block + b)
         work = np.empty(types.shape[0], dtype=np.uint64)
         for k in range(types.shape[0]):

@@ -1,7 +1,10 @@
 """The one place for numba options: every kernel is compiled with these.
 
 ``cache=True`` keeps compiled machine code on disk (a warm start answers in well under 2 s);
-``fastmath`` stays off because the kernels are integer code and need exact semantics.
+``fastmath`` stays off because the kernels are integer code and need exact semantics;
+``nogil`` lets the block drivers run on several Python threads at once
+(``binokel_sim.simulate.spread_blocks``: no kernel uses numba's ``prange``, which compiles
+slower).
 """
 
 import numba
@@ -18,8 +21,3 @@ def njit(*args, **kwargs):
     if args and callable(args[0]) and not kwargs:
         return numba.njit(**NJIT_OPTIONS)(args[0])
     return numba.njit(**{**NJIT_OPTIONS, **kwargs})
-
-
-def njit_parallel(func):
-    """``numba.njit`` for block drivers that spread independent blocks over threads."""
-    return numba.njit(parallel=True, **NJIT_OPTIONS)(func)

@@ -1,5 +1,5 @@
 """Whole deals of four-hand-80: deal, auction, trump, meld, play-out and scoring, in three
-block-parallel drivers: ``play_blocks`` (full records), ``duel_blocks`` (the same deals played
+block drivers: ``play_blocks`` (full records), ``duel_blocks`` (the same deals played
 twice with the partnerships' policies swapped) and ``bid_sample_blocks`` (one known hand, the
 other 60 cards at random, under what the user knows or given the auction, every trump candidate
 on the same samples).
@@ -10,12 +10,11 @@ Contract: SPEC.md, four-hand-80 (bidding, trump, automatic loss, scoring).
 """
 
 import numpy as np
-from numba import prange
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.sampling import play_known, sampling_active, sampling_scratch
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
@@ -28,7 +27,6 @@ from binokel_sim.kernels.partnership.tricks import (
     score_deal,
 )
 from binokel_sim.kernels.sampler import group_planes, sample_counts
-
 
 
 @njit
@@ -168,11 +166,11 @@ def _scratch(hand):
             np.empty(hand, dtype=np.int64))
 
 
-@njit_parallel
+@njit
 def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
                 seat_policies, n_samples, show_rows, seed, first_block, block_size, first_deal,
                 hands_out, deal_info, melds_out, bid_seats, bid_values, trick_cards,
-                trick_leaders, trick_winners):
+                trick_leaders, trick_winners, share):
     """Simulate ``hands_out.shape[0]`` whole deals and record them.
 
     Deal ``d`` (global number ``first_deal + d``, dealer ``(first_deal + d) % 4``) reads the
@@ -185,13 +183,14 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     ``trick_leaders``, ``trick_winners`` int64 (n, 20). ``n_samples``: the sampling policy's
     deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``; None when no seat
     samples, :func:`sampler_of`), both read only when a seat plays it.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
     n_deals = hands_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     active = sampling_active(seat_policies)
     check_shown(active, show_rows)
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
         sampler = sampler_of(deck, n_samples, active)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
@@ -223,10 +222,10 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
             info[9] = score1
 
 
-@njit_parallel
+@njit
 def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
                 policy_a, policy_b, n_samples, show_rows, seed, first_block, block_size,
-                first_deal, diff_out):
+                first_deal, diff_out, share):
     """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
     auction and trump (the bidding heuristic does not depend on the play policy).
 
@@ -234,9 +233,10 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     per-deal difference A minus B is ``diff_out / 2``. Deal ``d`` reads the stream of block
     ``first_block + d // block_size``; its dealer is ``(first_deal + d) % 4``, as in
     :func:`play_blocks`.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
     n_deals = diff_out.shape[0]
-    n_blocks = (n_deals + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     a_first = np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64)
     b_first = np.array([policy_b, policy_a, policy_b, policy_a], dtype=np.int64)
@@ -245,7 +245,7 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
     counters = counter_mask(card_points)
     active = sampling_active(a_first)
     check_shown(active, show_rows)
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
@@ -446,11 +446,11 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
         d += 1
 
 
-@njit_parallel
+@njit
 def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples, show_rows,
                       card_points, last_trick, seed, first_block, block_size, pair_meld,
                       pair_play, opp_meld, constrained, pool, known, allowed, capacity, ways,
-                      auction_known, draws, general):
+                      auction_known, draws, general, share):
     """Samples for the bid odds of one hand, held by seat 0, the bid winner, who leads.
 
     ``bidder_hand`` uint32 (4,): its planes; ``unseen`` int64 (60,): the other cards, dealt at
@@ -468,9 +468,10 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     their calls told), and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
     when every seat plays the heuristic (no sampling seat): only the heuristic play-outs are
     compiled into that specialisation (the default bid odds compile fastest), else int64.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
     n = pair_meld.shape[0]
-    n_blocks = (n + block_size - 1) // block_size
     mode, heuristic_seats = play_mode(seat_policies)
     counters = counter_mask(card_points)
     km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
@@ -484,7 +485,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
             if (bidder_hand[plane] >> t) & 1:
                 deck[k] = t
                 k += 1
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         start = b * block_size
         stop = min(n, start + block_size)
         cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
@@ -510,22 +511,23 @@ def partnership_game_over(totals, bidder, target):
     return -1
 
 
-@njit_parallel
+@njit
 def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
                  policy_a, policy_b, n_samples, show_rows, target, max_deals, seed, first_block,
-                 block_size, first_game, games_out):
+                 block_size, first_game, games_out, share):
     """Whole games of four-hand-80 to ``target``: game ``g`` (number ``first_game + g``) puts A on
     pair ``(number // 4) % 2`` (seats 0+2 or 1+3) and B on the other; its first dealer is seat
     ``number % 4`` and the deal rotates clockwise. Game ``g`` reads the stream of block
     ``first_block + g // block_size``. Writes ``games_out`` int64 (n, 4): A won (1/0; -1 when
-    ``max_deals`` deals did not end the game), deals played, A's final total, B's final total."""
+    ``max_deals`` deals did not end the game), deals played, A's final total, B's final total.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``)."""
     n_games = games_out.shape[0]
-    n_blocks = (n_games + block_size - 1) // block_size
     hand = deck.shape[0] // N_SEATS
     counters = counter_mask(card_points)
     active = sampling_active(np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64))
     check_shown(active, show_rows)
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)

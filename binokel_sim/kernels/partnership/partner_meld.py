@@ -1,4 +1,4 @@
-"""Block-parallel driver of the partner-meld table (four-hand-80 style games): what the partner
+"""Block driver of the partner-meld table (four-hand-80 style games): what the partner
 melds, given one's own meld and the length of the trump one names.
 
 Each deal is laid out exactly as the whole-deal kernels lay it out (``deal_seats``: seats 0-2 by
@@ -12,11 +12,10 @@ The pure-Python twin is :mod:`binokel_sim.reference.partner`.
 """
 
 import numpy as np
-from numba import prange
 
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 
 PARTNER_SEAT = 2  # seat 0's partner (partnerships 0+2 and 1+3)
 
@@ -52,9 +51,9 @@ def meld_class(value, edges):
     return c
 
 
-@njit_parallel
+@njit
 def partner_meld_blocks(deck, hand_size, kt, trump_need, own_edges, seed, first_block,
-                        block_size, n_deals, hist, no_trump):
+                        block_size, n_deals, hist, no_trump, share):
     """Deal ``n_deals`` deals and histogram seat 0's meld class, trump length and partner meld.
 
     Block ``b`` (deals ``b*block_size`` on) reads stream ``first_block + b`` and writes only its
@@ -64,10 +63,11 @@ def partner_meld_blocks(deck, hand_size, kt, trump_need, own_edges, seed, first_
     its partner's meld with that trump is ``v``; ``no_trump[b, c]`` (int64 (n_blocks,
     len(own_edges))) counts deals where seat 0 may name no suit, by its own meld class (its best
     total over the four suits; in four-hand-80 the same for every suit).
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
-    n_blocks = hist.shape[0]
     n_seats = deck.shape[0] // hand_size
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
         hands = np.empty((n_seats, 4), dtype=np.uint32)
         totals = np.empty(4, dtype=np.int64)

@@ -1,5 +1,5 @@
 """Trick play of the partnership family on bit planes: legal cards, trick winner, a full
-play-out, deal scoring, and the parallel play-out driver (the helpers every family shares are in
+play-out, deal scoring, and the play-out block driver (the helpers every family shares are in
 :mod:`binokel_sim.kernels.play`). Contract: SPEC.md "Common to all variants" (must-head obligation,
 trick winner) and "Variant four-hand-80" (play, scoring).
 
@@ -9,12 +9,11 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 """
 
 import numpy as np
-from numba import prange
 
 from binokel_sim.kernels.bits import either, popcount
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.heuristic import (
     heuristic_card,
     heuristic_follow,
@@ -580,9 +579,9 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
         d_a += 1
 
 
-@njit_parallel
+@njit
 def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies, seed,
-                   first_block, block_size, play_out, trump_out):
+                   first_block, block_size, play_out, trump_out, share):
     """Deal and play out ``play_out.shape[0]`` deals of four-hand-80.
 
     ``deck`` int64 (80,): card types (``Tables.deck``); ``card_points``, ``kt`` (the meld
@@ -601,12 +600,14 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
 
     Writes ``play_out`` int64 (n_deals, 2): play points of pairs 0+2 and 1+3 (sum: 50), and
     ``trump_out`` int64 (n_deals,): the trump suit.
+    ``share``: this call's block pairs, ``share[0] <= q < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``).
     """
     n_deals = play_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     mode, heuristic_seats = play_mode(seat_policies)
     counters = counter_mask(card_points)
-    for q in prange((n_blocks + 1) // 2):  # blocks 2q and 2q + 1, played in pairs
+    for q in range(share[0], share[1]):  # blocks 2q and 2q + 1, played in pairs
         b = 2 * q
         start_a = b * block_size
         stop_a = min(n_deals, start_a + block_size)

@@ -18,12 +18,11 @@ the rows and the declarations themselves are in :mod:`binokel_sim.kernels.talon.
 """
 
 import numpy as np
-from numba import prange
 
 from binokel_sim.kernels.bits import MAX_COPIES, either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of, game_over, give_card, remove_card, suit_block
 from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER, random_pick
 from binokel_sim.kernels.random import below_scalar
@@ -642,12 +641,12 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                     break
 
 
-# --- the block-parallel driver ------------------------------------------------------------------
+# --- the block driver ----------------------------------------------------------------------------
 #
-# One parallel kernel runs the blocks of every talon run (play, play-out, samples, duel, match:
+# One block driver runs the blocks of every talon run (play, play-out, samples, duel, match:
 # the mode is an argument), with placeholder arrays for the outputs a run does not write, all of
 # one type per argument. numba links a callee's code into every caller and optimises the whole
-# again, so five parallel drivers would cost five compiles of the item loop (some 30 s each); one
+# again, so five block drivers would cost five compiles of the item loop (some 30 s each); one
 # driver costs one per kind of seats (docs/performance.md, "Compile cost"). The per-run entry
 # points, with the argument lists they document, are binokel_sim.engines.talon.talon_*_blocks.
 
@@ -661,20 +660,21 @@ def placeholders():
             np.empty((0, 4), dtype=np.int64))
 
 
-@njit_parallel
+@njit
 def talon_blocks(smart, search, mode, n_items, deck, tt, seat_policies, n_samples, seed,
                  first_block, block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
                  policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
-                 trick_leaders, trick_winners, decl_out, diff_out, games_out):
+                 trick_leaders, trick_winners, decl_out, diff_out, games_out, share):
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
     (:func:`talon_items`, which writes only its items' slots). ``smart`` and ``search``
     (``games.policy_kinds``) are None or int64 and choose the compiled specialisation, each
     compiled on its first use: ``smart`` None when every seat plays at random (no policy code),
-    ``search`` None when no seat plays the solver or the sampling policy (neither compiled)."""
-    n_blocks = (n_items + block_size - 1) // block_size
+    ``search`` None when no seat plays the solver or the sampling policy (neither compiled).
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``)."""
     dt = declaration_tables(tt[1], tt[2], tt[4])
-    for b in prange(n_blocks):
+    for b in range(share[0], share[1]):
         start = b * block_size
         talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, seed,
                     first_block + b, start, min(n_items, start + block_size), first_deal, known,

@@ -14,7 +14,7 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compil
   (:func:`binokel_sim.engines.widow.preferences`).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
-argument (numba's parallel loops take no tuple nested in a tuple).
+argument (numba's prange loops, which the drivers were, took no tuple nested in a tuple).
 
 Sides: with partnerships a seat's side is ``seat % 2``, else the seat itself. Decisions are made
 by each seat's policy (ids of :mod:`binokel_sim.kernels.policies`); the random policy reads one
@@ -23,7 +23,6 @@ stream of a deal").
 """
 
 import numpy as np
-from numba import prange
 
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
@@ -31,7 +30,7 @@ from binokel_sim.kernels.bits import kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
-from binokel_sim.kernels.options import njit, njit_parallel
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import game_over, give_card, remove_card, suit_block
 from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, random_pick
 from binokel_sim.kernels.random import below_scalar
@@ -522,9 +521,9 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     break
 
 
-# --- the block-parallel driver ------------------------------------------------------------------
+# --- the block driver ----------------------------------------------------------------------------
 #
-# As the talon engine: one parallel kernel runs the blocks of every widow run (one compile of
+# As the talon engine: one block driver runs the blocks of every widow run (one compile of
 # the item loop per kind of seats instead of one per run), with placeholder arrays (one type per
 # argument) for the outputs a run does not write. The per-run entry points are
 # binokel_sim.engines.widow.widow_*_blocks.
@@ -539,16 +538,17 @@ def placeholders():
             np.empty(0, dtype=np.float64))
 
 
-@njit_parallel
+@njit
 def widow_blocks(smart, search, mode, n_items, deck, tw, kt, seat_policies, n_samples, seed,
-                 first_block, block_size, first_deal, known, game, outs, max_calls):
+                 first_block, block_size, first_deal, known, game, outs, max_calls, share):
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
     (:func:`widow_items`, which writes only its items' slots of ``outs``). ``game``: (sides,
     A's policy, B's policy, target, most deals); ``smart``, ``search``: as
-    :func:`~binokel_sim.kernels.talon.deals.talon_blocks` has them."""
-    n_blocks = (n_items + block_size - 1) // block_size
-    for b in prange(n_blocks):
+    :func:`~binokel_sim.kernels.talon.deals.talon_blocks` has them.
+    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``)."""
+    for b in range(share[0], share[1]):
         start = b * block_size
         stop = min(n_items, start + block_size)
         widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, seed,
