@@ -77,6 +77,7 @@ class Expected:
     command: str
     family: str
     variant: str
+    policies: tuple[str, ...] = ()
     printed: bool = False
 
 
@@ -99,30 +100,52 @@ def family_of(command: str, rules) -> str:
     return engine_family(rules)
 
 
-def estimate(command: str, family: str) -> int | None:
-    """About how many seconds, at most, a cold compile of ``command`` on ``family`` takes (None:
-    no figure). With the default policies: its group's and the family's first group's, which
-    holds what the family's commands share (the play-outs, the item loop); for a command without
-    a group of its own (batch, report, calibrate, bench) the family's default groups together.
-    Another policy compiles a group of its own instead (random seats, the search policies), and
-    the line does not know the policies: the largest such group of the family when it is more."""
-    parts = {cmd: s for (f, cmd, policies), s in COMPILE_SECONDS.items()
-             if f == family and not policies}
+SEARCH_POLICIES = ("sampling", "heuristic+solver")
+
+
+def kind_of(policies: tuple[str, ...]) -> str | None:
+    """The kind of seats ``policies`` (the command's ``--policy``, ``-a``, ``-b``) compile for,
+    as :data:`COMPILE_SECONDS` names it: ``sampling`` (a search policy at a seat), ``random``
+    (every seat random), ``""`` (the heuristic, with random seats or not); None when not known."""
+    if not policies:
+        return None
+    if any(p in SEARCH_POLICIES for p in policies):
+        return "sampling"
+    return "random" if all(p == "random" for p in policies) else ""
+
+
+def estimate(command: str, family: str, policies: tuple[str, ...] = ()) -> int | None:
+    """About how many seconds, at most, a cold compile of ``command`` on ``family`` with
+    ``policies`` takes (None: no figure). The heuristic: its group's and the family's first
+    group's, which holds what the family's commands share (the play-outs, the item loop); for a
+    command without a group of its own (batch, report, calibrate, bench) the family's default
+    groups together. Random seats only, or a search policy, compile a specialisation of their
+    own: the family's first group and the largest group of that kind. Policies not known: the
+    largest of these."""
+    parts = {cmd: s for (f, cmd, kind), s in COMPILE_SECONDS.items()
+             if f == family and not kind}
     if not parts:
         return None
+    first = next(iter(parts))
     if command not in parts:
         usual = sum(parts.values())
     else:
-        first = next(iter(parts))
         usual = parts[first] + (parts[command] if command != first else 0)
-    other = [s for (f, _, policies), s in COMPILE_SECONDS.items() if f == family and policies]
-    return max([usual, *other])
+    kind = kind_of(policies)
+    others = {}
+    for (f, _, k), s in COMPILE_SECONDS.items():
+        if f == family and k:
+            others[k] = max(others.get(k, 0), parts[first] + s)
+    if kind is None:
+        return max([usual, *others.values()])
+    return others.get(kind, usual) if kind else usual
 
 
-def notice_line(command: str, family: str, variant: str) -> str:
+def notice_line(command: str, family: str, variant: str,
+                policies: tuple[str, ...] = ()) -> str:
     """The line, e.g. ``compiling the partnership engine (four-hand-80) for bid-odds, once: up
     to about 62 s``."""
-    seconds = estimate(command, family)
+    seconds = estimate(command, family, policies)
     what = f"compiling the {ENGINES.get(family, family + ' kernels')} ({variant}) for {command}"
     if seconds is None:
         return f"{what}, once (it is cached)"
@@ -131,14 +154,16 @@ def notice_line(command: str, family: str, variant: str) -> str:
     return f"{what}, once: up to about {seconds} s"
 
 
-def expect(command: str, rules, write: Callable[[str], None]) -> None:
-    """The running ``command`` on ``rules``: a compilation from now on is announced by
-    ``write(line)``, once. Replaces what was expected before."""
+def expect(command: str, rules, write: Callable[[str], None],
+           policies: tuple[str, ...] = ()) -> None:
+    """The running ``command`` on ``rules`` with the seats' ``policies`` (empty: not known): a
+    compilation from now on is announced by ``write(line)``, once. Replaces what was expected
+    before."""
     global _expected, _write
     enabled = not _muted and os.environ.get(ENV, "on").lower() not in ("off", "0", "no")
     with _lock:
-        _expected = (Expected(command, family_of(command, rules), rules.name) if enabled
-                     else None)
+        _expected = (Expected(command, family_of(command, rules), rules.name, tuple(policies))
+                     if enabled else None)
         _write = write
 
 
@@ -170,7 +195,8 @@ def on_compile() -> str | None:
         if _expected is None or _expected.printed:
             return None
         _expected.printed = True
-        return notice_line(_expected.command, _expected.family, _expected.variant)
+        return notice_line(_expected.command, _expected.family, _expected.variant,
+                           _expected.policies)
 
 
 _installed = False

@@ -27,23 +27,50 @@ def notice_on(monkeypatch):
 
 def test_the_line_names_engine_variant_command_and_estimate(monkeypatch):
     seconds = compile_notice.COMPILE_SECONDS
+    first = seconds[("partnership", "bid-odds", "")]  # the family's first group: what it shares
+    others = [first + s for (f, _, p), s in seconds.items() if f == "partnership" and p]
     line = compile_notice.notice_line("duel", "partnership", "four-hand-80")
-    others = [s for (f, _, p), s in seconds.items() if f == "partnership" and p]
-    upto = max(seconds[("partnership", "bid-odds", "")] + seconds[("partnership", "duel", "")],
-               *others)
+    upto = max(first + seconds[("partnership", "duel", "")], *others)
     assert line == (f"compiling the partnership engine (four-hand-80) for duel, once: up to "
                     f"about {upto} s")
-    assert compile_notice.estimate("bid-odds", "partnership") == max(
-        seconds[("partnership", "bid-odds", "")], *others)
+    # the policies not known: the heuristic's groups, or another kind of seats' when more
+    assert compile_notice.estimate("bid-odds", "partnership") == max(first, *others)
+    # known: the heuristic's groups only, or the family's first and the kind's largest group
+    assert compile_notice.estimate("bid-odds", "partnership", ("heuristic",)) == first
+    assert compile_notice.estimate("duel", "partnership", ("heuristic", "random")) == \
+        first + seconds[("partnership", "duel", "")]
+    talon_first = seconds[("talon", "deal-odds", "")]
+    search = max(s for (f, _, p), s in seconds.items() if f == "talon" and p == "sampling")
+    assert compile_notice.estimate("duel", "talon", ("sampling", "heuristic")) == \
+        compile_notice.estimate("play", "talon", ("heuristic+solver",)) == talon_first + search
+    assert compile_notice.estimate("play", "talon", ("random",)) == \
+        talon_first + seconds[("talon", "play", "random")]
     # a command without its own figure quotes its family's default groups together, or the
     # largest group of other policies when that is more
     family = sum(s for (f, _, p), s in seconds.items() if f == "widow" and not p)
-    others = [s for (f, _, p), s in seconds.items() if f == "widow" and p]
+    widow_first = seconds[("widow", "bid-odds", "")]
+    others = [widow_first + s for (f, _, p), s in seconds.items() if f == "widow" and p]
     assert compile_notice.estimate("calibrate", "widow") == max(family, *others)
     # minutes from two on
     monkeypatch.setitem(seconds, ("talon", "play", "random"), 150)
     assert compile_notice.notice_line("play", "talon", "two-hand-48").endswith(
-        "once: up to about 2 min")
+        f"once: up to about {round((talon_first + 150) / 60)} min")
+
+
+def test_the_command_tells_the_line_its_policies(notice_on, monkeypatch):
+    """The CLI passes --policy (or -a and -b) on: a sampling run's line quotes the search
+    specialisation, a heuristic run's its own group."""
+    seen = []
+    expect = compile_notice.expect
+
+    def spy(command, rules, write, policies=()):
+        seen.append((command, policies))
+        expect(command, rules, write, policies)
+
+    monkeypatch.setattr(compile_notice, "expect", spy)
+    invoke("duel", "-v", "two-hand-48", "-a", "sampling", "-b", "heuristic", "--deals", "0")
+    invoke("play", "-v", "two-hand-48", "--policy", "random", "--deals", "0")
+    assert seen == [("duel", ("sampling", "heuristic")), ("play", ("random",))]
 
 
 def test_one_line_at_the_first_compilation_and_none_after(notice_on):

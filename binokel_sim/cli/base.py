@@ -290,8 +290,10 @@ def _expect_compile(rules: "Rules") -> None:
     ctx = _current_context()
     if ctx is None:
         return
+    policies = tuple(value for key in ("policy", "a", "b")
+                     if isinstance(value := ctx.params.get(key), str))
     compile_notice.expect(ctx.info_name, rules, lambda line: err.print(
-        line, markup=False, highlight=False, soft_wrap=True))
+        line, markup=False, highlight=False, soft_wrap=True), policies)
     ctx.call_on_close(compile_notice.done)
 
 
