@@ -454,12 +454,12 @@ def test_talon_variants_carry_the_turned_card_rules():
 
 
 @pytest.mark.parametrize("name,leader", [
-    ("three-hand-auction-48", "non_dealer"), ("four-hand-widow-48", "non_dealer"),
-    ("two-hand-48", "bid_winner"), ("four-hand-80", "non_dealer"),
+    ("two-hand-48", "bid_winner"), ("two-hand-48", "soloist"), ("four-hand-80", "non_dealer"),
 ])
 def test_a_first_leader_the_engine_does_not_play_is_refused(name, leader):
-    # issue 25: play.first_leader in a widow-game file was accepted and ignored; every family
-    # plays one first lead, and a file asking for another is refused (docs/rules.md, 28)
+    # issue 25: play.first_leader in a widow-game file was accepted and ignored; the talon and
+    # partnership families play one first lead each, and a file asking for another is refused
+    # (docs/rules.md, 28); the widow family plays both (tests/test_widow_switches.py)
     data = builtin_dict(name)
     data["play"]["first_leader"] = leader
     _expect_error(data, "play.first_leader", leader)

@@ -122,7 +122,7 @@ class _Replay(RecordCheck):
         self.deal_(rec)
         soloist, bid = self.auction(rec, dealer)
         self.exchange(rec, soloist)
-        self.play(rec, soloist)
+        self.play(rec, soloist, dealer)
         self.scoring(rec, soloist, bid)
 
     def deal_(self, rec: dict) -> None:
@@ -209,6 +209,9 @@ class _Replay(RecordCheck):
         hands = self.hands
         own = hands[soloist] + self.widow  # the soloist's hand with the widow taken up
         demand = rec["demand"]
+        self.check(demand is None or rules.widow_demand,
+                   "demand: these rules have no demand ([widow] demand = false), but the record "
+                   "has one")
         if demand is not None:
             self.keys(demand, DEMAND_KEYS, "demand")
             d = self.card(demand["card"], "demand.card")
@@ -267,7 +270,7 @@ class _Replay(RecordCheck):
                    f"{trump_rec} give {melds}")
         self.melds = melds
 
-    def play(self, rec: dict, soloist: int) -> None:
+    def play(self, rec: dict, soloist: int, dealer: int) -> None:
         rules, players = self.rules, self.rules.players
         tricks = rec["tricks"]
         self.check(isinstance(tricks, list), "tricks must be a list")
@@ -275,9 +278,13 @@ class _Replay(RecordCheck):
                    f"{len(tricks)} tricks, expected {rules.hand_size} (one per card in hand)")
         won_points = [0] * players
         self.tricks_won = [0] * players
-        leader = soloist
+        # the first lead (SPEC "House variants"): the soloist, or the player left of the dealer
+        if rules.first_leader == "non_dealer":
+            leader, who = (dealer + 1) % players, f"the player left of the dealer (seat {dealer})"
+        else:
+            leader, who = soloist, "the soloist"
         for i, trick in enumerate(tricks):
-            winner, cards = self.trick(i, trick, leader, soloist)
+            winner, cards = self.trick(i, trick, leader, who)
             won_points[winner] += sum(rules.rank_points[rank_of(t)] for t in cards)
             self.tricks_won[winner] += 1
             leader = winner
@@ -293,14 +300,14 @@ class _Replay(RecordCheck):
         self.card_points = card_points
         self.last_winner = leader
 
-    def trick(self, i: int, trick: Any, leader: int, soloist: int) -> tuple[int, list[int]]:
+    def trick(self, i: int, trick: Any, leader: int, who: str) -> tuple[int, list[int]]:
         players = self.rules.players
         self.keys(trick, TRICK_KEYS, "trick", i)
         got_leader = self.seat(trick["leader"], "leader", i)
         if i == 0:
             self.check(got_leader == leader,
-                       f"the first trick is led by seat {got_leader}, but the soloist (seat "
-                       f"{soloist}) leads it", i)
+                       f"the first trick is led by seat {got_leader}, but {who}, seat "
+                       f"{leader}, leads it", i)
         else:
             self.check(got_leader == leader,
                        f"led by seat {got_leader}, but the previous trick's winner is seat "

@@ -107,6 +107,8 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
     cfg[k.CFG_COPIES] = rules.copies
     cfg[k.CFG_DECK] = sum(1 << t for t in range(N_TYPES) if tables.deck_counts[t])
+    cfg[k.CFG_DEMAND] = int(rules.widow_demand)
+    cfg[k.CFG_LEADER] = int(rules.first_leader == "non_dealer")
     return (cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules),
             show_rows(rules))
 
@@ -265,21 +267,23 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max
 
 
 def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
-                        block_size, out) -> None:
+                        block_size, out, dealer) -> None:
     """Samples for the bid odds of one hand: seat 0 is the soloist with ``known[0]`` (uint32
     (4,)) before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others
     take consecutive hands of the shuffled unseen cards, the widow the rest). With ``known[1]``
     set, what the user knows deals the other seats and the widow instead
     (``kernels.sampler.constrained_deal``; ``kernels.sampler.unconstrained`` for nothing known).
-    Seat 0 takes the widow, demands, buries, names trump and leads; the deal is played out.
-    Writes ``out`` int64 (n, 5): the soloist side's total (meld if it took a trick + card points
-    + bonus), the trump, the soloist's meld after the widow, the bonus (1 if the soloist's side
-    took every trick), the side's card points. Sample ``d`` reads the stream of block
-    ``first_block + d // block_size``: the deal, the widow decisions, the play."""
+    Seat 0 takes the widow, demands (where the rules have the demand), buries and names trump;
+    the soloist leads, or the player left of ``dealer`` (the dealer's seat) where the rules say
+    so; the deal is played out. Writes ``out`` int64 (n, 5): the soloist side's total (meld if
+    it took a trick + card points + bonus), the trump, the soloist's meld after the widow, the
+    bonus (1 if the soloist's side took every trick), the side's card points. Sample ``d`` reads
+    the stream of block ``first_block + d // block_size``: the deal, the widow decisions, the
+    play."""
     spread_widow(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0], deck=unseen,
                  tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=0, known=known,
-                 game=_NO_GAME, outs=_unrecorded(out), max_calls=1)
+                 first_block=first_block, block_size=block_size, first_deal=int(dealer),
+                 known=known, game=_NO_GAME, outs=_unrecorded(out), max_calls=1)
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
@@ -392,9 +396,12 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
 def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
                       threads: int | None = None,
                       progress: Progress | None = None, first_sample: int = 0,
-                      knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+                      knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE,
+                      dealer: int | None = None) -> np.ndarray:
     """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
+    ``dealer``: the dealer's seat, by default the last (seat 0 sits left of the dealer); it
+    matters only where the player left of the dealer leads the first trick.
     Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``. ``first_sample`` (a multiple of
     ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
@@ -416,7 +423,8 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
              cons.capacity, cons.ways)
     for first_block, start, n in chunk_blocks(samples, n_threads, block):
         widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, samples_per_move,
-                            seed, offset + first_block, block, out[start:start + n])
+                            seed, offset + first_block, block, out[start:start + n],
+                            rules.players - 1 if dealer is None else dealer)
         if progress is not None:
             progress(start + n, samples)
     return out

@@ -128,7 +128,10 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
 def demand_options(rules: Rules, cards: list[int]) -> list[int | None]:
     """The demand choices of the soloist holding ``cards`` (hand + widow), docs/rules.md "The
     widow, the demand, burying and trump", step 2: ``None`` (no demand, option 0), then every card
-    type of the deck he holds no copy of, ascending."""
+    type of the deck he holds no copy of, ascending; only ``None`` where the rules have no
+    demand."""
+    if not rules.widow_demand:  # [widow] demand = false: no demand, no draw
+        return [None]
     deck = rules.deck_counts()
     return [None] + [t for t in range(N_TYPES) if deck[t] > 0 and cards[t] == 0]
 
@@ -237,10 +240,12 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
     (:func:`binokel_sim.reference.widow_policy.card`), or by the sampling policy
     (:func:`binokel_sim.reference.widow_sampling.sampling_card`, with ``table`` what the table
     knows, which every card then updates, ``n_samples`` deals a decision drawn from
-    ``stream``). The trick winner leads the next. ``hands`` is consumed."""
+    ``stream``). The trick winner leads the next. ``hands`` is consumed. The card types the deck
+    lacks (the nines of a 40-card deck) count as played from the start."""
     players = rules.players
     tricks = []
-    played = [0] * N_TYPES
+    deck = rules.deck_counts()
+    played = [rules.copies - int(deck[t]) for t in range(N_TYPES)]
     for _ in range(rules.hand_size):
         cards: list[int] = []
         for i in range(players):
@@ -280,7 +285,8 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     ``bonus``, ``made``, ``scores`` and, with partnerships, ``pair_scores``.
 
     Auction, widow handling (demand, give back, burying, trump), melds with that trump from each
-    seat's cards after the exchange and burying, then the play led by the soloist, then scoring.
+    seat's cards after the exchange and burying, then the play led by the soloist (by the player
+    left of the dealer where ``rules.first_leader`` is ``non_dealer``), then scoring.
     A ``sample`` (bid odds of seat 0's hand) has no auction: seat 0 is the soloist at bid 0.
     """
     dealt = [[int(c) for c in h] for h in hands]
@@ -298,7 +304,8 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     if SAMPLING in policies:
         table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
                                      handling.demand, handling.buried)
-    tricks = play_tricks(rules, cards, soloist, trump, pick, policies, table, n_samples, stream)
+    leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
+    tricks = play_tricks(rules, cards, leader, trump, pick, policies, table, n_samples, stream)
     assert not any(any(h) for h in cards)
     card_points = trick_card_points(rules, tricks)
     card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)

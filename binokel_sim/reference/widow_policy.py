@@ -46,7 +46,9 @@ def suit_cards(hand: list[int], suit: int) -> int:
 def demand(rules: Rules, hand: list[int]) -> int | None:
     """The card the heuristic soloist demands (his hand with the widow): of the card types of
     the deck he holds no copy of, the one that raises his best meld over the suits most, the
-    lowest type on a tie; None when no card raises it."""
+    lowest type on a tie; None when no card raises it, or when the rules have no demand."""
+    if not rules.widow_demand:
+        return None
     deck = rules.deck_counts()
     best, chosen = meld_of(rules, hand, None), None
     for t in range(N_TYPES):

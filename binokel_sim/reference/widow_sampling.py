@@ -85,7 +85,8 @@ def view(table: Table, seat: int, hands: list[list[int]]):
         if table.played_by[holder][given] == 0:
             held[holder][given] = max(held[holder][given], 1)
     played = [sum(table.played_by[s][t] for s in range(players)) for t in range(N_TYPES)]
-    pool = [rules.copies - hands[seat][t] - played[t] - sum(held[s][t] for s in others)
+    deck = rules.deck_counts()  # a type the deck lacks has no copy to place
+    pool = [int(deck[t]) - hands[seat][t] - played[t] - sum(held[s][t] for s in others)
             for t in range(N_TYPES)]
     allowed = [ALL & ~sum(1 << t for t in table.excluded[s]) for s in others]
     capacity = [sum(hands[s]) - sum(held[s]) for s in others]

@@ -36,7 +36,7 @@ else:  # pragma: no cover
 SCOPES = ("around", "cards", "trump", "non_trump", "per_suit")
 TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
-LEADERS = ("bid_winner", "non_dealer")
+LEADERS = ("bid_winner", "soloist", "non_dealer")  # "soloist": the widow games' bid winner
 ALL_PASS = ("dealer_at_minimum",)  # SPEC: if the first three pass, the dealer plays at the minimum
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
@@ -104,6 +104,7 @@ class Rules:
     turned_bonus: int = 0
     swap_meld: str = ""  # a declared card of this meld may be exchanged for the turned card
     example_turned: str = ""  # the turned card `deal-odds` uses without --turned
+    widow_demand: bool = True  # [widow] demand: the soloist may demand a card (widow games)
 
     @property
     def deck_size(self) -> int:
@@ -142,8 +143,8 @@ class Rules:
 # --- validation helpers: each names the key it rejects ---------------------------------------
 
 _KNOWN_KEYS = {
-    "": {"name", "aliases", "description", "source", "example_hand", "example_turned", "deck", "deal", "trump", "points", "play",
-         "bidding", "game", "melds"},
+    "": {"name", "aliases", "description", "source", "example_hand", "example_turned", "deck",
+         "deal", "trump", "points", "play", "bidding", "game", "widow", "melds"},
     "deck": {"ranks", "copies"},
     "deal": {"players", "partnerships", "hand_size", "widow", "talon"},
     "trump": {"chosen_by", "requires", "turned_bonus", "swap_meld"},
@@ -151,6 +152,7 @@ _KNOWN_KEYS = {
     "play": {"strict", "first_leader", "strict_phase1"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
     "game": {"target"},
+    "widow": {"demand"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
 
@@ -382,16 +384,23 @@ def _rules_from_dict(data: dict) -> Rules:
     strict = _choice(play, "strict", STRICT_MODES, "play", "always")
     if _get(play, "strict_phase1", bool, "play", False):
         strict = "always"
-    # who leads first is fixed by the engine family: the talon engine lets the non-dealer lead
-    # (SPEC, two-hand-48), the widow and partnership engines the bid winner; a file asking for
-    # another first lead is refused, never ignored (docs/rules.md, decision 28)
+    # who may lead first depends on the engine family: in the talon engine the non-dealer (SPEC,
+    # two-hand-48), in the partnership engine the bid winner, in the widow engine the soloist
+    # (the bid winner, SPEC's "soloist") or the player left of the dealer (SPEC, "House
+    # variants"); a file asking for another first lead is refused, never ignored
+    # (docs/rules.md, decision 28)
     played_leader = "non_dealer" if talon else "bid_winner"
-    first_leader = _choice(play, "first_leader", LEADERS, "play", played_leader)
-    if first_leader != played_leader:
-        family = "talon" if talon else "widow" if widow else "partnership"
+    asked = _choice(play, "first_leader", LEADERS, "play", played_leader)
+    first_leader = "bid_winner" if asked == "soloist" else asked
+    if first_leader != played_leader and not (widow and not talon):
+        family = "talon" if talon else "partnership"
         who = "the non-dealer" if talon else "the bid winner"
         raise RulesError(f"play.first_leader: in the {family} engine {who} leads the first "
-                         f"trick ({played_leader!r}); {first_leader!r} is not played")
+                         f"trick ({played_leader!r}); {asked!r} is not played")
+    widow_rules = _section(data, "widow", required=False)
+    if widow_rules and not widow:
+        raise RulesError("widow: only a game with a widow (deal.widow above 0) has these rules")
+    demand = _get(widow_rules, "demand", bool, "widow", True)
 
     bidding = _section(data, "bidding", required=False)
     ladder_raw = _get(bidding, "ladder", list, "bidding", [])
@@ -437,7 +446,7 @@ def _rules_from_dict(data: dict) -> Rules:
         first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
-        swap_meld=swap_meld, example_turned=example_turned,
+        swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
     )
 
 

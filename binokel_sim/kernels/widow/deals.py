@@ -42,7 +42,10 @@ from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, wi
 from binokel_sim.kernels.strict.widow_score import score_sides, side_of
 
 CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES, CFG_DECK = range(7)
-N_CFG = 7
+# CFG_DEMAND: 1 when the soloist may demand a card ([widow] demand); CFG_LEADER: who leads the
+# first trick, 0 the soloist, 1 the player left of the dealer (play.first_leader "non_dealer")
+CFG_DEMAND, CFG_LEADER = 7, 8
+N_CFG = 9
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
@@ -223,6 +226,13 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     pairs = cfg[CFG_PAIRS] != 0
     copies = cfg[CFG_COPIES]
     deck_mask = cfg[CFG_DECK]
+    # the card types not in the deck (the nines of a 40-card deck) count as played from the
+    # start: the heuristic and the sampling policy must not wait for cards that do not exist
+    absent = ~deck_mask & ((np.int64(1) << 24) - 1)
+    a0 = absent if copies > 0 else np.int64(0)
+    a1 = absent if copies > 1 else np.int64(0)
+    a2 = absent if copies > 2 else np.int64(0)
+    a3 = absent if copies > 3 else np.int64(0)
     record = mode == MODE_PLAY
     sample = mode == MODE_SAMPLE
     counters = counter_cards(card_points)
@@ -320,6 +330,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     policies[seat] = policy_a if side_of(seat, pairs) == play else policy_b
             if mode == MODE_MATCH:
                 dealer = (number + deals) % n_players
+            elif sample:  # a sample's dealer is given: first_deal (seat 0 the soloist)
+                dealer = first_deal
             else:
                 dealer = number % n_players
             # --- the auction -----------------------------------------------------------------
@@ -341,7 +353,9 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 give_card(hands, soloist, widow[j])
             h0, h1, h2, h3 = hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], \
                 hands[soloist, 3]
-            missing = deck_mask & ~np.int64(h0)
+            # the types he may demand: those of the deck he holds no copy of (none without
+            # the demand)
+            missing = deck_mask & ~np.int64(h0) if cfg[CFG_DEMAND] != 0 else np.int64(0)
             random_soloist = policies[soloist] == POLICY_RANDOM
             demand = -1
             w0 = w1 = w2 = w3 = np.int64(0)  # the heuristic soloist's meld per trump, once known
@@ -399,7 +413,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 give_card(hands, holder, given)
             trump = 0
             if smart is not None and not random_soloist:  # the heuristic names trump, then buries
-                if not known_melds:  # the hand holds every card type (no demand was possible)
+                if not known_melds:  # no demand was possible (every type held, or no demand)
                     score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                                hands[soloist, 3], kt, totals)
                     w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
@@ -444,12 +458,14 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
             if search is not None and learning:  # what the table knows as the first trick starts
                 widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried,
                                       bid, trump, melds, show_rows, card_points, hand)
-            # int64, as the talon loop's: one type for the played cards' planes (a uint32
-            # start made numba compile the heuristic and the sampling card for two more types)
-            zero = np.int64(0)
+            # the first lead: the soloist, or the player left of the dealer
+            leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
+            # the played cards' planes start as the absent types, int64 as the talon loop's:
+            # one type for them (a uint32 start made numba compile the heuristic and the
+            # sampling card for two more types)
             winner, s0, s1, s2, s3 = play_strict(
-                hands, soloist, 0, hand, trump, policies, smart, search, copies, pairs, card_points,
-                counters, zero, zero, zero, zero, points, won, record, d, trick_cards,
+                hands, leader, 0, hand, trump, policies, smart, search, copies, pairs, card_points,
+                counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
                 trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
                 knows)
             card_pts[winner] += cfg[CFG_LAST_TRICK]

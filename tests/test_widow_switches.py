@@ -1,0 +1,147 @@
+"""The widow engine's switches (SPEC "House variants of today's Binokel"): ``[widow] demand``,
+``play.first_leader = "non_dealer"`` (the player left of the dealer leads the first trick) and a
+40-card deck without nines, on two rules files of tests/data (three hands, and four in
+partnerships). The engine against its twin deal for deal (random, heuristic, sampling), every
+record of every policy replayed by the independent checker, and the loader's refusals.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+
+import pytest
+from test_widow import kernel_records
+from widow_replay import replay_widow
+
+from binokel_sim.engines import widow as widow_games
+from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.records.widow import records as widow_records
+from binokel_sim.reference import widow as widow_twin
+from binokel_sim.variants import RulesError, find_variant, load_rules, rules_from_dict
+
+from conftest import DATA
+
+SWITCHED = [DATA / "no-nines-3.toml", DATA / "no-nines-4.toml"]
+
+
+@pytest.fixture(params=SWITCHED, ids=lambda p: p.stem)
+def switched(request):
+    return load_rules(request.param)
+
+
+def seed_dict(name: str) -> dict:
+    from importlib import resources
+    text = resources.files("binokel_sim.variants").joinpath(f"{name}.toml").read_text()
+    return tomllib.loads(text)
+
+
+# --- the loader -----------------------------------------------------------------------------------
+
+def test_the_switches_are_read(switched):
+    assert switched.first_leader == "non_dealer" and switched.widow_demand is False
+    assert switched.deck_size == 40 and switched.total_card_points == 250
+
+
+def test_the_seed_widow_games_keep_the_demand_and_the_soloists_lead():
+    for name in ("three-hand-auction-48", "four-hand-widow-48"):
+        rules = find_variant(name)
+        assert rules.widow_demand is True and rules.first_leader == "bid_winner"
+
+
+def test_soloist_is_the_widow_games_word_for_the_bid_winner():
+    data = seed_dict("three-hand-auction-48")
+    data["play"]["first_leader"] = "soloist"
+    assert rules_from_dict(data).first_leader == "bid_winner"
+
+
+@pytest.mark.parametrize("name, section, key, value, needle", [
+    ("two-hand-48", "widow", "demand", False, "only a game with a widow"),
+    ("four-hand-80", "widow", "demand", True, "only a game with a widow"),
+    ("three-hand-auction-48", "widow", "concede_bonus", 30, "unknown key 'concede_bonus'"),
+    ("three-hand-auction-48", "widow", "demand", "no", "expected true/false"),
+    ("two-hand-48", "play", "first_leader", "bid_winner", "is not played"),
+    ("four-hand-80", "play", "first_leader", "non_dealer", "is not played"),
+    ("three-hand-auction-48", "play", "first_leader", "dealer", "first_leader"),
+])
+def test_a_switch_the_engine_does_not_play_is_refused(name, section, key, value, needle):
+    data = seed_dict(name)
+    data.setdefault(section, {})[key] = value
+    with pytest.raises(RulesError, match=needle):
+        rules_from_dict(data)
+
+
+# --- the engine against its twin ------------------------------------------------------------------
+
+def test_random_deals_equal_the_twin(switched):
+    ids = [POLICY_NAMES["random"]] * switched.players
+    assert kernel_records(switched, ids, 60, 17, 0, 7, 0) == \
+        widow_twin.play_deals(switched, 60, 17, 7)
+
+
+@pytest.mark.parametrize("mix", ["all", "some"])
+def test_heuristic_deals_equal_the_twin(switched, mix):
+    names = ["heuristic"] * switched.players
+    if mix == "some":
+        names[1] = "random"
+    ids = [POLICY_NAMES[n] for n in names]
+    kernel = kernel_records(switched, ids, 100, 5, 0, 7, 0)
+    twin = widow_twin.play_deals(switched, 100, 5, 7, policies=names)
+    assert kernel == twin
+    # the switches are played: no demand, the first trick led by the player left of the dealer
+    assert all(r["demand"] is None for r in twin)
+    assert all(r["tricks"][0]["leader"] == (r["dealer"] + 1) % switched.players for r in twin)
+    assert any(r["tricks"][0]["leader"] != r["soloist"] for r in twin)
+
+
+def test_sampling_deals_equal_the_twin(switched):
+    names = ["sampling"] + ["heuristic"] * (switched.players - 1)
+    ids = [POLICY_NAMES[n] for n in names]
+    kernel = kernel_records(switched, ids, 6, 23, 0, 2, 0, n_samples=3)
+    assert kernel == widow_twin.play_deals(switched, 6, 23, 2, policies=names, n_samples=3)
+
+
+# --- whole runs replayed --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy, deals", [("random", 2000), ("heuristic", 2000),
+                                           ("sampling", 256)])
+def test_records_replay_under_the_rules(switched, policy, deals):
+    played = widow_games.run_play(switched, deals, 29, policy, samples_per_move=2)
+    records = list(widow_records(played))
+    for record in records:
+        replay_widow(switched, record)
+    assert (played.card_points.sum(axis=1) == switched.total_card_points).all()
+    assert all(r["demand"] is None for r in records)
+    assert not any(card.startswith("9") for r in records for t in r["tricks"]
+                   for card in t["cards"])
+
+
+def test_the_checker_refuses_the_soloists_lead_and_a_demand(switched):
+    played = widow_games.run_play(switched, 200, 3, "random")
+    record = next(r for r in widow_records(played)
+                  if r["tricks"][0]["leader"] != r["soloist"])
+    led = copy.deepcopy(record)
+    led["tricks"][0]["leader"] = led["soloist"]
+    with pytest.raises(AssertionError, match="left of the dealer"):
+        replay_widow(switched, led)
+    demanded = copy.deepcopy(record)
+    demanded["demand"] = {"card": "AS", "from": 1, "given": "JD"}
+    with pytest.raises(AssertionError, match="no demand"):
+        replay_widow(switched, demanded)
+
+
+def test_samples_lead_from_the_given_dealer(switched):
+    """bid-odds samples: seat 0 is the soloist; where the player left of the dealer leads, the
+    dealer's seat decides who leads, so the samples differ with it (and not in the seed games,
+    where the soloist leads)."""
+    hand = switched.deck_counts() * 0
+    from binokel_sim.hands import parse_hand
+    hand = parse_hand(switched.example_hand, switched)
+    runs = {dealer: widow_games.run_samples(switched, hand, 300, 4, "heuristic", dealer=dealer)
+            for dealer in (switched.players - 1, 0)}
+    assert (runs[switched.players - 1] != runs[0]).any()
+    seed_rules = find_variant("three-hand-auction-48")
+    seed_hand = parse_hand(seed_rules.example_hand, seed_rules)
+    same = [widow_games.run_samples(seed_rules, seed_hand, 300, 4, "heuristic", dealer=dealer)
+            for dealer in (2, 0)]
+    assert (same[0] == same[1]).all()
