@@ -26,14 +26,15 @@ from binokel_sim.variants import all_variants, builtin_toml, find_variant, load_
 from conftest import VARIANT_NAMES, assert_one_line_error, ok, runner
 
 TALON_GAMES = ["four-hand-72", "three-hand-72", "two-hand-48"]
-AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "three-hand-auction-48"]
+AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "kreuz-4-40", "swabian-3-40",
+                 "three-hand-auction-48"]
 # every command of the app: a new command must say which variants it takes
 EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "batch", "report",
                  "duel", "match", "play", "calibrate", "solve", "bench", "warm-up"]
-ALIASES = {"two-hand-48": ["binokel-2", "binokel"], "four-hand-80": ["binokel-80",
-                                                                     "double-deck-pinochle"],
+ALIASES = {"two-hand-48": ["binokel-2"], "four-hand-80": ["binokel-80", "double-deck-pinochle"],
            "three-hand-auction-48": ["binokel-3"], "four-hand-widow-48": ["binokel-4-widow"],
-           "three-hand-72": ["binokel-3-72"], "four-hand-72": ["binokel-4-72"]}
+           "three-hand-72": ["binokel-3-72"], "four-hand-72": ["binokel-4-72"],
+           "swabian-3-40": ["binokel", "swabian"], "kreuz-4-40": ["kreuzbinokel", "kreuz"]}
 
 
 # --- which commands take which variants ------------------------------------------------------------
@@ -201,7 +202,7 @@ def test_json_has_aliases_engine_and_commands():
 
 # --- --show ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("asked,file", [("two-hand-48", "two-hand-48"), ("binokel", "two-hand-48"),
+@pytest.mark.parametrize("asked,file", [("two-hand-48", "two-hand-48"), ("binokel", "swabian-3-40"),
                                         ("Double-Deck-Pinochle", "four-hand-80"),
                                         ("three-hand-72", "three-hand-72")])
 def test_show_prints_the_builtin_file_exactly(asked, file):

@@ -12,7 +12,7 @@ from binokel_sim.variants import find_variant
 from conftest import assert_one_line_error, invoke, ok
 from widow_replay import replay_widow
 
-WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48"]
+WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40"]
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
                "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "scores"]
 
@@ -31,7 +31,9 @@ def test_play_jsonl_records(variant, policy):
 
 
 @pytest.mark.parametrize("variant, widows", [("three-hand-auction-48", 5456),
-                                             ("four-hand-widow-48", 66045)])
+                                             ("four-hand-widow-48", 66045),
+                                             ("swabian-3-40", 20475),  # C(28, 4): the Dabb
+                                             ("kreuz-4-40", 31465)])  # C(31, 4)
 def test_bid_odds_json(variant, widows):
     args = ("bid-odds", "--variant", variant, "--deals", "3000", "--seed", "2", "--format", "json")
     result = json.loads(ok(*args).stdout)
@@ -39,7 +41,7 @@ def test_bid_odds_json(variant, widows):
                 "p_bonus", "provenance"):
         assert key in result
     rows = result["rows"]
-    assert rows[0]["bid"] == 200
+    assert rows[0]["bid"] == find_variant(variant).bid_ladder[0][0]
     for row in rows:
         for key in ("bid", "p_make", "ci_low", "ci_high", "expected_score"):
             assert key in row
@@ -90,7 +92,8 @@ def test_duel_and_match_json(variant):
     assert duel["deals"] == 2000 and duel["ci_low"] > 100
     match = json.loads(ok("match", "--variant", variant, "--games", "100", "--format",
                           "json").stdout)
-    assert match["games"] == 100 and match["target"] == 1500 and match["p_win_a"] > 0.8
+    assert match["games"] == 100 and match["p_win_a"] > 0.8
+    assert match["target"] == find_variant(variant).game_target  # 1500, 1000 in the Swabian games
 
 
 BAD = [
@@ -128,3 +131,17 @@ def test_bid_odds_with_the_sampling_policy(variant):
     assert sampled["provenance"]["samples_per_move"] == 2
     assert sampled["widow"] == plain["widow"]  # exact: no play in it
     assert sampled["rows"] != plain["rows"]
+
+
+def test_bid_odds_dealer_where_the_player_left_of_the_dealer_leads():
+    """swabian-3-40: Vorhand (left of the dealer) leads, so who dealt changes the odds; the
+    provenance names the dealer (default right: the hand leads). In the seed games the soloist
+    leads and --dealer is refused in one line."""
+    base = ("bid-odds", "-v", "swabian-3-40", "--deals", "2000", "--seed", "3", "-f", "json")
+    default, right, left = (json.loads(ok(*base, *extra).stdout)
+                            for extra in ((), ("--dealer", "right"), ("--dealer", "left")))
+    assert default["provenance"]["dealer"] == "right" and left["provenance"]["dealer"] == "left"
+    assert default["rows"] == right["rows"] and default["rows"] != left["rows"]
+    assert_one_line_error(invoke("bid-odds", "-v", "three-hand-auction-48", "--dealer", "left"),
+                          "--dealer", "the soloist leads")
+    assert_one_line_error(invoke(*base, "--dealer", "partner"), "--dealer", "unknown seat")

@@ -43,6 +43,8 @@ WHOLE_RUN = {  # the driver of a whole run and today's dict builder, per engine 
     "four-hand-72": (run_talon_play, legacy_records.talon_records),
     "three-hand-auction-48": (run_widow_play, legacy_records.widow_records),
     "four-hand-widow-48": (run_widow_play, legacy_records.widow_records),
+    "swabian-3-40": (run_widow_play, legacy_records.widow_records),
+    "kreuz-4-40": (run_widow_play, legacy_records.widow_records),
 }
 DEALS = GAME_BLOCK + 300  # two chunks of one block, the second one short
 

@@ -32,6 +32,9 @@ CONTRACT = {
     "four-hand-widow-48": (4, 48, 2, 11, 4, 0),  # 11 each, widow of 4
     "three-hand-72": (3, 72, 3, 12, 0, 36),  # 12 each; the 37th card is turned and ends the talon
     "four-hand-72": (4, 72, 3, 12, 0, 24),  # 12 each; the 49th card is turned and ends the talon
+    # SPEC "House variants": 40 cards (2 copies of J Q K 10 A), a Dabb of 4
+    "swabian-3-40": (3, 40, 2, 12, 4, 0),  # 12 each
+    "kreuz-4-40": (4, 40, 2, 9, 4, 0),  # 9 each
 }
 
 
@@ -45,7 +48,7 @@ def builtin_dict(name: str) -> dict:
 
 # --- the built-in variants ----------------------------------------------------------------------
 
-def test_six_builtin_variants():
+def test_eight_builtin_variants():
     assert variants.builtin_names() == sorted(VARIANT_NAMES)
     assert [r.name for r in variants.all_variants()] == sorted(VARIANT_NAMES)
 
@@ -63,7 +66,7 @@ def test_variant_shape_matches_the_contract(name):
     for t in range(24):
         assert r.deck_counts()[t] in (0, copies)
     has_nine = r.deck_counts()[parse_card("9S")] > 0
-    assert has_nine == (deck != 80)  # the 80-card deck has no 9
+    assert has_nine == (deck not in (80, 40))  # the 80- and 40-card decks have no 9
 
 
 @pytest.mark.parametrize("name,total", [
@@ -73,20 +76,23 @@ def test_variant_shape_matches_the_contract(name):
     ("four-hand-widow-48", 250),
     ("three-hand-72", 370),  # 4 x 3 x 30 = 360, + 10 (card points as in two-hand-48)
     ("four-hand-72", 370),
+    ("swabian-3-40", 250),  # 4 x 2 x (A 11 + 10 10 + K 4 + Q 3 + J 2 = 30) = 240, + 10
+    ("kreuz-4-40", 250),
 ])
 def test_total_card_points(name, total):
     assert find_variant(name).total_card_points == total
 
 
 def test_partnerships():
-    for name in ["four-hand-80", "four-hand-widow-48", "four-hand-72"]:
+    for name in ["four-hand-80", "four-hand-widow-48", "four-hand-72", "kreuz-4-40"]:
         assert find_variant(name).partnerships == ((0, 2), (1, 3))
     assert find_variant("two-hand-48").partnerships == ()
 
 
 @pytest.mark.parametrize("alias,name", [
     ("binokel-80", "four-hand-80"), ("double-deck-pinochle", "four-hand-80"),
-    ("binokel-2", "two-hand-48"), ("binokel", "two-hand-48"),
+    ("binokel-2", "two-hand-48"), ("binokel", "swabian-3-40"), ("swabian", "swabian-3-40"),
+    ("kreuzbinokel", "kreuz-4-40"), ("Kreuz", "kreuz-4-40"),
     ("binokel-3", "three-hand-auction-48"), ("binokel-4-widow", "four-hand-widow-48"),
     ("binokel-3-72", "three-hand-72"), ("binokel-4-72", "four-hand-72"),
     ("  Four-Hand-80 ", "four-hand-80"), ("BINOKEL-80", "four-hand-80"),

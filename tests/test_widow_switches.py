@@ -1,8 +1,8 @@
-"""The widow engine's switches (SPEC "House variants of today's Binokel"): ``[widow] demand``,
-``play.first_leader = "non_dealer"`` (the player left of the dealer leads the first trick) and a
-40-card deck without nines, on two rules files of tests/data (three hands, and four in
-partnerships). The engine against its twin deal for deal (random, heuristic, sampling), every
-record of every policy replayed by the independent checker, and the loader's refusals.
+"""The Swabian games (SPEC "House variants of today's Binokel": swabian-3-40, kreuz-4-40) and the
+widow engine's switches they turn: ``[widow] demand = false``, ``play.first_leader =
+"non_dealer"`` (the player left of the dealer leads the first trick) and a 40-card deck without
+nines. The engine against its twin deal for deal (random, heuristic, sampling), thousands of
+records of every policy replayed by the independent checker, and the loader's refusals.
 """
 
 from __future__ import annotations
@@ -15,19 +15,18 @@ from test_widow import kernel_records
 from widow_replay import replay_widow
 
 from binokel_sim.engines import widow as widow_games
+from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.records.widow import records as widow_records
 from binokel_sim.reference import widow as widow_twin
-from binokel_sim.variants import RulesError, find_variant, load_rules, rules_from_dict
+from binokel_sim.variants import RulesError, find_variant, rules_from_dict
 
-from conftest import DATA
-
-SWITCHED = [DATA / "no-nines-3.toml", DATA / "no-nines-4.toml"]
+SWABIAN = ["swabian-3-40", "kreuz-4-40"]
 
 
-@pytest.fixture(params=SWITCHED, ids=lambda p: p.stem)
+@pytest.fixture(params=SWABIAN)
 def switched(request):
-    return load_rules(request.param)
+    return find_variant(request.param)
 
 
 def seed_dict(name: str) -> dict:
@@ -41,6 +40,46 @@ def seed_dict(name: str) -> dict:
 def test_the_switches_are_read(switched):
     assert switched.first_leader == "non_dealer" and switched.widow_demand is False
     assert switched.deck_size == 40 and switched.total_card_points == 250
+    assert switched.widow == 4 and switched.bid_ladder == ((150, 10),)
+    assert switched.game_target == 1000
+
+
+@pytest.mark.parametrize("hand, trump, total", [
+    # trump Familie 150 (its K+Q no marriage), marriages in hearts and clubs 20 each, binokel 40
+    ("AS TS KS QS JS JS KH QH AD JD KC QC", "S", 230),
+    # with hearts trump: Familie in spades 100, trump marriage 40, marriage 20, binokel 40
+    ("AS TS KS QS JS JS KH QH AD JD KC QC", "H", 200),
+    # double binokel 300 (no marriage: no king)
+    ("QS QS JD JD AH TH AC TC JC JC AD TD", "S", 300),
+    # eight aces 1000, four tens nothing
+    ("AS AS AH AH AD AD AC AC TS TH TD TC", "S", 1000),
+    # eight tens 1000, four aces 100
+    ("TS TS TH TH TD TD TC TC AS AH AD AC", "D", 1100),
+    # four jacks 40, four aces 100 (seven aces are no eight)
+    ("JS JH JD JC AS AS AH AH AD AD AC KC", "C", 140),
+    # Kreuzbinokel's nine cards: trump Familie 150, marriage 20, binokel 40
+    ("AS TS KS QS JS KH QH AD JD", "S", 210),
+    ("AS TS KS QS JS KH QH AD JD", "H", 180),
+])
+def test_the_swabian_meld_table(hand, trump, total):
+    """SPEC "House variants": Familie 100, in trump 150; marriage 20, in trump 40 (not inside
+    a declared Familie); binokel 40, double 300; four jacks 40 ... aces 100; eight of a rank
+    1000. The analyzer (Python, from the rules) and the meld kernel agree."""
+    from binokel_sim.analysis import analyze_hand
+    from binokel_sim.cards import SUITS
+    from conftest import kernel_melds
+
+    name = "swabian-3-40" if len(hand.split()) == 12 else "kreuz-4-40"
+    rules = find_variant(name)
+    counts = parse_hand(hand, rules)
+    assert analyze_hand(rules, counts)["by_trump"][trump]["total"] == total
+    assert kernel_melds(rules, counts, SUITS.index(trump))[1] == total
+
+
+def test_the_aliases():
+    assert find_variant("binokel").name == "swabian-3-40"
+    assert find_variant("Kreuzbinokel").name == "kreuz-4-40"
+    assert find_variant("binokel-2").name == "two-hand-48"
 
 
 def test_the_seed_widow_games_keep_the_demand_and_the_soloists_lead():
@@ -134,13 +173,11 @@ def test_samples_lead_from_the_given_dealer(switched):
     """bid-odds samples: seat 0 is the soloist; where the player left of the dealer leads, the
     dealer's seat decides who leads, so the samples differ with it (and not in the seed games,
     where the soloist leads)."""
-    hand = switched.deck_counts() * 0
-    from binokel_sim.hands import parse_hand
     hand = parse_hand(switched.example_hand, switched)
     runs = {dealer: widow_games.run_samples(switched, hand, 300, 4, "heuristic", dealer=dealer)
             for dealer in (switched.players - 1, 0)}
     assert (runs[switched.players - 1] != runs[0]).any()
-    seed_rules = find_variant("three-hand-auction-48")
+    seed_rules = find_variant("three-hand-auction-48")  # the soloist leads: the dealer is moot
     seed_hand = parse_hand(seed_rules.example_hand, seed_rules)
     same = [widow_games.run_samples(seed_rules, seed_hand, 300, 4, "heuristic", dealer=dealer)
             for dealer in (2, 0)]

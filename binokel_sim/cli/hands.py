@@ -104,7 +104,7 @@ def analyze(
     analyzed (as batch does; --strict stops at it). More: docs/commands.md.
 
     Example: echo "AS TS KS QS QS JS 9S KH QH AD JD AC" > hands.txt
-    Example: binokel-sim analyze -v binokel --hands-file hands.txt -f jsonl
+    Example: binokel-sim analyze -v binokel-2 --hands-file hands.txt -f jsonl
     Example: binokel-sim analyze --format json
     """
     from binokel_sim.analysis import analysis_rows, analyze_hand, provenance

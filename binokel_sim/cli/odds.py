@@ -80,7 +80,8 @@ def bid_odds_cmd(
     = None,
     dealer: Annotated[Optional[str], typer.Option(
         "--dealer", metavar="SEAT",
-        help="With --auction: who dealt: me, left, partner or right.")] = None,
+        help="Who dealt: me, left, partner or right (with --auction; in games where the "
+             "player left of the dealer leads, default right).")] = None,
     samples_per_move: SamplesPerMoveOpt = None,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs: per trump

@@ -88,7 +88,7 @@ def widow_tally(out: np.ndarray) -> dict:
 def widow_task(task: tuple) -> dict:
     """One task of :func:`bid_odds`: ``(rules, counts, seed, policy, first_sample,
     samples, threads, knowledge, options)`` → the :func:`widow_tally` of those samples
-    (``options``: the sampling policy's ``samples_per_move``, or nothing)."""
+    (``options``: the sampling policy's ``samples_per_move`` and the ``dealer``, or nothing)."""
     from binokel_sim.backend import task_context, task_progress
 
     rules, counts, seed, policy, first, n, threads, knowledge, options = task
@@ -145,7 +145,8 @@ def _section(rules: Rules, counts: np.ndarray, widows: int, weight: np.ndarray) 
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
              trump: int | None = None, threads: int | None = None,
              progress: Progress | None = None, backend=None, knowledge=None,
-             auction: tuple | None = None, samples_per_move: int | None = None) -> dict:
+             auction: tuple | None = None, samples_per_move: int | None = None,
+             dealer: int | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
@@ -158,6 +159,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     consistently with it, and the exact widow section weighs each widow by the consistent deals
     that leave it; an impossible combination is a :class:`CardError` before any work.
     ``samples_per_move``: the sampling policy's deals per card decision (its default: None).
+    ``dealer``: the dealer's seat (seat 0 the hand; default the last seat, so the hand sits
+    left of the dealer), read where the player left of the dealer leads the first trick.
     ``trump`` and ``auction`` are refused (the soloist names trump after the widow); they are
     the partnership game's (:func:`binokel_sim.odds.partnership.bid_odds`)."""
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
@@ -173,6 +176,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     check_run(samples, seed)
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
+    if dealer is not None:
+        options = {**options, "dealer": int(dealer)}
     set_threads(threads)
     widow = widow_section(rules, counts, knowledge)  # checks the knowledge first
     backend = backend if backend is not None else LocalBackend()

@@ -516,13 +516,27 @@ def builtin_names() -> list[str]:
 _CACHE: dict[str, Rules] = {}
 
 
+def check_names(variants: dict[str, Rules]) -> None:
+    """Every name and alias of the built-in variants names one variant: a second variant with
+    the same alias would silently lose it to the first."""
+    owner: dict[str, str] = {}
+    for vname, rules in variants.items():
+        for key in (vname, *(a.lower() for a in rules.aliases)):
+            if key in owner and owner[key] != vname:
+                raise RulesError(f"{vname}.toml: the name {key!r} is taken by {owner[key]}")
+            owner[key] = vname
+
+
 def find_variant(name: str) -> Rules:
     """A built-in variant by name or alias; an unknown name raises RulesError listing the names."""
     key = name.strip().lower()
     if not _CACHE:
+        loaded = {}
         for vname in builtin_names():
             text = resources.files(__name__).joinpath(f"{vname}.toml").read_text(encoding="utf-8")
-            _CACHE[vname] = rules_from_dict(tomllib.loads(text), origin=f"{vname}.toml")
+            loaded[vname] = rules_from_dict(tomllib.loads(text), origin=f"{vname}.toml")
+        check_names(loaded)
+        _CACHE.update(loaded)
     if key in _CACHE:
         return _CACHE[key]
     for rules in _CACHE.values():

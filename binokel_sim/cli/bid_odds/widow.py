@@ -30,14 +30,21 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
              origin: dict) -> None:
     """bid-odds for the widow games (inside :func:`~binokel_sim.cli.base.domain_errors`):
     the soloist names trump after the widow, so ``--trump`` is auto, and no auction is
-    conditioned on."""
+    conditioned on. ``--dealer`` says who dealt where the player left of the dealer leads the
+    first trick (default: right, the hand leads)."""
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
+    from binokel_sim.constraints import parse_seat
     from binokel_sim.odds import bid_odds
 
-    if auction is not None or dealer is not None:
-        raise SimulationError(f"--auction and --dealer: variant {rules.name} has no "
-                              f"partnership auction to condition on (four-hand-80 only)")
+    if auction is not None:
+        raise SimulationError(f"--auction: variant {rules.name} has no partnership auction to "
+                              f"condition on (four-hand-80 only)")
+    leads_left = rules.first_leader == "non_dealer"
+    if dealer is not None and not leads_left:
+        raise SimulationError(f"--dealer: in {rules.name} the soloist leads the first trick, "
+                              f"so who dealt does not change the odds")
+    seat = parse_seat(dealer, rules.players, "--dealer", own=True) if dealer else None
     if trump.strip().lower() != "auto":
         raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                               f"after the widow; only --trump auto is accepted")
@@ -45,11 +52,13 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
             progress_bar(deals, "playing", progress_threshold(policy)) as progress:
         result = bid_odds(rules, counts, deals, seed, policy, threads=threads, progress=progress,
                           backend=backend, knowledge=knowledge,
-                          samples_per_move=samples_per_move)
+                          samples_per_move=samples_per_move, dealer=seat)
     warn_few(deals)
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                         **sampling_provenance(samples_per_move, policy),
                         hand=" ".join(result["hand"]), trump_option="auto",
+                        **({"dealer": (dealer or "right").strip().lower()} if leads_left
+                           else {}),
                         max_bid_positive_ev=result["max_bid_positive_ev"],
                         **knowledge.provenance(), **origin)
     rest = {k: v for k, v in result.items() if k != "rows"}
@@ -62,12 +71,14 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     # two different meld figures (docs/commands.md, "bid-odds"): the exact best meld of hand +
     # widow (widow.mean_best_meld) and the simulated meld the soloist keeps after the demand
     # and burying with the trump he names (mean_meld_after_widow)
+    before = "before the demand and burying" if rules.widow_demand else "before burying"
     out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
-              f"before it; hand + widow, best trump, before the demand and burying: "
+              f"before it; hand + widow, best trump, {before}: "
               f"{widow['mean_best_meld']:.1f} on average; it raises the best meld in "
               f"{percent(widow['p_improves'])}", highlight=False)
     chosen = ", ".join(f"{s} {percent(p)}" for s, p in result["trump_chosen"].items())
-    out.print(f"trump chosen: {chosen}; meld kept after the demand and burying, with that trump "
+    after = "after the demand and burying" if rules.widow_demand else "after burying"
+    out.print(f"trump chosen: {chosen}; meld kept {after}, with that trump "
               f"(simulated): {result['mean_meld_after_widow']:.1f} on average; all tricks "
               f"(+1000) in {percent(result['p_bonus'])}", highlight=False)
     rows = result["rows"].to_dicts()
