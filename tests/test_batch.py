@@ -48,12 +48,14 @@ def test_auction_rows_equal_bid_odds_with_seed_plus_row(tmp_path):
         assert row["expected_score_min_bid"] == info["expected_score_min_bid"]
 
 
-def test_widow_rows_equal_bid_odds(tmp_path):
-    path = hands_txt(tmp_path, HAND_WIDOW)
-    (row,) = batch_rows("--variant", "three-hand-auction-48", "--hands-file", str(path),
-                        "--deals", DEALS, "--seed", "4")
-    single = json.loads(ok("bid-odds", "--variant", "three-hand-auction-48", "--hand", HAND_WIDOW,
-                           "--deals", DEALS, "--seed", "4", "--format", "json").stdout)
+@pytest.mark.parametrize("variant, hand", [("three-hand-auction-48", HAND_WIDOW),
+                                           ("swabian-3-40", "AS TS KS QS JS JS KH QH AD JD KC QC")])
+def test_widow_rows_equal_bid_odds(tmp_path, variant, hand):
+    path = hands_txt(tmp_path, hand)
+    (row,) = batch_rows("--variant", variant, "--hands-file", str(path), "--deals", DEALS,
+                        "--seed", "4")
+    single = json.loads(ok("bid-odds", "--variant", variant, "--hand", hand, "--deals", DEALS,
+                           "--seed", "4", "--format", "json").stdout)
     assert row["max_bid_positive_ev"] == single["max_bid_positive_ev"]
     assert row["p_make_min_bid"] == single["p_make_min_bid"]
     assert row["expected_score_min_bid"] == single["expected_score_min_bid"]

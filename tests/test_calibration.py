@@ -79,7 +79,7 @@ import json  # noqa: E402
 from conftest import assert_one_line_error, invoke, ok  # noqa: E402
 
 
-@pytest.mark.parametrize("variant", ["four-hand-80", "three-hand-auction-48"])
+@pytest.mark.parametrize("variant", ["four-hand-80", "three-hand-auction-48", "swabian-3-40"])
 def test_calibrate_json_has_the_issue_keys(variant):
     doc = json.loads(ok("calibrate", "--variant", variant, "--deals", "40", "--samples", "64",
                         "--threads", "1", "--format", "json").stdout)

@@ -119,7 +119,8 @@ def test_bad_input_is_one_line_error(args, needles):
     assert_one_line_error(invoke(*args), *needles)
 
 
-@pytest.mark.parametrize("variant", ["three-hand-auction-48", "four-hand-widow-48"])
+@pytest.mark.parametrize("variant", ["three-hand-auction-48", "four-hand-widow-48",
+                                     "swabian-3-40"])
 def test_bid_odds_with_the_sampling_policy(variant):
     """The sampling policy plays the samples' cards (the soloist's widow handling is the
     heuristic's): its provenance says so, and its odds differ from the heuristic's on the same

@@ -218,7 +218,8 @@ def test_four_hand_80_data_match_bid_odds(captured, tmp_path):
     assert figures["score.png"]["bid"] == min(r["bid"] for r in answer["rows"])
 
 
-@pytest.mark.parametrize("variant", ["three-hand-auction-48", "four-hand-widow-48"])
+@pytest.mark.parametrize("variant", ["three-hand-auction-48", "four-hand-widow-48",
+                                     "kreuz-4-40"])
 def test_widow_data_match_bid_odds(captured, tmp_path, variant):
     answer = cli_json("bid-odds", *odds_args(variant))
     run_report(tmp_path, "--variant", variant)
