@@ -8,10 +8,8 @@ a million hands.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,12 +32,12 @@ TINY_RULES_FILES = [DATA / "tiny-2.toml", DATA / "tiny-3.toml"]
 # (tests/test_warmup.py turns it on where it is tested). Worker processes inherit it.
 os.environ[compile_notice.ENV] = "off"
 
-# The xdist controller compiles the engines before its workers start, in two processes of
-# `binokel-sim warm-up --all` that share its groups as they go (its hidden --claim: each takes
-# the next group, longest first by the compile times of binokel_sim/compile_notice.py): else
-# both workers compile the same kernels at the same time on a cold cache, and each waits for it
-# in turn. BINOKEL_SIM_TEST_WARMUP=off skips it.
-WARM_UP_PROCESSES = 2
+# The xdist controller compiles the engines before its workers start, in two processes with
+# disjoint groups of `binokel-sim warm-up --all` (its hidden --part, balanced by the groups'
+# compile times, binokel_sim/compile_notice.py): else both workers compile the same kernels at
+# the same time on a cold cache, and each waits for it in turn. BINOKEL_SIM_TEST_WARMUP=off skips
+# it.
+WARM_UP_SPLIT = (["--all", "--part", "1/2"], ["--all", "--part", "2/2"])
 
 
 def pytest_sessionstart(session):
@@ -61,11 +59,9 @@ def pytest_sessionstart(session):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])}
     start = time.perf_counter()
-    claims = tempfile.mkdtemp(prefix="binokel-sim-warm-up-")
-    runs = [subprocess.Popen([sys.executable, "-m", "binokel_sim.cli", "warm-up", "--all",
-                              "--claim", claims],
+    runs = [subprocess.Popen([sys.executable, "-m", "binokel_sim.cli", "warm-up", *part],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True) for _ in range(WARM_UP_PROCESSES)]
+                             text=True) for part in WARM_UP_SPLIT]
     lines = []
     for run in runs:
         _, stderr = run.communicate()
@@ -73,7 +69,6 @@ def pytest_sessionstart(session):
             lines.append(f"warm-up failed: {stderr.strip()}")
         else:
             lines += stderr.strip().splitlines()  # each group's compile time, then the total
-    shutil.rmtree(claims, ignore_errors=True)
     lines.append(f"kernels warmed up in {time.perf_counter() - start:.0f} s")
     for line in lines:
         if reporter is not None:

@@ -206,40 +206,26 @@ def test_the_plan_covers_every_command_of_each_family():
     assert [s.command for s in plan(["four-hand-80"], meld=False)][0] == "bid-odds"
 
 
-def test_the_groups_go_longest_first_and_each_to_one_process(tmp_path):
-    """The suite warms up in two processes (tests/conftest.py) that share the groups as they go
-    (--claim): every step is in exactly one group, a group holds a family's steps of one kind of
-    seats in the plan's order, the groups come longest first by compile time, and a group
-    claimed by one process is not run by another."""
-    from binokel_sim.cli.warmup import ALL_VARIANTS, claimed, groups_longest_first, plan
+def test_the_parts_split_the_plan_by_compile_time():
+    """The suite warms up in two processes (tests/conftest.py): the parts hold every step once,
+    each in the plan's order, a family's steps of one kind of seats in one part, and neither
+    part holds more than the other's time plus its largest group."""
+    from binokel_sim.cli.warmup import ALL_VARIANTS, part_of, plan
     from binokel_sim.compile_notice import COMPILE_SECONDS
 
     steps = plan(list(ALL_VARIANTS))
-    groups = groups_longest_first(steps)
-    assert sorted(steps.index(s) for g in groups for s in g) == list(range(len(steps)))
-    for group in groups:
-        assert len({(s.family, s.policies, s.variant) for s in group}) == 1
-        assert [steps.index(s) for s in group] == sorted(steps.index(s) for s in group)
-    cost = [sum(COMPILE_SECONDS[(s.family, s.command, s.policies)] for s in g) for g in groups]
-    assert cost == sorted(cost, reverse=True)
-    # two processes drawing in turn from one folder: each group goes to exactly one of them
-    first, second = claimed(groups, str(tmp_path)), claimed(groups, str(tmp_path))
-    taken: list[list] = [[], []]
-    for turn in range(len(groups)):
-        taken[turn % 2] += next(first if turn % 2 == 0 else second, [])
-    assert next(first, None) is None and next(second, None) is None
-    assert sorted(steps.index(s) for s in taken[0] + taken[1]) == list(range(len(steps)))
-    assert taken[0] and taken[1]
-
-
-def test_a_claimed_warm_up_runs_only_what_is_left(tmp_path):
-    """With every group claimed already, a warm-up process runs nothing."""
-    from binokel_sim.cli.warmup import ALL_VARIANTS, groups_longest_first, plan
-
-    for number in range(len(groups_longest_first(plan(list(ALL_VARIANTS))))):
-        (tmp_path / str(number)).touch()
-    result = ok("warm-up", "--all", "--claim", str(tmp_path))
-    assert "warm-up: 0 of 0 groups compiled" in result.stderr
+    parts = [part_of(steps, k, 2) for k in (1, 2)]
+    assert sorted(map(steps.index, parts[0] + parts[1])) == list(range(len(steps)))
+    for part in parts:
+        assert [steps.index(s) for s in part] == sorted(steps.index(s) for s in part)
+    kinds = [{(s.family, s.policies) for s in part} for part in parts]
+    assert not kinds[0] & kinds[1]
+    cost = [sum(COMPILE_SECONDS[(s.family, s.command, s.policies)] for s in part)
+            for part in parts]
+    group = max(sum(COMPILE_SECONDS[(s.family, s.command, s.policies)] for s in steps
+                    if (s.family, s.policies) == kind) for kind in kinds[0] | kinds[1])
+    assert abs(cost[0] - cost[1]) <= group, cost
+    assert_one_line_error(invoke("warm-up", "--all", "--part", "3/2"), "--part must be K/N")
 
 
 def test_warm_up_errors():

@@ -83,11 +83,12 @@ def plan(variants: list[str], meld: bool = True) -> list[Step]:
     return out
 
 
-def groups_longest_first(steps: list[Step]) -> list[list[Step]]:
-    """``steps`` in groups, longest first by the compile times measured
-    (``compile_notice.COMPILE_SECONDS``; ties in plan order): a group is a family's steps of one
-    kind of seats on one variant, which share their callees, so one process compiles them. Each
-    group keeps the plan's order."""
+def part_of(steps: list[Step], part: int, parts: int) -> list[Step]:
+    """Part ``part`` (1-based) of ``parts`` of ``steps`` for as many processes, balanced by the
+    compile times measured (``compile_notice.COMPILE_SECONDS``): the steps are grouped by engine
+    family and policies (a group's steps share their callees, so one process compiles them), and
+    the groups go, longest first, to the part with the least so far. Each part keeps the plan's
+    order."""
     from binokel_sim.compile_notice import COMPILE_SECONDS
 
     groups: dict[tuple[str, str, str], list[int]] = {}
@@ -95,25 +96,14 @@ def groups_longest_first(steps: list[Step]) -> list[list[Step]]:
         groups.setdefault((step.family, step.policies, step.variant), []).append(i)
     cost = {key: sum(COMPILE_SECONDS.get((steps[i].family, steps[i].command, key[1]), 0)
                      for i in idx) for key, idx in groups.items()}
-    order = sorted(groups, key=lambda k: (-cost[k], groups[k][0]))
-    return [[steps[i] for i in groups[key]] for key in order]
-
-
-def claimed(groups: list[list[Step]], directory: str):
-    """The groups this process claims, one at a time, of those every warm-up process sharing
-    ``directory`` works through (the test suite warms up in two): a group is claimed by
-    creating the file of its number there, which only one process can do, just before it is
-    compiled; so the processes share the work as they go, whatever each group really costs."""
-    import os
-
-    os.makedirs(directory, exist_ok=True)
-    for number, group in enumerate(groups):
-        try:
-            os.close(os.open(os.path.join(directory, str(number)),
-                             os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            continue
-        yield group
+    load = [0] * parts
+    mine: list[int] = []
+    for key in sorted(groups, key=lambda k: -cost[k]):
+        least = load.index(min(load))
+        load[least] += cost[key]
+        if least == part - 1:
+            mine += groups[key]
+    return [steps[i] for i in sorted(mine)]
 
 
 def run_step(step: Step) -> tuple[int, float]:
@@ -150,10 +140,10 @@ def warm_up(
                                 "four-hand-80).")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help=f"Compile every engine family ({', '.join(ALL_VARIANTS)}).")] = False,
-    claim: Annotated[Optional[str], typer.Option(
-        "--claim", hidden=True, metavar="DIR",
-        help="Share the steps with the other warm-up processes given DIR: each takes the next "
-             "group, longest first (the test suite warms up in two processes).")] = None,
+    part: Annotated[Optional[str], typer.Option(
+        "--part", hidden=True,
+        help="K/N: only part K of N of the steps, balanced by compile time (the test suite "
+             "warms up in two processes).")] = None,
 ) -> None:
     """Compile the kernels ahead, so that no command's first run waits for it. Kernels are
     compiled once, on first use, and kept on disk; a cold first run otherwise spends half a
@@ -175,8 +165,11 @@ def warm_up(
         names = list(ALL_VARIANTS) if every else [find_variant(v).name
                                                   for v in (variant or ["four-hand-80"])]
         steps = plan(names)
-        groups = ([steps] if claim is None
-                  else claimed(groups_longest_first(steps), claim))
+        if part is not None:
+            k, _, n = part.partition("/")
+            if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+                raise SimulationError(f"--part must be K/N with 1 <= K <= N (got {part!r})")
+            steps = part_of(steps, int(k), int(n))
         console = Console(stderr=True, file=sys.stderr)  # the bar stays on the real stderr
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
@@ -184,11 +177,10 @@ def warm_up(
         with Progress(*columns, console=console, transient=True,
                       disable=not console.is_terminal) as bar:
             task = bar.add_task("compiling", total=len(steps))
-            for group in groups:
-                for step in group:
-                    bar.update(task, description=f"compiling {step.label}")
-                    results.append((step, *run_step(step)))
-                    bar.advance(task)
+            for step in steps:
+                bar.update(task, description=f"compiling {step.label}")
+                results.append((step, *run_step(step)))
+                bar.advance(task)
         for step, compiled, cpu in results:
             what = f"compiled in {cpu:.0f} s" if compiled else "already compiled"
             err.print(f"{step.label}: {what}", markup=False, highlight=False, soft_wrap=True)
