@@ -141,7 +141,10 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     lines.append(f"widow: {_by_suit(record['widow'])}")
     lines += _wrap(f"auction (seat:bid): {_calls(record['bids'])}")
     soloist = record["soloist"]
-    lines.append(f"seat {soloist} plays alone at {record['bid']} and takes the widow")
+    partner = next((seat for pair in rules.partnerships for seat in pair
+                    if soloist in pair and seat != soloist), None)
+    who = "alone" if partner is None else f"with seat {partner}"
+    lines.append(f"seat {soloist} plays {who} at {record['bid']} and takes the widow")
     demand = record["demand"]
     if demand is not None:
         lines.append(f"seat {soloist} demands {demand['card']}: seat {demand['from']} gives it "
@@ -149,6 +152,8 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     lines.append(f"seat {soloist} buries {' '.join(record['buried'])} and names "
                  f"{record['trump']} trump")
     lines += _wrap(f"melds by seat: {_per_seat(record['melds'])}")
+    if rules.first_leader == "non_dealer" and record["tricks"]:
+        lines.append(f"seat {record['tricks'][0]['leader']}, left of the dealer, leads")
     lines += _tricks(record, rules.players)
     lines.append(f"card points by seat: {_per_seat(record['card_points'])}")
     outcome = "made" if record["made"] else "lost"

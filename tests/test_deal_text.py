@@ -80,6 +80,7 @@ def test_widow_games_show_the_widow_demand_and_burial():
     for record, text in blocks("three-hand-auction-48", 10):
         soloist = record["soloist"]
         assert f"seat {soloist} plays alone at {record['bid']}" in text
+        assert "left of the dealer, leads" not in text  # the soloist leads
         assert f"seat {soloist} buries {' '.join(record['buried'])} and names " \
                f"{record['trump']} trump" in text
         if record["demand"] is not None:
@@ -96,3 +97,12 @@ def test_cli_text_to_stdout_and_to_a_file(tmp_path):
     result = ok("play", "--variant", "four-hand-widow-48", "--deals", "3", "--seed", "2",
                 "--out", str(path))
     assert path.read_text() == out and result.stderr.strip() == f"wrote {path}"
+
+
+def test_partnership_widow_games_name_the_partner_and_the_swabian_games_the_first_lead():
+    for record, text in blocks("kreuz-4-40", 10):
+        soloist = record["soloist"]
+        assert f"seat {soloist} plays with seat {(soloist + 2) % 4} at {record['bid']}" in text
+        leader = (record["dealer"] + 1) % 4
+        assert f"seat {leader}, left of the dealer, leads" in text
+        assert "demands" not in text
