@@ -38,7 +38,7 @@ from binokel_sim.simulate import (
     check_memory,
     check_run,
     set_threads,
-    spread_blocks,
+    spread_items,
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables, compile_talon
@@ -107,13 +107,6 @@ class TalonDeals:
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 
-def spread_talon(smart, search, **arguments) -> None:
-    """``talon_blocks`` over the blocks of its ``n_items`` items, one share per thread
-    (:func:`binokel_sim.simulate.spread_blocks`)."""
-    n_blocks = -(-arguments["n_items"] // arguments["block_size"])
-    spread_blocks(talon_blocks, n_blocks, smart, search, **arguments)
-
-
 def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
                       first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
                       trick_winners, decl_out) -> None:
@@ -132,13 +125,14 @@ def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, blo
     a recorded swap, the talon's last card replaced by the nine, so they are not written.
     """
     known, sides, _, _, _, diff, games = placeholders()
-    spread_talon(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
-                 deck=deck, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
-                 turned=0, dealer=0, sides=sides, n_sides=0, policy_a=0, policy_b=0, target=0,
-                 max_deals=0, hands_out=hands_out, talon_out=talon_out, points_out=points_out,
-                 trick_cards=trick_cards, trick_leaders=trick_leaders, trick_winners=trick_winners,
-                 decl_out=decl_out, diff_out=diff, games_out=games)
+    spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_PLAY,
+                 n_items=hands_out.shape[0], deck=deck, tt=tt, seat_policies=seat_policies,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides, n_sides=0,
+                 policy_a=0, policy_b=0, target=0, max_deals=0, hands_out=hands_out,
+                 talon_out=talon_out, points_out=points_out, trick_cards=trick_cards,
+                 trick_leaders=trick_leaders, trick_winners=trick_winners, decl_out=decl_out,
+                 diff_out=diff, games_out=games)
 
 
 def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
@@ -147,13 +141,13 @@ def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, 
     whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
     ``points_out`` int64 (n, P, 2) is written."""
     known, sides, hands, rows, tricks, diff, games = placeholders()
-    spread_talon(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=points_out.shape[0],
-                 deck=deck, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
-                 turned=0, dealer=0, sides=sides, n_sides=0, policy_a=0, policy_b=0, target=0,
-                 max_deals=0, hands_out=hands, talon_out=rows, points_out=points_out,
-                 trick_cards=tricks, trick_leaders=rows, trick_winners=rows, decl_out=tricks,
-                 diff_out=diff, games_out=games)
+    spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_PLAYOUT,
+                 n_items=points_out.shape[0], deck=deck, tt=tt, seat_policies=seat_policies,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides, n_sides=0,
+                 policy_a=0, policy_b=0, target=0, max_deals=0, hands_out=hands, talon_out=rows,
+                 points_out=points_out, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
+                 decl_out=tricks, diff_out=diff, games_out=games)
 
 
 def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samples, seed,
@@ -167,13 +161,13 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samp
     card and meld points per seat. Sample ``d`` reads the stream of block
     ``first_block + d // block_size``."""
     _, sides, hands, rows, tricks, diff, games = placeholders()
-    spread_talon(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=points_out.shape[0],
-                 deck=unseen, tt=tt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=0, known=known,
-                 turned=int(turned), dealer=int(dealer), sides=sides, n_sides=0, policy_a=0,
-                 policy_b=0, target=0, max_deals=0, hands_out=hands, talon_out=rows,
-                 points_out=points_out, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
-                 decl_out=tricks, diff_out=diff, games_out=games)
+    spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE,
+                 n_items=points_out.shape[0], deck=unseen, tt=tt, seat_policies=seat_policies,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=0, known=known, turned=int(turned), dealer=int(dealer), sides=sides,
+                 n_sides=0, policy_a=0, policy_b=0, target=0, max_deals=0, hands_out=hands,
+                 talon_out=rows, points_out=points_out, trick_cards=tricks, trick_leaders=rows,
+                 trick_winners=rows, decl_out=tricks, diff_out=diff, games_out=games)
 
 
 def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
@@ -184,13 +178,14 @@ def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, s
     Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``: the deal, then the plays one after another."""
     known, _, hands, rows, tricks, _, games = placeholders()
-    spread_talon(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
-                 deck=deck, tt=tt, seat_policies=sides, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
-                 turned=0, dealer=0, sides=sides, n_sides=int(n_sides), policy_a=int(policy_a),
-                 policy_b=int(policy_b), target=0, max_deals=0, hands_out=hands, talon_out=rows,
-                 points_out=tricks, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
-                 decl_out=tricks, diff_out=diff_out, games_out=games)
+    spread_items(talon_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_DUEL,
+                 n_items=diff_out.shape[0], deck=deck, tt=tt, seat_policies=sides,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides,
+                 n_sides=int(n_sides), policy_a=int(policy_a), policy_b=int(policy_b), target=0,
+                 max_deals=0, hands_out=hands, talon_out=rows, points_out=tricks,
+                 trick_cards=tricks, trick_leaders=rows, trick_winners=rows, decl_out=tricks,
+                 diff_out=diff_out, games_out=games)
 
 
 def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, target,
@@ -202,14 +197,14 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, 
     ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
     final totals."""
     known, _, hands, rows, tricks, diff, _ = placeholders()
-    spread_talon(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
-                 deck=deck, tt=tt, seat_policies=sides, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=first_game, known=known,
-                 turned=0, dealer=0, sides=sides, n_sides=int(n_sides), policy_a=int(policy_a),
-                 policy_b=int(policy_b), target=int(target), max_deals=int(max_deals),
-                 hands_out=hands, talon_out=rows, points_out=tricks, trick_cards=tricks,
-                 trick_leaders=rows, trick_winners=rows, decl_out=tricks, diff_out=diff,
-                 games_out=games_out)
+    spread_items(talon_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_MATCH,
+                 n_items=games_out.shape[0], deck=deck, tt=tt, seat_policies=sides,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_game, known=known, turned=0, dealer=0, sides=sides,
+                 n_sides=int(n_sides), policy_a=int(policy_a), policy_b=int(policy_b),
+                 target=int(target), max_deals=int(max_deals), hands_out=hands, talon_out=rows,
+                 points_out=tricks, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
+                 decl_out=tricks, diff_out=diff, games_out=games_out)
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,

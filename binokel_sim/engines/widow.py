@@ -50,7 +50,7 @@ from binokel_sim.simulate import (
     check_memory,
     check_run,
     set_threads,
-    spread_blocks,
+    spread_items,
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables
@@ -197,13 +197,6 @@ def _unrecorded(rows_out) -> tuple:
             rows_out, rows_out)
 
 
-def spread_widow(smart, search, **arguments) -> None:
-    """``widow_blocks`` over the blocks of its ``n_items`` items, one share per thread
-    (:func:`binokel_sim.simulate.spread_blocks`)."""
-    n_blocks = -(-arguments["n_items"] // arguments["block_size"])
-    spread_blocks(widow_blocks, n_blocks, smart, search, **arguments)
-
-
 def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
                       first_deal, hands_out, widow_out, info, bid_seats, bid_values, buried,
                       melds, card_pts, scores, trick_cards, trick_leaders, trick_winners) -> None:
@@ -218,10 +211,10 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
-    spread_widow(*policy_kinds(seat_policies), mode=MODE_PLAY, n_items=hands_out.shape[0],
-                 deck=deck, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
-                 seed=seed, first_block=first_block, block_size=block_size, first_deal=first_deal,
-                 known=known, game=_NO_GAME, outs=outs, max_calls=1)
+    spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_PLAY,
+                 n_items=hands_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seat_policies,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_deal, known=known, game=_NO_GAME, outs=outs, max_calls=1)
 
 
 def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
@@ -229,11 +222,11 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed
     """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
     deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
     int64 (n, P)."""
-    spread_widow(*policy_kinds(seat_policies), mode=MODE_PLAYOUT, n_items=scores_out.shape[0],
-                 deck=deck, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
-                 seed=seed, first_block=first_block, block_size=block_size, first_deal=first_deal,
-                 known=placeholders()[0], game=_NO_GAME, outs=_unrecorded(scores_out),
-                 max_calls=int(max_calls))
+    spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_PLAYOUT,
+                 n_items=scores_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seat_policies,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_deal, known=placeholders()[0], game=_NO_GAME,
+                 outs=_unrecorded(scores_out), max_calls=int(max_calls))
 
 
 def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
@@ -245,9 +238,10 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
             rows, rows)
-    spread_widow(*policy_kinds(policy_a, policy_b), mode=MODE_DUEL, n_items=diff_out.shape[0],
-                 deck=deck, tw=tw, kt=kt, seat_policies=seats, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=first_deal, known=known,
+    spread_items(widow_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_DUEL,
+                 n_items=diff_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seats,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_deal, known=known,
                  game=(int(n_sides), int(policy_a), int(policy_b), 0, 0), outs=outs,
                  max_calls=int(max_calls))
 
@@ -259,11 +253,11 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals))
-    spread_widow(*policy_kinds(policy_a, policy_b), mode=MODE_MATCH, n_items=games_out.shape[0],
-                 deck=deck, tw=tw, kt=kt, seat_policies=seats, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=first_game,
-                 known=placeholders()[0], game=game, outs=_unrecorded(games_out),
-                 max_calls=int(max_calls))
+    spread_items(widow_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_MATCH,
+                 n_items=games_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seats,
+                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
+                 first_deal=first_game, known=placeholders()[0], game=game,
+                 outs=_unrecorded(games_out), max_calls=int(max_calls))
 
 
 def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
@@ -280,9 +274,9 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     bonus (1 if the soloist's side took every trick), the side's card points. Sample ``d`` reads
     the stream of block ``first_block + d // block_size``: the deal, the widow decisions, the
     play."""
-    spread_widow(*policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0], deck=unseen,
-                 tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples, seed=seed,
-                 first_block=first_block, block_size=block_size, first_deal=int(dealer),
+    spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0],
+                 deck=unseen, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
+                 seed=seed, first_block=first_block, block_size=block_size, first_deal=int(dealer),
                  known=known, game=_NO_GAME, outs=_unrecorded(out), max_calls=1)
 
 
