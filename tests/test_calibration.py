@@ -124,6 +124,33 @@ def test_calibrate_forecasts_are_bid_odds_and_outcomes_the_played_deals(tmp_path
                                                                == pytest.approx(0.0, abs=0.002))
 
 
+def test_swabian_forecasts_sit_the_dealer_where_he_sat():
+    """swabian-3-40: the player left of the dealer leads, so each deal's forecast is bid-odds'
+    p_make with the deal's dealer seen from the soloist (decision 35), which differs from the
+    default seat's (the hand leads) in some deals."""
+    from binokel_sim.calibrate import calibration_events
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.odds.summary import sample_seed
+    from binokel_sim.odds.widow import bid_odds
+    from binokel_sim.variants import find_variant
+
+    rules = find_variant("swabian-3-40")
+    events = calibration_events(rules, 30, 200, 5, "heuristic", "heuristic", threads=1)
+
+    def p_make(d, event, dealer):
+        odds = bid_odds(rules, parse_hand(event["hand"], rules), 200, sample_seed(5, d),
+                        threads=1, dealer=dealer)
+        at_bid = odds["rows"].filter(odds["rows"]["bid"] == event["bid"])["p_make"].to_list()
+        return at_bid[0] if at_bid else 0.0
+
+    differs = 0
+    for d, event in enumerate(events):
+        dealer = (d % 3 - event["bidder"]) % 3
+        assert event["p_make"] == pytest.approx(p_make(d, event, dealer))
+        differs += dealer != 2 and p_make(d, event, 2) != pytest.approx(event["p_make"])
+    assert differs  # the dealer's seat changed some forecast
+
+
 def test_calibrate_is_the_same_on_one_or_two_threads():
     args = ("calibrate", "--deals", "30", "--samples", "1100", "--seed", "3", "--format", "json")
     one = json.loads(ok(*args, "--threads", "1").stdout)

@@ -214,8 +214,9 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
                        given_auction: bool, options: dict) -> list[dict]:
     """``calibrate``'s events (:func:`binokel_sim.calibrate.calibration_events`): per deal
     played with ``outcome_policy``, the soloist's forecast ``p_make`` at his bid before the
-    widow and whether he made it. ``given_auction`` is refused: the widow games' forecasts do
-    not condition on the auction."""
+    widow, from samples with the deal's dealer where he sat (which decides who leads where the
+    player left of the dealer does), and whether he made it. ``given_auction`` is refused: the
+    widow games' forecasts do not condition on the auction."""
     if given_auction:
         raise SimulationError(f"variant {rules.name}: --given-auction conditions four-hand-80's "
                               f"bid odds on the auction; the widow games' forecasts ignore it")
@@ -237,8 +238,9 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         info = played.info[d]
         soloist, bid = int(info[I_SOLOIST]), int(info[I_BID])
         counts = planes_to_counts(played.hands[d, soloist])
+        dealer = (d % rules.players - soloist) % rules.players  # seen from the soloist
         s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
-                              **options)
+                              dealer=dealer, **options)
         trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
