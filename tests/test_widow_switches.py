@@ -8,9 +8,9 @@ records of every policy replayed by the independent checker, and the loader's re
 from __future__ import annotations
 
 import copy
-import tomllib
 
 import pytest
+from test_variants import builtin_dict as seed_dict
 from test_widow import kernel_records
 from widow_replay import replay_widow
 
@@ -27,12 +27,6 @@ SWABIAN = ["swabian-3-40", "kreuz-4-40"]
 @pytest.fixture(params=SWABIAN)
 def switched(request):
     return find_variant(request.param)
-
-
-def seed_dict(name: str) -> dict:
-    from importlib import resources
-    text = resources.files("binokel_sim.variants").joinpath(f"{name}.toml").read_text()
-    return tomllib.loads(text)
 
 
 # --- the loader -----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import numpy as np
 
 from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
 from binokel_sim.kernels.auction import NO_BID, next_bid
-from binokel_sim.kernels.bits import kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.bits import ALL_TYPES, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
@@ -228,7 +228,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     deck_mask = cfg[CFG_DECK]
     # the card types not in the deck (the nines of a 40-card deck) count as played from the
     # start: the heuristic and the sampling policy must not wait for cards that do not exist
-    absent = ~deck_mask & ((np.int64(1) << 24) - 1)
+    absent = ALL_TYPES & ~deck_mask
     a0 = absent if copies > 0 else np.int64(0)
     a1 = absent if copies > 1 else np.int64(0)
     a2 = absent if copies > 2 else np.int64(0)
