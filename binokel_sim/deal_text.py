@@ -152,13 +152,19 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     lines.append(f"seat {soloist} buries {' '.join(record['buried'])} and names "
                  f"{record['trump']} trump")
     lines += _wrap(f"melds by seat: {_per_seat(record['melds'])}")
-    if rules.first_leader == "non_dealer" and record["tricks"]:
-        lines.append(f"seat {record['tricks'][0]['leader']}, left of the dealer, leads")
-    lines += _tricks(record, rules.players)
-    lines.append(f"card points by seat: {_per_seat(record['card_points'])}")
-    outcome = "made" if record["made"] else "lost"
-    bonus = f", bonus {record['bonus']} for every trick" if record["bonus"] else ""
-    lines.append(f"the bid of {record['bid']} is {outcome}{bonus}")
+    if record.get("conceded"):
+        others = "the other side scores its meld" if partner is not None else \
+            "the others score their melds"
+        lines += _wrap(f"seat {soloist} gives up before the first lead (Abgehen): minus the "
+                       f"bid of {record['bid']}, no meld; {others} + {rules.concede_bonus}")
+    else:
+        if rules.first_leader == "non_dealer":
+            lines.append(f"seat {record['tricks'][0]['leader']}, left of the dealer, leads")
+        lines += _tricks(record, rules.players)
+        lines.append(f"card points by seat: {_per_seat(record['card_points'])}")
+        outcome = "made" if record["made"] else "lost"
+        bonus = f", bonus {record['bonus']} for every trick" if record["bonus"] else ""
+        lines.append(f"the bid of {record['bid']} is {outcome}{bonus}")
     lines.append(f"scores by seat: {_per_seat(record['scores'])}")
     if "pair_scores" in record:
         lines.append(f"scores by pair: {_pairs(record['pair_scores'])}")

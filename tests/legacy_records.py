@@ -23,6 +23,7 @@ from binokel_sim.kernels.widow.deals import (
     I_BID,
     I_BONUS,
     I_CALLS,
+    I_CONCEDED,
     I_DEMAND,
     I_FROM,
     I_GIVEN,
@@ -153,6 +154,8 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
                   for leader, cards, winner in zip(played.trick_leaders[d].tolist(),
                                                    played.trick_cards[d].tolist(),
                                                    played.trick_winners[d].tolist())]
+        if info[I_CONCEDED]:
+            tricks = []  # given up before the first lead
         record = {
             "deal": first_deal + d,
             "variant": rules.name,
@@ -171,6 +174,7 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "card_points": card_points[d],
             "bonus": info[I_BONUS],
             "made": bool(info[I_MADE]),
+            "conceded": bool(info[I_CONCEDED]),
             "scores": scores[d],
         }
         if rules.partnerships:

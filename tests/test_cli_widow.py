@@ -14,7 +14,8 @@ from widow_replay import replay_widow
 
 WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40"]
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
-               "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "scores"]
+               "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
+               "scores"]
 
 
 @pytest.mark.parametrize("variant", WIDOW_VARIANTS)
@@ -43,7 +44,7 @@ def test_bid_odds_json(variant, widows):
     rows = result["rows"]
     assert rows[0]["bid"] == find_variant(variant).bid_ladder[0][0]
     for row in rows:
-        for key in ("bid", "p_make", "ci_low", "ci_high", "expected_score"):
+        for key in ("bid", "p_make", "ci_low", "ci_high", "p_concede", "expected_score"):
             assert key in row
         assert row["ci_low"] <= row["p_make"] <= row["ci_high"]
     assert all(a["p_make"] >= b["p_make"] for a, b in zip(rows, rows[1:]))

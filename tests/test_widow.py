@@ -22,7 +22,7 @@ from widow_replay import replay_widow
 from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
 from binokel_sim.constants import NO_BID
 from binokel_sim.engines import widow as wg
-from binokel_sim.kernels.widow.deals import bid_limit, score_widow, widow_auction
+from binokel_sim.kernels.widow.deals import I_CONCEDED, bid_limit, score_widow, widow_auction
 from binokel_sim.odds.widow import bid_rows, widow_section
 from binokel_sim.records.widow import records as widow_records
 from binokel_sim.reference import core as core_twin
@@ -214,7 +214,8 @@ def test_demand_and_burying_in_records(widow_rules):
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_card_points_and_bonus_are_conserved(widow_rules, policy):
     played = wg.run_play(widow_rules, 3000, 2, policy)
-    assert (played.card_points.sum(axis=1) == 250).all()
+    conceded = played.info[:, I_CONCEDED] != 0  # Abgehen: no play, no card points
+    assert (played.card_points.sum(axis=1) == np.where(conceded, 0, 250)).all()
     assert set(np.unique(played.info[:, 7]).tolist()) <= {0, 1000}
 
 
@@ -281,10 +282,22 @@ def test_exact_widow_of_four_weighs_every_widow():
     assert section["mean_best_meld"] >= section["own_best_meld"]
 
 
+def samples_of(totals, concede_from=None) -> np.ndarray:
+    """Sample rows (``SAMPLE_FIELDS``) with these totals, given up from ``concede_from`` (none
+    by default), the other columns zero."""
+    from binokel_sim.widow_value import NEVER
+
+    out = np.zeros((len(totals), len(wg.SAMPLE_FIELDS)), dtype=np.int64)
+    out[:, wg.SAMPLE_FIELDS.index("total")] = totals
+    out[:, wg.SAMPLE_FIELDS.index("concede_from")] = (
+        NEVER if concede_from is None else concede_from)
+    return out
+
+
 def test_bid_rows_from_totals():
     rules = find_variant("three-hand-auction-48")
     totals = np.array([150, 200, 230, 260, 400] * 200)
-    rows = bid_rows(rules, totals).to_dicts()
+    rows = bid_rows(rules, samples_of(totals)).to_dicts()
     assert [r["bid"] for r in rows] == list(range(200, 410, 10))
     at = {r["bid"]: r for r in rows}
     assert at[200]["p_make"] == pytest.approx(0.8)
@@ -296,7 +309,8 @@ def test_bid_rows_from_totals():
 
 # --- bid odds under what the user knows (--known, --void) -----------------------------------------
 
-def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge):
+def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, policies=None,
+                             dealer=None):
     """The constrained samples by the twins: the sampler's twin deals the other seats and the
     widow, the widow's order is a partial Fisher-Yates of its cards, then the widow twin plays
     the deal as a sample (seat 0 the soloist, no auction) with the random policy, all on one
@@ -314,14 +328,15 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge):
                                               for k, x in zip(known, split)]
         widow = [t for t in range(24) for _ in range(split[-1][t])]
         deal_hand(widow, 0, len(widow), stream)
-        record = widow_twin.play_deal(rules, hands, split[-1], d % players,
-                                      stream_pick(stream), sample=True)
+        record = widow_twin.play_deal(rules, hands, split[-1],
+                                      d % players if dealer is None else dealer,
+                                      stream_pick(stream), sample=True, policies=policies)
         ours = [s for s in range(players) if widow_score.side_of(rules, s) == 0]
         tricks = sum(1 for t in record["tricks"] if t["winner"] in ours)
         out.append([record["pair_scores"][0] if rules.partnerships else record["scores"][0],
                     "SHDC".index(record["trump"]), record["melds"][0],
                     int(tricks == rules.hand_size),
-                    sum(record["card_points"][s] for s in ours)])
+                    sum(record["card_points"][s] for s in ours), record["concede_from"]])
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 from test_variants import builtin_dict as seed_dict
 from test_widow import kernel_records
@@ -17,6 +18,7 @@ from widow_replay import replay_widow
 from binokel_sim.engines import widow as widow_games
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.kernels.widow.deals import I_CONCEDED
 from binokel_sim.records.widow import records as widow_records
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.variants import RulesError, find_variant, rules_from_dict
@@ -91,7 +93,9 @@ def test_soloist_is_the_widow_games_word_for_the_bid_winner():
 @pytest.mark.parametrize("name, section, key, value, needle", [
     ("two-hand-48", "widow", "demand", False, "only a game with a widow"),
     ("four-hand-80", "widow", "demand", True, "only a game with a widow"),
-    ("three-hand-auction-48", "widow", "concede_bonus", 30, "unknown key 'concede_bonus'"),
+    ("three-hand-auction-48", "widow", "durch", True, "unknown key 'durch'"),
+    ("three-hand-auction-48", "widow", "concede", 1, "expected true/false"),
+    ("swabian-3-40", "widow", "concede_bonus", -5, "concede_bonus"),
     ("three-hand-auction-48", "widow", "demand", "no", "expected true/false"),
     ("two-hand-48", "play", "first_leader", "bid_winner", "is not played"),
     ("four-hand-80", "play", "first_leader", "non_dealer", "is not played"),
@@ -123,8 +127,9 @@ def test_heuristic_deals_equal_the_twin(switched, mix):
     assert kernel == twin
     # the switches are played: no demand, the first trick led by the player left of the dealer
     assert all(r["demand"] is None for r in twin)
-    assert all(r["tricks"][0]["leader"] == (r["dealer"] + 1) % switched.players for r in twin)
-    assert any(r["tricks"][0]["leader"] != r["soloist"] for r in twin)
+    led = [r for r in twin if r["tricks"]]  # a deal given up (Abgehen) has no tricks
+    assert all(r["tricks"][0]["leader"] == (r["dealer"] + 1) % switched.players for r in led)
+    assert any(r["tricks"][0]["leader"] != r["soloist"] for r in led)
 
 
 def test_sampling_deals_equal_the_twin(switched):
@@ -143,7 +148,9 @@ def test_records_replay_under_the_rules(switched, policy, deals):
     records = list(widow_records(played))
     for record in records:
         replay_widow(switched, record)
-    assert (played.card_points.sum(axis=1) == switched.total_card_points).all()
+    conceded = played.info[:, I_CONCEDED] != 0  # Abgehen: no play, no card points
+    assert (played.card_points.sum(axis=1)
+            == np.where(conceded, 0, switched.total_card_points)).all()
     assert all(r["demand"] is None for r in records)
     assert not any(card.startswith("9") for r in records for t in r["tricks"]
                    for card in t["cards"])
@@ -152,7 +159,7 @@ def test_records_replay_under_the_rules(switched, policy, deals):
 def test_the_checker_refuses_the_soloists_lead_and_a_demand(switched):
     played = widow_games.run_play(switched, 200, 3, "random")
     record = next(r for r in widow_records(played)
-                  if r["tricks"][0]["leader"] != r["soloist"])
+                  if r["tricks"] and r["tricks"][0]["leader"] != r["soloist"])
     led = copy.deepcopy(record)
     led["tricks"][0]["leader"] = led["soloist"]
     with pytest.raises(AssertionError, match="left of the dealer"):

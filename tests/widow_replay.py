@@ -39,7 +39,8 @@ N_TYPES = 24
 ALL_TRICKS_BONUS = 1000  # SPEC: "taking all 15 scores a bonus of 1000" (all 11 in four-hand)
 
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
-               "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "scores"]
+               "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
+               "scores"]
 CALL_KEYS = ["seat", "bid"]
 DEMAND_KEYS = ["card", "from", "given"]
 TRICK_KEYS = ["leader", "cards", "winner"]
@@ -122,8 +123,13 @@ class _Replay(RecordCheck):
         self.deal_(rec)
         soloist, bid = self.auction(rec, dealer)
         self.exchange(rec, soloist)
-        self.play(rec, soloist, dealer)
-        self.scoring(rec, soloist, bid)
+        conceded = rec["conceded"]
+        self.check(isinstance(conceded, bool), f"conceded must be true/false, got {conceded!r}")
+        if conceded:
+            self.given_up(rec, soloist, bid)
+        else:
+            self.play(rec, soloist, dealer)
+            self.scoring(rec, soloist, bid)
 
     def deal_(self, rec: dict) -> None:
         """Hands (as dealt) + widow = the deck, sizes and sort order."""
@@ -383,6 +389,35 @@ class _Replay(RecordCheck):
                        and all(isinstance(v, int) and not isinstance(v, bool) for v in got),
                        f"pair_scores are {got!r}, the replay gives {side_scores} (pairs "
                        f"{', '.join(map(_side_name, sides))})")
+
+
+    def given_up(self, rec: dict, soloist: int, bid: int) -> None:
+        """Abgehen (SPEC "House variants of today's Binokel"): the soloist gave up before the
+        first lead, so nobody played a card; his side scores minus the bid once and no meld,
+        every other side its meld plus the house bonus."""
+        rules, players = self.rules, self.rules.players
+        self.check(rules.widow_concede,
+                   f"the soloist gave up, but {rules.name} has no Abgehen ([widow] concede)")
+        self.check(rec["tricks"] == [],
+                   f"the soloist gave up, yet {len(rec['tricks'])} tricks were played")
+        got = self.per_seat("card_points")
+        self.check(got == [0] * players, f"the soloist gave up, yet card_points are {got}")
+        self.check(rec["bonus"] == 0, f"the soloist gave up, yet the bonus is {rec['bonus']!r}")
+        self.check(rec["made"] is False, "the soloist gave up, yet made is true")
+        sides = sides_of(rules)
+        side_scores = [-bid if soloist in side else
+                       sum(self.melds[s] for s in side) + rules.concede_bonus for side in sides]
+        side_of = {s: k for k, side in enumerate(sides) for s in side}
+        scores = [side_scores[side_of[s]] for s in range(players)]
+        got = self.per_seat("scores")
+        self.check(got == scores,
+                   f"scores are {got}; the soloist (seat {soloist}) gave up at {bid}, so the "
+                   f"replay gives {scores} (minus the bid; the others their melds {self.melds} "
+                   f"+ {rules.concede_bonus})")
+        if rules.partnerships:
+            got = rec["pair_scores"]
+            self.check(got == side_scores,
+                       f"pair_scores are {got!r}, the replay gives {side_scores}")
 
 
 def _side_name(side: tuple[int, ...]) -> str:

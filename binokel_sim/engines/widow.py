@@ -54,9 +54,10 @@ from binokel_sim.simulate import (
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables
+from binokel_sim import widow_value
 from binokel_sim.variants import Rules
 
-SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points")
+SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from")
 
 
 # the specialisations its drivers compile beyond the heuristic's, each on first use, as
@@ -95,7 +96,8 @@ def compile_widow(rules: Rules) -> tuple:
     ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
     meld sets a player shows (:func:`~binokel_sim.engines.policies.show_rows`: the sampling policy's
-    knowledge))``; the meld kernels' ``kt`` goes beside it."""
+    knowledge), the soloist's estimate after the Dabb (:func:`binokel_sim.widow_value.weights`,
+    Abgehen))``; the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels.widow import deals as k
 
     tables = compile_tables(rules)
@@ -109,8 +111,10 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_DECK] = sum(1 << t for t in range(N_TYPES) if tables.deck_counts[t])
     cfg[k.CFG_DEMAND] = int(rules.widow_demand)
     cfg[k.CFG_LEADER] = int(rules.first_leader == "non_dealer")
+    cfg[k.CFG_CONCEDE] = int(rules.widow_concede)
+    cfg[k.CFG_CONCEDE_BONUS] = rules.concede_bonus
     return (cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules),
-            show_rows(rules))
+            show_rows(rules), np.array(widow_value.weights(rules), dtype=np.int64))
 
 
 def preferences(rules: Rules) -> np.ndarray:
@@ -204,10 +208,11 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``. Writes per deal: ``hands_out`` uint32 (n, P, 4) and
     ``widow_out`` int64 (n, W) as dealt, ``info`` int64 (n, N_INFO) (soloist, bid, calls,
-    trump, demand, from, given, bonus, made), the calls ``bid_seats`` / ``bid_values`` (n,
-    calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``, ``card_pts`` and
-    ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P), ``trick_leaders`` and
-    ``trick_winners`` (n, H)."""
+    trump, demand, from, given, bonus, made, conceded), the calls ``bid_seats`` /
+    ``bid_values`` (n, calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``,
+    ``card_pts`` and ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P),
+    ``trick_leaders`` and ``trick_winners`` (n, H) (-1 throughout for a deal the soloist gave
+    up)."""
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
@@ -269,9 +274,10 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     (``kernels.sampler.constrained_deal``; ``kernels.sampler.unconstrained`` for nothing known).
     Seat 0 takes the widow, demands (where the rules have the demand), buries and names trump;
     the soloist leads, or the player left of ``dealer`` (the dealer's seat) where the rules say
-    so; the deal is played out. Writes ``out`` int64 (n, 5): the soloist side's total (meld if
+    so; the deal is played out. Writes ``out`` int64 (n, 6): the soloist side's total (meld if
     it took a trick + card points + bonus), the trump, the soloist's meld after the widow, the
-    bonus (1 if the soloist's side took every trick), the side's card points. Sample ``d`` reads
+    bonus (1 if the soloist's side took every trick), the side's card points, the smallest bid
+    at which he would give up (Abgehen; the sample is played out at every bid). Sample ``d`` reads
     the stream of block ``first_block + d // block_size``: the deal, the widow decisions, the
     play."""
     spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0],
@@ -396,7 +402,9 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
     ``dealer``: the dealer's seat, by default the last (seat 0 sits left of the dealer); it
     matters only where the player left of the dealer leads the first trick.
-    Returns int64 (samples, 5), columns ``SAMPLE_FIELDS``. ``first_sample`` (a multiple of
+    Returns int64 (samples, 6), columns ``SAMPLE_FIELDS`` (``concede_from``: the smallest bid
+    at which the soloist would give up, :data:`binokel_sim.widow_value.NEVER` for one who never
+    does; the sample is played out whatever the bid). ``first_sample`` (a multiple of
     ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
     seats and the widow are dealt consistently with it by the unbiased constrained sampler (an

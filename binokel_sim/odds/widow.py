@@ -16,6 +16,7 @@ import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts, planes_to_counts
+from binokel_sim.constants import ALL_TRICKS_BONUS
 from binokel_sim.engines.widow import (
     SAMPLE_FIELDS,
     exact_widow,
@@ -41,45 +42,83 @@ from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
 ROW_SCHEMA = {"bid": pl.Int64, "p_make": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-              "expected_score": pl.Float64}
+              "p_concede": pl.Float64, "expected_score": pl.Float64}
 
 
-def bid_rows(rules: Rules, totals: np.ndarray) -> pl.DataFrame:
+def bid_grid(rules: Rules) -> np.ndarray:
+    """Every bid of the ladder from the minimum up to the highest total a side can reach (both
+    partners' best melds, every card point, the all-tricks bonus): the bids a tally counts at."""
+    tables = compile_tables(rules)
+    sides = 2 if rules.partnerships else 1
+    highest = sides * tables.max_total + rules.total_card_points + ALL_TRICKS_BONUS
+    return np.asarray(ladder(rules, highest), dtype=np.int64)
+
+
+def kept(out: np.ndarray) -> np.ndarray:
+    """Per sample (rows as ``SAMPLE_FIELDS``), the highest bid the soloist plays and makes: he
+    makes bid ``b`` exactly when ``b <= kept`` (his total reaches ``b`` and he would not give
+    up at ``b``, which he does from ``concede_from`` on)."""
+    col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
+    return np.minimum(out[:, col["total"]], out[:, col["concede_from"]] - 1)
+
+
+def made_share(out: np.ndarray, bid: int) -> float:
+    """The share of the samples in which the soloist plays ``bid`` and makes it."""
+    return float((kept(out) >= bid).mean())
+
+
+def bid_rows(rules: Rules, out: np.ndarray) -> pl.DataFrame:
+    """The bid rows of samples (rows as ``SAMPLE_FIELDS``, :func:`rows_from_tally`)."""
+    return rows_from_tally(rules, widow_tally(rules, out))
+
+
+def rows_from_tally(rules: Rules, tally: dict) -> pl.DataFrame:
     """One row per bid from the minimum up to the highest bid made in more than 0.1% of the
-    samples (at least the minimum): ``p_make`` = share of samples whose total reaches the bid,
-    with a Wilson 95% interval, and the expected score (the total when made, else minus twice
-    the bid). The play does not depend on the bid, so one set of samples serves every bid."""
-    return rows_from_totals(rules, Hist.of(totals))
-
-
-def rows_from_totals(rules: Rules, totals: Hist) -> pl.DataFrame:
-    """:func:`bid_rows` from the histogram of the samples' totals."""
-    n = totals.n
-    values, counts = totals.seen()
-    suffix_k = np.concatenate([np.cumsum(counts[::-1])[::-1], [0]])
-    suffix_sum = np.concatenate([np.cumsum((values * counts)[::-1])[::-1], [0]])
+    samples (at least the minimum): ``p_make`` = share of samples in which the soloist plays the
+    bid and makes it (his total reaches it), with a Wilson 95% interval; ``p_concede`` = share
+    in which he gives up at that bid after the widow (Abgehen); the expected score with his
+    choice (the total when made, minus twice the bid when set, minus the bid when he gives up).
+    The play does not depend on the bid, so one set of samples serves every bid."""
+    n = tally["samples"]
     floor = minimum_bid(rules)
     rows = []
-    for bid in ladder(rules, max(int(values[-1]), floor)):
-        first = int(np.searchsorted(values, bid, side="left"))
-        k = int(suffix_k[first])
+    for j, bid in enumerate(bid_grid(rules).tolist()):
+        k, given_up = int(tally["made"][j]), int(tally["conceded"][j])
         if bid > floor and k / n <= P_MAKE_FLOOR:
             break
         low, high = wilson_interval(k, n)
+        lost = n - k - given_up
         rows.append({"bid": bid, "p_make": k / n, "ci_low": float(low), "ci_high": float(high),
-                     "expected_score": (int(suffix_sum[first]) - 2 * bid * (n - k)) / n})
+                     "p_concede": given_up / n,
+                     "expected_score": (int(tally["made_sum"][j]) - 2 * bid * lost
+                                        - bid * given_up) / n})
     return pl.DataFrame(rows, schema=ROW_SCHEMA)
 
 
-def widow_tally(out: np.ndarray) -> dict:
+def widow_tally(rules: Rules, out: np.ndarray) -> dict:
     """The integer statistics of widow samples (:func:`~binokel_sim.engines.widow.run_samples`'s
     array) that :func:`bid_odds` reports from; tallies of disjoint samples add
-    (:func:`binokel_sim.backend.add`): ``samples``, the histogram of the ``totals``, the sum and
-    sum of squares of the soloist's ``meld``, the ``bonus`` count and the ``trump`` chosen
-    (int64 (4,))."""
+    (:func:`binokel_sim.backend.add`): ``samples``; per bid of :func:`bid_grid` the samples in
+    which the soloist plays and makes it (``made``), the sum of their totals (``made_sum``) and
+    the samples in which he gives up (``conceded``); the histogram of the totals made at the
+    minimum bid (``made_at_minimum``); the sum and sum of squares of the soloist's ``meld``, the
+    ``bonus`` count and the ``trump`` chosen (int64 (4,))."""
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
+    grid = bid_grid(rules)
     meld = out[:, col["meld"]]
-    return {"samples": int(out.shape[0]), "totals": Hist.of(out[:, col["total"]]),
+    total = out[:, col["total"]]
+    top = kept(out)
+    order = np.argsort(top, kind="stable")
+    by_kept = top[order]
+    first = np.searchsorted(by_kept, grid, side="left")  # samples from here on make the bid
+    suffix = np.concatenate([np.cumsum(total[order][::-1])[::-1], [0]])
+    concede_from = np.sort(out[:, col["concede_from"]])
+    floor = minimum_bid(rules)
+    return {"samples": int(out.shape[0]),
+            "made": (out.shape[0] - first).astype(np.int64),
+            "made_sum": suffix[first].astype(np.int64),
+            "conceded": np.searchsorted(concede_from, grid, side="right").astype(np.int64),
+            "made_at_minimum": Hist.of(total[top >= floor]),
             "meld": int(meld.sum()), "meld_sq": int((meld * meld).sum()),
             "bonus": int(out[:, col["bonus"]].sum()),
             "trump": np.bincount(out[:, col["trump"]], minlength=4).astype(np.int64)}
@@ -95,7 +134,7 @@ def widow_task(task: tuple) -> dict:
     with task_context(threads) as n_threads:
         out = run_widow_samples(rules, counts, n, seed, policy, n_threads, task_progress(),
                                 first_sample=first, knowledge=knowledge, **options)
-    return widow_tally(out)
+    return widow_tally(rules, out)
 
 
 def widow_section(rules: Rules, counts: np.ndarray, knowledge=None) -> dict:
@@ -151,8 +190,9 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
     ``score_histogram`` (:func:`binokel_sim.odds.summary.score_histogram`) is the distribution of
-    the soloist's side's score at the minimum bid (series ``soloist``: the total when made, else
-    minus twice the bid; its mean is ``expected_score_min_bid``). The samples are played in
+    the soloist's side's score at the minimum bid (series ``soloist``: the total when made,
+    minus twice the bid when set, minus the bid when he gives up; its mean is
+    ``expected_score_min_bid``). The samples are played in
     tasks of ``backend.BID_TASK_BLOCKS`` blocks run by ``backend`` (default: here); every
     figure comes from their integer :func:`widow_tally`. ``knowledge`` (from ``--known`` and
     ``--void``, :mod:`binokel_sim.constraints`): the other seats and the widow are dealt
@@ -185,14 +225,17 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, first, n,
               backend.threads_for(threads), knowledge, options) for _, first, n in ranges]
     tally = total(backend.map(widow_task, tasks, [n for *_, n in ranges], progress))
-    rows = rows_from_totals(rules, tally["totals"])
+    rows = rows_from_tally(rules, tally)
     m_mean, m_low, m_high = mean_interval(float(tally["meld"]), float(tally["meld_sq"]), samples)
     bonus = tally["bonus"]
     b_low, b_high = wilson_interval(bonus, samples)
     chosen = tally["trump"] / samples
     floor = minimum_bid(rules)
-    made = tally["totals"].where(lambda v: v >= floor)
-    scores = made + Hist.constant(-2 * floor, samples - made.n)  # set: minus twice the bid
+    made = tally["made_at_minimum"]
+    given_up = int(tally["conceded"][0])
+    # set: minus twice the bid; given up: minus the bid
+    scores = (made + Hist.constant(-2 * floor, samples - made.n - given_up)
+              + Hist.constant(-floor, given_up))
     return {
         "hand": format_counts(counts),
         "rows": rows,
@@ -215,14 +258,12 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     """``calibrate``'s events (:func:`binokel_sim.calibrate.calibration_events`): per deal
     played with ``outcome_policy``, the soloist's forecast ``p_make`` at his bid before the
     widow, from samples with the deal's dealer where he sat (which decides who leads where the
-    player left of the dealer does), and whether he made it. ``given_auction`` is refused: the
-    widow games' forecasts do not condition on the auction."""
+    player left of the dealer does), and whether he made it (a deal he gave up is not made).
+    ``given_auction`` is refused: the widow games' forecasts do not condition on the
+    auction."""
     if given_auction:
         raise SimulationError(f"variant {rules.name}: --given-auction conditions four-hand-80's "
                               f"bid odds on the auction; the widow games' forecasts ignore it")
-    from binokel_sim.engines.widow import (
-        SAMPLE_FIELDS,
-    )
     from binokel_sim.engines.widow import (
         run_play as run_widow_play,
     )
@@ -232,7 +273,6 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     from binokel_sim.kernels.widow.deals import I_BID, I_MADE, I_SOLOIST, I_TRUMP
 
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
-    total = SAMPLE_FIELDS.index("total")
     events = []
     for d in range(deals):
         info = played.info[d]
@@ -244,7 +284,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
-                       "p_make": float((s[:, total] >= bid).mean()),
+                       "p_make": made_share(s, bid),
                        "made": bool(info[I_MADE]), "draws": 1.0})
         if progress is not None:
             progress(d + 1, deals)

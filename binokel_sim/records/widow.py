@@ -16,6 +16,7 @@ from binokel_sim.kernels.widow.deals import (
     I_BID,
     I_BONUS,
     I_CALLS,
+    I_CONCEDED,
     I_DEMAND,
     I_FROM,
     I_GIVEN,
@@ -37,7 +38,7 @@ def schema(rules: Rules) -> pl.Schema:
         "widow": col.CARDS, "bids": pl.List(col.CALL), "soloist": pl.Int64, "bid": pl.Int64,
         "demand": DEMAND, "buried": col.CARDS, "trump": pl.String, "melds": col.INTS,
         "tricks": pl.List(TRICK), "card_points": col.INTS, "bonus": pl.Int64,
-        "made": pl.Boolean, "scores": col.INTS,
+        "made": pl.Boolean, "conceded": pl.Boolean, "scores": col.INTS,
     }
     if rules.partnerships:
         columns["pair_scores"] = col.INTS
@@ -53,6 +54,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
     deals = info.shape[0]
     numbers = np.arange(first_deal, first_deal + deals, dtype=np.int64)
     demanded = info[:, I_DEMAND] >= 0
+    conceded = info[:, I_CONCEDED] != 0
     demand = pl.DataFrame({
         "card": col.card_names(np.clip(info[:, I_DEMAND], 0, None)),
         "from": info[:, I_FROM],
@@ -71,15 +73,28 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "buried": col.types_sorted(played.buried),
         "trump": col.suits(info[:, I_TRUMP]),
         "melds": col.ints(played.melds),
-        "tricks": col.tricks(played.trick_leaders, played.trick_cards, played.trick_winners),
+        "tricks": played_tricks(played, conceded),
         "card_points": col.ints(played.card_points),
         "bonus": pl.Series(info[:, I_BONUS]),
         "made": pl.Series(info[:, I_MADE] != 0),
+        "conceded": pl.Series(conceded),
         "scores": col.ints(played.scores),
     }
     if rules.partnerships:
         columns["pair_scores"] = col.ints(played.scores[:, :2])
     return col.frame(columns).cast(schema(rules))
+
+
+def played_tricks(played: WidowDeals, conceded: np.ndarray) -> pl.Series:
+    """The tricks of every deal; none where the soloist gave up before the first lead."""
+    if not conceded.any():
+        return col.tricks(played.trick_leaders, played.trick_cards, played.trick_winners)
+    # a conceded deal's tricks are -1 throughout: named as any card, then cut to none
+    cards = np.where(conceded[:, None, None], 0, played.trick_cards)
+    tricks = col.tricks(played.trick_leaders, cards, played.trick_winners)
+    played_out = np.where(conceded, 0, played.trick_leaders.shape[1])
+    return pl.DataFrame({"tricks": tricks, "n": played_out}).select(
+        pl.col("tricks").list.head(pl.col("n"))).to_series()
 
 
 def records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:

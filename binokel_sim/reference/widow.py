@@ -36,10 +36,12 @@ from binokel_sim.reference.play import Pick, legal_cards, next_bid, stream_pick,
 from binokel_sim.reference.widow_score import (
     Trick,
     card_points_of,
+    score_conceded,
     score_deal,
     trick_card_points,
 )
 from binokel_sim.variants import Rules
+from binokel_sim.widow_value import NEVER
 
 RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
 
@@ -282,10 +284,12 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     decision from ``stream``, the stream ``pick`` reads; default random on every seat). Returns the record of docs/rules.md "Widow games", "Records"
     without ``deal``: ``variant``, ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``,
     ``bid``, ``demand``, ``buried``, ``trump``, ``melds``, ``tricks``, ``card_points``,
-    ``bonus``, ``made``, ``scores`` and, with partnerships, ``pair_scores``.
+    ``bonus``, ``made``, ``conceded``, ``scores`` and, with partnerships, ``pair_scores`` (a
+    sample also ``concede_from``, the smallest bid at which the soloist would give up).
 
     Auction, widow handling (demand, give back, burying, trump), melds with that trump from each
-    seat's cards after the exchange and burying, then the play led by the soloist (by the player
+    seat's cards after the exchange and burying, the soloist's Abgehen (no tricks then, and no
+    card points), else the play led by the soloist (by the player
     left of the dealer where ``rules.first_leader`` is ``non_dealer``), then scoring.
     A ``sample`` (bid odds of seat 0's hand) has no auction: seat 0 is the soloist at bid 0.
     """
@@ -300,17 +304,30 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     assert all(sum(h) == rules.hand_size for h in cards)
     trump = handling.trump
     melds = [int(meld_total(rules, h, trump)) for h in cards]
-    table = None
-    if SAMPLING in policies:
-        table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
-                                     handling.demand, handling.buried)
-    leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
-    tricks = play_tricks(rules, cards, leader, trump, pick, policies, table, n_samples, stream)
-    assert not any(any(h) for h in cards)
-    card_points = trick_card_points(rules, tricks)
-    card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
-                                                   for _ in range(handling.buried[t])])
-    score = score_deal(rules, soloist, bid, melds, card_points, tricks)
+    # Abgehen: a heuristic or sampling soloist gives up at a bid his estimate does not reach
+    # (a random one never does); a sample (no bid yet) is played out whatever he would do
+    concede_at = NEVER
+    if policies[soloist] != RANDOM:
+        concede_at = policy.concede_from(rules, cards[soloist], trump, melds[soloist],
+                                         handling.buried)
+    conceded = not sample and bid >= concede_at
+    if conceded:
+        tricks: list[Trick] = []
+        card_points = [0] * rules.players
+        score = score_conceded(rules, soloist, bid, melds)
+    else:
+        table = None
+        if SAMPLING in policies:
+            table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
+                                         handling.demand, handling.buried)
+        leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
+        tricks = play_tricks(rules, cards, leader, trump, pick, policies, table, n_samples,
+                             stream)
+        assert not any(any(h) for h in cards)
+        card_points = trick_card_points(rules, tricks)
+        card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
+                                                       for _ in range(handling.buried[t])])
+        score = score_deal(rules, soloist, bid, melds, card_points, tricks)
     demand = None
     if handling.demand is not None:
         card, holder, given = handling.demand
@@ -332,10 +349,13 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         "card_points": card_points,
         "bonus": score.bonus,
         "made": score.made,
+        "conceded": conceded,
         "scores": score.scores,
     }
     if rules.partnerships:
         record["pair_scores"] = [score.side_scores[0], score.side_scores[1]]
+    if sample:
+        record["concede_from"] = concede_at
     return record
 
 

@@ -17,6 +17,8 @@ from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.reference.talon_play import heuristic_card
 from binokel_sim.variants import Rules
+from binokel_sim.widow_value import NEVER, features
+from binokel_sim.widow_value import concede_from as estimate_concede_from
 
 RANK_A = 5
 
@@ -131,3 +133,14 @@ def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: l
     return heuristic_card(legal, hand, played, rules.copies, False, seat_index, led, win_card,
                           partner_wins, seat_index == rules.players - 1, points, 0, trump_suit,
                           counters)
+
+
+def concede_from(rules: Rules, hand: list[int], trump: int, meld: int, buried: list[int]) -> int:
+    """The smallest bid at which the heuristic (or sampling) soloist holding ``hand`` after
+    burying ``buried``, with ``trump`` and his ``meld``, gives up before the first lead
+    (Abgehen, docs/rules.md): his estimate of the side's total less the margin
+    (:mod:`binokel_sim.widow_value`), floored, plus one; ``NEVER`` where the rules have no
+    Abgehen."""
+    if not rules.widow_concede:
+        return NEVER
+    return estimate_concede_from(rules, meld, features(rules, hand, trump, buried))

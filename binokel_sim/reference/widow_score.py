@@ -79,3 +79,18 @@ def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_poin
         side_scores[own] = -2 * bid
     scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
     return Score(bonus, made, side_scores, scores)
+
+
+def score_conceded(rules: Rules, soloist: int, bid: int, melds: list[int]) -> Score:
+    """A deal the soloist gave up before the first lead (Abgehen, SPEC "House variants of
+    today's Binokel"): his side scores minus the bid, once, and no meld (in a partnership game
+    his partner's meld is lost too); every other side scores its meld (the sum of its seats')
+    plus ``rules.concede_bonus``. No bonus, not made."""
+    side_scores = [0] * n_sides(rules)
+    for seat in range(rules.players):
+        side_scores[side_of(rules, seat)] += melds[seat]
+    for side in range(len(side_scores)):
+        side_scores[side] += rules.concede_bonus
+    side_scores[side_of(rules, soloist)] = -bid
+    scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
+    return Score(0, False, side_scores, scores)

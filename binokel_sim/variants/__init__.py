@@ -105,6 +105,8 @@ class Rules:
     swap_meld: str = ""  # a declared card of this meld may be exchanged for the turned card
     example_turned: str = ""  # the turned card `deal-odds` uses without --turned
     widow_demand: bool = True  # [widow] demand: the soloist may demand a card (widow games)
+    widow_concede: bool = True  # [widow] concede: the soloist may give up (Abgehen) before play
+    concede_bonus: int = 30  # [widow] concede_bonus: what each opposing side adds to its meld
 
     @property
     def deck_size(self) -> int:
@@ -152,7 +154,7 @@ _KNOWN_KEYS = {
     "play": {"strict", "first_leader", "strict_phase1"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
     "game": {"target"},
-    "widow": {"demand"},
+    "widow": {"demand", "concede", "concede_bonus"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
 
@@ -401,6 +403,8 @@ def _rules_from_dict(data: dict) -> Rules:
     if widow_rules and not widow:
         raise RulesError("widow: only a game with a widow (deal.widow above 0) has these rules")
     demand = _get(widow_rules, "demand", bool, "widow", True)
+    concede = _get(widow_rules, "concede", bool, "widow", bool(widow))
+    concede_bonus = _int_at_least(widow_rules, "concede_bonus", "widow", 0, 30)
 
     bidding = _section(data, "bidding", required=False)
     ladder_raw = _get(bidding, "ladder", list, "bidding", [])
@@ -447,6 +451,7 @@ def _rules_from_dict(data: dict) -> Rules:
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
+        widow_concede=concede, concede_bonus=concede_bonus,
     )
 
 

@@ -87,6 +87,7 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
                             if r["bid"] in bids], [
         Column("bid", "bid"), Column("p_make", "p_make", percent),
         Column("ci", "95% interval", lambda b: percent_interval(*b)),
+        *([Column("p_concede", "gives up", percent)] if rules.widow_concede else []),
         Column("expected_score", "expected score", points),
     ]))
     if not full:

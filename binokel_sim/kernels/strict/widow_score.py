@@ -37,3 +37,21 @@ def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, scor
         q = side_of(seat, pairs)
         scores[seat] = sums[3, q] if q != solo or made else -2 * bid
     return bonus, made, sums[3, solo]
+
+
+@njit(inline="always")
+def score_conceded(melds, soloist, bid, n_players, pairs, bonus, scores, sums):
+    """Score a deal the soloist gave up before the first lead (Abgehen, SPEC "House variants"):
+    his side scores minus the bid (once), every other side its meld and ``bonus``. Writes
+    ``scores`` (every seat its side's score) and returns ``(0, False, minus the bid)`` as
+    :func:`score_sides` returns ``(bonus, made, soloist side total)``."""
+    n_sides = 2 if pairs else n_players
+    for q in range(n_sides):
+        sums[0, q] = 0
+    for seat in range(n_players):
+        sums[0, side_of(seat, pairs)] += melds[seat]
+    solo = side_of(soloist, pairs)
+    for seat in range(n_players):
+        q = side_of(seat, pairs)
+        scores[seat] = -bid if q == solo else sums[0, q] + bonus
+    return 0, False, -bid

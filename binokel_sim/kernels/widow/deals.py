@@ -11,7 +11,10 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compil
 - ``completions`` int64 (24, k): per card type, the other cards of each meld set it completes
   (-1 padded; :func:`binokel_sim.engines.widow.completions`);
 - ``prefer`` int64 (2, 4, 24): the heuristic's order for parting with cards
-  (:func:`binokel_sim.engines.widow.preferences`).
+  (:func:`binokel_sim.engines.widow.preferences`);
+- ``show_rows``: the meld sets a player shows (the sampling policy's knowledge);
+- ``value`` int64 (9,): the soloist's estimate after the Dabb, :func:`binokel_sim.widow_value.
+  weights` (Abgehen).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's prange loops, which the drivers were, took no tuple nested in a tuple).
@@ -39,17 +42,23 @@ from binokel_sim.kernels.strict.heuristic import count_in
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
-from binokel_sim.kernels.strict.widow_score import score_sides, side_of
+from binokel_sim.kernels.strict.widow_score import score_conceded, score_sides, side_of
+from binokel_sim.widow_value import NEVER, SCALE
 
 CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES, CFG_DECK = range(7)
 # CFG_DEMAND: 1 when the soloist may demand a card ([widow] demand); CFG_LEADER: who leads the
 # first trick, 0 the soloist, 1 the player left of the dealer (play.first_leader "non_dealer")
 CFG_DEMAND, CFG_LEADER = 7, 8
-N_CFG = 9
+# CFG_CONCEDE: 1 when the soloist may give up before the first lead ([widow] concede, Abgehen);
+# CFG_CONCEDE_BONUS: what each opposing side then adds to its meld ([widow] concede_bonus)
+CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
+N_CFG = 11
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
+TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
-N_INFO = 9
+I_CONCEDED = 9
+N_INFO = 10
 
 
 @njit(inline="always")
@@ -71,6 +80,30 @@ def bid_limit(p0, p1, p2, p3, kt, totals):
         value = (totals[s] + CARDS_PER_TRUMP * count_in(p0, p1, p2, p3, suit_block(s)))
         best = max(best, value)
     return best + WIDOW_GAIN + ACE_VALUE * aces
+
+
+@njit(inline="always")
+def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value):
+    """The smallest bid at which the soloist with planes ``p0..p3`` (after burying), ``trump``,
+    his ``meld`` and ``buried_points`` gives up (:mod:`binokel_sim.widow_value`, whose
+    ``weights`` are ``value``): his estimated total less the margin, in integer points times
+    ``SCALE``, floored, plus one."""
+    block = suit_block(trump)
+    hand_points = np.int64(0)
+    for t in range(24):
+        copies = (((np.int64(p0) >> t) & 1) + ((np.int64(p1) >> t) & 1)
+                  + ((np.int64(p2) >> t) & 1) + ((np.int64(p3) >> t) & 1))
+        hand_points += copies * card_points[t]
+    voids = 0
+    for s in range(4):
+        if s != trump and (np.int64(p0) & suit_block(s)) == 0:
+            voids += 1
+    total = (meld * SCALE + value[0] + value[1] * count_in(p0, p1, p2, p3, block)
+             + value[2] * count_in(p0, p1, p2, p3, ACES) + value[3] * count_in(p0, p1, p2, p3, TENS)
+             + value[4] * hand_points + value[5] * buried_points
+             + value[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)) + value[7] * voids
+             - value[8])
+    return total // SCALE + 1
 
 
 @njit  # called, not inlined: the deal loop calls it twice
@@ -216,6 +249,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     previous decision (the demand's, the give-back's, the last burial's).
     """
     cfg, ladder, card_points, needs, prefer, show_rows = tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]
+    estimate = tw[6]  # the soloist's estimate after the Dabb (Abgehen)
     n_sides, policy_a, policy_b, target, max_deals = game
     (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
      scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
@@ -451,28 +485,50 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
                                kt, totals)
                     melds[seat] = totals[trump]
+            # --- Abgehen: a heuristic or sampling soloist gives up when his estimate says so --
+            concede_at = NEVER
+            if smart is not None and not random_soloist and cfg[CFG_CONCEDE] != 0:
+                buried_points = np.int64(0)
+                for j in range(n_widow):
+                    buried_points += card_points[buried[j]]
+                concede_at = concede_from(hands[soloist, 0], hands[soloist, 1],
+                                          hands[soloist, 2], hands[soloist, 3], trump,
+                                          melds[soloist], buried_points, card_points,
+                                          estimate)
+            conceded = not sample and bid >= concede_at
             # --- play and score --------------------------------------------------------------
             for seat in range(n_players):
                 card_pts[seat] = 0
                 won[seat] = 0
-            if search is not None and learning:  # what the table knows as the first trick starts
-                widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried,
-                                      bid, trump, melds, show_rows, card_points, hand)
-            # the first lead: the soloist, or the player left of the dealer
-            leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
-            # the played cards' planes start as the absent types, int64 as the talon loop's:
-            # one type for them (a uint32 start made numba compile the heuristic and the
-            # sampling card for two more types)
-            winner, s0, s1, s2, s3 = play_strict(
-                hands, leader, 0, hand, trump, policies, smart, search, copies, pairs, card_points,
-                counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
-                knows)
-            card_pts[winner] += cfg[CFG_LAST_TRICK]
-            for j in range(n_widow):  # after the play: the tricks' points are public, these not
-                card_pts[soloist] += card_points[buried[j]]
-            bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
-                                                  n_players, hand, pairs, scores, sums)
+            if conceded:  # no play: minus the bid, the others their meld and the bonus
+                bonus, made, solo_total = score_conceded(
+                    melds, soloist, bid, n_players, pairs, cfg[CFG_CONCEDE_BONUS], scores, sums)
+                if record:
+                    for k in range(hand):
+                        trick_leaders[d, k] = -1
+                        trick_winners[d, k] = -1
+                        for seat in range(n_players):
+                            trick_cards[d, k, seat] = -1
+            else:
+                if search is not None and learning:  # what the table knows at the first lead
+                    widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
+                                          buried, bid, trump, melds, show_rows, card_points,
+                                          hand)
+                # the first lead: the soloist, or the player left of the dealer
+                leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
+                # the played cards' planes start as the absent types, int64 as the talon loop's:
+                # one type for them (a uint32 start made numba compile the heuristic and the
+                # sampling card for two more types)
+                winner, s0, s1, s2, s3 = play_strict(
+                    hands, leader, 0, hand, trump, policies, smart, search, copies, pairs,
+                    card_points, counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
+                    trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
+                    knows)
+                card_pts[winner] += cfg[CFG_LAST_TRICK]
+                for j in range(n_widow):  # after the play (the tricks' points are public first)
+                    card_pts[soloist] += card_points[buried[j]]
+                bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
+                                                      n_players, hand, pairs, scores, sums)
             # --- what the item keeps ---------------------------------------------------------
             if record:
                 info_out[d, I_SOLOIST] = soloist
@@ -484,6 +540,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 info_out[d, I_GIVEN] = given
                 info_out[d, I_BONUS] = bonus
                 info_out[d, I_MADE] = made
+                info_out[d, I_CONCEDED] = conceded
                 for j in range(n_widow):
                     buried_out[d, j] = buried[j]
                 for seat in range(n_players):
@@ -507,6 +564,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 samples_out[d, 2] = melds[0]
                 samples_out[d, 3] = 1 if side_tricks == hand else 0
                 samples_out[d, 4] = side_cards
+                samples_out[d, 5] = concede_at
                 break
             if mode == MODE_DUEL:
                 a_score = 0

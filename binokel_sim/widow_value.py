@@ -1,0 +1,107 @@
+"""The widow-game soloist's estimate of his hand after the Dabb, and when he gives up (Abgehen).
+
+After taking the widow (Dabb), burying and naming trump, a heuristic or sampling soloist
+estimates his side's total: his own meld plus a linear model of what the play brings (his side's
+card points, and in a partnership game the partner's meld) over seven counts of his hand. The
+model is fitted to simulated deals by ``scripts/fit_widow_value.py`` and ships as
+``widow_value.json`` with its provenance; one model serves the games without partnerships and
+one those with (each count divided by what the deck holds of it, so a rules file with a widow
+gets the model of its kind).
+
+Conceding scores minus the bid; playing scores the total when made and minus twice the bid when
+set. With ``p`` the chance of making it, playing is worth at least ``p * bid - (1 - p) * 2 * bid``
+(a made contract scores at least the bid), which beats conceding exactly when ``p > 1/3``. With the
+estimate's error taken as normal with the model's residual spread ``sd``, ``p`` is below 1/3 when
+the estimate falls short of the bid by more than ``-Phi^-1(1/3) * sd`` (0.43 sd): the ``margin``.
+So the soloist concedes when ``bid >= concede_from``, the smallest bid above
+``estimate - margin`` (docs/rules.md, "Abgehen").
+
+Everything is integer arithmetic on weights scaled by ``SCALE`` (:func:`weights`), so the kernel
+(``kernels/widow/deals.py``) and the twin (``reference/widow_policy.py``) agree to the point.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from statistics import NormalDist
+
+from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, RANKS
+from binokel_sim.variants import Rules
+
+MODEL_FILE = Path(__file__).with_name("widow_value.json")
+SCALE = 1024  # the weights' fixed point: an estimate in points is (sum of weights) / SCALE
+NEVER = 1 << 40  # the concede_from of a soloist who never concedes (random, or no Abgehen)
+# the counts of the soloist's hand after burying, in the model's order (after the intercept)
+FEATURES = ("trumps", "aces", "tens", "hand_points", "buried_points", "trump_aces_tens",
+            "voids")
+BREAK_EVEN = 1 / 3  # playing beats conceding when the chance of making it is above this
+RANK_T, RANK_A = RANKS.index("T"), RANKS.index("A")
+
+
+@functools.lru_cache(maxsize=1)
+def load_model() -> dict:
+    """The fitted models (``widow_value.json``): ``{"provenance", "features", "models": {"solo",
+    "pairs"}}``, each model ``{"coef": [intercept, *FEATURES], "sd", "r2"}`` in shares of the
+    deck's card points."""
+    model = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    if tuple(model["features"]) != FEATURES:
+        raise ValueError(f"{MODEL_FILE.name}: features {model['features']}, expected {FEATURES}")
+    return model
+
+
+def kind(rules: Rules) -> str:
+    """Which model a game takes: ``pairs`` with partnerships, else ``solo``."""
+    return "pairs" if rules.partnerships else "solo"
+
+
+def denominators(rules: Rules) -> tuple[int, ...]:
+    """What the deck holds of each feature (the model reads each count as a share of it): cards
+    of a suit, aces, tens, the deck's card points with the last trick's (for the hand's points
+    and for the buried ones), the trump aces and tens, the three plain suits."""
+    per_suit = rules.copies * len(rules.ranks)
+    total = rules.total_card_points
+    return (per_suit, N_SUITS * rules.copies, N_SUITS * rules.copies, total, total,
+            2 * rules.copies, N_SUITS - 1)
+
+
+@functools.lru_cache(maxsize=32)
+def weights(rules: Rules) -> tuple[int, ...]:
+    """The integer weights of ``rules``' estimate: ``(intercept, *per feature, margin)``, each
+    scaled by ``SCALE``: the estimate in points times ``SCALE`` is ``meld * SCALE + intercept +
+    sum(weight * count)``, and the soloist concedes below ``estimate - margin``."""
+    model = load_model()["models"][kind(rules)]
+    coef, sd = model["coef"], model["sd"]
+    total = rules.total_card_points
+    out = [round(coef[0] * total * SCALE)]
+    for c, denominator in zip(coef[1:], denominators(rules)):
+        out.append(round(c * total * SCALE / denominator))
+    z = -NormalDist().inv_cdf(BREAK_EVEN)
+    out.append(round(z * sd * total * SCALE))
+    return tuple(int(w) for w in out)
+
+
+def features(rules: Rules, hand: list[int], trump: int, buried: list[int]) -> list[int]:
+    """The counts :data:`FEATURES` of a hand (copies per card type, after burying) with
+    ``trump``, and the ``buried`` cards."""
+    points = [rules.rank_points[t % N_RANKS] for t in range(N_TYPES)]
+    in_suit = [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+    return [
+        in_suit[trump],
+        sum(hand[s * N_RANKS + RANK_A] for s in range(N_SUITS)),
+        sum(hand[s * N_RANKS + RANK_T] for s in range(N_SUITS)),
+        sum(points[t] * hand[t] for t in range(N_TYPES)),
+        sum(points[t] * buried[t] for t in range(N_TYPES)),
+        hand[trump * N_RANKS + RANK_A] + hand[trump * N_RANKS + RANK_T],
+        sum(1 for s in range(N_SUITS) if s != trump and in_suit[s] == 0),
+    ]
+
+
+def concede_from(rules: Rules, meld: int, counts: list[int]) -> int:
+    """The smallest bid at which the soloist with ``meld`` and the hand of ``counts``
+    (:func:`features`) concedes: the estimate less the margin, floored, plus one (in integers
+    scaled by ``SCALE``)."""
+    w = weights(rules)
+    value = meld * SCALE + w[0] + sum(k * f for k, f in zip(w[1:-1], counts)) - w[-1]
+    return value // SCALE + 1

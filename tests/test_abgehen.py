@@ -1,0 +1,293 @@
+"""Abgehen (SPEC "House variants of today's Binokel"): after the widow, burying and trump, the
+soloist of every widow game may give up before the first lead; his side loses the bid once and
+scores no meld, every other side scores its meld plus ``[widow] concede_bonus``. A heuristic or
+sampling soloist gives up when his estimate (binokel_sim/widow_value.py) says playing is worth
+less than giving up; a random one never does.
+
+The estimate's kernel against its twin and against the fitted model, the engine against its twin
+deal for deal where soloists often give up (a house ladder from 300), thousands of records replayed
+by the independent checker, the checker's refusals, the decision's worth, and the bid rows.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import pytest
+from test_variants import builtin_dict
+from test_widow import kernel_records, samples_of, twin_constrained_samples
+from widow_replay import replay_widow
+
+from binokel_sim.cards import N_TYPES, counts_to_planes
+from binokel_sim.engines import widow as widow_games
+from binokel_sim.hands import parse_hand
+from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.kernels.widow.deals import I_BID, I_CONCEDED, I_SOLOIST
+from binokel_sim.odds.widow import bid_rows
+from binokel_sim.records.widow import records as widow_records
+from binokel_sim.reference import widow as widow_twin
+from binokel_sim.reference import widow_policy
+from binokel_sim.reference.core import meld_total
+from binokel_sim.reference.widow_score import score_conceded
+from binokel_sim.variants import RulesError, find_variant, rules_from_dict
+from binokel_sim.widow_value import (
+    NEVER,
+    SCALE,
+    denominators,
+    features,
+    kind,
+    load_model,
+    weights,
+)
+
+WIDOW_GAMES = ["three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40"]
+
+
+def house(name: str, ladder_from: int | None = None, **widow) -> object:
+    """A built-in widow game with the ladder starting at ``ladder_from`` (a dealer forced to
+    play there often gives up) and these ``[widow]`` keys."""
+    data = builtin_dict(name)
+    if ladder_from is not None:
+        data["bidding"]["ladder"] = [[ladder_from, 10]]
+    data.setdefault("widow", {}).update(widow)
+    return rules_from_dict(data, f"{name} (house)")
+
+
+@pytest.fixture(params=["swabian-3-40", "kreuz-4-40", "three-hand-auction-48"])
+def high(request):
+    """A widow game whose bidding starts at 300: soloists give up often."""
+    return house(request.param, 300)
+
+
+# --- the rules ------------------------------------------------------------------------------------
+
+def test_abgehen_is_on_in_every_widow_game_with_a_bonus_of_30():
+    for name in WIDOW_GAMES:
+        rules = find_variant(name)
+        assert rules.widow_concede is True and rules.concede_bonus == 30
+    assert find_variant("four-hand-80").widow_concede is False  # no widow, no Abgehen
+    rules = house("swabian-3-40", concede=False, concede_bonus=40)
+    assert rules.widow_concede is False and rules.concede_bonus == 40
+
+
+@pytest.mark.parametrize("key, value, needle", [
+    ("concede", "yes", "expected true/false"),
+    ("concede_bonus", -1, "concede_bonus"),
+    ("concede_bonus", 2.5, "concede_bonus"),
+    ("durch", True, "unknown key 'durch'"),
+])
+def test_a_bad_abgehen_key_is_refused(key, value, needle):
+    data = builtin_dict("swabian-3-40")
+    data["widow"][key] = value
+    with pytest.raises(RulesError, match=needle):
+        rules_from_dict(data)
+
+
+@pytest.mark.parametrize("name, melds, soloist, bid, scores", [
+    # three hands, each for himself: minus the bid once; each other seat its meld + 30
+    ("swabian-3-40", [40, 100, 20], 0, 200, [-200, 130, 50]),
+    ("three-hand-auction-48", [0, 60, 0], 2, 350, [30, 90, -350]),
+    # partnerships: the soloist's partner's meld is lost; the other side its two melds + 30 once
+    ("kreuz-4-40", [40, 100, 20, 60], 1, 200, [90, -200, 90, -200]),
+    ("four-hand-widow-48", [0, 0, 80, 0], 0, 210, [-210, 30, -210, 30]),
+])
+def test_the_score_of_a_conceded_deal(name, melds, soloist, bid, scores):
+    """Known answers, from the twin and from the kernel."""
+    from binokel_sim.kernels.strict.widow_score import score_conceded as kernel_score
+
+    rules = find_variant(name)
+    assert score_conceded(rules, soloist, bid, melds).scores == scores
+    got = np.zeros(rules.players, dtype=np.int64)
+    bonus, made, total = kernel_score(np.array(melds, dtype=np.int64), soloist, bid,
+                                      rules.players, bool(rules.partnerships),
+                                      rules.concede_bonus, got, np.zeros((4, 4), np.int64))
+    assert got.tolist() == scores and (bonus, made, total) == (0, False, -bid)
+
+
+# --- the estimate ---------------------------------------------------------------------------------
+
+def random_hands(rules, n: int, seed: int):
+    """``n`` random hands of the deal's size plus the widow, each split into the hand kept and
+    the cards buried (counts per card type)."""
+    rng = np.random.default_rng(seed)
+    deck = [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
+    for _ in range(n):
+        cards = rng.permutation(deck)[:rules.hand_size + rules.widow]
+        hand, buried = [0] * N_TYPES, [0] * N_TYPES
+        for t in cards[:rules.hand_size]:
+            hand[int(t)] += 1
+        for t in cards[rules.hand_size:]:
+            buried[int(t)] += 1
+        yield hand, buried
+
+
+@pytest.mark.parametrize("name", WIDOW_GAMES)
+def test_the_estimate_kernel_equals_its_twin_and_the_fitted_model(name):
+    """``concede_from`` of the kernel (planes, integer weights) equals the twin's (counts) on
+    random hands and every trump, and both are the fitted model's estimate less the margin,
+    floored, plus one (within the one point the integer weights may round)."""
+    from binokel_sim.kernels.widow.deals import concede_from as kernel_concede_from
+
+    rules = find_variant(name)
+    model = load_model()["models"][kind(rules)]
+    total = rules.total_card_points
+    margin = -0.4307272993 * model["sd"] * total  # Phi^-1(1/3) * sd, in points
+    points = np.array([rules.rank_points[t % 6] for t in range(N_TYPES)], dtype=np.int64)
+    value = np.array(weights(rules), dtype=np.int64)
+    for hand, buried in random_hands(rules, 150, 5):
+        p = counts_to_planes(np.array(hand))
+        buried_points = int(sum(points[t] * buried[t] for t in range(N_TYPES)))
+        for trump in range(4):
+            meld = int(meld_total(rules, hand, trump))
+            twin = widow_policy.concede_from(rules, hand, trump, meld, buried)
+            kernel = kernel_concede_from(p[0], p[1], p[2], p[3], trump, meld, buried_points,
+                                         points, value)
+            assert kernel == twin
+            counts = features(rules, hand, trump, buried)
+            estimate = meld + total * (model["coef"][0] + sum(
+                c * f / d for c, f, d in zip(model["coef"][1:], counts, denominators(rules))))
+            assert abs(twin - (math.floor(estimate + margin) + 1)) <= 1
+
+
+def test_the_weights_are_integers_scaled_once():
+    rules = find_variant("swabian-3-40")
+    w = weights(rules)
+    assert len(w) == 9 and all(isinstance(x, int) for x in w)
+    model = load_model()["models"]["solo"]
+    assert w[-1] == round(0.4307272993 * model["sd"] * 250 * SCALE)  # the margin
+    assert widow_policy.concede_from(house("swabian-3-40", concede=False), [0] * 24, 0, 0,
+                                     [0] * 24) == NEVER
+
+
+def test_the_model_ships_with_its_provenance():
+    model = load_model()
+    assert model["provenance"]["script"] == "scripts/fit_widow_value.py"
+    assert set(model["provenance"]["variants"]) == set(WIDOW_GAMES)
+    assert model["provenance"]["deals_per_variant"] >= 10_000
+    for fit in model["models"].values():
+        assert 0 < fit["sd"] < 0.5 and 0 < fit["r2"] < 1 and len(fit["coef"]) == 8
+
+
+# --- the engine against its twin, where soloists give up ------------------------------------------
+
+@pytest.mark.parametrize("mix", ["all", "some"])
+def test_heuristic_deals_equal_the_twin(high, mix):
+    names = ["heuristic"] * high.players
+    if mix == "some":
+        names[1] = "random"
+    ids = [POLICY_NAMES[n] for n in names]
+    kernel = kernel_records(high, ids, 120, 5, 0, 7, 0)
+    assert kernel == widow_twin.play_deals(high, 120, 5, 7, policies=names)
+    given_up = [r for r in kernel if r["conceded"]]
+    assert given_up and len(given_up) < len(kernel)
+    assert all(r["tricks"] == [] and not r["made"] for r in given_up)
+    # a random soloist never gives up
+    assert not any(r["conceded"] for r in kernel if names[r["soloist"]] == "random")
+
+
+def test_sampling_deals_equal_the_twin(high):
+    names = ["sampling"] + ["heuristic"] * (high.players - 1)
+    ids = [POLICY_NAMES[n] for n in names]
+    kernel = kernel_records(high, ids, 8, 23, 0, 2, 0, n_samples=3)
+    assert kernel == widow_twin.play_deals(high, 8, 23, 2, policies=names, n_samples=3)
+    assert any(r["conceded"] for r in kernel)
+
+
+def test_samples_carry_where_the_soloist_gives_up(monkeypatch):
+    """bid-odds samples (constrained dealing, heuristic, blocks of 7 samples): the column
+    ``concede_from`` equals the twin's, and the sample is played out whatever it says."""
+    monkeypatch.setattr(widow_games, "GAME_BLOCK", 7)
+    from binokel_sim.constraints import parse_knowledge
+
+    rules = find_variant("swabian-3-40")
+    hand = parse_hand(rules.example_hand, rules)
+    k = parse_knowledge(rules, hand, ["left:TH"], [])
+    out = widow_games.run_samples(rules, hand, 20, 3, "heuristic", knowledge=k)
+    twin = twin_constrained_samples(rules, hand, 20, 3, 7, k, ["heuristic"] * rules.players,
+                                    dealer=rules.players - 1)
+    assert out.tolist() == twin
+    column = out[:, widow_games.SAMPLE_FIELDS.index("concede_from")]
+    assert (column < NEVER).all() and len(set(column.tolist())) > 1
+
+
+# --- whole runs replayed --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy, deals", [("heuristic", 2000), ("sampling", 200)])
+def test_records_replay_under_the_rules(high, policy, deals):
+    played = widow_games.run_play(high, deals, 31, policy, samples_per_move=2)
+    records = list(widow_records(played))
+    for record in records:
+        replay_widow(high, record)
+    share = sum(r["conceded"] for r in records) / deals
+    assert 0.02 < share < 0.9
+
+
+def test_the_checker_refuses_a_broken_concession():
+    rules = house("swabian-3-40", 300)
+    played = widow_games.run_play(rules, 300, 3, "heuristic")
+    record = next(r for r in widow_records(played) if r["conceded"])
+    replay_widow(rules, record)
+    bad_scores = copy.deepcopy(record)
+    bad_scores["scores"][record["soloist"]] = -2 * record["bid"]
+    with pytest.raises(AssertionError, match="gave up"):
+        replay_widow(rules, bad_scores)
+    bad_points = copy.deepcopy(record)
+    bad_points["card_points"][0] = 10
+    with pytest.raises(AssertionError, match="card_points"):
+        replay_widow(rules, bad_points)
+    with pytest.raises(AssertionError, match="no Abgehen"):
+        replay_widow(house("swabian-3-40", 300, concede=False), record)
+    played_out = next(r for r in widow_records(played) if not r["conceded"])
+    claimed = copy.deepcopy(played_out)
+    claimed["conceded"] = True
+    with pytest.raises(AssertionError, match="tricks were played"):
+        replay_widow(rules, claimed)
+
+
+def test_giving_up_is_worth_it(high):
+    """The same deals with Abgehen and without: every deal the soloist keeps is played card for
+    card the same, and where he gave up, playing would have cost him more on average than the
+    bid he lost (the decision's purpose, SPEC: he gives up when playing is worth less)."""
+    without = house(high.name, 300, concede=False)
+    a = widow_games.run_play(high, 2000, 11, "heuristic")
+    b = widow_games.run_play(without, 2000, 11, "heuristic")
+    conceded = a.info[:, I_CONCEDED] != 0
+    assert conceded.sum() >= 20 and not b.info[:, I_CONCEDED].any()
+    kept = ~conceded
+    assert (a.scores[kept] == b.scores[kept]).all()
+    assert (a.trick_cards[kept] == b.trick_cards[kept]).all()
+    rows = np.flatnonzero(conceded)
+    soloists = a.info[rows, I_SOLOIST]
+    played = b.scores[rows, soloists]
+    assert (a.scores[rows, soloists] == -a.info[rows, I_BID]).all()
+    assert played.mean() < -a.info[rows, I_BID].mean()
+
+
+# --- the bid rows ---------------------------------------------------------------------------------
+
+def test_bid_rows_with_abgehen():
+    """Known answers: five samples (x 200) with totals 150, 200, 230, 260, 400; the first gives
+    up from 160 on, the third from 210 on. At 200 the first gives up (-200), the others make it;
+    at 250 the first and third give up (-250 each), the second is set (-500)."""
+    rules = find_variant("three-hand-auction-48")
+    totals = np.array([150, 200, 230, 260, 400] * 200)
+    concede_from = np.array([160, NEVER, 210, NEVER, NEVER] * 200)
+    at = {r["bid"]: r for r in bid_rows(rules, samples_of(totals, concede_from)).to_dicts()}
+    assert at[200]["p_make"] == pytest.approx(0.8) and at[200]["p_concede"] == pytest.approx(0.2)
+    assert at[200]["expected_score"] == pytest.approx((-200 + 200 + 230 + 260 + 400) / 5)
+    assert at[250]["p_make"] == pytest.approx(0.4) and at[250]["p_concede"] == pytest.approx(0.4)
+    assert at[250]["expected_score"] == pytest.approx((-250 - 500 - 250 + 260 + 400) / 5)
+    assert at[400]["p_make"] == pytest.approx(0.2) and at[400]["p_concede"] == pytest.approx(0.4)
+
+
+def test_the_text_view_of_a_conceded_deal():
+    from binokel_sim.deal_text import deal_text
+
+    rules = house("kreuz-4-40", 300)
+    record = next(r for r in widow_records(widow_games.run_play(rules, 300, 3, "heuristic"))
+                  if r["conceded"])
+    text = deal_text(record, rules)
+    assert "gives up before the first lead (Abgehen)" in text
+    assert "the other side scores its meld" in text and "tricks (card" not in text
