@@ -48,13 +48,13 @@ from binokel_sim.kernels.strict.widow_score import score_sides
 # cards' points, how many cards are buried, the tricks of a deal, the types the holder has played
 (W_ON, W_SOLOIST, W_HOLDER, W_DEMAND, W_GIVEN, W_BID, W_BURIED_POINTS, W_BURIED_N, W_TRICKS,
  W_HOLDER_PLAYED) = range(10)
-N_INFO = 10
+N_WIDOW_INFO = 10
 
 
 @njit
 def widow_part(n_players, active, live_points, live_won):
-    """The widow knowledge (stubs unless ``active``): ``(info int64 (N_INFO,), lower int64 (24,):
-    per type the copies the soloist's hand and buried cards hold at least, the melds (P,), the
+    """The widow knowledge (stubs unless ``active``): ``(info int64 (N_WIDOW_INFO,), lower int64
+    (24,): per type the copies the soloist's hand and buried cards hold at least, the melds (P,), the
     deal's card points and tricks so far (``live_points`` (P, k) column 0 and ``live_won`` (P,):
     the loop's own arrays, which the tricks update), the seat's view of the known copies (P, 24),
     the sampler's bound, the soloist's buried cards per type (24,), and a play-out's scoring
@@ -65,7 +65,7 @@ def widow_part(n_players, active, live_points, live_won):
     par[BOUND_BURIED] = -1
     par[BOUND_HOLDER] = -1
     par[BOUND_DEMAND] = -1
-    return (np.zeros(N_INFO, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
+    return (np.zeros(N_WIDOW_INFO, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
             np.zeros(p, dtype=np.int64), live_points, live_won,
             np.zeros((p, N_TYPES), dtype=np.int64), (np.zeros(N_TYPES, dtype=np.int64), par),
             np.zeros(N_TYPES, dtype=np.int64), np.zeros(p, dtype=np.int64),
