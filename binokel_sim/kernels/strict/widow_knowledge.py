@@ -54,8 +54,8 @@ N_WIDOW_INFO = 10
 @njit
 def widow_part(n_players, active, live_points, live_won):
     """The widow knowledge (stubs unless ``active``): ``(info int64 (N_WIDOW_INFO,), lower int64
-    (24,): per type the copies the soloist's hand and buried cards hold at least, the melds (P,), the
-    deal's card points and tricks so far (``live_points`` (P, k) column 0 and ``live_won`` (P,):
+    (24,): per type the copies the soloist's hand and buried cards hold at least, the melds (P,),
+    the deal's card points and tricks so far (``live_points`` (P, k) column 0 and ``live_won`` (P,):
     the loop's own arrays, which the tricks update), the seat's view of the known copies (P, 24),
     the sampler's bound, the soloist's buried cards per type (24,), and a play-out's scoring
     scratch: card points, tricks and scores (P,), sums (4, 4))``."""
