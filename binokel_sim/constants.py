@@ -9,9 +9,7 @@ TRUMP_LENGTH = 2  # counters per trump held above (below) five
 NO_BID = -1  # a pass
 
 # The widow games' heuristic (docs/rules.md, "Widow games", "Policies").
-WIDOW_GAIN = 30  # what the widow and the demand are expected to add to the soloist's meld
-CARDS_PER_TRUMP = 12  # card points expected per card held in the trump suit
-ACE_VALUE = 8  # card points expected per ace held
+CARDS_PER_TRUMP = 12  # what a card of a suit adds to it when the heuristic chooses trump
 ALL_TRICKS_BONUS = 1000  # SPEC: taking every trick scores 1000
 
 # The sampling policy (docs/rules.md, "Sampling policy"): deals sampled per card decision.

@@ -24,8 +24,11 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 from statistics import NormalDist
+
+import numpy as np
 
 from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, RANKS
 from binokel_sim.variants import Rules
@@ -105,3 +108,106 @@ def concede_from(rules: Rules, meld: int, counts: list[int]) -> int:
     w = weights(rules)
     value = meld * SCALE + w[0] + sum(k * f for k, f in zip(w[1:-1], counts)) - w[-1]
     return value // SCALE + 1
+
+
+# --- the bid: what a hand is worth before the Dabb ----------------------------------------------
+#
+# Before the auction a heuristic (or sampling) seat estimates the total it would make as soloist:
+# a linear model over counts of its hand (the best meld over the suits; of its "trump", the suit
+# with the most meld + CARDS_PER_TRUMP per card, its length and its aces and tens; its aces, tens
+# and card points) and the game's widow share (widow / hand), fitted to bid-odds samples of
+# random hands (scripts/fit_widow_value.py: no auction, every hand played as soloist). With the
+# estimate's error normal (the model's ``sd``), the expected score of playing at bid ``b`` is
+# ``E[T; T >= b] - 2 b P(T < b)``; a seat that does not win the auction scores what a defender
+# scores on average (the model's ``defence``, a share of the card points). It bids while the
+# smallest bid above the current one is worth more to it than defending: its limit is the
+# highest such bid (:func:`bid_table`).
+
+BID_FEATURES = ("best_meld", "trump_length", "aces", "tens", "hand_points", "trump_aces_tens",
+                "widow_share")
+NO_LIMIT = -1  # a limit below every bid: the seat passes
+
+
+def bid_denominators(rules: Rules) -> tuple[float, ...]:
+    """What each of :data:`BID_FEATURES` is divided by (the widow share is a share already)."""
+    per_suit = rules.copies * len(rules.ranks)
+    total = rules.total_card_points
+    return (total, per_suit, N_SUITS * rules.copies, N_SUITS * rules.copies, total,
+            2 * rules.copies, 1)
+
+
+def bid_trump(melds: list[int], lengths: list[int]) -> int:
+    """The suit a bidding seat counts on: the most meld + ``CARDS_PER_TRUMP`` per card held
+    (the first suit on a tie), the heuristic's own trump rule."""
+    from binokel_sim.constants import CARDS_PER_TRUMP
+
+    return max(range(N_SUITS), key=lambda s: (melds[s] + CARDS_PER_TRUMP * lengths[s], -s))
+
+
+def bid_features(rules: Rules, hand: list[int], melds: list[int]) -> list[int]:
+    """The counts of :data:`BID_FEATURES` but the widow share (a constant of the rules) for a
+    hand (copies per card type) whose meld with each trump is ``melds``."""
+    points = [rules.rank_points[t % N_RANKS] for t in range(N_TYPES)]
+    lengths = [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+    trump = bid_trump(melds, lengths)
+    return [
+        max(melds),
+        lengths[trump],
+        sum(hand[s * N_RANKS + RANK_A] for s in range(N_SUITS)),
+        sum(hand[s * N_RANKS + RANK_T] for s in range(N_SUITS)),
+        sum(points[t] * hand[t] for t in range(N_TYPES)),
+        hand[trump * N_RANKS + RANK_A] + hand[trump * N_RANKS + RANK_T],
+    ]
+
+
+@functools.lru_cache(maxsize=32)
+def bid_weights(rules: Rules) -> tuple[int, ...]:
+    """The integer weights of ``rules``' estimate before the Dabb, scaled by ``SCALE``:
+    ``(intercept with the widow share, *per count of bid_features)``."""
+    model = load_model()["bid"][kind(rules)]
+    coef, total = model["coef"], rules.total_card_points
+    dens = bid_denominators(rules)
+    intercept = coef[0] + coef[-1] * rules.widow / rules.hand_size
+    out = [round(intercept * total * SCALE)]
+    for c, d in zip(coef[1:-1], dens[:-1]):
+        out.append(round(c * total * SCALE / d))
+    return tuple(int(w) for w in out)
+
+
+def bid_estimate(rules: Rules, counts: list[int]) -> int:
+    """The estimate in whole points (floored) of a hand with :func:`bid_features` ``counts``."""
+    w = bid_weights(rules)
+    return (w[0] + sum(k * f for k, f in zip(w[1:], counts))) // SCALE
+
+
+def play_value(bid: int, mean: float, sd: float) -> float:
+    """The expected score of playing ``bid`` when the total is normal (``mean``, ``sd``): the
+    total when it reaches the bid, minus twice the bid when not."""
+    z = (bid - mean) / sd
+    p = 0.5 * math.erfc(z / math.sqrt(2))  # P(total >= bid)
+    density = math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+    return mean * p + sd * density - 2 * bid * (1 - p)
+
+
+@functools.lru_cache(maxsize=32)
+def bid_table(rules: Rules) -> tuple[int, np.ndarray]:
+    """``(low, limits)``: a seat whose estimate is ``e`` bids up to ``limits[e - low]`` (the
+    estimate clamped to the table), the highest ladder bid whose :func:`play_value` is above
+    the defence's, or ``NO_LIMIT``. int64 limits, non-decreasing."""
+    from binokel_sim.bidding import ladder
+
+    model = load_model()["bid"][kind(rules)]
+    total = rules.total_card_points
+    sd = model["sd"] * total
+    defence = (model["defence"][0] + model["defence"][1] * rules.widow / rules.hand_size) * total
+    top = 4 * total + 2 * 1000 * rules.copies  # above any total a side can make
+    bids = ladder(rules, top)
+    low = -total
+    limits = np.full(top - low + 1, NO_LIMIT, dtype=np.int64)
+    j = 0  # the bids worth playing only grow with the estimate
+    for i in range(limits.size):
+        mean = low + i
+        while j < len(bids) and play_value(bids[j], mean, sd) > defence:
+            j += 1
+        limits[i] = bids[j - 1] if j > 0 else NO_LIMIT
+    return low, limits

@@ -1,7 +1,17 @@
-"""Fit the widow-game soloist's estimate (binokel_sim/widow_value.py) and write
+"""Fit the widow-game estimates (binokel_sim/widow_value.py) and write
 binokel_sim/widow_value.json.
 
-For every built-in widow game, ``--deals`` heuristic deals (seed ``--seed``) are played with
+First the estimate before the Dabb, which the heuristic bids by (``bid``): for every built-in
+widow game, ``--hands`` random hands (seed ``--seed``) are each played ``--samples`` times as
+soloist by bid-odds' samples (no auction; the heuristic on every seat); the counts of
+``widow_value.bid_features`` of the hand (as shares of what the deck holds) and the game's widow
+share predict the soloist side's total without the all-tricks bonus, as a share of the card
+points; ``defence`` is a defender's mean score (seat 1's) as a share, linear in the widow share.
+One fit for the games without partnerships and one for those with. These samples depend on no
+fitted model.
+
+Then the estimate after the Dabb, which the soloist gives up by (Abgehen):
+for every built-in widow game, ``--deals`` heuristic deals (seed ``--seed``) are played with
 Abgehen switched off (``[widow] concede = false``), so every deal is played out. For each deal
 the soloist's hand after burying (the cards he plays), the trump and the buried cards give the
 counts of ``widow_value.FEATURES``; the target is what the play brought his side beyond his own
@@ -10,7 +20,10 @@ deck's card points. One least-squares fit for the games without partnerships (``
 those with (``pairs``); ``sd`` is the residual spread (the estimate's error), ``r2`` the share of
 the variance explained. Reproducible: same seed, deals and code, same file.
 
-    python scripts/fit_widow_value.py --deals 40000 --seed 7
+The deals of the second fit are bid by the first fit's heuristic, so the file is written once
+both are done (a provisional file, every weight zero, serves the runs before).
+
+    python scripts/fit_widow_value.py --deals 40000 --hands 2000 --samples 8 --seed 7
 """
 
 from __future__ import annotations
@@ -18,17 +31,32 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from binokel_sim import __version__
+from binokel_sim import __version__, widow_value
 from binokel_sim.cards import N_TYPES
-from binokel_sim.engines.widow import run_play
+from binokel_sim.engines import widow as widow_engine
+from binokel_sim.engines.widow import SAMPLE_FIELDS, run_play, run_samples
 from binokel_sim.kernels.widow.deals import I_SOLOIST, I_TRUMP
+from binokel_sim.reference.core import meld_total
 from binokel_sim.variants import all_variants, builtin_toml, rules_from_dict
-from binokel_sim.widow_value import FEATURES, MODEL_FILE, denominators, features, kind
+from binokel_sim.widow_value import (
+    BID_FEATURES,
+    FEATURES,
+    MODEL_FILE,
+    bid_denominators,
+    bid_features,
+    denominators,
+    features,
+    kind,
+)
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 
 def played_out(name: str):
@@ -64,21 +92,91 @@ def rows(rules, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def bid_rows(rules, hands: int, samples: int, seed: int):
+    """Per sample of ``hands`` random hands: the bid features as shares (intercept first, the
+    widow share last), the target share and seat 1's score share."""
+    rng = np.random.default_rng(seed)
+    deck = [t for t in range(N_TYPES) for _ in range(int(rules.deck_counts()[t]))]
+    total, dens = rules.total_card_points, bid_denominators(rules)
+    col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
+    x, y, defence = [], [], []
+    for i in range(hands):
+        hand = [0] * N_TYPES
+        for t in rng.permutation(deck)[:rules.hand_size]:
+            hand[int(t)] += 1
+        melds = [int(meld_total(rules, hand, s)) for s in range(4)]
+        counts = bid_features(rules, hand, melds) + [rules.widow / rules.hand_size]
+        row = [1.0] + [c / d for c, d in zip(counts, dens)]
+        out = run_samples(rules, np.array(hand), samples, seed + i, "heuristic", threads=1)
+        for sample in out:
+            x.append(row)
+            y.append((sample[col["total"]] - 1000 * sample[col["bonus"]]) / total)
+            defence.append(sample[col["opponent_score"]] / total)
+    return np.array(x), np.array(y), np.array(defence)
+
+
+def use_model(document: dict, path: Path) -> None:
+    """Write ``document`` to ``path`` and make the package read its models from there."""
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    widow_value.MODEL_FILE = path
+    for cached in (widow_value.load_model, widow_value.weights, widow_value.bid_weights,
+                   widow_value.bid_table, widow_engine.compile_widow):
+        cached.cache_clear()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=40_000, help="heuristic deals per variant")
+    parser.add_argument("--hands", type=int, default=2_000, help="random hands per variant")
+    parser.add_argument("--samples", type=int, default=8, help="samples per random hand")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=MODEL_FILE)
     args = parser.parse_args(argv)
     games = [r for r in all_variants() if r.widow and not r.talon]
+    zero = {"coef": [0.0] * (1 + len(FEATURES)), "sd": 1.0, "r2": 0.0}
+    zero_bid = {"coef": [0.0] * (1 + len(BID_FEATURES)), "sd": 1.0, "r2": 0.0,
+                "defence": [0.0, 0.0]}
+    document = {
+        "provenance": {"script": "scripts/fit_widow_value.py", "version": __version__,
+                       "seed": args.seed, "deals_per_variant": args.deals,
+                       "hands_per_variant": args.hands, "samples_per_hand": args.samples,
+                       "policy": "heuristic", "variants": [r.name for r in games]},
+        "features": list(FEATURES),
+        "target": "the soloist side's card points (+ the partner's meld) / the deck's card points",
+        "models": {"solo": zero, "pairs": zero},
+        "bid_features": list(BID_FEATURES),
+        "bid_target": "the soloist side's total without the all-tricks bonus / the card points",
+        "bid": {"solo": zero_bid, "pairs": zero_bid},
+    }
+    provisional = args.out.with_name(args.out.name + ".provisional")
+    use_model(document, provisional)
+    parts: dict[str, list] = {"solo": [], "pairs": []}
+    for rules in games:
+        print(f"{rules.name}: {args.hands:,} hands x {args.samples} samples", flush=True)
+        parts[kind(rules)].append(bid_rows(rules, args.hands, args.samples, args.seed))
+    for name, fits in parts.items():
+        x = np.vstack([p[0] for p in fits])
+        y = np.concatenate([p[1] for p in fits])
+        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+        residual = y - x @ coef
+        shares = np.array([[1.0, p[0][0, -1]] for p in fits])
+        means = np.array([p[2].mean() for p in fits])
+        defence, *_ = np.linalg.lstsq(shares, means, rcond=None)
+        document["bid"][name] = {"coef": [round(float(c), 6) for c in coef],
+                                 "sd": round(float(residual.std()), 6),
+                                 "r2": round(float(1 - residual.var() / y.var()), 4),
+                                 "defence": [round(float(d), 6) for d in defence]}
+        print(f"bid, {name}: r2 {document['bid'][name]['r2']}, sd {document['bid'][name]['sd']}",
+              flush=True)
+    use_model(document, provisional)  # the second fit's deals are bid by the first
     data: dict[str, list] = {"solo": [], "pairs": []}
     for rules in games:
         print(f"{rules.name}: {args.deals:,} heuristic deals", flush=True)
         data[kind(rules)].append(rows(played_out(rules.name), args.deals, args.seed))
     models = {}
-    for name, parts in data.items():
-        x = np.vstack([p[0] for p in parts])
-        y = np.concatenate([p[1] for p in parts])
+    for name, fits in data.items():
+        x = np.vstack([p[0] for p in fits])
+        y = np.concatenate([p[1] for p in fits])
         coef, *_ = np.linalg.lstsq(x, y, rcond=None)
         residual = y - x @ coef
         models[name] = {"coef": [round(float(c), 6) for c in coef],
@@ -86,15 +184,9 @@ def main(argv: list[str] | None = None) -> int:
                         "r2": round(float(1 - residual.var() / y.var()), 4)}
         print(f"{name}: r2 {models[name]['r2']}, sd {models[name]['sd']} of the card points",
               flush=True)
-    document = {
-        "provenance": {"script": "scripts/fit_widow_value.py", "version": __version__,
-                       "seed": args.seed, "deals_per_variant": args.deals, "policy": "heuristic",
-                       "variants": [r.name for r in games]},
-        "features": list(FEATURES),
-        "target": "the soloist side's card points (+ the partner's meld) / the deck's card points",
-        "models": models,
-    }
+    document["models"] = models
     args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    provisional.unlink()
     print(f"wrote {args.out}")
     return 0
 

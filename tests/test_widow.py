@@ -336,7 +336,8 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, poli
         out.append([record["pair_scores"][0] if rules.partnerships else record["scores"][0],
                     "SHDC".index(record["trump"]), record["melds"][0],
                     int(tricks == rules.hand_size),
-                    sum(record["card_points"][s] for s in ours), record["concede_from"]])
+                    sum(record["card_points"][s] for s in ours), record["concede_from"],
+                    record["scores"][1]])
     return out
 
 

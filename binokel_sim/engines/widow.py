@@ -18,7 +18,7 @@ import numpy as np
 
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
-from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, SAMPLES_PER_MOVE, WIDOW_GAIN
+from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
@@ -57,7 +57,8 @@ from binokel_sim.tables import compile_tables
 from binokel_sim import widow_value
 from binokel_sim.variants import Rules
 
-SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from")
+SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from",
+                 "opponent_score")
 
 
 # the specialisations its drivers compile beyond the heuristic's, each on first use, as
@@ -97,7 +98,9 @@ def compile_widow(rules: Rules) -> tuple:
     int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
     meld sets a player shows (:func:`~binokel_sim.engines.policies.show_rows`: the sampling policy's
     knowledge), the soloist's estimate after the Dabb (:func:`binokel_sim.widow_value.weights`,
-    Abgehen))``; the meld kernels' ``kt`` goes beside it."""
+    Abgehen), a bidding seat's estimate before it and its bid limits
+    (:func:`~binokel_sim.widow_value.bid_weights`, :func:`~binokel_sim.widow_value.bid_table`))``;
+    the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels.widow import deals as k
 
     tables = compile_tables(rules)
@@ -113,8 +116,11 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_LEADER] = int(rules.first_leader == "non_dealer")
     cfg[k.CFG_CONCEDE] = int(rules.widow_concede)
     cfg[k.CFG_CONCEDE_BONUS] = rules.concede_bonus
+    low, limits = widow_value.bid_table(rules)
+    cfg[k.CFG_BID_LOW] = low
     return (cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules),
-            show_rows(rules), np.array(widow_value.weights(rules), dtype=np.int64))
+            show_rows(rules), np.array(widow_value.weights(rules), dtype=np.int64),
+            np.array(widow_value.bid_weights(rules), dtype=np.int64), limits)
 
 
 def preferences(rules: Rules) -> np.ndarray:
@@ -155,13 +161,11 @@ def completions(rules: Rules) -> np.ndarray:
 
 
 def most_calls(rules: Rules) -> int:
-    """Room for the calls of one auction: the heuristic raises by one rung at a time up to a
-    limit no hand exceeds (the meld table's maximum plus its estimates), and a random seat raises
-    with probability 1/2 per call, so longer auctions are out of reach (below 2**-200); the
-    drivers check the bound anyway."""
-    tables = compile_tables(rules)
-    highest = (tables.max_total + WIDOW_GAIN + CARDS_PER_TRUMP * (rules.hand_size + rules.widow)
-               + ACE_VALUE * 4 * rules.copies)
+    """Room for the calls of one auction: the heuristic raises by one rung at a time up to its
+    limit (at most the highest of :func:`binokel_sim.widow_value.bid_table`), and a random seat
+    raises with probability 1/2 per call, so longer auctions are out of reach (below 2**-200);
+    the drivers check the bound anyway."""
+    highest = int(widow_value.bid_table(rules)[1].max())
     return max(len(ladder(rules, highest)), 200) + rules.players + 1
 
 
@@ -274,10 +278,11 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     (``kernels.sampler.constrained_deal``; ``kernels.sampler.unconstrained`` for nothing known).
     Seat 0 takes the widow, demands (where the rules have the demand), buries and names trump;
     the soloist leads, or the player left of ``dealer`` (the dealer's seat) where the rules say
-    so; the deal is played out. Writes ``out`` int64 (n, 6): the soloist side's total (meld if
+    so; the deal is played out. Writes ``out`` int64 (n, 7): the soloist side's total (meld if
     it took a trick + card points + bonus), the trump, the soloist's meld after the widow, the
     bonus (1 if the soloist's side took every trick), the side's card points, the smallest bid
-    at which he would give up (Abgehen; the sample is played out at every bid). Sample ``d`` reads
+    at which he would give up (Abgehen; the sample is played out at every bid), seat 1's score
+    (a defender's). Sample ``d`` reads
     the stream of block ``first_block + d // block_size``: the deal, the widow decisions, the
     play."""
     spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0],
@@ -402,9 +407,10 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
     ``dealer``: the dealer's seat, by default the last (seat 0 sits left of the dealer); it
     matters only where the player left of the dealer leads the first trick.
-    Returns int64 (samples, 6), columns ``SAMPLE_FIELDS`` (``concede_from``: the smallest bid
+    Returns int64 (samples, 7), columns ``SAMPLE_FIELDS`` (``concede_from``: the smallest bid
     at which the soloist would give up, :data:`binokel_sim.widow_value.NEVER` for one who never
-    does; the sample is played out whatever the bid). ``first_sample`` (a multiple of
+    does, the sample being played out whatever the bid; ``opponent_score``: seat 1's score, a
+    defender's). ``first_sample`` (a multiple of
     ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
     seats and the widow are dealt consistently with it by the unbiased constrained sampler (an

@@ -12,15 +12,13 @@ the cards that cannot raise one, which must not change a single decision.
 from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
-from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.constants import CARDS_PER_TRUMP
 from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.reference.talon_play import heuristic_card
 from binokel_sim.variants import Rules
-from binokel_sim.widow_value import NEVER, features
+from binokel_sim.widow_value import NEVER, bid_estimate, bid_features, bid_table, features
 from binokel_sim.widow_value import concede_from as estimate_concede_from
-
-RANK_A = 5
 
 
 def meld_of(rules: Rules, hand: list[int], trump: int | None) -> int:
@@ -31,13 +29,14 @@ def meld_of(rules: Rules, hand: list[int], trump: int | None) -> int:
 
 
 def bid_limit(rules: Rules, hand: list[int]) -> int:
-    """The highest bid of a heuristic seat: the best over the suits of the meld with that trump
-    plus ``CARDS_PER_TRUMP`` per card of the suit, plus ``WIDOW_GAIN`` and ``ACE_VALUE`` per
-    ace held."""
-    aces = sum(hand[t] for t in range(N_TYPES) if type_rank(t) == RANK_A)
-    best = max(meld_total(rules, hand, s) + CARDS_PER_TRUMP * suit_cards(hand, s)
-               for s in range(N_SUITS))
-    return best + WIDOW_GAIN + ACE_VALUE * aces
+    """The highest bid of a heuristic seat (docs/rules.md "Policies"): its estimate before the
+    Dabb (:func:`binokel_sim.widow_value.bid_estimate` of the hand's counts, the meld per trump
+    computed afresh) looked up in :func:`binokel_sim.widow_value.bid_table` (clamped to it):
+    the highest bid worth more than defending, ``NO_LIMIT`` when none is."""
+    melds = [meld_total(rules, hand, s) for s in range(N_SUITS)]
+    estimate = bid_estimate(rules, bid_features(rules, hand, melds))
+    low, limits = bid_table(rules)
+    return int(limits[min(max(estimate - low, 0), len(limits) - 1)])
 
 
 def suit_cards(hand: list[int], suit: int) -> int:

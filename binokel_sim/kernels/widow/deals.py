@@ -14,7 +14,10 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compil
   (:func:`binokel_sim.engines.widow.preferences`);
 - ``show_rows``: the meld sets a player shows (the sampling policy's knowledge);
 - ``value`` int64 (9,): the soloist's estimate after the Dabb, :func:`binokel_sim.widow_value.
-  weights` (Abgehen).
+  weights` (Abgehen);
+- ``bid_w`` int64 (7,) and ``bid_limits`` int64 (k,): a bidding seat's estimate before the Dabb
+  and the highest bid per estimate (:func:`binokel_sim.widow_value.bid_weights`,
+  :func:`~binokel_sim.widow_value.bid_table`).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's prange loops, which the drivers were, took no tuple nested in a tuple).
@@ -27,7 +30,7 @@ stream of a deal").
 
 import numpy as np
 
-from binokel_sim.constants import ACE_VALUE, CARDS_PER_TRUMP, WIDOW_GAIN
+from binokel_sim.constants import CARDS_PER_TRUMP
 from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.bits import ALL_TYPES, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
@@ -52,7 +55,9 @@ CFG_DEMAND, CFG_LEADER = 7, 8
 # CFG_CONCEDE: 1 when the soloist may give up before the first lead ([widow] concede, Abgehen);
 # CFG_CONCEDE_BONUS: what each opposing side then adds to its meld ([widow] concede_bonus)
 CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
-N_CFG = 11
+# CFG_BID_LOW: the estimate of the first row of the bid limits (tw[8])
+CFG_BID_LOW = 11
+N_CFG = 12
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
@@ -69,17 +74,40 @@ def best_meld(p0, p1, p2, p3, kt, totals):
 
 
 @njit(inline="always")
-def bid_limit(p0, p1, p2, p3, kt, totals):
-    """The heuristic's highest bid: the best over the suits of meld + WIDOW_GAIN +
-    CARDS_PER_TRUMP * cards of the suit + ACE_VALUE * aces (docs/rules.md, "Policies")."""
+def hand_points(p0, p1, p2, p3, card_points):
+    """The card points of the hand with planes ``p0..p3``."""
+    out = np.int64(0)
+    for t in range(24):
+        copies = (((np.int64(p0) >> t) & 1) + ((np.int64(p1) >> t) & 1)
+                  + ((np.int64(p2) >> t) & 1) + ((np.int64(p3) >> t) & 1))
+        out += copies * card_points[t]
+    return out
+
+
+@njit(inline="always")
+def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limits):
+    """The heuristic's highest bid (docs/rules.md, "Policies"; :mod:`binokel_sim.widow_value`):
+    the hand's estimate before the Dabb (``bid_w``, the integer weights of
+    ``widow_value.bid_weights``) looked up in ``bid_limits`` (``widow_value.bid_table``, the
+    estimate ``bid_low`` first, clamped). Leaves the hand's meld per trump in ``totals``."""
     score_hand(p0, p1, p2, p3, kt, totals)
-    aces = (popcount(np.int64(p0) & ACES) + popcount(np.int64(p1) & ACES)
-            + popcount(np.int64(p2) & ACES) + popcount(np.int64(p3) & ACES))
+    trump = 0
     best = np.int64(-1)
     for s in range(4):
-        value = (totals[s] + CARDS_PER_TRUMP * count_in(p0, p1, p2, p3, suit_block(s)))
-        best = max(best, value)
-    return best + WIDOW_GAIN + ACE_VALUE * aces
+        value = totals[s] + CARDS_PER_TRUMP * count_in(p0, p1, p2, p3, suit_block(s))
+        if value > best:
+            best = value
+            trump = s
+    block = suit_block(trump)
+    total = (bid_w[0] + bid_w[1] * max(max(totals[0], totals[1]), max(totals[2], totals[3]))
+             + bid_w[2] * count_in(p0, p1, p2, p3, block)
+             + bid_w[3] * count_in(p0, p1, p2, p3, ACES)
+             + bid_w[4] * count_in(p0, p1, p2, p3, TENS)
+             + bid_w[5] * hand_points(p0, p1, p2, p3, card_points)
+             + bid_w[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)))
+    i = total // SCALE - bid_low
+    i = min(max(i, 0), bid_limits.shape[0] - 1)
+    return bid_limits[i]
 
 
 @njit(inline="always")
@@ -89,18 +117,13 @@ def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value)
     ``weights`` are ``value``): his estimated total less the margin, in integer points times
     ``SCALE``, floored, plus one."""
     block = suit_block(trump)
-    hand_points = np.int64(0)
-    for t in range(24):
-        copies = (((np.int64(p0) >> t) & 1) + ((np.int64(p1) >> t) & 1)
-                  + ((np.int64(p2) >> t) & 1) + ((np.int64(p3) >> t) & 1))
-        hand_points += copies * card_points[t]
     voids = 0
     for s in range(4):
         if s != trump and (np.int64(p0) & suit_block(s)) == 0:
             voids += 1
     total = (meld * SCALE + value[0] + value[1] * count_in(p0, p1, p2, p3, block)
              + value[2] * count_in(p0, p1, p2, p3, ACES) + value[3] * count_in(p0, p1, p2, p3, TENS)
-             + value[4] * hand_points + value[5] * buried_points
+             + value[4] * hand_points(p0, p1, p2, p3, card_points) + value[5] * buried_points
              + value[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)) + value[7] * voids
              - value[8])
     return total // SCALE + 1
@@ -108,7 +131,8 @@ def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value)
 
 @njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3):
+                bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3, card_points, bid_w, bid_low,
+                bid_limits):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
     and writes the calls to ``bid_seats[row]`` / ``bid_values[row]`` (a pass is ``NO_BID``). A
     heuristic seat bids the smallest bid above the current one while it is within its
@@ -121,7 +145,8 @@ def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, acti
         active[seat] = True
         if smart is not None and policies[seat] != POLICY_RANDOM:
             limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                     hands[seat, 3], kt, totals)
+                                     hands[seat, 3], kt, totals, card_points, bid_w, bid_low,
+                                     bid_limits)
             for s in range(4):
                 bid_totals[seat, s] = totals[s]
     n_active = n_players
@@ -163,7 +188,8 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
     bid_totals = np.empty((n_players, 4), dtype=np.int64)
     return run_auction(hands, dealer, seat_policies, np.int64(1), tw[1], kt, totals, limits, active,
                        bid_totals, bid_seats.reshape((1, bid_seats.shape[0])),
-                       bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3)
+                       bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3, tw[2],
+                       tw[7], tw[0][CFG_BID_LOW], tw[8])
 
 
 @njit(inline="always")
@@ -250,6 +276,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     """
     cfg, ladder, card_points, needs, prefer, show_rows = tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]
     estimate = tw[6]  # the soloist's estimate after the Dabb (Abgehen)
+    bid_w, bid_limits = tw[7], tw[8]  # a bidding seat's estimate and its limits
     n_sides, policy_a, policy_b, target, max_deals = game
     (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
      scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
@@ -377,11 +404,13 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     bid_values[d, j] = NO_BID
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                    bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3)
+                    bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3, card_points, bid_w,
+                    cfg[CFG_BID_LOW], bid_limits)
             else:
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                    bid_totals, calls_seats, calls_values, np.int64(0), s0, s1, s2, s3)
+                    bid_totals, calls_seats, calls_values, np.int64(0), s0, s1, s2, s3,
+                    card_points, bid_w, cfg[CFG_BID_LOW], bid_limits)
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
                 give_card(hands, soloist, widow[j])
@@ -565,6 +594,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 samples_out[d, 3] = 1 if side_tricks == hand else 0
                 samples_out[d, 4] = side_cards
                 samples_out[d, 5] = concede_at
+                samples_out[d, 6] = scores[1]  # seat 1 defends (each alone, or in the pair 1+3)
                 break
             if mode == MODE_DUEL:
                 a_score = 0
