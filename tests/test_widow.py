@@ -32,7 +32,7 @@ from binokel_sim.reference.core import block_streams, deal_hand
 from binokel_sim.reference.play import stream_pick
 from binokel_sim.reference.sampler import count_ways, sample_counts
 from binokel_sim.tables import compile_tables
-from binokel_sim.variants import find_variant
+from binokel_sim.variants import find_variant, rules_from_dict
 
 WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48"]
 RANDOM, HEURISTIC = 0, 1
@@ -138,25 +138,41 @@ WEAK = "9H 9H JH JH 9D 9D JD 9C 9C JC JC QH TD TC TH"
 MID = "AH KH QH TH KD QD KC QC AC TC JS 9S KS AD QS"
 
 
+def limit_of(rules, text: str) -> int:
+    """The kernel's bid limit of a hand (:func:`~binokel_sim.kernels.widow.deals.bid_limit`),
+    asserted equal to the twin's."""
+    from binokel_sim.kernels.widow.deals import CFG_BID_LOW
+    from binokel_sim.reference.widow_policy import bid_limit as twin_bid_limit
+
+    tw = wg.compile_widow(rules)
+    limit = int(bid_limit(*planes_of([text])[0], compile_tables(rules).kt, np.empty(4, np.int64),
+                          tw[2], tw[7], tw[0][CFG_BID_LOW], tw[8]))
+    assert limit == twin_bid_limit(rules, [int(c) for c in counts_of(parse_cards(text))])
+    return limit
+
+
 def test_auction_heuristic_bids_up_to_its_limit():
     rules = find_variant("three-hand-auction-48")
-    tables = compile_tables(rules)
-    limits = [int(bid_limit(*planes_of([t])[0], tables.kt, np.empty(4, np.int64)))
-              for t in (STRONG, MID, WEAK)]
-    assert limits[0] > limits[1] > 200 > limits[2]
+    limits = [limit_of(rules, t) for t in (STRONG, MID, WEAK)]
+    assert limits[0] > limits[1] > limits[2] >= 200
     soloist, bid, calls = run_auction(rules, [STRONG, MID, WEAK], 2, [HEURISTIC] * 3)
     assert soloist == 0
-    # seat 0 leads the calls; seat 2 (weak) passes at once; the two others raise by 10 until
-    # the middle hand's limit is passed
+    # seat 0 leads the calls; seat 2 (weak) passes above its limit; the two others raise by 10
+    # until the middle hand's limit is passed
     assert calls[0] == (0, 200) and (2, NO_BID) in calls
-    assert limits[1] < bid <= limits[1] + 10 and bid <= limits[0]
+    assert limits[1] <= bid <= limits[1] + 10 and bid <= limits[0]
     assert calls[-1][1] == NO_BID and calls[-1][0] == 1
 
 
 def test_auction_all_pass_leaves_the_dealer_at_the_minimum_without_a_call():
-    rules = find_variant("three-hand-auction-48")
+    from test_variants import builtin_dict
+
+    data = builtin_dict("three-hand-auction-48")
+    data["bidding"]["ladder"] = [[600, 10]]  # a house ladder above the weak hand's worth
+    rules = rules_from_dict(data)
+    assert limit_of(rules, WEAK) < 600
     soloist, bid, calls = run_auction(rules, [WEAK, WEAK, WEAK], 1, [HEURISTIC] * 3)
-    assert (soloist, bid) == (1, 200)
+    assert (soloist, bid) == (1, 600)
     assert calls == [(2, NO_BID), (0, NO_BID)]  # the dealer, left alone, makes no call
 
 
