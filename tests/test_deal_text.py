@@ -104,5 +104,8 @@ def test_partnership_widow_games_name_the_partner_and_the_swabian_games_the_firs
         soloist = record["soloist"]
         assert f"seat {soloist} plays with seat {(soloist + 2) % 4} at {record['bid']}" in text
         leader = (record["dealer"] + 1) % 4
-        assert f"seat {leader}, left of the dealer, leads" in text
+        if record["conceded"]:  # no lead: the soloist gave up (Abgehen)
+            assert f"seat {soloist} gives up before the first lead" in text
+        else:
+            assert f"seat {leader}, left of the dealer, leads" in text
         assert "demands" not in text
