@@ -1,6 +1,7 @@
-"""Auction statistics of the widow games under the heuristic (issue 27, item 5): how often all
-pass and the dealer is forced to play at the minimum, how often the soloist makes his contract
-(and gives up, Abgehen), the median bid and how often it is above the minimum.
+"""Auction statistics of the bidding games under the heuristic (issue 27, item 5): four-hand-80
+and the widow games. How often all pass and the dealer is forced to play at the minimum, how
+often the soloist (the bidding pair in four-hand-80) makes his contract (and gives up, Abgehen,
+in the widow games), the median bid and how often it is above the minimum.
 
     python scripts/auction_stats.py --deals 20000 --seed 1 [--out results/auctions.json]
 
@@ -20,7 +21,7 @@ from binokel_sim import __version__
 from binokel_sim.engines.widow import run_play
 from binokel_sim.kernels.widow.deals import I_BID, I_CALLS, I_CONCEDED, I_MADE, I_SOLOIST
 from binokel_sim.stats import wilson_interval
-from binokel_sim.variants import all_variants
+from binokel_sim.variants import all_variants, find_variant
 
 
 def auction_row(rules, deals: int, seed: int, policy: str) -> dict:
@@ -48,6 +49,33 @@ def auction_row(rules, deals: int, seed: int, policy: str) -> dict:
             "mean_soloist_score": float(score.mean())}
 
 
+def partnership_row(rules, deals: int, seed: int, policy: str) -> dict:
+    """:func:`auction_row` for four-hand-80 (the partnership engine: the bidding pair makes its
+    bid when its score is positive; there is no Abgehen)."""
+    from binokel_sim.engines.partnership import DEAL_FIELDS
+    from binokel_sim.engines.partnership import run_play as run_partnership
+
+    played = run_partnership(rules, deals, seed, policy)
+    col = {name: played.info[:, i] for i, name in enumerate(DEAL_FIELDS)}
+    width = played.bid_values.shape[1]
+    calls = col["n_calls"]
+    made_call = (played.bid_values >= 0) & (np.arange(width)[None, :] < calls[:, None])
+    bidder_pair = col["bidder"] % 2
+    score = np.where(bidder_pair == 0, col["score_02"], col["score_13"])
+    made = score > 0
+    bids = col["bid"]
+    minimum = rules.bid_ladder[0][0]
+    low, high = wilson_interval(int(made.sum()), deals)
+    return {"variant": rules.name, "policy": policy, "deals": deals, "seed": seed,
+            "version": __version__,
+            "p_forced_at_minimum": float((~made_call.any(axis=1)).mean()),
+            "p_made": float(made.mean()), "p_made_ci": [float(low), float(high)],
+            "p_conceded": 0.0, "p_set": float((~made).mean()),
+            "median_bid": float(np.median(bids)), "minimum_bid": minimum,
+            "p_bid_above_minimum": float((bids > minimum).mean()),
+            "mean_soloist_score": float(score.mean())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20_000)
@@ -55,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="heuristic")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    rows = [auction_row(r, args.deals, args.seed, args.policy) for r in all_variants()
-            if r.widow and not r.talon]
+    rows = [partnership_row(find_variant("four-hand-80"), args.deals, args.seed, args.policy)]
+    rows += [auction_row(r, args.deals, args.seed, args.policy) for r in all_variants()
+             if r.widow and not r.talon]
     print("| variant | dealer forced at the minimum | contracts made (95% CI) | given up | set | "
           "median bid (minimum) | bids above the minimum | soloist's mean score |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

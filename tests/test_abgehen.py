@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from test_variants import builtin_dict
 from test_widow import kernel_records, samples_of, twin_constrained_samples
+from test_widow_switches import heuristic_mix
 from widow_replay import replay_widow
 
 from binokel_sim.cards import N_TYPES, counts_to_planes
@@ -174,12 +175,8 @@ def test_the_model_ships_with_its_provenance():
 
 @pytest.mark.parametrize("mix", ["all", "some"])
 def test_heuristic_deals_equal_the_twin(high, mix):
-    names = ["heuristic"] * high.players
-    if mix == "some":
-        names[1] = "random"
-    ids = [POLICY_NAMES[n] for n in names]
-    kernel = kernel_records(high, ids, 120, 5, 0, 7, 0)
-    assert kernel == widow_twin.play_deals(high, 120, 5, 7, policies=names)
+    names, kernel, twin = heuristic_mix(high, mix, 120)
+    assert kernel == twin
     given_up = [r for r in kernel if r["conceded"]]
     assert given_up and len(given_up) < len(kernel)
     assert all(r["tricks"] == [] and not r["made"] for r in given_up)

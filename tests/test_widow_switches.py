@@ -116,14 +116,20 @@ def test_random_deals_equal_the_twin(switched):
         widow_twin.play_deals(switched, 60, 17, 7)
 
 
-@pytest.mark.parametrize("mix", ["all", "some"])
-def test_heuristic_deals_equal_the_twin(switched, mix):
-    names = ["heuristic"] * switched.players
+def heuristic_mix(rules, mix: str, deals: int) -> tuple[list[str], list[dict], list[dict]]:
+    """The heuristic on every seat (``mix`` "all") or on all but seat 1 (random): the policies,
+    the kernel's records and the twin's (seed 5, blocks of 7)."""
+    names = ["heuristic"] * rules.players
     if mix == "some":
         names[1] = "random"
     ids = [POLICY_NAMES[n] for n in names]
-    kernel = kernel_records(switched, ids, 100, 5, 0, 7, 0)
-    twin = widow_twin.play_deals(switched, 100, 5, 7, policies=names)
+    return (names, kernel_records(rules, ids, deals, 5, 0, 7, 0),
+            widow_twin.play_deals(rules, deals, 5, 7, policies=names))
+
+
+@pytest.mark.parametrize("mix", ["all", "some"])
+def test_heuristic_deals_equal_the_twin(switched, mix):
+    _, kernel, twin = heuristic_mix(switched, mix, 100)
     assert kernel == twin
     # the switches are played: no demand, the first trick led by the player left of the dealer
     assert all(r["demand"] is None for r in twin)

@@ -342,7 +342,7 @@ class _Replay(RecordCheck):
         return winner, cards
 
     def scoring(self, rec: dict, soloist: int, bid: int) -> None:
-        rules, players = self.rules, self.rules.players
+        rules = self.rules
         got = self.per_seat("card_points")
         self.check(got == self.card_points,
                    f"card_points are {got}, the replay gives {self.card_points} (cards of the "
@@ -376,20 +376,25 @@ class _Replay(RecordCheck):
                    f"made is {got}, but the soloist's side totals {solo_total} (meld if it took a "
                    f"trick + card points + bonus) against the bid {bid}")
 
+        self.side_scores(rec, sides, side_scores,
+                         f"soloist seat {soloist}, {'made' if made else 'set: -2 x bid'}; melds "
+                         f"{self.melds}, card points {self.card_points}, tricks "
+                         f"{self.tricks_won}, bonus {bonus}")
+
+    def side_scores(self, rec: dict, sides: list[tuple[int, ...]], side_scores: list[int],
+                    why: str) -> None:
+        """``scores`` give every seat its side's score, ``pair_scores`` (partnerships) each
+        pair's."""
         side_of = {s: k for k, side in enumerate(sides) for s in side}
-        scores = [side_scores[side_of[s]] for s in range(players)]
+        scores = [side_scores[side_of[s]] for s in range(self.rules.players)]
         got = self.per_seat("scores")
-        self.check(got == scores,
-                   f"scores are {got}, the replay gives {scores} (soloist seat {soloist}, "
-                   f"{'made' if made else 'set: -2 x bid'}; melds {self.melds}, card points "
-                   f"{self.card_points}, tricks {self.tricks_won}, bonus {bonus})")
-        if rules.partnerships:
+        self.check(got == scores, f"scores are {got}, the replay gives {scores} ({why})")
+        if self.rules.partnerships:
             got = rec["pair_scores"]
             self.check(got == side_scores and isinstance(got, list)
                        and all(isinstance(v, int) and not isinstance(v, bool) for v in got),
                        f"pair_scores are {got!r}, the replay gives {side_scores} (pairs "
                        f"{', '.join(map(_side_name, sides))})")
-
 
     def given_up(self, rec: dict, soloist: int, bid: int) -> None:
         """Abgehen (SPEC "House variants of today's Binokel"): the soloist gave up before the
@@ -407,17 +412,9 @@ class _Replay(RecordCheck):
         sides = sides_of(rules)
         side_scores = [-bid if soloist in side else
                        sum(self.melds[s] for s in side) + rules.concede_bonus for side in sides]
-        side_of = {s: k for k, side in enumerate(sides) for s in side}
-        scores = [side_scores[side_of[s]] for s in range(players)]
-        got = self.per_seat("scores")
-        self.check(got == scores,
-                   f"scores are {got}; the soloist (seat {soloist}) gave up at {bid}, so the "
-                   f"replay gives {scores} (minus the bid; the others their melds {self.melds} "
-                   f"+ {rules.concede_bonus})")
-        if rules.partnerships:
-            got = rec["pair_scores"]
-            self.check(got == side_scores,
-                       f"pair_scores are {got!r}, the replay gives {side_scores}")
+        self.side_scores(rec, sides, side_scores,
+                         f"the soloist, seat {soloist}, gave up at {bid}: minus the bid; the "
+                         f"others their melds {self.melds} + {rules.concede_bonus}")
 
 
 def _side_name(side: tuple[int, ...]) -> str:
