@@ -184,11 +184,13 @@ def auction_lines() -> list[str]:
         return []
     rows = json.loads(path.read_text())
     first = rows[0]
-    lines = ["", "## Auctions (widow games, heuristic)", "",
-             f"`python scripts/auction_stats.py --deals {first['deals']:,} --seed "
-             f"{first['seed']}` (version {first['version']}): every seat bids by its hand's "
-             "fitted estimate before the Dabb, up to the highest bid worth more than defending; "
-             "the soloist may give up after the Dabb (Abgehen; docs/rules.md, \"Widow games\"). "
+    lines = ["", "## Auctions (the bidding games, heuristic)", "",
+             f"`python scripts/auction_stats.py --deals {first['deals']} --seed "
+             f"{first['seed']}` (version {first['version']}). In the widow games every seat "
+             "bids by its hand's fitted estimate before the Dabb, up to the highest bid worth "
+             "more than defending, and the soloist may give up after the Dabb (Abgehen; "
+             "docs/rules.md, \"Widow games\"); four-hand-80 keeps its partnership bidding "
+             "heuristic (docs/rules.md, \"Bidding heuristic\"), which bids too high. "
              "Targets (issue 27): the dealer forced to play at the minimum in at most 15% of the "
              "deals, contracts made 55% to 90%, bids above the minimum common.", "",
              "| variant | dealer forced at the minimum | contracts made (95% CI) | given up | "
