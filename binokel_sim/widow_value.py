@@ -14,7 +14,7 @@ set. With ``p`` the chance of making it, playing is worth at least ``p * bid - (
 estimate's error taken as normal with the model's residual spread ``sd``, ``p`` is below 1/3 when
 the estimate falls short of the bid by more than ``-Phi^-1(1/3) * sd`` (0.43 sd): the ``margin``.
 So the soloist concedes when ``bid >= concede_from``, the smallest bid above
-``estimate - margin`` (docs/rules.md, "Abgehen").
+``estimate - margin`` (docs/rules.md, "Widow games", "Policies").
 
 Everything is integer arithmetic on weights scaled by ``SCALE`` (:func:`weights`), so the kernel
 (``kernels/widow/deals.py``) and the twin (``reference/widow_policy.py``) agree to the point.
