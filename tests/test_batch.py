@@ -63,6 +63,20 @@ def test_widow_rows_equal_bid_odds(tmp_path, variant, hand):
     assert row["recommended_trump"] == max(chosen, key=chosen.get)
 
 
+def test_the_swabian_batch_names_its_dealer(tmp_path):
+    """Where the player left of the dealer leads, who dealt changes the odds: the provenance
+    names the dealer the rows assume (right, as bid-odds' default), and only there."""
+    path = hands_txt(tmp_path, "AS TS KS QS JS JS KH QH AD JD KC QC")
+    args = ("--hands-file", str(path), "--deals", "200", "--seed", "4", "--format", "json")
+    swabian = json.loads(ok("batch", "--variant", "swabian-3-40", *args).stdout)
+    assert swabian["provenance"]["dealer"] == "right"
+    path = hands_txt(tmp_path, HAND_WIDOW)
+    seed_game = json.loads(ok("batch", "--variant", "three-hand-auction-48", "--hands-file",
+                              str(path), "--deals", "200", "--seed", "4", "--format",
+                              "json").stdout)
+    assert "dealer" not in seed_game["provenance"]
+
+
 def test_talon_rows_take_turned_and_seat_columns(tmp_path):
     path = tmp_path / "hands.csv"
     pl.DataFrame({"hand": [HAND_48, HAND_48_B, HAND_48], "turned": ["9H", "9H", "9S"],

@@ -234,6 +234,8 @@ def test_widow_data_match_bid_odds(captured, tmp_path, variant):
     assert widow["probability"] == [d["probability"] for d in answer["widow"]["distribution"]]
     assert widow["own_best_meld"] == answer["widow"]["own_best_meld"]
     assert sum(widow["probability"]) == pytest.approx(1.0)
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert ("dealer" in text) == (variant == "kreuz-4-40")  # who dealt decides who leads
 
 
 @pytest.mark.parametrize("variant", ["two-hand-48", "four-hand-72"])

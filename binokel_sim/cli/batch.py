@@ -81,6 +81,7 @@ def batch_cmd(
     from binokel_sim.backend import open_backend
     from binokel_sim.batch import batch_frame, check_batch, summarize_task
     from binokel_sim.hands_file import read_hands
+    from binokel_sim.odds.summary import dealer_field
     from binokel_sim.simulate import check_run
 
     with domain_errors():
@@ -94,7 +95,8 @@ def batch_cmd(
             raise OutputError("--resume needs --out FILE (the finished rows are kept beside it)")
         rows_in = read_hands(hands_file)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
-                            hands_file=str(hands_file), **source(rules_file))
+                            hands_file=str(hands_file), **dealer_field(rules),
+                            **source(rules_file))
         identity = {**record, "seat": seat, "strict": strict,
                     "hands": hashlib.sha256("\n".join(f"{r.where}\t{r.hand}\t{r.turned}\t{r.seat}"
                                                       for r in rows_in).encode()).hexdigest()}

@@ -134,6 +134,7 @@ def _provenance(rules, hands, hands_file: Optional[Path], deals: int, seed: int,
                 origin: dict) -> dict:
     """report.md's provenance table."""
     from binokel_sim import __version__
+    from binokel_sim.odds.summary import dealer_field
 
     record = {"variant": rules.name}
     if hands_file is None:
@@ -148,7 +149,7 @@ def _provenance(rules, hands, hands_file: Optional[Path], deals: int, seed: int,
         record["seed"] = seed
     else:
         record["seeds"] = f"{seed} to {seed + len(hands) - 1} (hand i: seed {seed} + i)"
-    record.update({"deals": f"{deals:,}", "policy": policy,
+    record.update({"deals": f"{deals:,}", "policy": policy, **dealer_field(rules),
                    "version": f"binokel-sim {__version__}"})
     record.update({k.replace("_", " "): v for k, v in origin.items()})
     return record

@@ -49,6 +49,18 @@ def at_minimum_bid(rows: pl.DataFrame) -> dict:
             "max_bid_positive_ev": int(positive["bid"].max()) if not positive.is_empty() else None}
 
 
+DEFAULT_DEALER = "right"  # the widow bid odds' dealer, seen from the hand (docs/rules.md, 35)
+
+
+def dealer_field(rules: Rules, dealer: str | None = None) -> dict:
+    """The provenance's ``dealer`` where who dealt decides who leads the first trick (the player
+    left of the dealer leads): ``dealer`` as given, else :data:`DEFAULT_DEALER`; nothing where
+    the soloist leads."""
+    if rules.first_leader != "non_dealer":
+        return {}
+    return {"dealer": (dealer or DEFAULT_DEALER).strip().lower()}
+
+
 # --- calibrate ------------------------------------------------------------------------------------
 
 def sample_seed(seed: int, deal: int) -> int:

@@ -36,6 +36,7 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     from binokel_sim.backend import open_backend
     from binokel_sim.constraints import parse_seat
     from binokel_sim.odds import bid_odds
+    from binokel_sim.odds.summary import dealer_field
 
     if auction is not None:
         raise SimulationError(f"--auction: variant {rules.name} has no partnership auction to "
@@ -57,8 +58,7 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                         **sampling_provenance(samples_per_move, policy),
                         hand=" ".join(result["hand"]), trump_option="auto",
-                        **({"dealer": (dealer or "right").strip().lower()} if leads_left
-                           else {}),
+                        **dealer_field(rules, dealer),
                         max_bid_positive_ev=result["max_bid_positive_ev"],
                         **knowledge.provenance(), **origin)
     rest = {k: v for k, v in result.items() if k != "rows"}
