@@ -31,6 +31,7 @@ from statistics import NormalDist
 import numpy as np
 
 from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, RANKS
+from binokel_sim.constants import CARDS_PER_TRUMP
 from binokel_sim.variants import Rules
 
 MODEL_FILE = Path(__file__).with_name("widow_value.json")
@@ -85,17 +86,26 @@ def weights(rules: Rules) -> tuple[int, ...]:
     return tuple(int(w) for w in out)
 
 
+def suit_lengths(hand: list[int]) -> list[int]:
+    """Cards held of each suit (copies counted) of a hand given as copies per card type."""
+    return [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+
+
+def card_points(rules: Rules, cards: list[int]) -> int:
+    """The card points of cards given as copies per card type."""
+    return sum(rules.rank_points[t % N_RANKS] * cards[t] for t in range(N_TYPES))
+
+
 def features(rules: Rules, hand: list[int], trump: int, buried: list[int]) -> list[int]:
     """The counts :data:`FEATURES` of a hand (copies per card type, after burying) with
     ``trump``, and the ``buried`` cards."""
-    points = [rules.rank_points[t % N_RANKS] for t in range(N_TYPES)]
-    in_suit = [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+    in_suit = suit_lengths(hand)
     return [
         in_suit[trump],
         sum(hand[s * N_RANKS + RANK_A] for s in range(N_SUITS)),
         sum(hand[s * N_RANKS + RANK_T] for s in range(N_SUITS)),
-        sum(points[t] * hand[t] for t in range(N_TYPES)),
-        sum(points[t] * buried[t] for t in range(N_TYPES)),
+        card_points(rules, hand),
+        card_points(rules, buried),
         hand[trump * N_RANKS + RANK_A] + hand[trump * N_RANKS + RANK_T],
         sum(1 for s in range(N_SUITS) if s != trump and in_suit[s] == 0),
     ]
@@ -139,23 +149,20 @@ def bid_denominators(rules: Rules) -> tuple[float, ...]:
 def bid_trump(melds: list[int], lengths: list[int]) -> int:
     """The suit a bidding seat counts on: the most meld + ``CARDS_PER_TRUMP`` per card held
     (the first suit on a tie), the heuristic's own trump rule."""
-    from binokel_sim.constants import CARDS_PER_TRUMP
-
     return max(range(N_SUITS), key=lambda s: (melds[s] + CARDS_PER_TRUMP * lengths[s], -s))
 
 
 def bid_features(rules: Rules, hand: list[int], melds: list[int]) -> list[int]:
     """The counts of :data:`BID_FEATURES` but the widow share (a constant of the rules) for a
     hand (copies per card type) whose meld with each trump is ``melds``."""
-    points = [rules.rank_points[t % N_RANKS] for t in range(N_TYPES)]
-    lengths = [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+    lengths = suit_lengths(hand)
     trump = bid_trump(melds, lengths)
     return [
         max(melds),
         lengths[trump],
         sum(hand[s * N_RANKS + RANK_A] for s in range(N_SUITS)),
         sum(hand[s * N_RANKS + RANK_T] for s in range(N_SUITS)),
-        sum(points[t] * hand[t] for t in range(N_TYPES)),
+        card_points(rules, hand),
         hand[trump * N_RANKS + RANK_A] + hand[trump * N_RANKS + RANK_T],
     ]
 
