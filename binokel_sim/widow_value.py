@@ -8,13 +8,13 @@ model is fitted to simulated deals by ``scripts/fit_widow_value.py`` and ships a
 one those with (each count divided by what the deck holds of it, so a rules file with a widow
 gets the model of its kind).
 
-Conceding scores minus the bid; playing scores the total when made and minus twice the bid when
-set. With ``p`` the chance of making it, playing is worth at least ``p * bid - (1 - p) * 2 * bid``
-(a made contract scores at least the bid), which beats conceding exactly when ``p > 1/3``. With the
-estimate's error taken as normal with the model's residual spread ``sd``, ``p`` is below 1/3 when
-the estimate falls short of the bid by more than ``-Phi^-1(1/3) * sd`` (0.43 sd): the ``margin``.
-So the soloist concedes when ``bid >= concede_from``, the smallest bid above
-``estimate - margin`` (docs/rules.md, "Widow games", "Policies").
+Conceding scores minus the bid; playing scores the side's total when made and minus twice the
+bid when set. With the estimate's error taken as normal with the model's residual spread ``sd``,
+playing bid ``b`` is worth :func:`play_value` ``(b, estimate, sd)``; the soloist gives up when
+that is below ``-b``. The smallest such bid for each whole-point estimate is a table
+(:func:`concede_table`), so the kernel and the twin look it up instead of evaluating the normal
+distribution: the soloist concedes when ``bid >= concede_from`` (docs/rules.md, "Widow games",
+"Policies").
 
 Everything is integer arithmetic on weights scaled by ``SCALE`` (:func:`weights`), so the kernel
 (``kernels/widow/deals.py``) and the twin (``reference/widow_policy.py``) agree to the point.
@@ -26,7 +26,6 @@ import functools
 import json
 import math
 from pathlib import Path
-from statistics import NormalDist
 
 import numpy as np
 
@@ -40,7 +39,6 @@ NEVER = 1 << 40  # the concede_from of a soloist who never concedes (random, or 
 # the counts of the soloist's hand after burying, in the model's order (after the intercept)
 FEATURES = ("trumps", "aces", "tens", "hand_points", "buried_points", "trump_aces_tens",
             "voids")
-BREAK_EVEN = 1 / 3  # playing beats conceding when the chance of making it is above this
 RANK_T, RANK_A = RANKS.index("T"), RANKS.index("A")
 
 
@@ -72,18 +70,43 @@ def denominators(rules: Rules) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=32)
 def weights(rules: Rules) -> tuple[int, ...]:
-    """The integer weights of ``rules``' estimate: ``(intercept, *per feature, margin)``, each
-    scaled by ``SCALE``: the estimate in points times ``SCALE`` is ``meld * SCALE + intercept +
-    sum(weight * count)``, and the soloist concedes below ``estimate - margin``."""
+    """The integer weights of ``rules``' estimate after the Dabb: ``(intercept, *per feature)``,
+    each scaled by ``SCALE``: the estimate in points times ``SCALE`` is ``meld * SCALE +
+    intercept + sum(weight * count)``."""
     model = load_model()["models"][kind(rules)]
-    coef, sd = model["coef"], model["sd"]
+    coef = model["coef"]
     total = rules.total_card_points
     out = [round(coef[0] * total * SCALE)]
     for c, denominator in zip(coef[1:], denominators(rules)):
         out.append(round(c * total * SCALE / denominator))
-    z = -NormalDist().inv_cdf(BREAK_EVEN)
-    out.append(round(z * sd * total * SCALE))
     return tuple(int(w) for w in out)
+
+
+def estimate_range(rules: Rules) -> tuple[int, int]:
+    """``(low, top)``: the whole-point estimates the lookup tables (:func:`bid_table`,
+    :func:`concede_table`) cover; an estimate outside is clamped to them. ``top`` is above any
+    total a side can make."""
+    total = rules.total_card_points
+    return -total, 4 * total + 2 * 1000 * rules.copies
+
+
+@functools.lru_cache(maxsize=32)
+def concede_table(rules: Rules) -> tuple[int, np.ndarray]:
+    """``(low, thresholds)``: a soloist whose estimate after the Dabb is ``e`` whole points gives
+    up from bid ``thresholds[e - low]`` on (the estimate clamped to the table), the smallest bid
+    ``b >= 1`` whose :func:`play_value` with the model's ``sd`` is below ``-b``. int64,
+    non-decreasing (a higher estimate only makes playing worth more)."""
+    model = load_model()["models"][kind(rules)]
+    sd = model["sd"] * rules.total_card_points
+    low, top = estimate_range(rules)
+    thresholds = np.empty(top - low + 1, dtype=np.int64)
+    b = 1
+    for i in range(thresholds.size):
+        mean = low + i
+        while play_value(b, mean, sd) >= -b:
+            b += 1
+        thresholds[i] = b
+    return low, thresholds
 
 
 def suit_lengths(hand: list[int]) -> list[int]:
@@ -111,13 +134,19 @@ def features(rules: Rules, hand: list[int], trump: int, buried: list[int]) -> li
     ]
 
 
+def estimate(rules: Rules, meld: int, counts: list[int]) -> int:
+    """The soloist's estimate after the Dabb in whole points (floored): his ``meld`` plus the
+    model over the counts of his hand (:func:`features`), in integers scaled by ``SCALE``."""
+    w = weights(rules)
+    return (meld * SCALE + w[0] + sum(k * f for k, f in zip(w[1:], counts))) // SCALE
+
+
 def concede_from(rules: Rules, meld: int, counts: list[int]) -> int:
     """The smallest bid at which the soloist with ``meld`` and the hand of ``counts``
-    (:func:`features`) concedes: the estimate less the margin, floored, plus one (in integers
-    scaled by ``SCALE``)."""
-    w = weights(rules)
-    value = meld * SCALE + w[0] + sum(k * f for k, f in zip(w[1:-1], counts)) - w[-1]
-    return value // SCALE + 1
+    (:func:`features`) concedes: his :func:`estimate` looked up in :func:`concede_table`."""
+    low, thresholds = concede_table(rules)
+    i = min(max(estimate(rules, meld, counts) - low, 0), thresholds.size - 1)
+    return int(thresholds[i])
 
 
 # --- the bid: what a hand is worth before the Dabb ----------------------------------------------
@@ -207,9 +236,8 @@ def bid_table(rules: Rules) -> tuple[int, np.ndarray]:
     total = rules.total_card_points
     sd = model["sd"] * total
     defence = (model["defence"][0] + model["defence"][1] * rules.widow / rules.hand_size) * total
-    top = 4 * total + 2 * 1000 * rules.copies  # above any total a side can make
+    low, top = estimate_range(rules)
     bids = ladder(rules, top)
-    low = -total
     limits = np.full(top - low + 1, NO_LIMIT, dtype=np.int64)
     j = 0  # the bids worth playing only grow with the estimate
     for i in range(limits.size):

@@ -40,6 +40,7 @@ from binokel_sim.cards import N_TYPES
 from binokel_sim.engines import widow as widow_engine
 from binokel_sim.engines.widow import SAMPLE_FIELDS, run_play, run_samples
 from binokel_sim.kernels.widow.deals import I_SOLOIST, I_TRUMP
+from binokel_sim.records.widow import soloist_cards
 from binokel_sim.reference.core import meld_total
 from binokel_sim.variants import all_variants, builtin_toml, rules_from_dict
 from binokel_sim.widow_value import (
@@ -75,13 +76,7 @@ def rows(rules, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     y = np.empty(deals)
     for d in range(deals):
         soloist, trump = int(out.info[d, I_SOLOIST]), int(out.info[d, I_TRUMP])
-        hand = [0] * N_TYPES
-        for k in range(rules.hand_size):
-            position = (soloist - int(out.trick_leaders[d, k])) % players
-            hand[int(out.trick_cards[d, k, position])] += 1
-        buried = [0] * N_TYPES
-        for t in out.buried[d]:
-            buried[int(t)] += 1
+        hand, buried = soloist_cards(out, d)
         x[d, 0] = 1.0
         x[d, 1:] = np.array(features(rules, hand, trump, buried)) / shares
         side = [soloist, (soloist + 2) % players] if rules.partnerships else [soloist]
@@ -120,7 +115,8 @@ def use_model(document: dict, path: Path) -> None:
     path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     widow_value.MODEL_FILE = path
     for cached in (widow_value.load_model, widow_value.weights, widow_value.bid_weights,
-                   widow_value.bid_table, widow_engine.compile_widow):
+                   widow_value.bid_table, widow_value.concede_table,
+                   widow_engine.compile_widow):
         cached.cache_clear()
 
 

@@ -141,12 +141,12 @@ MID = "AH KH QH TH KD QD KC QC AC TC JS 9S KS AD QS"
 def limit_of(rules, text: str) -> int:
     """The kernel's bid limit of a hand (:func:`~binokel_sim.kernels.widow.deals.bid_limit`),
     asserted equal to the twin's."""
-    from binokel_sim.kernels.widow.deals import CFG_BID_LOW
+    from binokel_sim.kernels.widow.deals import CFG_TABLE_LOW
     from binokel_sim.reference.widow_policy import bid_limit as twin_bid_limit
 
     tw = wg.compile_widow(rules)
     limit = int(bid_limit(*planes_of([text])[0], compile_tables(rules).kt, np.empty(4, np.int64),
-                          tw[2], tw[7], tw[0][CFG_BID_LOW], tw[8]))
+                          tw[2], tw[7], tw[0][CFG_TABLE_LOW], tw[8]))
     assert limit == twin_bid_limit(rules, [int(c) for c in counts_of(parse_cards(text))])
     return limit
 

@@ -17,7 +17,7 @@ from test_abgehen import WIDOW_GAMES, random_hands
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import counts_to_planes
 from binokel_sim.engines import widow as widow_games
-from binokel_sim.kernels.widow.deals import CFG_BID_LOW, I_BID, I_CALLS, I_CONCEDED, I_MADE
+from binokel_sim.kernels.widow.deals import CFG_TABLE_LOW, I_BID, I_CALLS, I_CONCEDED, I_MADE
 from binokel_sim.kernels.widow.deals import bid_limit as kernel_bid_limit
 from binokel_sim.reference.widow_policy import bid_limit as twin_bid_limit
 from binokel_sim.tables import compile_tables
@@ -34,7 +34,7 @@ def test_the_bid_limit_kernel_equals_its_twin(name):
     for hand, _ in random_hands(rules, 200, 11):
         p = counts_to_planes(np.array(hand))
         kernel = int(kernel_bid_limit(p[0], p[1], p[2], p[3], kt, np.empty(4, np.int64), tw[2],
-                                      tw[7], tw[0][CFG_BID_LOW], tw[8]))
+                                      tw[7], tw[0][CFG_TABLE_LOW], tw[8]))
         assert kernel == twin_bid_limit(rules, hand)
         seen.add(kernel)
     assert len(seen) > 10  # hands differ in worth

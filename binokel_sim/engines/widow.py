@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from binokel_sim import widow_value
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
@@ -35,7 +36,13 @@ from binokel_sim.game_blocks import (
     chunk_blocks,
     stream_blocks,
 )
-from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.modes import (
+    MODE_DUEL,
+    MODE_MATCH,
+    MODE_PLAY,
+    MODE_PLAYOUT,
+    MODE_SAMPLE,
+)
 from binokel_sim.kernels.widow.deals import (
     CFG_PLAYERS,
     N_INFO,
@@ -54,7 +61,6 @@ from binokel_sim.simulate import (
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables
-from binokel_sim import widow_value
 from binokel_sim.variants import Rules
 
 SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from",
@@ -99,7 +105,8 @@ def compile_widow(rules: Rules) -> tuple:
     meld sets a player shows (:func:`~binokel_sim.engines.policies.show_rows`: the sampling policy's
     knowledge), the soloist's estimate after the Dabb (:func:`binokel_sim.widow_value.weights`,
     Abgehen), a bidding seat's estimate before it and its bid limits
-    (:func:`~binokel_sim.widow_value.bid_weights`, :func:`~binokel_sim.widow_value.bid_table`))``;
+    (:func:`~binokel_sim.widow_value.bid_weights`, :func:`~binokel_sim.widow_value.bid_table`),
+    the soloist's concede thresholds (:func:`~binokel_sim.widow_value.concede_table`))``;
     the meld kernels' ``kt`` goes beside it."""
     from binokel_sim.kernels.widow import deals as k
 
@@ -117,10 +124,12 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_CONCEDE] = int(rules.widow_concede)
     cfg[k.CFG_CONCEDE_BONUS] = rules.concede_bonus
     low, limits = widow_value.bid_table(rules)
-    cfg[k.CFG_BID_LOW] = low
+    concede_low, thresholds = widow_value.concede_table(rules)
+    assert low == concede_low  # both tables cover widow_value.estimate_range
+    cfg[k.CFG_TABLE_LOW] = low
     return (cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules),
             show_rows(rules), np.array(widow_value.weights(rules), dtype=np.int64),
-            np.array(widow_value.bid_weights(rules), dtype=np.int64), limits)
+            np.array(widow_value.bid_weights(rules), dtype=np.int64), limits, thresholds)
 
 
 def preferences(rules: Rules) -> np.ndarray:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 import polars as pl
 
+from binokel_sim.cards import N_TYPES
 from binokel_sim.constants import NO_BID
 from binokel_sim.engines.widow import WidowDeals
 from binokel_sim.errors import SimulationError
@@ -100,3 +101,17 @@ def played_tricks(played: WidowDeals, conceded: np.ndarray) -> pl.Series:
 def records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
     """The rows of :func:`frame` as dicts (keys in the documented order)."""
     yield from col.dicts(frame(played, first_deal))
+
+
+def soloist_cards(played: WidowDeals, d: int) -> tuple[list[int], list[int]]:
+    """The cards the soloist of played deal ``d`` played (his hand after the widow, any demand
+    and burying) and the cards he buried, as copies per card type."""
+    rules = played.rules
+    soloist = int(played.info[d, I_SOLOIST])
+    hand, buried = [0] * N_TYPES, [0] * N_TYPES
+    for k in range(rules.hand_size):
+        position = (soloist - int(played.trick_leaders[d, k])) % rules.players
+        hand[int(played.trick_cards[d, k, position])] += 1
+    for t in played.buried[d]:
+        buried[int(t)] += 1
+    return hand, buried

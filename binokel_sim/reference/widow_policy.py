@@ -137,9 +137,9 @@ def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: l
 def concede_from(rules: Rules, hand: list[int], trump: int, meld: int, buried: list[int]) -> int:
     """The smallest bid at which the heuristic (or sampling) soloist holding ``hand`` after
     burying ``buried``, with ``trump`` and his ``meld``, gives up before the first lead
-    (Abgehen, docs/rules.md): his estimate of the side's total less the margin
-    (:mod:`binokel_sim.widow_value`), floored, plus one; ``NEVER`` where the rules have no
-    Abgehen."""
+    (Abgehen, docs/rules.md): the first bid at which playing is expected to score less than
+    giving up, by his estimate of the side's total (:mod:`binokel_sim.widow_value`); ``NEVER``
+    where the rules have no Abgehen."""
     if not rules.widow_concede:
         return NEVER
     return estimate_concede_from(rules, meld, features(rules, hand, trump, buried))

@@ -13,11 +13,13 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compil
 - ``prefer`` int64 (2, 4, 24): the heuristic's order for parting with cards
   (:func:`binokel_sim.engines.widow.preferences`);
 - ``show_rows``: the meld sets a player shows (the sampling policy's knowledge);
-- ``value`` int64 (9,): the soloist's estimate after the Dabb, :func:`binokel_sim.widow_value.
+- ``value`` int64 (8,): the soloist's estimate after the Dabb, :func:`binokel_sim.widow_value.
   weights` (Abgehen);
 - ``bid_w`` int64 (7,) and ``bid_limits`` int64 (k,): a bidding seat's estimate before the Dabb
   and the highest bid per estimate (:func:`binokel_sim.widow_value.bid_weights`,
-  :func:`~binokel_sim.widow_value.bid_table`).
+  :func:`~binokel_sim.widow_value.bid_table`);
+- ``thresholds`` int64 (k,): per estimate after the Dabb, the bid from which the soloist gives
+  up (:func:`binokel_sim.widow_value.concede_table`).
 
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's prange loops, which the drivers were, took no tuple nested in a tuple).
@@ -55,8 +57,9 @@ CFG_DEMAND, CFG_LEADER = 7, 8
 # CFG_CONCEDE: 1 when the soloist may give up before the first lead ([widow] concede, Abgehen);
 # CFG_CONCEDE_BONUS: what each opposing side then adds to its meld ([widow] concede_bonus)
 CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
-# CFG_BID_LOW: the estimate of the first row of the bid limits (tw[8])
-CFG_BID_LOW = 11
+# CFG_TABLE_LOW: the estimate of the first row of the bid limits (tw[8]) and of the concede
+# thresholds (tw[9]) (widow_value.estimate_range)
+CFG_TABLE_LOW = 11
 N_CFG = 12
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 TENS = 0x410410  # the tens of the four suits (rank 4)
@@ -111,11 +114,13 @@ def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limit
 
 
 @njit(inline="always")
-def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value):
+def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value, low,
+                 thresholds):
     """The smallest bid at which the soloist with planes ``p0..p3`` (after burying), ``trump``,
-    his ``meld`` and ``buried_points`` gives up (:mod:`binokel_sim.widow_value`, whose
-    ``weights`` are ``value``): his estimated total less the margin, in integer points times
-    ``SCALE``, floored, plus one."""
+    his ``meld`` and ``buried_points`` gives up (:mod:`binokel_sim.widow_value`): his estimated
+    total (``value``, the integer weights of ``widow_value.weights``), floored to whole points,
+    looked up in ``thresholds`` (``widow_value.concede_table``, the estimate ``low`` first,
+    clamped)."""
     block = suit_block(trump)
     voids = 0
     for s in range(4):
@@ -124,9 +129,10 @@ def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value)
     total = (meld * SCALE + value[0] + value[1] * count_in(p0, p1, p2, p3, block)
              + value[2] * count_in(p0, p1, p2, p3, ACES) + value[3] * count_in(p0, p1, p2, p3, TENS)
              + value[4] * hand_points(p0, p1, p2, p3, card_points) + value[5] * buried_points
-             + value[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)) + value[7] * voids
-             - value[8])
-    return total // SCALE + 1
+             + value[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)) + value[7] * voids)
+    i = total // SCALE - low
+    i = min(max(i, 0), thresholds.shape[0] - 1)
+    return thresholds[i]
 
 
 @njit  # called, not inlined: the deal loop calls it twice
@@ -189,7 +195,7 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
     return run_auction(hands, dealer, seat_policies, np.int64(1), tw[1], kt, totals, limits, active,
                        bid_totals, bid_seats.reshape((1, bid_seats.shape[0])),
                        bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3, tw[2],
-                       tw[7], tw[0][CFG_BID_LOW], tw[8])
+                       tw[7], tw[0][CFG_TABLE_LOW], tw[8])
 
 
 @njit(inline="always")
@@ -277,6 +283,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     cfg, ladder, card_points, needs, prefer, show_rows = tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]
     estimate = tw[6]  # the soloist's estimate after the Dabb (Abgehen)
     bid_w, bid_limits = tw[7], tw[8]  # a bidding seat's estimate and its limits
+    thresholds = tw[9]  # per estimate after the Dabb, the bid from which the soloist gives up
     n_sides, policy_a, policy_b, target, max_deals = game
     (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
      scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
@@ -405,12 +412,12 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                     bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3, card_points, bid_w,
-                    cfg[CFG_BID_LOW], bid_limits)
+                    cfg[CFG_TABLE_LOW], bid_limits)
             else:
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                     bid_totals, calls_seats, calls_values, np.int64(0), s0, s1, s2, s3,
-                    card_points, bid_w, cfg[CFG_BID_LOW], bid_limits)
+                    card_points, bid_w, cfg[CFG_TABLE_LOW], bid_limits)
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
                 give_card(hands, soloist, widow[j])
@@ -515,15 +522,15 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                                kt, totals)
                     melds[seat] = totals[trump]
             # --- Abgehen: a heuristic or sampling soloist gives up when his estimate says so --
+            buried_points = np.int64(0)
+            for j in range(n_widow):
+                buried_points += card_points[buried[j]]
             concede_at = NEVER
             if smart is not None and not random_soloist and cfg[CFG_CONCEDE] != 0:
-                buried_points = np.int64(0)
-                for j in range(n_widow):
-                    buried_points += card_points[buried[j]]
                 concede_at = concede_from(hands[soloist, 0], hands[soloist, 1],
                                           hands[soloist, 2], hands[soloist, 3], trump,
                                           melds[soloist], buried_points, card_points,
-                                          estimate)
+                                          estimate, cfg[CFG_TABLE_LOW], thresholds)
             conceded = not sample and bid >= concede_at
             # --- play and score --------------------------------------------------------------
             for seat in range(n_players):
@@ -554,8 +561,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
                     knows)
                 card_pts[winner] += cfg[CFG_LAST_TRICK]
-                for j in range(n_widow):  # after the play (the tricks' points are public first)
-                    card_pts[soloist] += card_points[buried[j]]
+                card_pts[soloist] += buried_points  # after the play (the tricks' points first)
                 bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
                                                       n_players, hand, pairs, scores, sums)
             # --- what the item keeps ---------------------------------------------------------
