@@ -149,9 +149,13 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     if demand is not None:
         lines.append(f"seat {soloist} demands {demand['card']}: seat {demand['from']} gives it "
                      f"and gets {demand['given']} back")
-    lines.append(f"seat {soloist} buries {' '.join(record['buried'])} and names "
-                 f"{record['trump']} trump")
-    lines += _wrap(f"melds by seat: {_per_seat(record['melds'])}")
+    if record.get("durch"):
+        lines += _wrap(f"seat {soloist} buries {' '.join(record['buried'])} and declares Durch: "
+                       f"every trick for his side, no trump, no meld counts")
+    else:
+        lines.append(f"seat {soloist} buries {' '.join(record['buried'])} and names "
+                     f"{record['trump']} trump")
+        lines += _wrap(f"melds by seat: {_per_seat(record['melds'])}")
     if record.get("conceded"):
         others = "the other side scores its meld" if partner is not None else \
             "the others score their melds"
@@ -163,8 +167,11 @@ def _widow(record: dict, rules: Rules) -> list[str]:
         lines += _tricks(record, rules.players)
         lines.append(f"card points by seat: {_per_seat(record['card_points'])}")
         outcome = "made" if record["made"] else "lost"
-        bonus = f", bonus {record['bonus']} for every trick" if record["bonus"] else ""
-        lines.append(f"the bid of {record['bid']} is {outcome}{bonus}")
+        if record.get("durch"):
+            lines.append(f"the Durch is {outcome}")
+        else:
+            bonus = f", bonus {record['bonus']} for every trick" if record["bonus"] else ""
+            lines.append(f"the bid of {record['bid']} is {outcome}{bonus}")
     lines.append(f"scores by seat: {_per_seat(record['scores'])}")
     if "pair_scores" in record:
         lines.append(f"scores by pair: {_pairs(record['pair_scores'])}")

@@ -50,6 +50,15 @@ def load_model() -> dict:
     model = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
     if tuple(model["features"]) != FEATURES:
         raise ValueError(f"{MODEL_FILE.name}: features {model['features']}, expected {FEATURES}")
+    if tuple(model["bid_features"]) != BID_FEATURES:
+        raise ValueError(f"{MODEL_FILE.name}: bid_features {model['bid_features']}, "
+                         f"expected {BID_FEATURES}")
+    for section, names, extra in (("models", FEATURES, ()), ("bid", BID_FEATURES, ("defence",))):
+        for which in ("solo", "pairs"):
+            fit = model[section][which]
+            if len(fit["coef"]) != 1 + len(names) or any(len(fit[e]) != 2 for e in extra):
+                raise ValueError(f"{MODEL_FILE.name}: {section}.{which} has "
+                                 f"{len(fit['coef'])} coefficients, expected {1 + len(names)}")
     return model
 
 

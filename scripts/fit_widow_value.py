@@ -64,6 +64,7 @@ def played_out(name: str):
     """The built-in variant ``name`` with Abgehen off: every deal is played."""
     data = tomllib.loads(builtin_toml(name))
     data.setdefault("widow", {})["concede"] = False
+    data["widow"].pop("concede_bonus", None)  # no Abgehen, no bonus (refused otherwise)
     return rules_from_dict(data, f"{name} without Abgehen")
 
 

@@ -25,6 +25,7 @@ from binokel_sim.kernels.widow.deals import (
     I_CALLS,
     I_CONCEDED,
     I_DEMAND,
+    I_DURCH,
     I_FROM,
     I_GIVEN,
     I_MADE,
@@ -168,13 +169,14 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "bid": info[I_BID],
             "demand": demand,
             "buried": format_counts(counts_of(buried[d])),
-            "trump": SUITS[info[I_TRUMP]],
+            "trump": None if info[I_DURCH] else SUITS[info[I_TRUMP]],
             "melds": melds[d],
             "tricks": tricks,
             "card_points": card_points[d],
             "bonus": info[I_BONUS],
             "made": bool(info[I_MADE]),
             "conceded": bool(info[I_CONCEDED]),
+            "durch": bool(info[I_DURCH]),
             "scores": scores[d],
         }
         if rules.partnerships:

@@ -26,7 +26,7 @@ from binokel_sim.constants import ALL_TRICKS_BONUS
 from binokel_sim.engines import widow as widow_games
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.kernels.widow.deals import I_BID, I_CONCEDED, I_SOLOIST, I_TRUMP
+from binokel_sim.kernels.widow.deals import I_BID, I_CONCEDED, I_DURCH, I_SOLOIST, I_TRUMP
 from binokel_sim.odds.widow import bid_rows
 from binokel_sim.records.widow import records as widow_records
 from binokel_sim.records.widow import soloist_cards
@@ -56,7 +56,10 @@ def house(name: str, ladder_from: int | None = None, **widow) -> object:
     data = builtin_dict(name)
     if ladder_from is not None:
         data["bidding"]["ladder"] = [[ladder_from, 10]]
-    data.setdefault("widow", {}).update(widow)
+    data.setdefault("widow", {})
+    if widow.get("concede") is False:  # no Abgehen: the built-in bonus would be refused
+        data["widow"].pop("concede_bonus", None)
+    data["widow"].update(widow)
     return rules_from_dict(data, f"{name} (house)")
 
 
@@ -73,15 +76,16 @@ def test_abgehen_is_on_in_every_widow_game_with_a_bonus_of_30():
         rules = find_variant(name)
         assert rules.widow_concede is True and rules.concede_bonus == 30
     assert find_variant("four-hand-80").widow_concede is False  # no widow, no Abgehen
-    rules = house("swabian-3-40", concede=False, concede_bonus=40)
-    assert rules.widow_concede is False and rules.concede_bonus == 40
+    assert house("swabian-3-40", concede=False).widow_concede is False
+    with pytest.raises(RulesError, match="only a game with Abgehen"):  # a bonus never paid
+        house("swabian-3-40", concede=False, concede_bonus=40)
 
 
 @pytest.mark.parametrize("key, value, needle", [
     ("concede", "yes", "expected true/false"),
     ("concede_bonus", -1, "concede_bonus"),
     ("concede_bonus", 2.5, "concede_bonus"),
-    ("durch", True, "unknown key 'durch'"),
+    ("bettel", True, "unknown key 'bettel'"),
 ])
 def test_a_bad_abgehen_key_is_refused(key, value, needle):
     data = builtin_dict("swabian-3-40")
@@ -215,6 +219,8 @@ def test_at_concede_from_playing_and_giving_up_are_worth_alike(name):
     played = widow_games.run_play(house(name, concede=False), 3000, 3, "heuristic")
     totals, thresholds = [], []
     for d in range(3000):
+        if played.info[d, I_DURCH]:  # a Durch is not counted: no total to set against the bid
+            continue
         hand, buried = soloist_cards(played, d)
         soloist = int(played.info[d, I_SOLOIST])
         thresholds.append(widow_policy.concede_from(rules, hand, int(played.info[d, I_TRUMP]),
@@ -237,6 +243,26 @@ def test_the_weights_are_integers_scaled_once():
     assert w[0] == round(model["coef"][0] * 250 * SCALE)  # the intercept, in points x SCALE
     assert widow_policy.concede_from(house("swabian-3-40", concede=False), [0] * 24, 0, 0,
                                      [0] * 24) == NEVER
+
+
+@pytest.mark.parametrize("section, which", [("models", "pairs"), ("bid", "solo")])
+def test_a_model_file_of_the_wrong_shape_is_refused(tmp_path, monkeypatch, section, which):
+    import json
+
+    import binokel_sim.widow_value as widow_value
+
+    document = json.loads(widow_value.MODEL_FILE.read_text(encoding="utf-8"))
+    document[section][which]["coef"].pop()
+    broken = tmp_path / "widow_value.json"
+    broken.write_text(json.dumps(document), encoding="utf-8")
+    monkeypatch.setattr(widow_value, "MODEL_FILE", broken)
+    widow_value.load_model.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=f"{section}.{which} has"):
+            widow_value.load_model()
+    finally:
+        monkeypatch.undo()
+        widow_value.load_model.cache_clear()
 
 
 def test_the_model_ships_with_its_provenance():

@@ -93,7 +93,8 @@ def test_soloist_is_the_widow_games_word_for_the_bid_winner():
 @pytest.mark.parametrize("name, section, key, value, needle", [
     ("two-hand-48", "widow", "demand", False, "only a game with a widow"),
     ("four-hand-80", "widow", "demand", True, "only a game with a widow"),
-    ("three-hand-auction-48", "widow", "durch", True, "unknown key 'durch'"),
+    ("three-hand-auction-48", "widow", "bettel", True, "unknown key 'bettel'"),
+    ("swabian-3-40", "widow", "durch", "yes", "expected true/false"),
     ("three-hand-auction-48", "widow", "concede", 1, "expected true/false"),
     ("swabian-3-40", "widow", "concede_bonus", -5, "concede_bonus"),
     ("three-hand-auction-48", "widow", "demand", "no", "expected true/false"),

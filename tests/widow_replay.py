@@ -18,7 +18,10 @@ Readings of points the texts leave open (see also the report that came with this
 - ``bonus`` is one number (1000 or 0) and counts for the side that took every trick;
 - ``scores`` give every seat its side's score; ``pair_scores[i]`` is the score of partnership
   ``i`` (seats 0+2, then 1+3), i.e. the side's score, not the sum of the two seats' scores;
-- the keys of the nested objects (calls, demand, tricks) are checked in order as well.
+- the keys of the nested objects (calls, demand, tricks) are checked in order as well;
+- a Durch (SPEC "House variants"; docs/rules.md decision 39) has no trump (``trump`` null),
+  no meld counts (``melds`` all 0), the soloist's side must take every trick and scores +1000,
+  else -1000, every other side 0; ``bonus`` is 0.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ ALL_TRICKS_BONUS = 1000  # SPEC: "taking all 15 scores a bonus of 1000" (all 11 
 
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
                "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
-               "scores"]
+               "durch", "scores"]
+NO_TRUMP = 4  # a Durch is played without trump: no card is of "suit" 4
+DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
 CALL_KEYS = ["seat", "bid"]
 DEMAND_KEYS = ["card", "from", "given"]
 TRICK_KEYS = ["leader", "cards", "winner"]
@@ -125,11 +130,15 @@ class _Replay(RecordCheck):
         self.exchange(rec, soloist)
         conceded = rec["conceded"]
         self.check(isinstance(conceded, bool), f"conceded must be true/false, got {conceded!r}")
+        self.check(not (conceded and self.durch), "a Durch cannot be given up")
         if conceded:
             self.given_up(rec, soloist, bid)
         else:
             self.play(rec, soloist, dealer)
-            self.scoring(rec, soloist, bid)
+            if self.durch:
+                self.durch_score(rec, soloist)
+            else:
+                self.scoring(rec, soloist, bid)
 
     def deal_(self, rec: dict) -> None:
         """Hands (as dealt) + widow = the deck, sizes and sort order."""
@@ -258,22 +267,34 @@ class _Replay(RecordCheck):
         hands[soloist] = +own
         self.buried = buried
 
+        durch = rec["durch"]
+        self.check(isinstance(durch, bool), f"durch must be true/false, got {durch!r}")
+        self.check(not durch or rules.widow_durch,
+                   f"the soloist declared Durch, but {rules.name} has no Durch ([widow] durch)")
+        self.durch = durch
         trump_rec = rec["trump"]
-        self.check(isinstance(trump_rec, str) and len(trump_rec) == 1 and trump_rec in SUITS,
-                   f"trump must be one of the suit letters S H D C, got {trump_rec!r}")
-        self.trump = SUITS.index(trump_rec)
+        if durch:
+            self.check(trump_rec is None, f"a Durch has no trump, but trump is {trump_rec!r}")
+            self.trump = NO_TRUMP
+        else:
+            self.check(isinstance(trump_rec, str) and len(trump_rec) == 1 and trump_rec in SUITS,
+                       f"trump must be one of the suit letters S H D C, got {trump_rec!r}")
+            self.trump = SUITS.index(trump_rec)
         for s in range(players):
             n = sum(hands[s].values())
             self.check(n == rules.hand_size,
                        f"seat {s} holds {n} cards after the exchange and burying, expected "
                        f"{rules.hand_size}")
 
-        melds = [meld_total(rules, [hands[s][t] for t in range(N_TYPES)], self.trump)
-                 for s in range(players)]
+        if durch:
+            melds = [0] * players
+        else:
+            melds = [meld_total(rules, [hands[s][t] for t in range(N_TYPES)], self.trump)
+                     for s in range(players)]
         got = self.per_seat("melds")
         self.check(got == melds,
                    f"melds are {got}, the cards after the exchange and burying with trump "
-                   f"{trump_rec} give {melds}")
+                   f"{trump_rec} give {melds} (none counts in a Durch)")
         self.melds = melds
 
     def play(self, rec: dict, soloist: int, dealer: int) -> None:
@@ -331,14 +352,14 @@ class _Replay(RecordCheck):
             self.check(t in legal,
                        lambda: f"seat {seat} plays {format_card(t)} to "
                                f"{' '.join(map(format_card, cards[:k]))} (trump "
-                               f"{SUITS[self.trump]}), which breaks the must-head obligation: "
+                               f"{self.trump_name()}), which breaks the must-head obligation: "
                                f"legal are {_show(legal)}", i)
             self.hands[seat][t] -= 1
         winner = (leader + trick_winner_index(cards, self.trump)) % players
         got = self.seat(trick["winner"], "winner", i)
         self.check(got == winner,
                    f"winner is seat {got}, but {' '.join(map(format_card, cards))} led by seat "
-                   f"{leader} with trump {SUITS[self.trump]} goes to seat {winner}", i)
+                   f"{leader} with trump {self.trump_name()} goes to seat {winner}", i)
         return winner, cards
 
     def scoring(self, rec: dict, soloist: int, bid: int) -> None:
@@ -380,6 +401,28 @@ class _Replay(RecordCheck):
                          f"soloist seat {soloist}, {'made' if made else 'set: -2 x bid'}; melds "
                          f"{self.melds}, card points {self.card_points}, tricks "
                          f"{self.tricks_won}, bonus {bonus}")
+
+    def trump_name(self) -> str:
+        return "none (Durch)" if self.trump == NO_TRUMP else SUITS[self.trump]
+
+    def durch_score(self, rec: dict, soloist: int) -> None:
+        """A Durch: the soloist's side must take every trick; +1000 if it did, else -1000;
+        every other side 0; no bonus; card points as played."""
+        rules = self.rules
+        got = self.per_seat("card_points")
+        self.check(got == self.card_points,
+                   f"card_points are {got}, the replay gives {self.card_points}")
+        self.check(rec["bonus"] == 0, f"a Durch has no bonus, yet the bonus is {rec['bonus']!r}")
+        sides = sides_of(rules)
+        own = next(side for side in sides if soloist in side)
+        made = sum(self.tricks_won[s] for s in own) == rules.hand_size
+        self.check(rec["made"] is made,
+                   f"made is {rec['made']!r}, but the soloist's side took "
+                   f"{sum(self.tricks_won[s] for s in own)} of {rules.hand_size} tricks")
+        side_scores = [(DURCH_SCORE if made else -DURCH_SCORE) if side == own else 0
+                       for side in sides]
+        self.side_scores(rec, sides, side_scores,
+                         f"Durch of seat {soloist}: {'made' if made else 'failed'}")
 
     def side_scores(self, rec: dict, sides: list[tuple[int, ...]], side_scores: list[int],
                     why: str) -> None:

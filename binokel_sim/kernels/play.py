@@ -10,6 +10,7 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 
 import numpy as np
 
+from binokel_sim.constants import NO_TRUMP
 from binokel_sim.kernels.bits import SUIT_MASK, above
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
@@ -94,14 +95,16 @@ def give_card(hands, seat, t):
 def _wins_over():
     """``WINS_OVER[trump * 24 + c]``: the card types that take a trick from ``c`` when ``c`` holds
     it and ``trump`` is trump: the higher cards of ``c``'s suit, and every trump if ``c`` is not
-    one (a card that holds a trick is a trump or of the led suit, so nothing else can take it).
+    one (a card that holds a trick is a trump or of the led suit, so nothing else can take it);
+    with ``trump`` ``NO_TRUMP`` (a Durch) the higher cards of the suit only.
     128 entries, so that an index masked with 127 is always inside."""
     table = np.zeros(128, dtype=np.int64)
-    for trump in range(4):
+    for trump in range(NO_TRUMP + 1):
         for c in range(24):
             suit = c // 6
             higher = ((1 << (6 * suit + 6)) - 1) & ~((2 << c) - 1)
-            table[trump * 24 + c] = higher | (0 if suit == trump else SUIT_MASK << (6 * trump))
+            ruffs = 0 if suit == trump or trump == NO_TRUMP else SUIT_MASK << (6 * trump)
+            table[trump * 24 + c] = higher | ruffs
     return table
 
 

@@ -11,6 +11,7 @@ id     name           what it does
                       legal, no draw when the card is forced
 1      ``heuristic``  the family's heuristic (see below); deterministic, reads no random
                       numbers
+4      (none)         the widow games' Durch soloist: :func:`top_card` (seated by the engine)
 =====  =============  ==========================================================================
 
 The bit helpers live in :mod:`binokel_sim.kernels.bits`, the heuristic (policy 1) of the
@@ -18,6 +19,8 @@ partnership family in :mod:`binokel_sim.kernels.partnership.heuristic`, the talo
 games' heuristic in :mod:`binokel_sim.kernels.strict.heuristic`.
 All masks are int64 holding a 24-bit set of card types (bit ``suit * 6 + rank``).
 """
+
+import numpy as np
 
 from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, nth_bit, popcount
 from binokel_sim.kernels.options import njit
@@ -29,6 +32,20 @@ POLICY_SOLVER = 2  # the heuristic, and the exact solver in phase 2 of a two-pla
 POLICY_SAMPLING = 3  # perfect-information sampling (four-hand-80: kernels/partnership/sampling.py)
 POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC,
                 "heuristic+solver": POLICY_SOLVER, "sampling": POLICY_SAMPLING}
+# not a player's choice: the widow engine seats it for a soloist who declared Durch
+POLICY_TOP = 4
+
+
+@njit(inline="always")
+def top_card(legal):
+    """The Durch soloist's card (docs/rules.md, "Widow games", "Durch"): the highest-ranked legal
+    card type, of the lowest suit on a tie."""
+    for r in range(5, -1, -1):
+        for s in range(4):
+            t = s * 6 + r
+            if (legal >> t) & 1:
+                return np.int64(t)
+    return np.int64(-1)
 
 
 # --- policy 0: random ------------------------------------------------------------------------

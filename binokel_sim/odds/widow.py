@@ -16,7 +16,7 @@ import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts, planes_to_counts
-from binokel_sim.constants import ALL_TRICKS_BONUS
+from binokel_sim.constants import ALL_TRICKS_BONUS, DURCH_SCORE
 from binokel_sim.engines.widow import (
     SAMPLE_FIELDS,
     exact_widow,
@@ -54,12 +54,18 @@ def bid_grid(rules: Rules) -> np.ndarray:
     return np.asarray(ladder(rules, highest), dtype=np.int64)
 
 
+EVERY_BID = 1 << 40  # the kept bid of a Durch made: it is made whatever the bid
+
+
 def kept(out: np.ndarray) -> np.ndarray:
     """Per sample (rows as ``SAMPLE_FIELDS``), the highest bid the soloist plays and makes: he
     makes bid ``b`` exactly when ``b <= kept`` (his total reaches ``b`` and he would not give
-    up at ``b``, which he does from ``concede_from`` on)."""
+    up at ``b``, which he does from ``concede_from`` on). A Durch (docs/rules.md decision 39)
+    replaces the bid: made, it makes every bid; failed, none."""
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
-    return np.minimum(out[:, col["total"]], out[:, col["concede_from"]] - 1)
+    counted = np.minimum(out[:, col["total"]], out[:, col["concede_from"]] - 1)
+    durch = out[:, col["durch"]] != 0
+    return np.where(durch, np.where(out[:, col["total"]] > 0, EVERY_BID, -EVERY_BID), counted)
 
 
 def made_share(out: np.ndarray, bid: int) -> float:
@@ -87,11 +93,12 @@ def rows_from_tally(rules: Rules, tally: dict) -> pl.DataFrame:
         if bid > floor and k / n <= P_MAKE_FLOOR:
             break
         low, high = wilson_interval(k, n)
-        lost = n - k - given_up
+        failed = tally["durch_failed"]  # minus the Durch's 1000, whatever the bid
+        lost = n - k - given_up - failed
         rows.append({"bid": bid, "p_make": k / n, "ci_low": float(low), "ci_high": float(high),
                      "p_concede": given_up / n,
                      "expected_score": (int(tally["made_sum"][j]) - 2 * bid * lost
-                                        - bid * given_up) / n})
+                                        - DURCH_SCORE * failed - bid * given_up) / n})
     return pl.DataFrame(rows, schema=ROW_SCHEMA)
 
 
@@ -102,11 +109,13 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
     which the soloist plays and makes it (``made``), the sum of their totals (``made_sum``) and
     the samples in which he gives up (``conceded``); the histogram of the totals made at the
     minimum bid (``made_at_minimum``); the sum and sum of squares of the soloist's ``meld``, the
-    ``bonus`` count and the ``trump`` chosen (int64 (4,))."""
+    ``bonus`` count and the ``trump`` chosen (int64 (4,), a Durch names none); the samples in
+    which he declares Durch (``durch``) and in which that Durch fails (``durch_failed``)."""
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
     grid = bid_grid(rules)
     meld = out[:, col["meld"]]
     total = out[:, col["total"]]
+    durch = out[:, col["durch"]] != 0
     top = kept(out)
     order = np.argsort(top, kind="stable")
     by_kept = top[order]
@@ -121,7 +130,8 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
             "made_at_minimum": Hist.of(total[top >= floor]),
             "meld": int(meld.sum()), "meld_sq": int((meld * meld).sum()),
             "bonus": int(out[:, col["bonus"]].sum()),
-            "trump": np.bincount(out[:, col["trump"]], minlength=4).astype(np.int64)}
+            "trump": np.bincount(out[~durch, col["trump"]], minlength=4).astype(np.int64),
+            "durch": int(durch.sum()), "durch_failed": int((durch & (total < 0)).sum())}
 
 
 def widow_task(task: tuple) -> dict:
@@ -233,9 +243,15 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     floor = minimum_bid(rules)
     made = tally["made_at_minimum"]
     given_up = int(tally["conceded"][0])
-    # set: minus twice the bid; given up: minus the bid
-    scores = (made + Hist.constant(-2 * floor, samples - made.n - given_up)
-              + Hist.constant(-floor, given_up))
+    failed = tally["durch_failed"]
+    # set: minus twice the bid; given up: minus the bid; a Durch failed: minus 1000
+    scores = (made + Hist.constant(-2 * floor, samples - made.n - given_up - failed)
+              + Hist.constant(-floor, given_up) + Hist.constant(-DURCH_SCORE, failed))
+    durch = {}
+    if rules.widow_durch:  # the soloist's Durch, where the rules have it
+        d_low, d_high = wilson_interval(tally["durch"], samples)
+        durch = {"p_durch": tally["durch"] / samples, "p_durch_ci": [float(d_low), float(d_high)],
+                 "p_durch_made": (tally["durch"] - failed) / samples}
     return {
         "hand": format_counts(counts),
         "rows": rows,
@@ -245,6 +261,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         "mean_meld_after_widow_ci": [m_low, m_high],
         "p_bonus": bonus / samples,
         "p_bonus_ci": [float(b_low), float(b_high)],
+        **durch,
         "widow": widow,
         "score_histogram": histogram_document({"soloist": scores}, bid=floor),
     }
@@ -270,7 +287,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     from binokel_sim.engines.widow import (
         run_samples as run_widow_samples,
     )
-    from binokel_sim.kernels.widow.deals import I_BID, I_MADE, I_SOLOIST, I_TRUMP
+    from binokel_sim.kernels.widow.deals import I_BID, I_DURCH, I_MADE, I_SOLOIST, I_TRUMP
 
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
     events = []
@@ -281,7 +298,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         dealer = (d % rules.players - soloist) % rules.players  # seen from the soloist
         s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
                               dealer=dealer, **options)
-        trump = int(info[I_TRUMP])
+        trump = -1 if info[I_DURCH] else int(info[I_TRUMP])  # a Durch names no trump
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
                        "p_make": made_share(s, bid),

@@ -19,6 +19,7 @@ from binokel_sim.kernels.widow.deals import (
     I_CALLS,
     I_CONCEDED,
     I_DEMAND,
+    I_DURCH,
     I_FROM,
     I_GIVEN,
     I_MADE,
@@ -39,7 +40,7 @@ def schema(rules: Rules) -> pl.Schema:
         "widow": col.CARDS, "bids": pl.List(col.CALL), "soloist": pl.Int64, "bid": pl.Int64,
         "demand": DEMAND, "buried": col.CARDS, "trump": pl.String, "melds": col.INTS,
         "tricks": pl.List(TRICK), "card_points": col.INTS, "bonus": pl.Int64,
-        "made": pl.Boolean, "conceded": pl.Boolean, "scores": col.INTS,
+        "made": pl.Boolean, "conceded": pl.Boolean, "durch": pl.Boolean, "scores": col.INTS,
     }
     if rules.partnerships:
         columns["pair_scores"] = col.INTS
@@ -56,6 +57,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
     numbers = np.arange(first_deal, first_deal + deals, dtype=np.int64)
     demanded = info[:, I_DEMAND] >= 0
     conceded = info[:, I_CONCEDED] != 0
+    durch = info[:, I_DURCH] != 0
     demand = pl.DataFrame({
         "card": col.card_names(np.clip(info[:, I_DEMAND], 0, None)),
         "from": info[:, I_FROM],
@@ -72,13 +74,14 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "bid": pl.Series(info[:, I_BID]),
         "demand": col.when(demanded, demand),
         "buried": col.types_sorted(played.buried),
-        "trump": col.suits(info[:, I_TRUMP]),
+        "trump": col.suits(np.where(durch, -1, info[:, I_TRUMP])),  # a Durch has none
         "melds": col.ints(played.melds),
         "tricks": played_tricks(played, conceded),
         "card_points": col.ints(played.card_points),
         "bonus": pl.Series(info[:, I_BONUS]),
         "made": pl.Series(info[:, I_MADE] != 0),
         "conceded": pl.Series(conceded),
+        "durch": pl.Series(durch),
         "scores": col.ints(played.scores),
     }
     if rules.partnerships:

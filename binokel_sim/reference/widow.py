@@ -31,19 +31,34 @@ from binokel_sim.cards import (
 )
 from binokel_sim.reference import widow_policy as policy
 from binokel_sim.reference import widow_sampling as sampling
-from binokel_sim.reference.core import Stream, block_streams, deal_hand, deck_cards, meld_total
-from binokel_sim.reference.play import Pick, legal_cards, next_bid, stream_pick, trick_winner
+from binokel_sim.reference.core import (
+    Stream,
+    block_streams,
+    deal_hand,
+    deck_cards,
+    meld_total,
+)
+from binokel_sim.reference.play import (
+    Pick,
+    legal_cards,
+    next_bid,
+    stream_pick,
+    trick_winner,
+)
 from binokel_sim.reference.widow_score import (
     Trick,
     card_points_of,
     score_conceded,
     score_deal,
+    score_durch,
     trick_card_points,
 )
 from binokel_sim.variants import Rules
 from binokel_sim.widow_value import NEVER
 
 RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
+TOP = "top"  # the Durch soloist's card play (widow_policy.durch_card), seated by play_deal
+NO_SUIT = 4  # a Durch's "trump": no card is of it, so nothing ruffs
 
 
 def choose(options: list, pick: Pick):
@@ -252,7 +267,9 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
         cards: list[int] = []
         for i in range(players):
             seat = (leader + i) % players
-            if policies is not None and policies[seat] == HEURISTIC:
+            if policies is not None and policies[seat] == TOP:
+                card = policy.durch_card(legal_cards(hands[seat], cards, trump))
+            elif policies is not None and policies[seat] == HEURISTIC:
                 card = policy.card(rules, hands[seat], cards, leader, played, trump)
             elif policies is not None and policies[seat] == SAMPLING:
                 card = sampling.sampling_card(table, hands, seat, cards, leader, played,
@@ -281,15 +298,16 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
     with ``policies[seat]`` (``random``, ``heuristic`` or ``sampling``, which decides the
     auction and the widow as the heuristic and plays its cards by ``n_samples`` deals a
-    decision from ``stream``, the stream ``pick`` reads; default random on every seat). Returns the record of docs/rules.md "Widow games", "Records"
-    without ``deal``: ``variant``, ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``,
-    ``bid``, ``demand``, ``buried``, ``trump``, ``melds``, ``tricks``, ``card_points``,
-    ``bonus``, ``made``, ``conceded``, ``scores`` and, with partnerships, ``pair_scores`` (a
-    sample also ``concede_from``, the smallest bid at which the soloist would give up).
+    decision from ``stream``, the stream ``pick`` reads; default random on every seat). Returns
+    the record of docs/rules.md "Widow games", "Records" without ``deal``: ``variant``,
+    ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``, ``bid``, ``demand``, ``buried``,
+    ``trump``, ``melds``, ``tricks``, ``card_points``, ``bonus``, ``made``, ``conceded``,
+    ``durch``, ``scores`` and, with partnerships, ``pair_scores`` (a sample also
+    ``concede_from``, the smallest bid at which the soloist would give up).
 
     Auction, widow handling (demand, give back, burying, trump), melds with that trump from each
-    seat's cards after the exchange and burying, the soloist's Abgehen (no tricks then, and no
-    card points), else the play led by the soloist (by the player
+    seat's cards after the exchange and burying, the soloist's Durch (no trump, no meld) or
+    Abgehen (no tricks then, and no card points), else the play led by the soloist (by the player
     left of the dealer where ``rules.first_leader`` is ``non_dealer``), then scoring.
     A ``sample`` (bid odds of seat 0's hand) has no auction: seat 0 is the soloist at bid 0.
     """
@@ -304,12 +322,22 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     assert all(sum(h) == rules.hand_size for h in cards)
     trump = handling.trump
     melds = [int(meld_total(rules, h, trump)) for h in cards]
-    # Abgehen: a heuristic or sampling soloist gives up at a bid his estimate does not reach
-    # (a random one never does); a sample (no bid yet) is played out whatever he would do
+    # Durch: a heuristic or sampling soloist declares a sure one worth more than counting; else
+    # Abgehen: he gives up at a bid his estimate does not reach (a random one does neither); a
+    # sample (no bid yet) is played out whatever he would do at the bid
     concede_at = NEVER
+    durch = False
     if policies[soloist] != RANDOM:
-        concede_at = policy.concede_from(rules, cards[soloist], trump, melds[soloist],
-                                         handling.buried)
+        others = [sum(cards[seat][t] for seat in range(rules.players) if seat != soloist)
+                  for t in range(N_TYPES)]
+        leads = rules.first_leader != "non_dealer" or (dealer + 1) % rules.players == soloist
+        durch = policy.declares_durch(rules, cards[soloist], others, leads, melds[soloist],
+                                      trump, handling.buried)
+        if not durch:
+            concede_at = policy.concede_from(rules, cards[soloist], trump, melds[soloist],
+                                             handling.buried)
+    if durch:  # no trump, and no meld counts
+        melds = [0] * rules.players
     conceded = not sample and bid >= concede_at
     if conceded:
         tricks: list[Trick] = []
@@ -317,17 +345,22 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         score = score_conceded(rules, soloist, bid, melds)
     else:
         table = None
-        if SAMPLING in policies:
+        seats = list(policies)
+        if durch:  # the soloist plays his top card, a sampling seat the heuristic's card
+            seats = [TOP if seat == soloist else (HEURISTIC if p == SAMPLING else p)
+                     for seat, p in enumerate(policies)]
+        elif SAMPLING in policies:
             table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
                                          handling.demand, handling.buried)
         leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
-        tricks = play_tricks(rules, cards, leader, trump, pick, policies, table, n_samples,
-                             stream)
+        tricks = play_tricks(rules, cards, leader, NO_SUIT if durch else trump, pick, seats,
+                             table, n_samples, stream)
         assert not any(any(h) for h in cards)
         card_points = trick_card_points(rules, tricks)
         card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
                                                        for _ in range(handling.buried[t])])
-        score = score_deal(rules, soloist, bid, melds, card_points, tricks)
+        score = (score_durch(rules, soloist, tricks) if durch
+                 else score_deal(rules, soloist, bid, melds, card_points, tricks))
     demand = None
     if handling.demand is not None:
         card, holder, given = handling.demand
@@ -342,7 +375,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         "bid": bid,
         "demand": demand,
         "buried": format_counts(handling.buried),
-        "trump": SUITS[trump],
+        "trump": None if durch else SUITS[trump],
         "melds": melds,
         "tricks": [{"leader": t.leader, "cards": [format_card(c) for c in t.cards],
                     "winner": t.winner} for t in tricks],
@@ -350,6 +383,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         "bonus": score.bonus,
         "made": score.made,
         "conceded": conceded,
+        "durch": durch,
         "scores": score.scores,
     }
     if rules.partnerships:

@@ -17,7 +17,14 @@ from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.reference.talon_play import heuristic_card
 from binokel_sim.variants import Rules
-from binokel_sim.widow_value import NEVER, bid_estimate, bid_features, bid_table, features
+from binokel_sim.widow_value import (
+    NEVER,
+    bid_estimate,
+    bid_features,
+    bid_table,
+    estimate,
+    features,
+)
 from binokel_sim.widow_value import concede_from as estimate_concede_from
 
 
@@ -143,3 +150,41 @@ def concede_from(rules: Rules, hand: list[int], trump: int, meld: int, buried: l
     if not rules.widow_concede:
         return NEVER
     return estimate_concede_from(rules, meld, features(rules, hand, trump, buried))
+
+
+def sure_durch(rules: Rules, hand: list[int], others: list[int], leads: bool) -> bool:
+    """Whether the soloist holding ``hand`` (after burying) takes every trick without trump
+    whatever the others, holding ``others`` between them, do (docs/rules.md, "Policies",
+    Durch). Suit by suit: he leads his cards from the highest, so each of them wins while it
+    ranks at or above every card the others still hold of the suit (the first played wins a
+    tie), and the suit is exhausted for them after as many leads as they hold cards of it; if
+    they may lead the first trick (``leads`` false), he must also beat the highest card of every
+    suit they hold, strictly."""
+    for suit in range(N_SUITS):
+        mine = sorted((type_rank(t) for t in range(N_TYPES) if type_suit(t) == suit
+                       for _ in range(hand[t])), reverse=True)
+        theirs = [type_rank(t) for t in range(N_TYPES) if type_suit(t) == suit
+                  for _ in range(others[t])]
+        if not theirs:
+            continue
+        highest = max(theirs)
+        if any(rank < highest for rank in mine[:len(theirs)]):
+            return False
+        if not leads and (not mine or mine[0] <= highest):
+            return False
+    return True
+
+
+def durch_card(legal: list[int]) -> int:
+    """The Durch soloist's card: the highest-ranked legal card type, of the lowest suit on a
+    tie."""
+    return min(legal, key=lambda t: (-type_rank(t), type_suit(t)))
+
+
+def declares_durch(rules: Rules, hand: list[int], others: list[int], leads: bool, meld: int,
+                   trump: int, buried: list[int]) -> bool:
+    """Whether the heuristic (or sampling) soloist declares Durch where the rules allow it: a
+    sure Durch (:func:`sure_durch`) when his estimate of the total from counting
+    (:func:`binokel_sim.widow_value.estimate`) is below the Durch's 1000."""
+    return (rules.widow_durch and estimate(rules, meld, features(rules, hand, trump, buried))
+            < 1000 and sure_durch(rules, hand, others, leads))

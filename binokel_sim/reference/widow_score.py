@@ -12,6 +12,7 @@ from binokel_sim.cards import type_rank
 from binokel_sim.variants import Rules
 
 ALL_TAKEN_BONUS = 1000  # SPEC: taking every trick scores a bonus of 1000
+DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
 
 
 def card_points_of(rules: Rules, cards) -> int:
@@ -94,3 +95,15 @@ def score_conceded(rules: Rules, soloist: int, bid: int, melds: list[int]) -> Sc
     side_scores[side_of(rules, soloist)] = -bid
     scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
     return Score(0, False, side_scores, scores)
+
+
+def score_durch(rules: Rules, soloist: int, tricks: list) -> Score:
+    """A Durch (SPEC "House variants"; docs/rules.md decision 39): the soloist's side scores
+    +1000 when it took every trick, else -1000; every other side 0; no meld counts. No bonus;
+    made when every trick is the side's."""
+    own = side_of(rules, soloist)
+    made = all(side_of(rules, trick.winner) == own for trick in tricks)
+    side_scores = [0] * n_sides(rules)
+    side_scores[own] = DURCH_SCORE if made else -DURCH_SCORE
+    scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
+    return Score(0, made, side_scores, scores)

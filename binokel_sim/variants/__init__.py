@@ -107,6 +107,7 @@ class Rules:
     widow_demand: bool = True  # [widow] demand: the soloist may demand a card (widow games)
     widow_concede: bool = True  # [widow] concede: the soloist may give up (Abgehen) before play
     concede_bonus: int = 30  # [widow] concede_bonus: what each opposing side adds to its meld
+    widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
 
     @property
     def deck_size(self) -> int:
@@ -154,7 +155,7 @@ _KNOWN_KEYS = {
     "play": {"strict", "first_leader", "strict_phase1"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
     "game": {"target"},
-    "widow": {"demand", "concede", "concede_bonus"},
+    "widow": {"demand", "concede", "concede_bonus", "durch"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
 
@@ -405,6 +406,10 @@ def _rules_from_dict(data: dict) -> Rules:
     demand = _get(widow_rules, "demand", bool, "widow", True)
     concede = _get(widow_rules, "concede", bool, "widow", bool(widow))
     concede_bonus = _int_at_least(widow_rules, "concede_bonus", "widow", 0, 30)
+    if "concede_bonus" in widow_rules and not concede:
+        raise RulesError("widow.concede_bonus: only a game with Abgehen (widow.concede = true) "
+                         "has a concede bonus; remove it or set concede = true")
+    durch = _get(widow_rules, "durch", bool, "widow", False)
 
     bidding = _section(data, "bidding", required=False)
     ladder_raw = _get(bidding, "ladder", list, "bidding", [])
@@ -451,7 +456,7 @@ def _rules_from_dict(data: dict) -> Rules:
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
-        widow_concede=concede, concede_bonus=concede_bonus,
+        widow_concede=concede, concede_bonus=concede_bonus, widow_durch=durch,
     )
 
 

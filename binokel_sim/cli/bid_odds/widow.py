@@ -81,6 +81,10 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     out.print(f"trump chosen: {chosen}; meld kept {after}, with that trump "
               f"(simulated): {result['mean_meld_after_widow']:.1f} on average; all tricks "
               f"(+1000) in {percent(result['p_bonus'])}", highlight=False)
+    if "p_durch" in result:
+        out.print(f"Durch (a sure one, declared instead of trump): in "
+                  f"{percent(result['p_durch'])}, made in {percent(result['p_durch_made'])}",
+                  highlight=False)
     rows = result["rows"].to_dicts()
     bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
     out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows

@@ -16,7 +16,14 @@ from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
-from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER, random_pick
+from binokel_sim.kernels.policies import (
+    POLICY_RANDOM,
+    POLICY_SAMPLING,
+    POLICY_SOLVER,
+    POLICY_TOP,
+    random_pick,
+    top_card,
+)
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
 from binokel_sim.kernels.strict.solver_policy import solver_card
@@ -137,6 +144,8 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
             if smart is None or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
+            elif policies[useat] == POLICY_TOP:  # a Durch soloist
+                c = top_card(legal)
             elif search is not None and knows is not None and n_players > 2 and \
                     policies[useat] == POLICY_SAMPLING:
                 c, s0, s1, s2, s3 = strict_sampling_card(

@@ -1,7 +1,7 @@
 """A widow-game deal's score (docs/rules.md "Widow games", "Play and scoring"): the widow loop's
 and the sampling policy's play-outs' (:mod:`binokel_sim.kernels.strict.widow_knowledge`)."""
 
-from binokel_sim.constants import ALL_TRICKS_BONUS
+from binokel_sim.constants import ALL_TRICKS_BONUS, DURCH_SCORE
 from binokel_sim.kernels.options import njit
 
 
@@ -55,3 +55,21 @@ def score_conceded(melds, soloist, bid, n_players, pairs, bonus, scores, sums):
         q = side_of(seat, pairs)
         scores[seat] = -bid if q == solo else sums[0, q] + bonus
     return 0, False, -bid
+
+
+@njit(inline="always")
+def score_durch(won, soloist, n_players, hand, pairs, scores):
+    """Score a Durch (SPEC "House variants"; docs/rules.md decision 39): the soloist's side
+    scores ``DURCH_SCORE`` when it took every trick, else minus it; every other side 0, and no
+    meld counts. Writes ``scores`` (every seat its side's score) and returns ``(0, made, the
+    soloist side's score)`` as :func:`score_sides` returns ``(bonus, made, total)``."""
+    solo = side_of(soloist, pairs)
+    taken = 0
+    for seat in range(n_players):
+        if side_of(seat, pairs) == solo:
+            taken += won[seat]
+    made = taken == hand
+    value = DURCH_SCORE if made else -DURCH_SCORE
+    for seat in range(n_players):
+        scores[seat] = value if side_of(seat, pairs) == solo else 0
+    return 0, made, value

@@ -32,7 +32,7 @@ stream of a deal").
 
 import numpy as np
 
-from binokel_sim.constants import CARDS_PER_TRUMP
+from binokel_sim.constants import CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.bits import ALL_TYPES, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
@@ -40,14 +40,25 @@ from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import game_over, give_card, remove_card, suit_block
-from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, random_pick
+from binokel_sim.kernels.policies import (
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    POLICY_SAMPLING,
+    POLICY_TOP,
+    random_pick,
+)
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
 from binokel_sim.kernels.strict.heuristic import count_in
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
-from binokel_sim.kernels.strict.widow_score import score_conceded, score_sides, side_of
+from binokel_sim.kernels.strict.widow_score import (
+    score_conceded,
+    score_durch,
+    score_sides,
+    side_of,
+)
 from binokel_sim.widow_value import NEVER, SCALE
 
 CFG_PLAYERS, CFG_HAND, CFG_WIDOW, CFG_LAST_TRICK, CFG_PAIRS, CFG_COPIES, CFG_DECK = range(7)
@@ -60,13 +71,15 @@ CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
 # CFG_TABLE_LOW: the estimate of the first row of the bid limits (tw[8]) and of the concede
 # thresholds (tw[9]) (widow_value.estimate_range)
 CFG_TABLE_LOW = 11
-N_CFG = 12
+CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
+N_CFG = 13
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 I_CONCEDED = 9
-N_INFO = 10
+I_DURCH = 10  # the soloist declared Durch (I_TRUMP is then NO_TRUMP)
+N_INFO = 11
 
 
 @njit(inline="always")
@@ -117,10 +130,64 @@ def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limit
 def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value, low,
                  thresholds):
     """The smallest bid at which the soloist with planes ``p0..p3`` (after burying), ``trump``,
-    his ``meld`` and ``buried_points`` gives up (:mod:`binokel_sim.widow_value`): his estimated
-    total (``value``, the integer weights of ``widow_value.weights``), floored to whole points,
-    looked up in ``thresholds`` (``widow_value.concede_table``, the estimate ``low`` first,
-    clamped)."""
+    his ``meld`` and ``buried_points`` gives up (:mod:`binokel_sim.widow_value`): his
+    :func:`dabb_estimate` looked up in ``thresholds`` (``widow_value.concede_table``, the
+    estimate ``low`` first, clamped)."""
+    i = dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points, card_points, value) - low
+    i = min(max(i, 0), thresholds.shape[0] - 1)
+    return thresholds[i]
+
+
+@njit(inline="always")
+def type_count(hands, seat, t):
+    """The copies of card type ``t`` in ``hands[seat]`` (planes)."""
+    return (((hands[seat, 0] >> t) & 1) + ((hands[seat, 1] >> t) & 1)
+            + ((hands[seat, 2] >> t) & 1) + ((hands[seat, 3] >> t) & 1))
+
+
+@njit
+def sure_durch(hands, soloist, n_players, leads):
+    """Whether the soloist takes every trick without trump whatever the others hold and play
+    (docs/rules.md, "Policies", Durch; the twin is ``reference.widow_policy.sure_durch``): in
+    every suit of which the other hands hold ``m > 0`` cards, at least ``min(n, m)`` of his
+    ``n`` cards rank at or above their highest (leading them from the top, each wins until the
+    others are out of the suit); and where he does not lead the first trick (``leads`` false),
+    his highest card of every such suit ranks strictly above theirs (he heads any lead)."""
+    for s in range(4):
+        n = 0
+        m = 0
+        top_out = -1
+        top_mine = -1
+        for r in range(6):
+            t = s * 6 + r
+            mine = type_count(hands, soloist, t)
+            out = 0
+            for seat in range(n_players):
+                if seat != soloist:
+                    out += type_count(hands, seat, t)
+            n += mine
+            m += out
+            if out > 0:
+                top_out = r
+            if mine > 0:
+                top_mine = r
+        if m == 0:
+            continue
+        at_least = 0
+        for r in range(top_out, 6):
+            at_least += type_count(hands, soloist, s * 6 + r)
+        if at_least < min(n, m):
+            return False
+        if not leads and top_mine <= top_out:
+            return False
+    return True
+
+
+@njit(inline="always")
+def dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points, card_points, value):
+    """The soloist's estimate of his side's total after the Dabb in whole points (floored), his
+    planes ``p0..p3`` after burying, ``trump``, his ``meld`` and ``buried_points``
+    (:func:`binokel_sim.widow_value.estimate`, whose ``weights`` are ``value``)."""
     block = suit_block(trump)
     voids = 0
     for s in range(4):
@@ -130,9 +197,7 @@ def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value,
              + value[2] * count_in(p0, p1, p2, p3, ACES) + value[3] * count_in(p0, p1, p2, p3, TENS)
              + value[4] * hand_points(p0, p1, p2, p3, card_points) + value[5] * buried_points
              + value[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)) + value[7] * voids)
-    i = total // SCALE - low
-    i = min(max(i, 0), thresholds.shape[0] - 1)
-    return thresholds[i]
+    return total // SCALE
 
 
 @njit  # called, not inlined: the deal loop calls it twice
@@ -316,6 +381,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     active = np.empty(n_players, dtype=np.bool_)
     bid_totals = np.zeros((n_players, 4), dtype=np.int64)
     policies = np.empty(n_players, dtype=np.int64)
+    play_pol = np.empty(n_players, dtype=np.int64)  # the seats' card play (a Durch's differs)
     buried = np.empty(n_widow, dtype=np.int64)
     melds = np.zeros(n_players, dtype=np.int64)
     card_pts = np.zeros(n_players, dtype=np.int64)
@@ -526,11 +592,23 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
             for j in range(n_widow):
                 buried_points += card_points[buried[j]]
             concede_at = NEVER
-            if smart is not None and not random_soloist and cfg[CFG_CONCEDE] != 0:
-                concede_at = concede_from(hands[soloist, 0], hands[soloist, 1],
-                                          hands[soloist, 2], hands[soloist, 3], trump,
-                                          melds[soloist], buried_points, card_points,
-                                          estimate, cfg[CFG_TABLE_LOW], thresholds)
+            durch = False
+            if smart is not None and not random_soloist and (cfg[CFG_CONCEDE] != 0
+                                                             or cfg[CFG_DURCH] != 0):
+                guess = dabb_estimate(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                                      hands[soloist, 3], trump, melds[soloist], buried_points,
+                                      card_points, estimate)
+                # Durch: a sure one, worth more than the total he expects from counting
+                if cfg[CFG_DURCH] != 0 and guess < DURCH_SCORE:
+                    leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
+                    durch = sure_durch(hands, soloist, n_players, leads)
+                if cfg[CFG_CONCEDE] != 0 and not durch:
+                    i = min(max(guess - cfg[CFG_TABLE_LOW], 0), thresholds.shape[0] - 1)
+                    concede_at = thresholds[i]
+            if durch:  # no trump, and no meld counts
+                trump = NO_TRUMP
+                for seat in range(n_players):
+                    melds[seat] = 0
             conceded = not sample and bid >= concede_at
             # --- play and score --------------------------------------------------------------
             for seat in range(n_players):
@@ -546,7 +624,15 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                         for seat in range(n_players):
                             trick_cards[d, k, seat] = -1
             else:
-                if search is not None and learning:  # what the table knows at the first lead
+                # the seats' cards: in a Durch the soloist plays his top card and a sampling
+                # seat the heuristic's (the play-outs score card points, not one trick)
+                for seat in range(n_players):
+                    play_pol[seat] = policies[seat]
+                    if durch and seat == soloist:
+                        play_pol[seat] = POLICY_TOP
+                    elif durch and policies[seat] == POLICY_SAMPLING:
+                        play_pol[seat] = POLICY_HEURISTIC
+                if search is not None and learning and not durch:  # the table's knowledge
                     widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
                                           buried, bid, trump, melds, show_rows, card_points,
                                           hand)
@@ -556,14 +642,18 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 # one type for them (a uint32 start made numba compile the heuristic and the
                 # sampling card for two more types)
                 winner, s0, s1, s2, s3 = play_strict(
-                    hands, leader, 0, hand, trump, policies, smart, search, copies, pairs,
+                    hands, leader, 0, hand, trump, play_pol, smart, search, copies, pairs,
                     card_points, counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
                     trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
                     knows)
                 card_pts[winner] += cfg[CFG_LAST_TRICK]
                 card_pts[soloist] += buried_points  # after the play (the tricks' points first)
-                bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
-                                                      n_players, hand, pairs, scores, sums)
+                if durch:
+                    bonus, made, solo_total = score_durch(won, soloist, n_players, hand, pairs,
+                                                          scores)
+                else:
+                    bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
+                                                          n_players, hand, pairs, scores, sums)
             # --- what the item keeps ---------------------------------------------------------
             if record:
                 info_out[d, I_SOLOIST] = soloist
@@ -576,6 +666,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 info_out[d, I_BONUS] = bonus
                 info_out[d, I_MADE] = made
                 info_out[d, I_CONCEDED] = conceded
+                info_out[d, I_DURCH] = durch
                 for j in range(n_widow):
                     buried_out[d, j] = buried[j]
                 for seat in range(n_players):
@@ -601,6 +692,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 samples_out[d, 4] = side_cards
                 samples_out[d, 5] = concede_at
                 samples_out[d, 6] = scores[1]  # seat 1 defends (each alone, or in the pair 1+3)
+                samples_out[d, 7] = durch
                 break
             if mode == MODE_DUEL:
                 a_score = 0

@@ -1,0 +1,283 @@
+"""Durch (SPEC "House variants of today's Binokel"; docs/rules.md decision 39): after the Dabb
+the soloist may announce that his side takes every trick; it is played without trump, no meld
+counts, and it scores +1000 for his side if made, -1000 if not, 0 for the others. On by default
+in the Swabian games (``[widow] durch``), off in the seed widow games. A heuristic or sampling
+soloist declares a sure Durch (one no distribution and no play of the others can break) when
+his estimate of counting is below 1000; in a Durch he plays his highest card.
+
+The sure-Durch rule's kernel against its twin and known answers, the scores, deals with a Durch
+played by the kernel and by the twin alike, the independent replay of every Durch found and
+its refusals, and the bid odds' Durch figures.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from test_abgehen import house
+from test_widow import samples_of
+from widow_replay import replay_widow
+
+from binokel_sim.cards import N_TYPES, counts_to_planes, parse_card
+from binokel_sim.engines import widow as widow_games
+from binokel_sim.engines.widow import WidowDeals, compile_widow, most_calls, widow_play_blocks
+from binokel_sim.kernels.policies import POLICY_NAMES
+from binokel_sim.kernels.widow.deals import I_CONCEDED, I_DURCH, I_MADE, N_INFO, sure_durch
+from binokel_sim.odds.widow import bid_rows, widow_tally
+from binokel_sim.records.widow import records as widow_records
+from binokel_sim.reference import widow as widow_twin
+from binokel_sim.reference import widow_policy
+from binokel_sim.reference.widow_score import score_durch
+from binokel_sim.tables import compile_tables
+from binokel_sim.variants import find_variant
+
+SWABIAN = ["swabian-3-40", "kreuz-4-40"]
+
+
+def counts(text: str) -> list[int]:
+    out = [0] * N_TYPES
+    for token in text.split():
+        out[parse_card(token)] += 1
+    return out
+
+
+def kernel_sure(hands: list[list[int]], soloist: int, leads: bool) -> bool:
+    planes = np.array([counts_to_planes(np.array(h)) for h in hands], dtype=np.uint32)
+    return bool(sure_durch(planes, soloist, len(hands), leads))
+
+
+def twin_sure(hands: list[list[int]], soloist: int, leads: bool) -> bool:
+    rules = find_variant("swabian-3-40")
+    others = [sum(h[t] for s, h in enumerate(hands) if s != soloist) for t in range(N_TYPES)]
+    return widow_policy.sure_durch(rules, hands[soloist], others, leads)
+
+
+# --- the rules ------------------------------------------------------------------------------------
+
+def test_durch_is_on_in_the_swabian_games_only():
+    assert all(find_variant(name).widow_durch for name in SWABIAN)
+    assert not any(find_variant(name).widow_durch
+                   for name in ("three-hand-auction-48", "four-hand-widow-48"))
+    assert house("three-hand-auction-48", durch=True).widow_durch
+
+
+# --- a sure Durch ---------------------------------------------------------------------------------
+
+# (soloist's cards, the others' cards, leads the first trick, sure?)
+SURE = [
+    # both aces and tens of three suits; the others hold the rest of them and all the clubs:
+    # leading, he cashes his twelve winners; not leading, a club lead beats him
+    ("AS AS TS TS AH AH TH TH AD AD TD TD",
+     "KS KS QS QS JS JS KH KH QH QH JH JH KD KD QD QD JD JD AC AC TC TC KC KC", True, True),
+    ("AS AS TS TS AH AH TH TH AD AD TD TD",
+     "KS KS QS QS JS JS KH KH QH QH JH JH KD KD QD QD JD JD AC AC TC TC KC KC", False, False),
+    # an ace the others also hold: he wins it only by leading it (a tie goes to the first)
+    ("AS", "AS KS", True, True),
+    ("AS", "AS KS", False, False),
+    # a second card below their best: beaten while they still hold the suit
+    ("AS TS", "AS KS", True, False),
+    # a long suit: after two leads from the top they are out of spades, so the king wins too
+    ("AS AS KS", "TS TS", True, True),
+    # three cards of theirs: the king is led while a ten is still out
+    ("AS AS KS", "TS TS QS", True, False),
+    # strictly above their best in every suit they hold: sure even without the lead
+    ("AS AS TS AH", "KS QS TH KH", False, True),
+]
+
+
+@pytest.mark.parametrize("mine, theirs, leads, sure", SURE)
+def test_sure_durch_known_answers(mine, theirs, leads, sure):
+    hands = [counts(mine), counts(theirs), [0] * N_TYPES]
+    assert twin_sure(hands, 0, leads) is sure
+    assert kernel_sure(hands, 0, leads) is sure
+
+
+def test_the_sure_durch_kernel_equals_its_twin_on_random_hands():
+    """Random deals of the 40-card deck (three and four hands of 4 to 12 cards, short hands make
+    a sure Durch common) and either lead."""
+    rng = np.random.default_rng(3)
+    deck = [t for t in range(N_TYPES) for _ in range(2) if t % 6 != 0]  # no nines
+    found = 0
+    for _ in range(3000):
+        players = int(rng.integers(3, 5))
+        size = int(rng.integers(2, 10 if players == 4 else 13))
+        cards = rng.permutation(deck)[:players * size]
+        hands = [[0] * N_TYPES for _ in range(players)]
+        for i, t in enumerate(cards):
+            hands[i // size][int(t)] += 1
+        soloist = int(rng.integers(players))
+        for leads in (True, False):
+            kernel = kernel_sure(hands, soloist, leads)
+            assert kernel == twin_sure(hands, soloist, leads)
+            found += kernel
+    assert 20 <= found
+
+
+# --- the score ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, soloist, winners, scores", [
+    ("swabian-3-40", 1, [1] * 12, [0, 1000, 0]),
+    ("swabian-3-40", 1, [1] * 11 + [2], [0, -1000, 0]),
+    ("kreuz-4-40", 2, [2, 0, 2, 2, 0, 2, 2, 2, 2], [1000, 0, 1000, 0]),  # the partner's count
+    ("kreuz-4-40", 2, [2] * 8 + [3], [-1000, 0, -1000, 0]),
+])
+def test_durch_scores(name, soloist, winners, scores):
+    from binokel_sim.kernels.strict.widow_score import score_durch as kernel_score
+    from binokel_sim.reference.widow_score import Trick
+
+    rules = find_variant(name)
+    tricks = [Trick(0, [], w) for w in winners]
+    twin = score_durch(rules, soloist, tricks)
+    assert twin.scores == scores and twin.bonus == 0 and twin.made is (scores[soloist] > 0)
+    won = np.bincount(winners, minlength=rules.players).astype(np.int64)
+    got = np.zeros(rules.players, dtype=np.int64)
+    out = kernel_score(won, soloist, rules.players, rules.hand_size, bool(rules.partnerships),
+                       got)
+    assert got.tolist() == scores and out == (0, scores[soloist] > 0, scores[soloist])
+
+
+# --- whole deals ----------------------------------------------------------------------------------
+
+def played_blocks_of_one(rules, names: list[str], n: int, seed: int) -> WidowDeals:
+    """``n`` deals, each its own block (deal d reads block d), by the kernel."""
+    p, h, w = rules.players, rules.hand_size, rules.widow
+    calls = most_calls(rules)
+    played = WidowDeals(
+        rules, np.empty((n, p, 4), np.uint32), np.empty((n, w), np.int64),
+        np.empty((n, N_INFO), np.int64), np.empty((n, calls), np.int64),
+        np.empty((n, calls), np.int64), np.empty((n, w), np.int64), np.empty((n, p), np.int64),
+        np.empty((n, p), np.int64), np.empty((n, p), np.int64), np.empty((n, h, p), np.int64),
+        np.empty((n, h), np.int64), np.empty((n, h), np.int64))
+    tables = compile_tables(rules)
+    widow_play_blocks(tables.deck, compile_widow(rules), tables.kt,
+                      np.array([POLICY_NAMES[x] for x in names], np.int64), 3, seed, 0, 1, 0,
+                      played.hands, played.widow, played.info, played.bid_seats,
+                      played.bid_values, played.buried, played.melds, played.card_points,
+                      played.scores, played.trick_cards, played.trick_leaders,
+                      played.trick_winners)
+    return played
+
+
+def one_deal(played: WidowDeals, d: int) -> dict:
+    """The record of deal ``d`` of ``played``."""
+    part = WidowDeals(played.rules, *(getattr(played, f)[d:d + 1] for f in (
+        "hands", "widow", "info", "bid_seats", "bid_values", "buried", "melds", "card_points",
+        "scores", "trick_cards", "trick_leaders", "trick_winners")))
+    return next(widow_records(part, d))
+
+
+@pytest.fixture(scope="module")
+def durch_deals():
+    """Kreuzbinokel, heuristic on every seat, 40,000 deals of one block each: the records of
+    the deals with a Durch."""
+    rules = find_variant("kreuz-4-40")
+    played = played_blocks_of_one(rules, ["heuristic"] * 4, 40_000, 11)
+    found = np.flatnonzero(played.info[:, I_DURCH] != 0)
+    return rules, played, [one_deal(played, int(d)) for d in found]
+
+
+def test_durch_deals_equal_the_twin(durch_deals):
+    rules, played, records = durch_deals
+    assert len(records) >= 5
+    for record in records:
+        d = record["deal"]
+        twin = widow_twin.play_deals(rules, 1, 11, 1, first_block=d, first_deal=d,
+                                     policies=["heuristic"] * 4)
+        assert [record] == twin
+        assert record["trump"] is None and record["melds"] == [0] * 4
+        assert record["made"] and record["scores"][record["soloist"]] == 1000
+        # the soloist played his highest card every time: his side took every trick
+        side = {record["soloist"], (record["soloist"] + 2) % 4}
+        assert all(t["winner"] in side for t in record["tricks"])
+    assert not (played.info[:, I_DURCH] & played.info[:, I_CONCEDED]).any()
+
+
+def test_a_sampling_soloist_declares_the_same_durch(durch_deals):
+    """The sampling policy bids and handles the Dabb as the heuristic, so it declares the same
+    Durch; in a Durch no seat samples (every card is the heuristic's, the soloist's his top
+    card): the record is the heuristic's, by the kernel and by the twin."""
+    rules, _, records = durch_deals
+    for record in records[:3]:
+        d = record["deal"]
+        played = played_blocks_of_one(rules, ["sampling"] * 4, d + 1, 11)
+        kernel = one_deal(played, d)
+        assert kernel == record
+        assert [kernel] == widow_twin.play_deals(rules, 1, 11, 1, first_block=d, first_deal=d,
+                                                 policies=["sampling"] * 4, n_samples=3)
+
+
+def test_no_durch_where_the_rules_have_none():
+    rules = house("kreuz-4-40", durch=False)
+    played = played_blocks_of_one(rules, ["heuristic"] * 4, 40_000, 11)
+    assert not played.info[:, I_DURCH].any()
+    random = widow_games.run_play(find_variant("swabian-3-40"), 20_000, 3, "random")
+    assert not random.info[:, I_DURCH].any()  # a random soloist never declares
+
+
+def test_every_durch_replays_under_the_rules(durch_deals):
+    rules, played, records = durch_deals
+    assert (played.info[played.info[:, I_DURCH] != 0, I_MADE] != 0).all()
+    for record in records:
+        replay_widow(rules, record)
+
+
+def mutations(record: dict):
+    """Records that break a Durch's rules, each with the words its refusal names."""
+    bad = copy.deepcopy(record)
+    bad["trump"] = "S"
+    yield bad, "no trump"
+    bad = copy.deepcopy(record)
+    bad["melds"][1] = 20
+    yield bad, "melds"
+    bad = copy.deepcopy(record)
+    bad["bonus"] = 1000
+    yield bad, "bonus"
+    bad = copy.deepcopy(record)
+    bad["scores"] = [s // 2 for s in bad["scores"]]
+    yield bad, "scores"
+    bad = copy.deepcopy(record)
+    bad["made"] = False
+    yield bad, "made"
+
+
+def test_broken_durch_records_are_refused(durch_deals):
+    rules, _, records = durch_deals
+    record = records[0]
+    for bad, needle in mutations(record):
+        with pytest.raises(AssertionError, match=needle):
+            replay_widow(rules, bad)
+    with pytest.raises(AssertionError, match="has no Durch"):
+        replay_widow(house("kreuz-4-40", durch=False), record)
+
+
+# --- bid odds -------------------------------------------------------------------------------------
+
+def test_bid_rows_with_a_durch():
+    """Known answers: five samples (x 200) with totals 150, 200, 260, and a Durch made (+1000)
+    and one failed (-1000). A Durch made makes every bid; one failed is minus 1000 at every
+    bid (not minus twice the bid)."""
+    rules = find_variant("swabian-3-40")
+    out = samples_of(np.array([150, 200, 260, 1000, -1000] * 200))
+    out[:, widow_games.SAMPLE_FIELDS.index("durch")] = [0, 0, 0, 1, 1] * 200
+    at = {r["bid"]: r for r in bid_rows(rules, out).to_dicts()}
+    assert at[150]["p_make"] == pytest.approx(0.8)
+    assert at[150]["expected_score"] == pytest.approx((150 + 200 + 260 + 1000 - 1000) / 5)
+    assert at[250]["p_make"] == pytest.approx(0.4)
+    assert at[250]["expected_score"] == pytest.approx((-500 - 500 + 260 + 1000 - 1000) / 5)
+    tally = widow_tally(rules, out)
+    assert tally["durch"] == 400 and tally["durch_failed"] == 200
+    assert tally["trump"].sum() == 600  # a Durch names no trump
+
+
+def test_bid_odds_show_the_durch_where_the_rules_have_it():
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.odds.widow import bid_odds
+
+    for name, shown in (("swabian-3-40", True), ("three-hand-auction-48", False)):
+        rules = find_variant(name)
+        out = bid_odds(rules, parse_hand(rules.example_hand, rules), 300, 1, "heuristic")
+        assert ("p_durch" in out) is shown and ("p_durch_made" in out) is shown
+        if shown:
+            assert 0 <= out["p_durch_made"] <= out["p_durch"] <= out["p_durch_ci"][1]
