@@ -10,7 +10,6 @@ NO_BID = -1  # a pass
 
 # The widow games' heuristic (docs/rules.md, "Widow games", "Policies").
 CARDS_PER_TRUMP = 12  # what a card of a suit adds to it when the heuristic chooses trump
-ALL_TRICKS_BONUS = 1000  # SPEC: taking every trick scores 1000
 DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
 NO_TRUMP = 4  # the "trump" of a Durch: no suit (suit_block(4) holds no card type)
 

@@ -12,8 +12,9 @@ fitted model.
 
 Then the estimate after the Dabb, which the soloist gives up by (Abgehen):
 for every built-in widow game, ``--deals`` heuristic deals (seed ``--seed``) are played with
-Abgehen switched off (``[widow] concede = false``), so every deal is played out. For each deal
-the soloist's hand after burying (the cards he plays), the trump and the buried cards give the
+Abgehen and Durch switched off (``[widow] concede = false``, ``durch = false``), so every deal
+is played out and counted. For each deal the soloist's hand after burying (the cards he plays),
+the trump and the buried cards give the
 counts of ``widow_value.FEATURES``; the target is what the play brought his side beyond his own
 meld: the side's card points plus, with partnerships, the partner's meld, as a share of the
 deck's card points. One least-squares fit for the games without partnerships (``solo``), one for
@@ -61,11 +62,13 @@ except ModuleNotFoundError:  # Python 3.10
 
 
 def played_out(name: str):
-    """The built-in variant ``name`` with Abgehen off: every deal is played."""
+    """The built-in variant ``name`` with Abgehen and Durch off: every deal is played and
+    counted (the models estimate what counting brings)."""
     data = tomllib.loads(builtin_toml(name))
     data.setdefault("widow", {})["concede"] = False
+    data["widow"]["durch"] = False
     data["widow"].pop("concede_bonus", None)  # no Abgehen, no bonus (refused otherwise)
-    return rules_from_dict(data, f"{name} without Abgehen")
+    return rules_from_dict(data, f"{name} without Abgehen and Durch")
 
 
 def rows(rules, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -106,7 +109,8 @@ def bid_rows(rules, hands: int, samples: int, seed: int):
         out = run_samples(rules, np.array(hand), samples, seed + i, "heuristic", threads=1)
         for sample in out:
             x.append(row)
-            y.append((sample[col["total"]] - 1000 * sample[col["bonus"]]) / total)
+            y.append((sample[col["total"]] - rules.all_tricks_bonus * sample[col["bonus"]])
+                     / total)
             defence.append(sample[col["opponent_score"]] / total)
     return np.array(x), np.array(y), np.array(defence)
 
@@ -150,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     parts: dict[str, list] = {"solo": [], "pairs": []}
     for rules in games:
         print(f"{rules.name}: {args.hands:,} hands x {args.samples} samples", flush=True)
-        parts[kind(rules)].append(bid_rows(rules, args.hands, args.samples, args.seed))
+        parts[kind(rules)].append(bid_rows(played_out(rules.name), args.hands, args.samples,
+                                           args.seed))
     for name, fits in parts.items():
         x = np.vstack([p[0] for p in fits])
         y = np.concatenate([p[1] for p in fits])

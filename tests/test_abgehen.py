@@ -22,7 +22,6 @@ from test_widow_switches import heuristic_mix
 from widow_replay import replay_widow
 
 from binokel_sim.cards import N_TYPES, counts_to_planes
-from binokel_sim.constants import ALL_TRICKS_BONUS
 from binokel_sim.engines import widow as widow_games
 from binokel_sim.hands import parse_hand
 from binokel_sim.kernels.policies import POLICY_NAMES
@@ -202,7 +201,7 @@ def side_total(played, d: int) -> int:
     total = sum(int(played.card_points[d, seat]) for seat in side)
     if won:
         total += sum(int(played.melds[d, seat]) for seat in side)
-    return total + (ALL_TRICKS_BONUS if won == rules.hand_size else 0)
+    return total + (rules.all_tricks_bonus if won == rules.hand_size else 0)
 
 
 @pytest.mark.parametrize("name", WIDOW_GAMES)

@@ -31,7 +31,7 @@ from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_policy
 from binokel_sim.reference.widow_score import score_durch
 from binokel_sim.tables import compile_tables
-from binokel_sim.variants import find_variant
+from binokel_sim.variants import RulesError, find_variant
 
 SWABIAN = ["swabian-3-40", "kreuz-4-40"]
 
@@ -61,6 +61,11 @@ def test_durch_is_on_in_the_swabian_games_only():
     assert not any(find_variant(name).widow_durch
                    for name in ("three-hand-auction-48", "four-hand-widow-48"))
     assert house("three-hand-auction-48", durch=True).widow_durch
+    # every trick pays only when announced in the Swabian games (decision 33)
+    assert [find_variant(name).all_tricks_bonus for name in SWABIAN] == [0, 0]
+    assert find_variant("three-hand-auction-48").all_tricks_bonus == 1000
+    with pytest.raises(RulesError, match="all_tricks_bonus: must be at least 0"):
+        house("swabian-3-40", all_tricks_bonus=-5)
 
 
 # --- a sure Durch ---------------------------------------------------------------------------------
@@ -206,6 +211,30 @@ def test_a_sampling_soloist_declares_the_same_durch(durch_deals):
         assert kernel == record
         assert [kernel] == widow_twin.play_deals(rules, 1, 11, 1, first_block=d, first_deal=d,
                                                  policies=["sampling"] * 4, n_samples=3)
+
+
+def test_declaring_durch_pays(durch_deals):
+    """The same 40,000 deals with Durch and without: every other deal is played card for card
+    the same, and on the deals with a Durch counting would have scored less than its 1000 (in
+    the Swabian games taking every trick pays only when announced, decision 33)."""
+    rules, played, _ = durch_deals
+    without = played_blocks_of_one(house("kreuz-4-40", durch=False), ["heuristic"] * 4, 40_000,
+                                   11)
+    durch = played.info[:, I_DURCH] != 0
+    assert (played.scores[~durch] == without.scores[~durch]).all()
+    assert (played.trick_cards[~durch] == without.trick_cards[~durch]).all()
+    rows = np.flatnonzero(durch)
+    soloists = played.info[rows, 0]
+    assert (played.scores[rows, soloists] == 1000).all()
+    assert without.scores[rows, soloists].mean() < 1000
+
+
+def test_with_a_bonus_for_every_trick_nobody_declares():
+    """Where counting also pays 1000 for every trick (the seed games' bonus), a sure Durch is
+    worth less than counting it, so the heuristic never declares one."""
+    rules = house("kreuz-4-40", all_tricks_bonus=1000)
+    played = played_blocks_of_one(rules, ["heuristic"] * 4, 40_000, 11)
+    assert not played.info[:, I_DURCH].any()
 
 
 def test_no_durch_where_the_rules_have_none():

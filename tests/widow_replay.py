@@ -39,7 +39,6 @@ SUITS = "SHDC"
 N_SUITS = 4
 N_RANKS = 6
 N_TYPES = 24
-ALL_TRICKS_BONUS = 1000  # SPEC: "taking all 15 scores a bonus of 1000" (all 11 in four-hand)
 
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
                "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
@@ -373,11 +372,13 @@ class _Replay(RecordCheck):
         sides = sides_of(rules)
         side_tricks = [sum(self.tricks_won[s] for s in side) for side in sides]
         sweep = [k for k, n in enumerate(side_tricks) if n == rules.hand_size]
-        bonus = ALL_TRICKS_BONUS if sweep else 0
+        # SPEC: "taking all 15 scores a bonus of 1000" (all 11 in four-hand); the Swabian
+        # games have none ([widow] all_tricks_bonus = 0: every trick pays only when announced)
+        bonus = rules.all_tricks_bonus if sweep else 0
         got = self.integer(rec["bonus"], "bonus")
         self.check(got == bonus,
                    f"bonus is {got}, expected {bonus} (tricks per side "
-                   f"{dict(zip(map(_side_name, sides), side_tricks))}; {ALL_TRICKS_BONUS} exactly "
+                   f"{dict(zip(map(_side_name, sides), side_tricks))}; {rules.all_tricks_bonus} exactly "
                    f"when one side takes all {rules.hand_size})")
 
         side_scores = []

@@ -124,6 +124,7 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_CONCEDE] = int(rules.widow_concede)
     cfg[k.CFG_CONCEDE_BONUS] = rules.concede_bonus
     cfg[k.CFG_DURCH] = int(rules.widow_durch)
+    cfg[k.CFG_SWEEP] = rules.all_tricks_bonus
     low, limits = widow_value.bid_table(rules)
     concede_low, thresholds = widow_value.concede_table(rules)
     assert low == concede_low  # both tables cover widow_value.estimate_range

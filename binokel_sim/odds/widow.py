@@ -16,7 +16,7 @@ import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts, planes_to_counts
-from binokel_sim.constants import ALL_TRICKS_BONUS, DURCH_SCORE
+from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.engines.widow import (
     SAMPLE_FIELDS,
     exact_widow,
@@ -50,7 +50,8 @@ def bid_grid(rules: Rules) -> np.ndarray:
     partners' best melds, every card point, the all-tricks bonus): the bids a tally counts at."""
     tables = compile_tables(rules)
     sides = 2 if rules.partnerships else 1
-    highest = sides * tables.max_total + rules.total_card_points + ALL_TRICKS_BONUS
+    highest = sides * tables.max_total + rules.total_card_points + max(rules.all_tricks_bonus,
+                                                                       DURCH_SCORE)
     return np.asarray(ladder(rules, highest), dtype=np.int64)
 
 

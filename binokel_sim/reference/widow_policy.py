@@ -184,7 +184,10 @@ def durch_card(legal: list[int]) -> int:
 def declares_durch(rules: Rules, hand: list[int], others: list[int], leads: bool, meld: int,
                    trump: int, buried: list[int]) -> bool:
     """Whether the heuristic (or sampling) soloist declares Durch where the rules allow it: a
-    sure Durch (:func:`sure_durch`) when his estimate of the total from counting
-    (:func:`binokel_sim.widow_value.estimate`) is below the Durch's 1000."""
-    return (rules.widow_durch and estimate(rules, meld, features(rules, hand, trump, buried))
-            < 1000 and sure_durch(rules, hand, others, leads))
+    sure Durch (:func:`sure_durch`) when counting is worth less than the Durch's 1000: his
+    estimate of the total from counting (:func:`binokel_sim.widow_value.estimate`) plus the
+    bonus for every trick (``rules.all_tricks_bonus``), which a hand that sure would take
+    counting too."""
+    counting = estimate(rules, meld, features(rules, hand, trump, buried))
+    return (rules.widow_durch and counting + rules.all_tricks_bonus < 1000
+            and sure_durch(rules, hand, others, leads))

@@ -11,7 +11,6 @@ from typing import NamedTuple
 from binokel_sim.cards import type_rank
 from binokel_sim.variants import Rules
 
-ALL_TAKEN_BONUS = 1000  # SPEC: taking every trick scores a bonus of 1000
 DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
 
 
@@ -70,9 +69,9 @@ def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_poin
     for trick in tricks:
         side_tricks[side_of(rules, trick.winner)] += 1
     all_taken = [n == len(tricks) for n in side_tricks]
-    bonus = ALL_TAKEN_BONUS if any(all_taken) else 0
+    bonus = rules.all_tricks_bonus if any(all_taken) else 0  # [widow] all_tricks_bonus
     totals = [(side_meld[s] if side_tricks[s] > 0 else 0) + side_points[s]
-              + (ALL_TAKEN_BONUS if all_taken[s] else 0) for s in range(sides)]
+              + (bonus if all_taken[s] else 0) for s in range(sides)]
     own = side_of(rules, soloist)
     made = totals[own] >= bid
     side_scores = list(totals)

@@ -80,7 +80,7 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     after = "after the demand and burying" if rules.widow_demand else "after burying"
     out.print(f"trump chosen: {chosen}; meld kept {after}, with that trump "
               f"(simulated): {result['mean_meld_after_widow']:.1f} on average; all tricks "
-              f"(+1000) in {percent(result['p_bonus'])}", highlight=False)
+              f"(+{rules.all_tricks_bonus}) in {percent(result['p_bonus'])}", highlight=False)
     if "p_durch" in result:
         out.print(f"Durch (a sure one, declared instead of trump): in "
                   f"{percent(result['p_durch'])}, made in {percent(result['p_durch_made'])}",

@@ -45,10 +45,11 @@ from binokel_sim.kernels.sampler import (
 from binokel_sim.kernels.strict.widow_score import score_sides
 
 # info: on, soloist, holder (-1: no demand), demanded type, the type given back, bid, the buried
-# cards' points, how many cards are buried, the tricks of a deal, the types the holder has played
+# cards' points, how many cards are buried, the tricks of a deal, the types the holder has played,
+# what a side taking every trick adds ([widow] all_tricks_bonus)
 (W_ON, W_SOLOIST, W_HOLDER, W_DEMAND, W_GIVEN, W_BID, W_BURIED_POINTS, W_BURIED_N, W_TRICKS,
- W_HOLDER_PLAYED) = range(10)
-N_WIDOW_INFO = 10
+ W_HOLDER_PLAYED, W_SWEEP) = range(11)
+N_WIDOW_INFO = 11
 
 
 @njit
@@ -75,7 +76,7 @@ def widow_part(n_players, active, live_points, live_won):
 
 @njit
 def widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried, bid, trump,
-                          melds, show_rows, card_points, n_tricks):
+                          melds, show_rows, card_points, n_tricks, sweep):
     """The knowledge when the first trick starts: every seat's shown meld cards (``flat``: the
     hands' planes, seat-major) as known copies, the demanded type excluded for the seats after
     the soloist and before the holder, ``lower`` the widow (``widow`` its card types) and the
@@ -112,6 +113,7 @@ def widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, bu
     info[W_BURIED_POINTS] = points
     info[W_BURIED_N] = buried.shape[0]
     info[W_TRICKS] = n_tricks
+    info[W_SWEEP] = sweep
     info[W_HOLDER_PLAYED] = 0
 
 
@@ -212,7 +214,7 @@ def widow_value(wk, points, won, seat, buried_points, pairs):
         tricks[s] = live_won[s] + won[s]
     card_pts[soloist] += buried_points
     score_sides(melds, card_pts, tricks, soloist, info[W_BID], n_players, info[W_TRICKS], pairs,
-                scores, sums)
+                info[W_SWEEP], scores, sums)
     n_sides = 2 if pairs else n_players
     own = seat % 2 if pairs else seat
     value = np.int64(0)

@@ -1,7 +1,7 @@
 """A widow-game deal's score (docs/rules.md "Widow games", "Play and scoring"): the widow loop's
 and the sampling policy's play-outs' (:mod:`binokel_sim.kernels.strict.widow_knowledge`)."""
 
-from binokel_sim.constants import ALL_TRICKS_BONUS, DURCH_SCORE
+from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.kernels.options import njit
 
 
@@ -11,9 +11,10 @@ def side_of(seat, pairs):
 
 
 @njit(inline="always")
-def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, scores, sums):
+def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, sweep, scores, sums):
     """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (every seat its
-    side's score) and returns ``(bonus, made, soloist side total)``. ``sums`` int64 (4, 4) is
+    side's score) and returns ``(bonus, made, soloist side total)``; ``sweep`` is what a side
+    that takes every trick adds (``[widow] all_tricks_bonus``). ``sums`` int64 (4, 4) is
     scratch (per side: meld, card points, tricks, total)."""
     n_sides = 2 if pairs else n_players
     for q in range(n_sides):
@@ -29,7 +30,7 @@ def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, scor
     for q in range(n_sides):
         sums[3, q] = sums[1, q] + (sums[0, q] if sums[2, q] > 0 else 0)
         if sums[2, q] == hand:
-            bonus = ALL_TRICKS_BONUS
+            bonus = sweep
             sums[3, q] += bonus
     solo = side_of(soloist, pairs)
     made = sums[3, solo] >= bid

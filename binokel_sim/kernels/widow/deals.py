@@ -72,7 +72,8 @@ CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
 # thresholds (tw[9]) (widow_value.estimate_range)
 CFG_TABLE_LOW = 11
 CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
-N_CFG = 13
+CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
+N_CFG = 14
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
@@ -316,7 +317,8 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
     """:func:`score_sides` on its own (for tests): writes ``scores`` (int64 (P,)) and returns
     ``(bonus, made, soloist side total)``."""
     return score_sides(melds, card_pts, won, soloist, bid, cfg[CFG_PLAYERS], cfg[CFG_HAND],
-                       cfg[CFG_PAIRS] != 0, scores, np.empty((4, 4), dtype=np.int64))
+                       cfg[CFG_PAIRS] != 0, cfg[CFG_SWEEP], scores,
+                       np.empty((4, 4), dtype=np.int64))
 
 
 # --- one deal, inlined into every driver ----------------------------------------------------------
@@ -598,8 +600,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 guess = dabb_estimate(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                                       hands[soloist, 3], trump, melds[soloist], buried_points,
                                       card_points, estimate)
-                # Durch: a sure one, worth more than the total he expects from counting
-                if cfg[CFG_DURCH] != 0 and guess < DURCH_SCORE:
+                # Durch: a sure one, worth more than counting (which would take every trick too)
+                if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < DURCH_SCORE:
                     leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
                     durch = sure_durch(hands, soloist, n_players, leads)
                 if cfg[CFG_CONCEDE] != 0 and not durch:
@@ -635,7 +637,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 if search is not None and learning and not durch:  # the table's knowledge
                     widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
                                           buried, bid, trump, melds, show_rows, card_points,
-                                          hand)
+                                          hand, cfg[CFG_SWEEP])
                 # the first lead: the soloist, or the player left of the dealer
                 leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
                 # the played cards' planes start as the absent types, int64 as the talon loop's:
@@ -653,7 +655,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                                                           scores)
                 else:
                     bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
-                                                          n_players, hand, pairs, scores, sums)
+                                                          n_players, hand, pairs, cfg[CFG_SWEEP],
+                                                          scores, sums)
             # --- what the item keeps ---------------------------------------------------------
             if record:
                 info_out[d, I_SOLOIST] = soloist
