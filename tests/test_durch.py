@@ -145,8 +145,10 @@ def test_durch_scores(name, soloist, winners, scores):
 
 # --- whole deals ----------------------------------------------------------------------------------
 
-def played_blocks_of_one(rules, names: list[str], n: int, seed: int) -> WidowDeals:
-    """``n`` deals, each its own block (deal d reads block d), by the kernel."""
+def played_blocks_of_one(rules, names: list[str], n: int, seed: int,
+                         first: int = 0) -> WidowDeals:
+    """``n`` deals from deal ``first`` on, each its own block (deal d reads block d), by the
+    kernel."""
     p, h, w = rules.players, rules.hand_size, rules.widow
     calls = most_calls(rules)
     played = WidowDeals(
@@ -157,7 +159,8 @@ def played_blocks_of_one(rules, names: list[str], n: int, seed: int) -> WidowDea
         np.empty((n, h), np.int64), np.empty((n, h), np.int64))
     tables = compile_tables(rules)
     widow_play_blocks(tables.deck, compile_widow(rules), tables.kt,
-                      np.array([POLICY_NAMES[x] for x in names], np.int64), 3, seed, 0, 1, 0,
+                      np.array([POLICY_NAMES[x] for x in names], np.int64), 3, seed, first, 1,
+                      first,
                       played.hands, played.widow, played.info, played.bid_seats,
                       played.bid_values, played.buried, played.melds, played.card_points,
                       played.scores, played.trick_cards, played.trick_leaders,
@@ -165,9 +168,10 @@ def played_blocks_of_one(rules, names: list[str], n: int, seed: int) -> WidowDea
     return played
 
 
-def one_deal(played: WidowDeals, d: int) -> dict:
-    """The record of deal ``d`` of ``played``."""
-    part = WidowDeals(played.rules, *(getattr(played, f)[d:d + 1] for f in (
+def one_deal(played: WidowDeals, d: int, first: int = 0) -> dict:
+    """The record of deal ``d`` of ``played`` (whose first deal is ``first``)."""
+    i = d - first
+    part = WidowDeals(played.rules, *(getattr(played, f)[i:i + 1] for f in (
         "hands", "widow", "info", "bid_seats", "bid_values", "buried", "melds", "card_points",
         "scores", "trick_cards", "trick_leaders", "trick_winners")))
     return next(widow_records(part, d))
@@ -206,8 +210,8 @@ def test_a_sampling_soloist_declares_the_same_durch(durch_deals):
     rules, _, records = durch_deals
     for record in records[:3]:
         d = record["deal"]
-        played = played_blocks_of_one(rules, ["sampling"] * 4, d + 1, 11)
-        kernel = one_deal(played, d)
+        played = played_blocks_of_one(rules, ["sampling"] * 4, 1, 11, first=d)
+        kernel = one_deal(played, d, first=d)
         assert kernel == record
         assert [kernel] == widow_twin.play_deals(rules, 1, 11, 1, first_block=d, first_deal=d,
                                                  policies=["sampling"] * 4, n_samples=3)
