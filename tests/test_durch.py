@@ -17,20 +17,19 @@ import copy
 import numpy as np
 import pytest
 from test_abgehen import house
-from test_widow import samples_of
+from test_widow import kernel_deals, samples_of
 from widow_replay import replay_widow
 
 from binokel_sim.cards import N_TYPES, counts_to_planes, parse_card
 from binokel_sim.engines import widow as widow_games
-from binokel_sim.engines.widow import WidowDeals, compile_widow, most_calls, widow_play_blocks
+from binokel_sim.engines.widow import WidowDeals
 from binokel_sim.kernels.policies import POLICY_NAMES
-from binokel_sim.kernels.widow.deals import I_CONCEDED, I_DURCH, I_MADE, N_INFO, sure_durch
+from binokel_sim.kernels.widow.deals import I_CONCEDED, I_DURCH, I_MADE, sure_durch
 from binokel_sim.odds.widow import bid_rows, widow_tally
 from binokel_sim.records.widow import records as widow_records
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_policy
 from binokel_sim.reference.widow_score import score_durch
-from binokel_sim.tables import compile_tables
 from binokel_sim.variants import RulesError, find_variant
 
 SWABIAN = ["swabian-3-40", "kreuz-4-40"]
@@ -148,24 +147,9 @@ def test_durch_scores(name, soloist, winners, scores):
 def played_blocks_of_one(rules, names: list[str], n: int, seed: int,
                          first: int = 0) -> WidowDeals:
     """``n`` deals from deal ``first`` on, each its own block (deal d reads block d), by the
-    kernel."""
-    p, h, w = rules.players, rules.hand_size, rules.widow
-    calls = most_calls(rules)
-    played = WidowDeals(
-        rules, np.empty((n, p, 4), np.uint32), np.empty((n, w), np.int64),
-        np.empty((n, N_INFO), np.int64), np.empty((n, calls), np.int64),
-        np.empty((n, calls), np.int64), np.empty((n, w), np.int64), np.empty((n, p), np.int64),
-        np.empty((n, p), np.int64), np.empty((n, p), np.int64), np.empty((n, h, p), np.int64),
-        np.empty((n, h), np.int64), np.empty((n, h), np.int64))
-    tables = compile_tables(rules)
-    widow_play_blocks(tables.deck, compile_widow(rules), tables.kt,
-                      np.array([POLICY_NAMES[x] for x in names], np.int64), 3, seed, first, 1,
-                      first,
-                      played.hands, played.widow, played.info, played.bid_seats,
-                      played.bid_values, played.buried, played.melds, played.card_points,
-                      played.scores, played.trick_cards, played.trick_leaders,
-                      played.trick_winners)
-    return played
+    kernel (3 samples a decision for a sampling seat)."""
+    return kernel_deals(rules, [POLICY_NAMES[x] for x in names], n, seed, first, 1, first,
+                        n_samples=3)
 
 
 def one_deal(played: WidowDeals, d: int, first: int = 0) -> dict:

@@ -62,6 +62,13 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
                    n_samples=128):
     """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
     block size and first block."""
+    return list(widow_records(kernel_deals(rules, seat_policies, n, seed, first_block,
+                                           block_size, first_deal, n_samples), first_deal))
+
+
+def kernel_deals(rules, seat_policies, n, seed, first_block, block_size, first_deal,
+                 n_samples=128) -> wg.WidowDeals:
+    """The arrays of :func:`kernel_records`."""
     from binokel_sim.engines.widow import widow_play_blocks
     from binokel_sim.kernels.widow.deals import N_INFO
 
@@ -80,7 +87,7 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
                       played.bid_values, played.buried, played.melds, played.card_points,
                       played.scores, played.trick_cards, played.trick_leaders,
                       played.trick_winners)
-    return list(widow_records(played, first_deal))
+    return played
 
 
 @settings(max_examples=10, deadline=None)
