@@ -11,7 +11,8 @@ NO_BID = -1  # a pass
 # The widow games' heuristic (docs/rules.md, "Widow games", "Policies").
 CARDS_PER_TRUMP = 12  # what a card of a suit adds to it when the heuristic chooses trump
 DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
-NO_TRUMP = 4  # the "trump" of a Durch: no suit (suit_block(4) holds no card type)
+NO_TRUMP = 4  # the "trump" of a Durch or a Bettel: no suit (suit_block(4) holds no card type)
+BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
 
 # The sampling policy (docs/rules.md, "Sampling policy"): deals sampled per card decision.
 SAMPLES_PER_MOVE = 128

@@ -152,6 +152,9 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     if record.get("durch"):
         lines += _wrap(f"seat {soloist} buries {' '.join(record['buried'])} and declares Durch: "
                        f"every trick for his side, no trump, no meld counts")
+    elif record.get("bettel"):
+        lines += _wrap(f"seat {soloist} buries {' '.join(record['buried'])} and declares Bettel: "
+                       f"no trick for him, no trump, no meld counts")
     else:
         lines.append(f"seat {soloist} buries {' '.join(record['buried'])} and names "
                      f"{record['trump']} trump")
@@ -169,6 +172,8 @@ def _widow(record: dict, rules: Rules) -> list[str]:
         outcome = "made" if record["made"] else "lost"
         if record.get("durch"):
             lines.append(f"the Durch is {outcome}")
+        elif record.get("bettel"):
+            lines.append(f"the Bettel at {record['bid']} is {outcome}")
         else:
             bonus = f", bonus {record['bonus']} for every trick" if record["bonus"] else ""
             lines.append(f"the bid of {record['bid']} is {outcome}{bonus}")

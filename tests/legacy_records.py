@@ -20,6 +20,7 @@ from binokel_sim.engines.partnership import DEAL_FIELDS, PlayedDeals, suit_lette
 from binokel_sim.engines.talon import TalonDeals
 from binokel_sim.engines.widow import WidowDeals
 from binokel_sim.kernels.widow.deals import (
+    I_BETTEL,
     I_BID,
     I_BONUS,
     I_CALLS,
@@ -169,7 +170,7 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "bid": info[I_BID],
             "demand": demand,
             "buried": format_counts(counts_of(buried[d])),
-            "trump": None if info[I_DURCH] else SUITS[info[I_TRUMP]],
+            "trump": None if info[I_DURCH] or info[I_BETTEL] else SUITS[info[I_TRUMP]],
             "melds": melds[d],
             "tricks": tricks,
             "card_points": card_points[d],
@@ -177,6 +178,7 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "made": bool(info[I_MADE]),
             "conceded": bool(info[I_CONCEDED]),
             "durch": bool(info[I_DURCH]),
+            "bettel": bool(info[I_BETTEL]),
             "scores": scores[d],
         }
         if rules.partnerships:

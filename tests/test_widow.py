@@ -360,7 +360,7 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, poli
                     "SHDC".index(record["trump"]) if record["trump"] else 4, record["melds"][0],
                     int(tricks == rules.hand_size),
                     sum(record["card_points"][s] for s in ours), record["concede_from"],
-                    record["scores"][1], int(record["durch"])])
+                    record["scores"][1], int(record["durch"]), int(record["sure_bettel"])])
     return out
 
 

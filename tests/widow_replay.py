@@ -21,7 +21,9 @@ Readings of points the texts leave open (see also the report that came with this
 - the keys of the nested objects (calls, demand, tricks) are checked in order as well;
 - a Durch (SPEC "House variants"; docs/rules.md decision 39) has no trump (``trump`` null),
   no meld counts (``melds`` all 0), the soloist's side must take every trick and scores +1000,
-  else -1000, every other side 0; ``bonus`` is 0.
+  else -1000, every other side 0; ``bonus`` is 0;
+- a Bettel (decision 40) likewise has no trump and no meld; the soloist must take no trick and
+  scores the bid (at most 300) if he took none, else minus twice the bid; every other side 0.
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ N_TYPES = 24
 
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
                "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
-               "durch", "scores"]
+               "durch", "bettel", "scores"]
 NO_TRUMP = 4  # a Durch is played without trump: no card is of "suit" 4
 DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
+BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
 CALL_KEYS = ["seat", "bid"]
 DEMAND_KEYS = ["card", "from", "given"]
 TRICK_KEYS = ["leader", "cards", "winner"]
@@ -126,16 +129,20 @@ class _Replay(RecordCheck):
 
         self.deal_(rec)
         soloist, bid = self.auction(rec, dealer)
+        self.bid = bid
         self.exchange(rec, soloist)
         conceded = rec["conceded"]
         self.check(isinstance(conceded, bool), f"conceded must be true/false, got {conceded!r}")
         self.check(not (conceded and self.durch), "a Durch cannot be given up")
+        self.check(not (conceded and self.bettel), "a Bettel cannot be given up")
         if conceded:
             self.given_up(rec, soloist, bid)
         else:
             self.play(rec, soloist, dealer)
             if self.durch:
                 self.durch_score(rec, soloist)
+            elif self.bettel:
+                self.bettel_score(rec, soloist, bid)
             else:
                 self.scoring(rec, soloist, bid)
 
@@ -271,9 +278,18 @@ class _Replay(RecordCheck):
         self.check(not durch or rules.widow_durch,
                    f"the soloist declared Durch, but {rules.name} has no Durch ([widow] durch)")
         self.durch = durch
+        bettel = rec["bettel"]
+        self.check(isinstance(bettel, bool), f"bettel must be true/false, got {bettel!r}")
+        self.check(not bettel or rules.widow_bettel,
+                   f"the soloist declared Bettel, but {rules.name} has no Bettel ([widow] bettel)")
+        self.check(not (bettel and durch), "a deal cannot be a Durch and a Bettel")
+        self.check(not bettel or self.bid <= BETTEL_BID,
+                   f"a Bettel is worth {BETTEL_BID} in the auction, but the bid is {self.bid}")
+        self.bettel = bettel
         trump_rec = rec["trump"]
-        if durch:
-            self.check(trump_rec is None, f"a Durch has no trump, but trump is {trump_rec!r}")
+        if durch or bettel:
+            game = "Durch" if durch else "Bettel"
+            self.check(trump_rec is None, f"a {game} has no trump, but trump is {trump_rec!r}")
             self.trump = NO_TRUMP
         else:
             self.check(isinstance(trump_rec, str) and len(trump_rec) == 1 and trump_rec in SUITS,
@@ -285,7 +301,7 @@ class _Replay(RecordCheck):
                        f"seat {s} holds {n} cards after the exchange and burying, expected "
                        f"{rules.hand_size}")
 
-        if durch:
+        if durch or bettel:
             melds = [0] * players
         else:
             melds = [meld_total(rules, [hands[s][t] for t in range(N_TYPES)], self.trump)
@@ -293,7 +309,7 @@ class _Replay(RecordCheck):
         got = self.per_seat("melds")
         self.check(got == melds,
                    f"melds are {got}, the cards after the exchange and burying with trump "
-                   f"{trump_rec} give {melds} (none counts in a Durch)")
+                   f"{trump_rec} give {melds} (none counts in a Durch or a Bettel)")
         self.melds = melds
 
     def play(self, rec: dict, soloist: int, dealer: int) -> None:
@@ -378,8 +394,8 @@ class _Replay(RecordCheck):
         got = self.integer(rec["bonus"], "bonus")
         self.check(got == bonus,
                    f"bonus is {got}, expected {bonus} (tricks per side "
-                   f"{dict(zip(map(_side_name, sides), side_tricks))}; {rules.all_tricks_bonus} exactly "
-                   f"when one side takes all {rules.hand_size})")
+                   f"{dict(zip(map(_side_name, sides), side_tricks))}; "
+                   f"{rules.all_tricks_bonus} exactly when one side takes all {rules.hand_size})")
 
         side_scores = []
         made = None
@@ -404,7 +420,7 @@ class _Replay(RecordCheck):
                          f"{self.tricks_won}, bonus {bonus}")
 
     def trump_name(self) -> str:
-        return "none (Durch)" if self.trump == NO_TRUMP else SUITS[self.trump]
+        return "none (Durch or Bettel)" if self.trump == NO_TRUMP else SUITS[self.trump]
 
     def durch_score(self, rec: dict, soloist: int) -> None:
         """A Durch: the soloist's side must take every trick; +1000 if it did, else -1000;
@@ -424,6 +440,23 @@ class _Replay(RecordCheck):
                        for side in sides]
         self.side_scores(rec, sides, side_scores,
                          f"Durch of seat {soloist}: {'made' if made else 'failed'}")
+
+    def bettel_score(self, rec: dict, soloist: int, bid: int) -> None:
+        """A Bettel: the soloist must take no trick; the bid if he took none, else minus twice
+        the bid; every other side 0; no bonus; card points as played."""
+        rules = self.rules
+        got = self.per_seat("card_points")
+        self.check(got == self.card_points,
+                   f"card_points are {got}, the replay gives {self.card_points}")
+        self.check(rec["bonus"] == 0, f"a Bettel has no bonus, yet the bonus is {rec['bonus']!r}")
+        made = self.tricks_won[soloist] == 0
+        self.check(rec["made"] is made,
+                   f"made is {rec['made']!r}, but the soloist took {self.tricks_won[soloist]} "
+                   f"tricks")
+        sides = sides_of(rules)
+        side_scores = [(bid if made else -2 * bid) if soloist in side else 0 for side in sides]
+        self.side_scores(rec, sides, side_scores,
+                         f"Bettel of seat {soloist} at {bid}: {'made' if made else 'failed'}")
 
     def side_scores(self, rec: dict, sides: list[tuple[int, ...]], side_scores: list[int],
                     why: str) -> None:

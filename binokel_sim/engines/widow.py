@@ -64,7 +64,7 @@ from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
 SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from",
-                 "opponent_score", "durch")
+                 "opponent_score", "durch", "bettel")
 
 
 # the specialisations its drivers compile beyond the heuristic's, each on first use, as
@@ -125,6 +125,7 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_CONCEDE_BONUS] = rules.concede_bonus
     cfg[k.CFG_DURCH] = int(rules.widow_durch)
     cfg[k.CFG_SWEEP] = rules.all_tricks_bonus
+    cfg[k.CFG_BETTEL] = int(rules.widow_bettel)
     low, limits = widow_value.bid_table(rules)
     concede_low, thresholds = widow_value.concede_table(rules)
     assert low == concede_low  # both tables cover widow_value.estimate_range
@@ -289,12 +290,13 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     (``kernels.sampler.constrained_deal``; ``kernels.sampler.unconstrained`` for nothing known).
     Seat 0 takes the widow, demands (where the rules have the demand), buries and names trump;
     the soloist leads, or the player left of ``dealer`` (the dealer's seat) where the rules say
-    so; the deal is played out. Writes ``out`` int64 (n, 8): the soloist side's total (meld if
+    so; the deal is played out. Writes ``out`` int64 (n, 9): the soloist side's total (meld if
     it took a trick + card points + bonus; a Durch's +-1000), the trump (``NO_TRUMP`` in a
     Durch), the soloist's meld after the widow (0 in a Durch), the bonus (1 if the soloist's
     side took every trick), the side's card points, the smallest bid at which he would give up
     (Abgehen; the sample is played out at every bid), seat 1's score (a defender's), 1 where
-    he declared Durch. Sample ``d`` reads
+    he declared Durch, 1 where he holds a sure Bettel (he could declare it at a bid up to 300;
+    the sample is counted). Sample ``d`` reads
     the stream of block ``first_block + d // block_size``: the deal, the widow decisions, the
     play."""
     spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0],

@@ -12,6 +12,7 @@ id     name           what it does
 1      ``heuristic``  the family's heuristic (see below); deterministic, reads no random
                       numbers
 4      (none)         the widow games' Durch soloist: :func:`top_card` (seated by the engine)
+5      (none)         the widow games' Bettel soloist: :func:`bottom_card` (likewise)
 =====  =============  ==========================================================================
 
 The bit helpers live in :mod:`binokel_sim.kernels.bits`, the heuristic (policy 1) of the
@@ -32,8 +33,9 @@ POLICY_SOLVER = 2  # the heuristic, and the exact solver in phase 2 of a two-pla
 POLICY_SAMPLING = 3  # perfect-information sampling (four-hand-80: kernels/partnership/sampling.py)
 POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC,
                 "heuristic+solver": POLICY_SOLVER, "sampling": POLICY_SAMPLING}
-# not a player's choice: the widow engine seats it for a soloist who declared Durch
+# not a player's choice: the widow engine seats them for a soloist who declared Durch / Bettel
 POLICY_TOP = 4
+POLICY_BOTTOM = 5
 
 
 @njit(inline="always")
@@ -41,6 +43,18 @@ def top_card(legal):
     """The Durch soloist's card (docs/rules.md, "Widow games", "Durch"): the highest-ranked legal
     card type, of the lowest suit on a tie."""
     for r in range(5, -1, -1):
+        for s in range(4):
+            t = s * 6 + r
+            if (legal >> t) & 1:
+                return np.int64(t)
+    return np.int64(-1)
+
+
+@njit(inline="always")
+def bottom_card(legal):
+    """The Bettel soloist's card: the lowest-ranked legal card type, of the lowest suit on a
+    tie."""
+    for r in range(6):
         for s in range(4):
             t = s * 6 + r
             if (legal >> t) & 1:

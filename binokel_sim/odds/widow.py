@@ -111,7 +111,8 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
     the samples in which he gives up (``conceded``); the histogram of the totals made at the
     minimum bid (``made_at_minimum``); the sum and sum of squares of the soloist's ``meld``, the
     ``bonus`` count and the ``trump`` chosen (int64 (4,), a Durch names none); the samples in
-    which he declares Durch (``durch``) and in which that Durch fails (``durch_failed``)."""
+    which he declares Durch (``durch``) and in which that Durch fails (``durch_failed``); the
+    samples in which he holds a sure Bettel (``bettel``)."""
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
     grid = bid_grid(rules)
     meld = out[:, col["meld"]]
@@ -132,7 +133,8 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
             "meld": int(meld.sum()), "meld_sq": int((meld * meld).sum()),
             "bonus": int(out[:, col["bonus"]].sum()),
             "trump": np.bincount(out[~durch, col["trump"]], minlength=4).astype(np.int64),
-            "durch": int(durch.sum()), "durch_failed": int((durch & (total < 0)).sum())}
+            "durch": int(durch.sum()), "durch_failed": int((durch & (total < 0)).sum()),
+            "bettel": int(out[:, col["bettel"]].sum())}
 
 
 def widow_task(task: tuple) -> dict:
@@ -253,6 +255,10 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         d_low, d_high = wilson_interval(tally["durch"], samples)
         durch = {"p_durch": tally["durch"] / samples, "p_durch_ci": [float(d_low), float(d_high)],
                  "p_durch_made": (tally["durch"] - failed) / samples}
+    if rules.widow_bettel:  # a sure Bettel after the Dabb, where the rules have Bettel
+        low, high = wilson_interval(tally["bettel"], samples)
+        durch = {**durch, "p_bettel": tally["bettel"] / samples,
+                 "p_bettel_ci": [float(low), float(high)]}
     return {
         "hand": format_counts(counts),
         "rows": rows,
@@ -288,7 +294,14 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     from binokel_sim.engines.widow import (
         run_samples as run_widow_samples,
     )
-    from binokel_sim.kernels.widow.deals import I_BID, I_DURCH, I_MADE, I_SOLOIST, I_TRUMP
+    from binokel_sim.kernels.widow.deals import (
+        I_BETTEL,
+        I_BID,
+        I_DURCH,
+        I_MADE,
+        I_SOLOIST,
+        I_TRUMP,
+    )
 
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
     events = []
@@ -299,7 +312,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         dealer = (d % rules.players - soloist) % rules.players  # seen from the soloist
         s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
                               dealer=dealer, **options)
-        trump = -1 if info[I_DURCH] else int(info[I_TRUMP])  # a Durch names no trump
+        trump = -1 if info[I_DURCH] or info[I_BETTEL] else int(info[I_TRUMP])  # none named
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
                        "p_make": made_share(s, bid),

@@ -14,6 +14,7 @@ from binokel_sim.constants import NO_BID
 from binokel_sim.engines.widow import WidowDeals
 from binokel_sim.errors import SimulationError
 from binokel_sim.kernels.widow.deals import (
+    I_BETTEL,
     I_BID,
     I_BONUS,
     I_CALLS,
@@ -40,7 +41,8 @@ def schema(rules: Rules) -> pl.Schema:
         "widow": col.CARDS, "bids": pl.List(col.CALL), "soloist": pl.Int64, "bid": pl.Int64,
         "demand": DEMAND, "buried": col.CARDS, "trump": pl.String, "melds": col.INTS,
         "tricks": pl.List(TRICK), "card_points": col.INTS, "bonus": pl.Int64,
-        "made": pl.Boolean, "conceded": pl.Boolean, "durch": pl.Boolean, "scores": col.INTS,
+        "made": pl.Boolean, "conceded": pl.Boolean, "durch": pl.Boolean, "bettel": pl.Boolean,
+        "scores": col.INTS,
     }
     if rules.partnerships:
         columns["pair_scores"] = col.INTS
@@ -58,6 +60,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
     demanded = info[:, I_DEMAND] >= 0
     conceded = info[:, I_CONCEDED] != 0
     durch = info[:, I_DURCH] != 0
+    bettel = info[:, I_BETTEL] != 0
     demand = pl.DataFrame({
         "card": col.card_names(np.clip(info[:, I_DEMAND], 0, None)),
         "from": info[:, I_FROM],
@@ -74,7 +77,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "bid": pl.Series(info[:, I_BID]),
         "demand": col.when(demanded, demand),
         "buried": col.types_sorted(played.buried),
-        "trump": col.suits(np.where(durch, -1, info[:, I_TRUMP])),  # a Durch has none
+        "trump": col.suits(np.where(durch | bettel, -1, info[:, I_TRUMP])),  # no trump in them
         "melds": col.ints(played.melds),
         "tricks": played_tricks(played, conceded),
         "card_points": col.ints(played.card_points),
@@ -82,6 +85,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "made": pl.Series(info[:, I_MADE] != 0),
         "conceded": pl.Series(conceded),
         "durch": pl.Series(durch),
+        "bettel": pl.Series(bettel),
         "scores": col.ints(played.scores),
     }
     if rules.partnerships:

@@ -48,6 +48,7 @@ from binokel_sim.reference.play import (
 from binokel_sim.reference.widow_score import (
     Trick,
     card_points_of,
+    score_bettel,
     score_conceded,
     score_deal,
     score_durch,
@@ -58,6 +59,7 @@ from binokel_sim.widow_value import NEVER
 
 RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
 TOP = "top"  # the Durch soloist's card play (widow_policy.durch_card), seated by play_deal
+BOTTOM = "bottom"  # the Bettel soloist's (widow_policy.bettel_card)
 NO_SUIT = 4  # a Durch's "trump": no card is of it, so nothing ruffs
 
 
@@ -269,6 +271,8 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
             seat = (leader + i) % players
             if policies is not None and policies[seat] == TOP:
                 card = policy.durch_card(legal_cards(hands[seat], cards, trump))
+            elif policies is not None and policies[seat] == BOTTOM:
+                card = policy.bettel_card(legal_cards(hands[seat], cards, trump))
             elif policies is not None and policies[seat] == HEURISTIC:
                 card = policy.card(rules, hands[seat], cards, leader, played, trump)
             elif policies is not None and policies[seat] == SAMPLING:
@@ -302,8 +306,8 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     the record of docs/rules.md "Widow games", "Records" without ``deal``: ``variant``,
     ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``, ``bid``, ``demand``, ``buried``,
     ``trump``, ``melds``, ``tricks``, ``card_points``, ``bonus``, ``made``, ``conceded``,
-    ``durch``, ``scores`` and, with partnerships, ``pair_scores`` (a sample also
-    ``concede_from``, the smallest bid at which the soloist would give up).
+    ``durch``, ``bettel``, ``scores`` and, with partnerships, ``pair_scores`` (a sample also
+    ``concede_from``, the smallest bid at which the soloist would give up, and ``sure_bettel``).
 
     Auction, widow handling (demand, give back, burying, trump), melds with that trump from each
     seat's cards after the exchange and burying, the soloist's Durch (no trump, no meld) or
@@ -326,17 +330,21 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     # Abgehen: he gives up at a bid his estimate does not reach (a random one does neither); a
     # sample (no bid yet) is played out whatever he would do at the bid
     concede_at = NEVER
-    durch = False
+    durch = bettel = sure_misere = False
     if policies[soloist] != RANDOM:
         others = [sum(cards[seat][t] for seat in range(rules.players) if seat != soloist)
                   for t in range(N_TYPES)]
         leads = rules.first_leader != "non_dealer" or (dealer + 1) % rules.players == soloist
         durch = policy.declares_durch(rules, cards[soloist], others, leads, melds[soloist],
                                       trump, handling.buried)
-        if not durch:
+        if rules.widow_bettel and not durch:  # a sample is counted: it notes a sure Bettel
+            sure_misere = policy.sure_bettel(rules, cards[soloist], others, leads)
+            bettel = not sample and policy.declares_bettel(
+                rules, cards[soloist], others, leads, melds[soloist], trump, handling.buried, bid)
+        if not durch and not bettel:
             concede_at = policy.concede_from(rules, cards[soloist], trump, melds[soloist],
                                              handling.buried)
-    if durch:  # no trump, and no meld counts
+    if durch or bettel:  # no trump, and no meld counts
         melds = [0] * rules.players
     conceded = not sample and bid >= concede_at
     if conceded:
@@ -346,21 +354,27 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     else:
         table = None
         seats = list(policies)
-        if durch:  # the soloist plays his top card, a sampling seat the heuristic's card
-            seats = [TOP if seat == soloist else (HEURISTIC if p == SAMPLING else p)
+        if durch or bettel:  # the soloist plays his top (bottom) card, a sampling seat the
+            # heuristic's card
+            own = TOP if durch else BOTTOM
+            seats = [own if seat == soloist else (HEURISTIC if p == SAMPLING else p)
                      for seat, p in enumerate(policies)]
         elif SAMPLING in policies:
             table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
                                          handling.demand, handling.buried)
         leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
-        tricks = play_tricks(rules, cards, leader, NO_SUIT if durch else trump, pick, seats,
-                             table, n_samples, stream)
+        tricks = play_tricks(rules, cards, leader, NO_SUIT if durch or bettel else trump, pick,
+                             seats, table, n_samples, stream)
         assert not any(any(h) for h in cards)
         card_points = trick_card_points(rules, tricks)
         card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)
                                                        for _ in range(handling.buried[t])])
-        score = (score_durch(rules, soloist, tricks) if durch
-                 else score_deal(rules, soloist, bid, melds, card_points, tricks))
+        if durch:
+            score = score_durch(rules, soloist, tricks)
+        elif bettel:
+            score = score_bettel(rules, soloist, bid, tricks)
+        else:
+            score = score_deal(rules, soloist, bid, melds, card_points, tricks)
     demand = None
     if handling.demand is not None:
         card, holder, given = handling.demand
@@ -375,7 +389,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         "bid": bid,
         "demand": demand,
         "buried": format_counts(handling.buried),
-        "trump": None if durch else SUITS[trump],
+        "trump": None if durch or bettel else SUITS[trump],
         "melds": melds,
         "tricks": [{"leader": t.leader, "cards": [format_card(c) for c in t.cards],
                     "winner": t.winner} for t in tricks],
@@ -384,12 +398,14 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         "made": score.made,
         "conceded": conceded,
         "durch": durch,
+        "bettel": bettel,
         "scores": score.scores,
     }
     if rules.partnerships:
         record["pair_scores"] = [score.side_scores[0], score.side_scores[1]]
     if sample:
         record["concede_from"] = concede_at
+        record["sure_bettel"] = sure_misere
     return record
 
 

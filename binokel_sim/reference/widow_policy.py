@@ -191,3 +191,39 @@ def declares_durch(rules: Rules, hand: list[int], others: list[int], leads: bool
     counting = estimate(rules, meld, features(rules, hand, trump, buried))
     return (rules.widow_durch and counting + rules.all_tricks_bonus < 1000
             and sure_durch(rules, hand, others, leads))
+
+
+BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
+
+
+def sure_bettel(rules: Rules, hand: list[int], others: list[int], leads: bool) -> bool:
+    """Whether the soloist holding ``hand`` takes no trick without trump whatever the others,
+    holding ``others`` between them, do (docs/rules.md, "Policies", Bettel): in every suit he
+    holds, none of his cards ranks above the lowest card they hold of it, so he can never head a
+    card of theirs; if he leads the first trick (``leads``), every card of his ranks strictly
+    below all of theirs in its suit, and they hold the suit, so his lead is headed."""
+    for suit in range(N_SUITS):
+        mine = [type_rank(t) for t in range(N_TYPES) if type_suit(t) == suit and hand[t]]
+        theirs = [type_rank(t) for t in range(N_TYPES) if type_suit(t) == suit and others[t]]
+        if not mine:
+            continue
+        if leads and (not theirs or max(mine) >= min(theirs)):
+            return False
+        if theirs and max(mine) > min(theirs):
+            return False
+    return True
+
+
+def bettel_card(legal: list[int]) -> int:
+    """The Bettel soloist's card: the lowest-ranked legal card type, of the lowest suit on a
+    tie."""
+    return min(legal, key=lambda t: (type_rank(t), type_suit(t)))
+
+
+def declares_bettel(rules: Rules, hand: list[int], others: list[int], leads: bool, meld: int,
+                    trump: int, buried: list[int], bid: int) -> bool:
+    """Whether the heuristic (or sampling) soloist declares Bettel where the rules allow it, at
+    a bid of at most 300: a sure Bettel (:func:`sure_bettel`) when his estimate of counting
+    (:func:`binokel_sim.widow_value.estimate`) falls short of the bid."""
+    return (rules.widow_bettel and bid <= BETTEL_BID and sure_bettel(rules, hand, others, leads)
+            and estimate(rules, meld, features(rules, hand, trump, buried)) < bid)

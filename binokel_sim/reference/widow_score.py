@@ -106,3 +106,15 @@ def score_durch(rules: Rules, soloist: int, tricks: list) -> Score:
     side_scores[own] = DURCH_SCORE if made else -DURCH_SCORE
     scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
     return Score(0, made, side_scores, scores)
+
+
+def score_bettel(rules: Rules, soloist: int, bid: int, tricks: list) -> Score:
+    """A Bettel (SPEC "House variants"; docs/rules.md decision 40): the soloist's side scores
+    the bid when he took no trick, else minus twice the bid; every other side 0; no meld
+    counts. No bonus."""
+    made = not any(trick.winner == soloist for trick in tricks)
+    own = side_of(rules, soloist)
+    side_scores = [0] * n_sides(rules)
+    side_scores[own] = bid if made else -2 * bid
+    scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
+    return Score(0, made, side_scores, scores)

@@ -109,6 +109,7 @@ class Rules:
     concede_bonus: int = 30  # [widow] concede_bonus: what each opposing side adds to its meld
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
     all_tricks_bonus: int = 1000  # [widow] all_tricks_bonus: a side taking every trick adds it
+    widow_bettel: bool = False  # [widow] bettel: the soloist may declare Bettel (no trick)
 
     @property
     def deck_size(self) -> int:
@@ -156,7 +157,7 @@ _KNOWN_KEYS = {
     "play": {"strict", "first_leader", "strict_phase1"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
     "game": {"target"},
-    "widow": {"demand", "concede", "concede_bonus", "durch", "all_tricks_bonus"},
+    "widow": {"demand", "concede", "concede_bonus", "durch", "all_tricks_bonus", "bettel"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
 
@@ -412,6 +413,7 @@ def _rules_from_dict(data: dict) -> Rules:
                          "has a concede bonus; remove it or set concede = true")
     durch = _get(widow_rules, "durch", bool, "widow", False)
     all_tricks_bonus = _int_at_least(widow_rules, "all_tricks_bonus", "widow", 0, 1000)
+    bettel = _get(widow_rules, "bettel", bool, "widow", False)
 
     bidding = _section(data, "bidding", required=False)
     ladder_raw = _get(bidding, "ladder", list, "bidding", [])
@@ -459,7 +461,7 @@ def _rules_from_dict(data: dict) -> Rules:
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
         widow_concede=concede, concede_bonus=concede_bonus, widow_durch=durch,
-        all_tricks_bonus=all_tricks_bonus,
+        all_tricks_bonus=all_tricks_bonus, widow_bettel=bettel,
     )
 
 

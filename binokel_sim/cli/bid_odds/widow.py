@@ -85,6 +85,9 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
         out.print(f"Durch (a sure one, declared instead of trump): in "
                   f"{percent(result['p_durch'])}, made in {percent(result['p_durch_made'])}",
                   highlight=False)
+    if "p_bettel" in result:
+        out.print(f"a sure Bettel after the Dabb (he may declare it at a bid up to 300): in "
+                  f"{percent(result['p_bettel'])}", highlight=False)
     rows = result["rows"].to_dicts()
     bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
     out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows

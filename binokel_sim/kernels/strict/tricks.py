@@ -17,10 +17,12 @@ from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.policies import (
+    POLICY_BOTTOM,
     POLICY_RANDOM,
     POLICY_SAMPLING,
     POLICY_SOLVER,
     POLICY_TOP,
+    bottom_card,
     random_pick,
     top_card,
 )
@@ -146,6 +148,8 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
             elif policies[useat] == POLICY_TOP:  # a Durch soloist
                 c = top_card(legal)
+            elif policies[useat] == POLICY_BOTTOM:  # a Bettel soloist
+                c = bottom_card(legal)
             elif search is not None and knows is not None and n_players > 2 and \
                     policies[useat] == POLICY_SAMPLING:
                 c, s0, s1, s2, s3 = strict_sampling_card(

@@ -74,3 +74,16 @@ def score_durch(won, soloist, n_players, hand, pairs, scores):
     for seat in range(n_players):
         scores[seat] = value if side_of(seat, pairs) == solo else 0
     return 0, made, value
+
+
+@njit(inline="always")
+def score_bettel(won, soloist, n_players, bid, pairs, scores):
+    """Score a Bettel (SPEC "House variants"; docs/rules.md decision 40): the soloist's side
+    scores the bid when he took no trick, else minus twice the bid; every other side 0; no meld
+    counts. Writes ``scores`` and returns ``(0, made, the soloist side's score)``."""
+    solo = side_of(soloist, pairs)
+    made = won[soloist] == 0
+    value = bid if made else -2 * bid
+    for seat in range(n_players):
+        scores[seat] = value if side_of(seat, pairs) == solo else 0
+    return 0, made, value

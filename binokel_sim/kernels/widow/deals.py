@@ -21,6 +21,9 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compil
 - ``thresholds`` int64 (k,): per estimate after the Dabb, the bid from which the soloist gives
   up (:func:`binokel_sim.widow_value.concede_table`).
 
+After the Dabb a heuristic or sampling soloist may declare Durch or Bettel (where the rules
+have them, :func:`sure_durch`, :func:`sure_bettel`) or give up (Abgehen).
+
 The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
 argument (numba's prange loops, which the drivers were, took no tuple nested in a tuple).
 
@@ -32,15 +35,22 @@ stream of a deal").
 
 import numpy as np
 
-from binokel_sim.constants import CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
+from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.bits import ALL_TYPES, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
-from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.modes import (
+    MODE_DUEL,
+    MODE_MATCH,
+    MODE_PLAY,
+    MODE_PLAYOUT,
+    MODE_SAMPLE,
+)
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import game_over, give_card, remove_card, suit_block
 from binokel_sim.kernels.policies import (
+    POLICY_BOTTOM,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
     POLICY_SAMPLING,
@@ -54,6 +64,7 @@ from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
 from binokel_sim.kernels.strict.widow_score import (
+    score_bettel,
     score_conceded,
     score_durch,
     score_sides,
@@ -73,14 +84,16 @@ CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
 CFG_TABLE_LOW = 11
 CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
 CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
-N_CFG = 14
+CFG_BETTEL = 14  # 1 when the soloist may declare Bettel ([widow] bettel)
+N_CFG = 15
 ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
 TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 I_CONCEDED = 9
 I_DURCH = 10  # the soloist declared Durch (I_TRUMP is then NO_TRUMP)
-N_INFO = 11
+I_BETTEL = 11  # the soloist declared Bettel (I_TRUMP is then NO_TRUMP)
+N_INFO = 12
 
 
 @njit(inline="always")
@@ -180,6 +193,36 @@ def sure_durch(hands, soloist, n_players, leads):
         if at_least < min(n, m):
             return False
         if not leads and top_mine <= top_out:
+            return False
+    return True
+
+
+@njit
+def sure_bettel(hands, soloist, n_players, leads):
+    """Whether the soloist takes no trick without trump whatever the others hold and play
+    (docs/rules.md, "Policies", Bettel; the twin is ``reference.widow_policy.sure_bettel``): in
+    every suit he holds, each of his cards ranks at or below every card the other hands hold
+    of it (so he can never head a card they lead, and a card they play to his lead never
+    loses to it); where he leads the first trick (``leads``), strictly below, and the others
+    hold some of every suit he holds (his lead is headed)."""
+    for s in range(4):
+        top_mine = -1
+        low_out = 6
+        for r in range(6):
+            t = s * 6 + r
+            if type_count(hands, soloist, t) > 0:
+                top_mine = r
+            out = 0
+            for seat in range(n_players):
+                if seat != soloist:
+                    out += type_count(hands, seat, t)
+            if out > 0 and low_out == 6:
+                low_out = r
+        if top_mine < 0:
+            continue
+        if leads and (low_out == 6 or top_mine >= low_out):  # 6: they hold none of the suit
+            return False
+        if top_mine > low_out:
             return False
     return True
 
@@ -595,8 +638,11 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 buried_points += card_points[buried[j]]
             concede_at = NEVER
             durch = False
+            bettel = False
+            sure_misere = False  # a sure Bettel (a sample's bettel column)
             if smart is not None and not random_soloist and (cfg[CFG_CONCEDE] != 0
-                                                             or cfg[CFG_DURCH] != 0):
+                                                             or cfg[CFG_DURCH] != 0
+                                                             or cfg[CFG_BETTEL] != 0):
                 guess = dabb_estimate(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                                       hands[soloist, 3], trump, melds[soloist], buried_points,
                                       card_points, estimate)
@@ -604,10 +650,16 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < DURCH_SCORE:
                     leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
                     durch = sure_durch(hands, soloist, n_players, leads)
-                if cfg[CFG_CONCEDE] != 0 and not durch:
+                # Bettel: a sure one, where counting is expected to fall short of the bid
+                if cfg[CFG_BETTEL] != 0 and not durch:
+                    leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
+                    sure_misere = sure_bettel(hands, soloist, n_players, leads)
+                    bettel = (sure_misere and not sample and bid <= BETTEL_BID
+                              and guess < bid)
+                if cfg[CFG_CONCEDE] != 0 and not durch and not bettel:
                     i = min(max(guess - cfg[CFG_TABLE_LOW], 0), thresholds.shape[0] - 1)
                     concede_at = thresholds[i]
-            if durch:  # no trump, and no meld counts
+            if durch or bettel:  # no trump, and no meld counts
                 trump = NO_TRUMP
                 for seat in range(n_players):
                     melds[seat] = 0
@@ -632,9 +684,11 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     play_pol[seat] = policies[seat]
                     if durch and seat == soloist:
                         play_pol[seat] = POLICY_TOP
-                    elif durch and policies[seat] == POLICY_SAMPLING:
+                    elif bettel and seat == soloist:
+                        play_pol[seat] = POLICY_BOTTOM
+                    elif (durch or bettel) and policies[seat] == POLICY_SAMPLING:
                         play_pol[seat] = POLICY_HEURISTIC
-                if search is not None and learning and not durch:  # the table's knowledge
+                if search is not None and learning and not durch and not bettel:
                     widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
                                           buried, bid, trump, melds, show_rows, card_points,
                                           hand, cfg[CFG_SWEEP])
@@ -653,6 +707,9 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 if durch:
                     bonus, made, solo_total = score_durch(won, soloist, n_players, hand, pairs,
                                                           scores)
+                elif bettel:
+                    bonus, made, solo_total = score_bettel(won, soloist, n_players, bid, pairs,
+                                                           scores)
                 else:
                     bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
                                                           n_players, hand, pairs, cfg[CFG_SWEEP],
@@ -670,6 +727,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 info_out[d, I_MADE] = made
                 info_out[d, I_CONCEDED] = conceded
                 info_out[d, I_DURCH] = durch
+                info_out[d, I_BETTEL] = bettel
                 for j in range(n_widow):
                     buried_out[d, j] = buried[j]
                 for seat in range(n_players):
@@ -696,6 +754,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 samples_out[d, 5] = concede_at
                 samples_out[d, 6] = scores[1]  # seat 1 defends (each alone, or in the pair 1+3)
                 samples_out[d, 7] = durch
+                samples_out[d, 8] = sure_misere
                 break
             if mode == MODE_DUEL:
                 a_score = 0
