@@ -84,7 +84,7 @@ def test_abgehen_is_on_in_every_widow_game_with_a_bonus_of_30():
     ("concede", "yes", "expected true/false"),
     ("concede_bonus", -1, "concede_bonus"),
     ("concede_bonus", 2.5, "concede_bonus"),
-    ("bettel", True, "unknown key 'bettel'"),
+    ("ramsch", True, "unknown key 'ramsch'"),
 ])
 def test_a_bad_abgehen_key_is_refused(key, value, needle):
     data = builtin_dict("swabian-3-40")

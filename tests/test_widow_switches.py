@@ -93,7 +93,8 @@ def test_soloist_is_the_widow_games_word_for_the_bid_winner():
 @pytest.mark.parametrize("name, section, key, value, needle", [
     ("two-hand-48", "widow", "demand", False, "only a game with a widow"),
     ("four-hand-80", "widow", "demand", True, "only a game with a widow"),
-    ("three-hand-auction-48", "widow", "bettel", True, "unknown key 'bettel'"),
+    ("three-hand-auction-48", "widow", "ramsch", True, "unknown key 'ramsch'"),
+    ("kreuz-4-40", "widow", "all_tricks_bonus", -1, "all_tricks_bonus"),
     ("swabian-3-40", "widow", "durch", "yes", "expected true/false"),
     ("three-hand-auction-48", "widow", "concede", 1, "expected true/false"),
     ("swabian-3-40", "widow", "concede_bonus", -5, "concede_bonus"),
