@@ -18,29 +18,30 @@ import copy
 import numpy as np
 import pytest
 from test_abgehen import house
-from test_durch import counts, one_deal, played_blocks_of_one
+from test_durch import (
+    counts,
+    one_deal,
+    played_blocks_of_one,
+    random_positions,
+    sure_both,
+)
 from widow_replay import replay_widow
 
-from binokel_sim.cards import N_TYPES, counts_to_planes
+from binokel_sim.cards import N_TYPES
 from binokel_sim.engines import widow as widow_games
-from binokel_sim.kernels.widow.deals import I_BETTEL, I_CONCEDED, I_DURCH, I_MADE, sure_bettel
+from binokel_sim.kernels.widow.deals import (
+    I_BETTEL,
+    I_CONCEDED,
+    I_DURCH,
+    I_MADE,
+    sure_bettel,
+)
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.reference import widow_policy
 from binokel_sim.reference.widow_score import Trick, score_bettel
 from binokel_sim.variants import RulesError, find_variant
 
 BUILT_IN = ["three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40"]
-
-
-def kernel_sure(hands: list[list[int]], soloist: int, leads: bool) -> bool:
-    planes = np.array([counts_to_planes(np.array(h)) for h in hands], dtype=np.uint32)
-    return bool(sure_bettel(planes, soloist, len(hands), leads))
-
-
-def twin_sure(hands: list[list[int]], soloist: int, leads: bool) -> bool:
-    rules = find_variant("swabian-3-40")
-    others = [sum(h[t] for s, h in enumerate(hands) if s != soloist) for t in range(N_TYPES)]
-    return widow_policy.sure_bettel(rules, hands[soloist], others, leads)
 
 
 def test_bettel_is_off_in_every_built_in_game():
@@ -70,26 +71,13 @@ SURE = [
 @pytest.mark.parametrize("mine, theirs, leads, sure", SURE)
 def test_sure_bettel_known_answers(mine, theirs, leads, sure):
     hands = [counts(mine), counts(theirs), [0] * N_TYPES]
-    assert twin_sure(hands, 0, leads) is sure
-    assert kernel_sure(hands, 0, leads) is sure
+    assert sure_both(sure_bettel, widow_policy.sure_bettel, hands, 0, leads) is sure
 
 
 def test_the_sure_bettel_kernel_equals_its_twin_on_random_hands():
-    rng = np.random.default_rng(4)
-    deck = [t for t in range(N_TYPES) for _ in range(2) if t % 6 != 0]
-    found = 0
-    for _ in range(3000):
-        players = int(rng.integers(3, 5))
-        size = int(rng.integers(1, 6))
-        cards = rng.permutation(deck)[:players * size]
-        hands = [[0] * N_TYPES for _ in range(players)]
-        for i, t in enumerate(cards):
-            hands[i // size][int(t)] += 1
-        soloist = int(rng.integers(players))
-        for leads in (True, False):
-            kernel = kernel_sure(hands, soloist, leads)
-            assert kernel == twin_sure(hands, soloist, leads)
-            found += kernel
+    """Three and four hands of 1 to 5 cards."""
+    found = sum(sure_both(sure_bettel, widow_policy.sure_bettel, *position)
+                for position in random_positions(4, (1, 6)))
     assert found >= 20
 
 

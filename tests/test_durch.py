@@ -42,15 +42,31 @@ def counts(text: str) -> list[int]:
     return out
 
 
-def kernel_sure(hands: list[list[int]], soloist: int, leads: bool) -> bool:
+def sure_both(kernel, twin, hands: list[list[int]], soloist: int, leads: bool) -> bool:
+    """A sure-contract rule (``sure_durch``, ``sure_bettel``) by the kernel (planes) and by its
+    twin (counts, the others' cards summed), which must agree."""
     planes = np.array([counts_to_planes(np.array(h)) for h in hands], dtype=np.uint32)
-    return bool(sure_durch(planes, soloist, len(hands), leads))
-
-
-def twin_sure(hands: list[list[int]], soloist: int, leads: bool) -> bool:
-    rules = find_variant("swabian-3-40")
+    got = bool(kernel(planes, soloist, len(hands), leads))
     others = [sum(h[t] for s, h in enumerate(hands) if s != soloist) for t in range(N_TYPES)]
-    return widow_policy.sure_durch(rules, hands[soloist], others, leads)
+    assert got == twin(find_variant("swabian-3-40"), hands[soloist], others, leads)
+    return got
+
+
+def random_positions(seed: int, sizes: tuple[int, int], n: int = 3000):
+    """``n`` random positions of the 40-card deck: three or four hands of a size in ``sizes``
+    (short hands make the sure contracts common), a soloist, and both leads."""
+    rng = np.random.default_rng(seed)
+    deck = [t for t in range(N_TYPES) for _ in range(2) if t % 6 != 0]  # no nines
+    for _ in range(n):
+        players = int(rng.integers(3, 5))
+        size = int(rng.integers(*sizes))
+        cards = rng.permutation(deck)[:players * size]
+        hands = [[0] * N_TYPES for _ in range(players)]
+        for i, t in enumerate(cards):
+            hands[i // size][int(t)] += 1
+        soloist = int(rng.integers(players))
+        for leads in (True, False):
+            yield hands, soloist, leads
 
 
 # --- the rules ------------------------------------------------------------------------------------
@@ -94,28 +110,13 @@ SURE = [
 @pytest.mark.parametrize("mine, theirs, leads, sure", SURE)
 def test_sure_durch_known_answers(mine, theirs, leads, sure):
     hands = [counts(mine), counts(theirs), [0] * N_TYPES]
-    assert twin_sure(hands, 0, leads) is sure
-    assert kernel_sure(hands, 0, leads) is sure
+    assert sure_both(sure_durch, widow_policy.sure_durch, hands, 0, leads) is sure
 
 
 def test_the_sure_durch_kernel_equals_its_twin_on_random_hands():
-    """Random deals of the 40-card deck (three and four hands of 4 to 12 cards, short hands make
-    a sure Durch common) and either lead."""
-    rng = np.random.default_rng(3)
-    deck = [t for t in range(N_TYPES) for _ in range(2) if t % 6 != 0]  # no nines
-    found = 0
-    for _ in range(3000):
-        players = int(rng.integers(3, 5))
-        size = int(rng.integers(2, 10 if players == 4 else 13))
-        cards = rng.permutation(deck)[:players * size]
-        hands = [[0] * N_TYPES for _ in range(players)]
-        for i, t in enumerate(cards):
-            hands[i // size][int(t)] += 1
-        soloist = int(rng.integers(players))
-        for leads in (True, False):
-            kernel = kernel_sure(hands, soloist, leads)
-            assert kernel == twin_sure(hands, soloist, leads)
-            found += kernel
+    """Three and four hands of 2 to 11 cards."""
+    found = sum(sure_both(sure_durch, widow_policy.sure_durch, *position)
+                for position in random_positions(3, (2, 12)))
     assert 20 <= found
 
 

@@ -39,10 +39,11 @@ POLICY_BOTTOM = 5
 
 
 @njit(inline="always")
-def top_card(legal):
-    """The Durch soloist's card (docs/rules.md, "Widow games", "Durch"): the highest-ranked legal
-    card type, of the lowest suit on a tie."""
-    for r in range(5, -1, -1):
+def ranked_card(legal, highest):
+    """The highest-ranked legal card type (``highest``) or the lowest-ranked, of the lowest suit
+    on a tie."""
+    for i in range(6):
+        r = 5 - i if highest else i
         for s in range(4):
             t = s * 6 + r
             if (legal >> t) & 1:
@@ -51,15 +52,15 @@ def top_card(legal):
 
 
 @njit(inline="always")
+def top_card(legal):
+    """The Durch soloist's card (docs/rules.md, "Widow games", "Policies"): the highest."""
+    return ranked_card(legal, True)
+
+
+@njit(inline="always")
 def bottom_card(legal):
-    """The Bettel soloist's card: the lowest-ranked legal card type, of the lowest suit on a
-    tie."""
-    for r in range(6):
-        for s in range(4):
-            t = s * 6 + r
-            if (legal >> t) & 1:
-                return np.int64(t)
-    return np.int64(-1)
+    """The Bettel soloist's card: the lowest."""
+    return ranked_card(legal, False)
 
 
 # --- policy 0: random ------------------------------------------------------------------------
