@@ -11,8 +11,9 @@ id     name           what it does
                       legal, no draw when the card is forced
 1      ``heuristic``  the family's heuristic (see below); deterministic, reads no random
                       numbers
-4      (none)         the widow games' Durch soloist: :func:`top_card` (seated by the engine)
-5      (none)         the widow games' Bettel soloist: :func:`bottom_card` (likewise)
+4      (none)         the widow games' Durch soloist: :func:`ranked_card`, the highest (seated
+                      by the engine)
+5      (none)         the widow games' Bettel soloist: :func:`ranked_card`, the lowest
 =====  =============  ==========================================================================
 
 The bit helpers live in :mod:`binokel_sim.kernels.bits`, the heuristic (policy 1) of the
@@ -38,9 +39,10 @@ POLICY_TOP = 4
 POLICY_BOTTOM = 5
 
 
-@njit(inline="always")
+@njit  # called, not inlined: one compiled function for every strict kernel
 def ranked_card(legal, highest):
-    """The highest-ranked legal card type (``highest``) or the lowest-ranked, of the lowest suit
+    """The highest-ranked legal card type (``highest``: the Durch soloist's card, docs/rules.md
+    "Widow games", "Policies") or the lowest-ranked (the Bettel soloist's), of the lowest suit
     on a tie."""
     for i in range(6):
         r = 5 - i if highest else i
@@ -49,18 +51,6 @@ def ranked_card(legal, highest):
             if (legal >> t) & 1:
                 return np.int64(t)
     return np.int64(-1)
-
-
-@njit(inline="always")
-def top_card(legal):
-    """The Durch soloist's card (docs/rules.md, "Widow games", "Policies"): the highest."""
-    return ranked_card(legal, True)
-
-
-@njit(inline="always")
-def bottom_card(legal):
-    """The Bettel soloist's card: the lowest."""
-    return ranked_card(legal, False)
 
 
 # --- policy 0: random ------------------------------------------------------------------------

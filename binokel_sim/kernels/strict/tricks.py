@@ -22,9 +22,8 @@ from binokel_sim.kernels.policies import (
     POLICY_SAMPLING,
     POLICY_SOLVER,
     POLICY_TOP,
-    bottom_card,
     random_pick,
-    top_card,
+    ranked_card,
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
@@ -146,10 +145,8 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
             legal = held if i == 0 else must_head(held, led_block, trump_block, wins)
             if smart is None or policies[useat] == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
-            elif policies[useat] == POLICY_TOP:  # a Durch soloist
-                c = top_card(legal)
-            elif policies[useat] == POLICY_BOTTOM:  # a Bettel soloist
-                c = bottom_card(legal)
+            elif policies[useat] == POLICY_TOP or policies[useat] == POLICY_BOTTOM:
+                c = ranked_card(legal, policies[useat] == POLICY_TOP)  # Durch / Bettel soloist
             elif search is not None and knows is not None and n_players > 2 and \
                     policies[useat] == POLICY_SAMPLING:
                 c, s0, s1, s2, s3 = strict_sampling_card(
