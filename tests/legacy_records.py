@@ -170,7 +170,7 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "bid": info[I_BID],
             "demand": demand,
             "buried": format_counts(counts_of(buried[d])),
-            "trump": None if info[I_DURCH] or info[I_BETTEL] else SUITS[info[I_TRUMP]],
+            "trump": SUITS[info[I_TRUMP]] if info[I_TRUMP] >= 0 else None,
             "melds": melds[d],
             "tricks": tricks,
             "card_points": card_points[d],

@@ -279,6 +279,7 @@ def test_bid_rows_with_a_durch():
     rules = find_variant("swabian-3-40")
     out = samples_of(np.array([150, 200, 260, 1000, -1000] * 200))
     out[:, widow_games.SAMPLE_FIELDS.index("durch")] = [0, 0, 0, 1, 1] * 200
+    out[:, widow_games.SAMPLE_FIELDS.index("trump")] = [0, 0, 0, -1, -1] * 200  # as the kernel
     at = {r["bid"]: r for r in bid_rows(rules, out).to_dicts()}
     assert at[150]["p_make"] == pytest.approx(0.8)
     assert at[150]["expected_score"] == pytest.approx((150 + 200 + 260 + 1000 - 1000) / 5)

@@ -357,7 +357,7 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, poli
         ours = [s for s in range(players) if widow_score.side_of(rules, s) == 0]
         tricks = sum(1 for t in record["tricks"] if t["winner"] in ours)
         out.append([record["pair_scores"][0] if rules.partnerships else record["scores"][0],
-                    "SHDC".index(record["trump"]) if record["trump"] else 4, record["melds"][0],
+                    "SHDC".index(record["trump"]) if record["trump"] else -1, record["melds"][0],
                     int(tricks == rules.hand_size),
                     sum(record["card_points"][s] for s in ours), record["concede_from"],
                     record["scores"][1], int(record["durch"]), int(record["sure_bettel"])])

@@ -291,8 +291,7 @@ def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, f
     Seat 0 takes the widow, demands (where the rules have the demand), buries and names trump;
     the soloist leads, or the player left of ``dealer`` (the dealer's seat) where the rules say
     so; the deal is played out. Writes ``out`` int64 (n, 9): the soloist side's total (meld if
-    it took a trick + card points + bonus; a Durch's +-1000), the trump (``NO_TRUMP`` in a
-    Durch), the soloist's meld after the widow (0 in a Durch), the bonus (1 if the soloist's
+    it took a trick + card points + bonus; a Durch's +-1000), the trump (-1 in a Durch), the soloist's meld after the widow (0 in a Durch), the bonus (1 if the soloist's
     side took every trick), the side's card points, the smallest bid at which he would give up
     (Abgehen; the sample is played out at every bid), seat 1's score (a defender's), 1 where
     he declared Durch, 1 where he holds a sure Bettel (he could declare it at a bid up to 300;

@@ -118,6 +118,7 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
     meld = out[:, col["meld"]]
     total = out[:, col["total"]]
     durch = out[:, col["durch"]] != 0
+    trump = out[:, col["trump"]]  # -1 where no trump was named (a Durch)
     top = kept(out)
     order = np.argsort(top, kind="stable")
     by_kept = top[order]
@@ -132,7 +133,7 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
             "made_at_minimum": Hist.of(total[top >= floor]),
             "meld": int(meld.sum()), "meld_sq": int((meld * meld).sum()),
             "bonus": int(out[:, col["bonus"]].sum()),
-            "trump": np.bincount(out[~durch, col["trump"]], minlength=4).astype(np.int64),
+            "trump": np.bincount(trump[trump >= 0], minlength=4).astype(np.int64),
             "durch": int(durch.sum()), "durch_failed": int((durch & (total < 0)).sum()),
             "bettel": int(out[:, col["bettel"]].sum())}
 
@@ -250,15 +251,16 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     # set: minus twice the bid; given up: minus the bid; a Durch failed: minus 1000
     scores = (made + Hist.constant(-2 * floor, samples - made.n - given_up - failed)
               + Hist.constant(-floor, given_up) + Hist.constant(-DURCH_SCORE, failed))
-    durch = {}
-    if rules.widow_durch:  # the soloist's Durch, where the rules have it
+    declarations = {}  # the soloist's Durch and Bettel, where the rules have them
+    if rules.widow_durch:
         d_low, d_high = wilson_interval(tally["durch"], samples)
-        durch = {"p_durch": tally["durch"] / samples, "p_durch_ci": [float(d_low), float(d_high)],
-                 "p_durch_made": (tally["durch"] - failed) / samples}
-    if rules.widow_bettel:  # a sure Bettel after the Dabb, where the rules have Bettel
-        low, high = wilson_interval(tally["bettel"], samples)
-        durch = {**durch, "p_bettel": tally["bettel"] / samples,
-                 "p_bettel_ci": [float(low), float(high)]}
+        declarations.update({"p_durch": tally["durch"] / samples,
+                             "p_durch_ci": [float(d_low), float(d_high)],
+                             "p_durch_made": (tally["durch"] - failed) / samples})
+    if rules.widow_bettel:  # a sure Bettel after the Dabb
+        m_low_b, m_high_b = wilson_interval(tally["bettel"], samples)
+        declarations.update({"p_bettel": tally["bettel"] / samples,
+                             "p_bettel_ci": [float(m_low_b), float(m_high_b)]})
     return {
         "hand": format_counts(counts),
         "rows": rows,
@@ -268,7 +270,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         "mean_meld_after_widow_ci": [m_low, m_high],
         "p_bonus": bonus / samples,
         "p_bonus_ci": [float(b_low), float(b_high)],
-        **durch,
+        **declarations,
         "widow": widow,
         "score_histogram": histogram_document({"soloist": scores}, bid=floor),
     }
@@ -294,14 +296,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     from binokel_sim.engines.widow import (
         run_samples as run_widow_samples,
     )
-    from binokel_sim.kernels.widow.deals import (
-        I_BETTEL,
-        I_BID,
-        I_DURCH,
-        I_MADE,
-        I_SOLOIST,
-        I_TRUMP,
-    )
+    from binokel_sim.kernels.widow.deals import I_BID, I_MADE, I_SOLOIST, I_TRUMP
 
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
     events = []
@@ -312,7 +307,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         dealer = (d % rules.players - soloist) % rules.players  # seen from the soloist
         s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
                               dealer=dealer, **options)
-        trump = -1 if info[I_DURCH] or info[I_BETTEL] else int(info[I_TRUMP])  # none named
+        trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
                        "p_make": made_share(s, bid),

@@ -77,7 +77,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "bid": pl.Series(info[:, I_BID]),
         "demand": col.when(demanded, demand),
         "buried": col.types_sorted(played.buried),
-        "trump": col.suits(np.where(durch | bettel, -1, info[:, I_TRUMP])),  # no trump in them
+        "trump": col.suits(info[:, I_TRUMP]),
         "melds": col.ints(played.melds),
         "tricks": played_tricks(played, conceded),
         "card_points": col.ints(played.card_points),

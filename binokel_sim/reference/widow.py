@@ -29,6 +29,7 @@ from binokel_sim.cards import (
     format_card,
     format_counts,
 )
+from binokel_sim.constants import NO_TRUMP
 from binokel_sim.reference import widow_policy as policy
 from binokel_sim.reference import widow_sampling as sampling
 from binokel_sim.reference.core import (
@@ -60,7 +61,6 @@ from binokel_sim.widow_value import NEVER
 RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
 TOP = "top"  # the Durch soloist's card play (widow_policy.durch_card), seated by play_deal
 BOTTOM = "bottom"  # the Bettel soloist's (widow_policy.bettel_card)
-NO_SUIT = 4  # a Durch's "trump": no card is of it, so nothing ruffs
 
 
 def choose(options: list, pick: Pick):
@@ -363,7 +363,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
             table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
                                          handling.demand, handling.buried)
         leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
-        tricks = play_tricks(rules, cards, leader, NO_SUIT if durch or bettel else trump, pick,
+        tricks = play_tricks(rules, cards, leader, NO_TRUMP if durch or bettel else trump, pick,
                              seats, table, n_samples, stream)
         assert not any(any(h) for h in cards)
         card_points = trick_card_points(rules, tricks)

@@ -12,7 +12,7 @@ the cards that cannot raise one, which must not change a single decision.
 from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
-from binokel_sim.constants import CARDS_PER_TRUMP
+from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
 from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.reference.talon_play import heuristic_card
@@ -189,11 +189,8 @@ def declares_durch(rules: Rules, hand: list[int], others: list[int], leads: bool
     bonus for every trick (``rules.all_tricks_bonus``), which a hand that sure would take
     counting too."""
     counting = estimate(rules, meld, features(rules, hand, trump, buried))
-    return (rules.widow_durch and counting + rules.all_tricks_bonus < 1000
+    return (rules.widow_durch and counting + rules.all_tricks_bonus < DURCH_SCORE
             and sure_durch(rules, hand, others, leads))
-
-
-BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
 
 
 def sure_bettel(rules: Rules, hand: list[int], others: list[int], leads: bool) -> bool:

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from binokel_sim.cards import type_rank
+from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.variants import Rules
-
-DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
 
 
 def card_points_of(rules: Rules, cards) -> int:

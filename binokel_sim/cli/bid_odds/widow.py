@@ -16,6 +16,7 @@ from binokel_sim.cli.base import (
 from binokel_sim.cli.ladder import interesting_bids, ladder_note
 from binokel_sim.cli.render import Column, percent, percent_interval, points, provenance_line
 from binokel_sim.cli.render import table as render_table
+from binokel_sim.constants import BETTEL_BID
 from binokel_sim.errors import SimulationError
 
 if TYPE_CHECKING:
@@ -86,8 +87,8 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
                   f"{percent(result['p_durch'])}, made in {percent(result['p_durch_made'])}",
                   highlight=False)
     if "p_bettel" in result:
-        out.print(f"a sure Bettel after the Dabb (he may declare it at a bid up to 300): in "
-                  f"{percent(result['p_bettel'])}", highlight=False)
+        out.print(f"a sure Bettel after the Dabb (he may declare it at a bid up to "
+                  f"{BETTEL_BID}): in {percent(result['p_bettel'])}", highlight=False)
     rows = result["rows"].to_dicts()
     bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
     out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows

@@ -91,8 +91,8 @@ TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 I_CONCEDED = 9
-I_DURCH = 10  # the soloist declared Durch (I_TRUMP is then NO_TRUMP)
-I_BETTEL = 11  # the soloist declared Bettel (I_TRUMP is then NO_TRUMP)
+I_DURCH = 10  # the soloist declared Durch (I_TRUMP is then -1: no trump)
+I_BETTEL = 11  # the soloist declared Bettel (I_TRUMP is then -1)
 N_INFO = 12
 
 
@@ -112,6 +112,13 @@ def hand_points(p0, p1, p2, p3, card_points):
                   + ((np.int64(p2) >> t) & 1) + ((np.int64(p3) >> t) & 1))
         out += copies * card_points[t]
     return out
+
+
+@njit(inline="always")
+def table_row(table, low, estimate):
+    """The row of a per-estimate table (``widow_value.bid_table``, ``concede_table``) whose
+    first row is the estimate ``low``: the estimate clamped to the table."""
+    return table[min(max(estimate - low, 0), table.shape[0] - 1)]
 
 
 @njit(inline="always")
@@ -135,9 +142,7 @@ def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limit
              + bid_w[4] * count_in(p0, p1, p2, p3, TENS)
              + bid_w[5] * hand_points(p0, p1, p2, p3, card_points)
              + bid_w[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)))
-    i = total // SCALE - bid_low
-    i = min(max(i, 0), bid_limits.shape[0] - 1)
-    return bid_limits[i]
+    return table_row(bid_limits, bid_low, total // SCALE)
 
 
 @njit(inline="always")
@@ -147,9 +152,8 @@ def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value,
     his ``meld`` and ``buried_points`` gives up (:mod:`binokel_sim.widow_value`): his
     :func:`dabb_estimate` looked up in ``thresholds`` (``widow_value.concede_table``, the
     estimate ``low`` first, clamped)."""
-    i = dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points, card_points, value) - low
-    i = min(max(i, 0), thresholds.shape[0] - 1)
-    return thresholds[i]
+    return table_row(thresholds, low, dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points,
+                                                    card_points, value))
 
 
 @njit(inline="always")
@@ -157,6 +161,16 @@ def type_count(hands, seat, t):
     """The copies of card type ``t`` in ``hands[seat]`` (planes)."""
     return (((hands[seat, 0] >> t) & 1) + ((hands[seat, 1] >> t) & 1)
             + ((hands[seat, 2] >> t) & 1) + ((hands[seat, 3] >> t) & 1))
+
+
+@njit(inline="always")
+def others_count(hands, soloist, n_players, t):
+    """The copies of card type ``t`` the seats other than ``soloist`` hold between them."""
+    out = 0
+    for seat in range(n_players):
+        if seat != soloist:
+            out += type_count(hands, seat, t)
+    return out
 
 
 @njit
@@ -175,10 +189,7 @@ def sure_durch(hands, soloist, n_players, leads):
         for r in range(6):
             t = s * 6 + r
             mine = type_count(hands, soloist, t)
-            out = 0
-            for seat in range(n_players):
-                if seat != soloist:
-                    out += type_count(hands, seat, t)
+            out = others_count(hands, soloist, n_players, t)
             n += mine
             m += out
             if out > 0:
@@ -212,11 +223,7 @@ def sure_bettel(hands, soloist, n_players, leads):
             t = s * 6 + r
             if type_count(hands, soloist, t) > 0:
                 top_mine = r
-            out = 0
-            for seat in range(n_players):
-                if seat != soloist:
-                    out += type_count(hands, seat, t)
-            if out > 0 and low_out == 6:
+            if others_count(hands, soloist, n_players, t) > 0 and low_out == 6:
                 low_out = r
         if top_mine < 0:
             continue
@@ -646,19 +653,17 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 guess = dabb_estimate(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                                       hands[soloist, 3], trump, melds[soloist], buried_points,
                                       card_points, estimate)
+                leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
                 # Durch: a sure one, worth more than counting (which would take every trick too)
                 if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < DURCH_SCORE:
-                    leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
                     durch = sure_durch(hands, soloist, n_players, leads)
                 # Bettel: a sure one, where counting is expected to fall short of the bid
                 if cfg[CFG_BETTEL] != 0 and not durch:
-                    leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
                     sure_misere = sure_bettel(hands, soloist, n_players, leads)
                     bettel = (sure_misere and not sample and bid <= BETTEL_BID
                               and guess < bid)
                 if cfg[CFG_CONCEDE] != 0 and not durch and not bettel:
-                    i = min(max(guess - cfg[CFG_TABLE_LOW], 0), thresholds.shape[0] - 1)
-                    concede_at = thresholds[i]
+                    concede_at = table_row(thresholds, cfg[CFG_TABLE_LOW], guess)
             if durch or bettel:  # no trump, and no meld counts
                 trump = NO_TRUMP
                 for seat in range(n_players):
@@ -715,11 +720,12 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                                                           n_players, hand, pairs, cfg[CFG_SWEEP],
                                                           scores, sums)
             # --- what the item keeps ---------------------------------------------------------
+            named = -1 if trump == NO_TRUMP else trump  # what the records call the trump
             if record:
                 info_out[d, I_SOLOIST] = soloist
                 info_out[d, I_BID] = bid
                 info_out[d, I_CALLS] = n_calls
-                info_out[d, I_TRUMP] = trump
+                info_out[d, I_TRUMP] = named
                 info_out[d, I_DEMAND] = demand
                 info_out[d, I_FROM] = holder
                 info_out[d, I_GIVEN] = given
@@ -747,7 +753,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                         side_cards += card_pts[seat]
                         side_tricks += won[seat]
                 samples_out[d, 0] = solo_total
-                samples_out[d, 1] = trump
+                samples_out[d, 1] = named
                 samples_out[d, 2] = melds[0]
                 samples_out[d, 3] = 1 if side_tricks == hand else 0
                 samples_out[d, 4] = side_cards
