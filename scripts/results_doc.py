@@ -189,8 +189,9 @@ def auction_lines() -> list[str]:
              f"{first['seed']}` (version {first['version']}). In the widow games every seat "
              "bids by its hand's fitted estimate before the Dabb, up to the highest bid worth "
              "more than defending, and the soloist may give up after the Dabb (Abgehen; "
-             "docs/rules.md, \"Widow games\"); four-hand-80 keeps its partnership bidding "
-             "heuristic (docs/rules.md, \"Bidding heuristic\"), which bids too high. "
+             "docs/rules.md, \"Widow games\"); in four-hand-80 every seat bids by its fitted "
+             "play estimate and meld, up to the highest bid whose expected score beats the "
+             "cost of holding the contract (docs/rules.md, \"Bidding heuristic\"). "
              "Targets (issue 27): the dealer forced to play at the minimum in at most 15% of the "
              "deals, contracts made 55% to 90%, bids above the minimum common.", "",
              "| variant | dealer forced at the minimum | contracts made (95% CI) | given up | "

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim import bidding
+from binokel_sim import bidding, pair_value
 from binokel_sim.cards import counts_of, counts_to_planes, parse_cards
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, next_bid
 from binokel_sim.reference import play as ref
@@ -129,20 +129,29 @@ def kernel_limit(hand_counts):
     planes = counts_to_planes(hand_counts)
     totals = np.full(4, -99, dtype=np.int64)
     limit, trump = bid_limit(planes[0], planes[1], planes[2], planes[3], TABLES.kt,
-                             TABLES.trump_need, totals)
+                             TABLES.trump_need, totals, pair_value.weights(RULES),
+                             pair_value.limit_table(RULES))
     return int(limit), int(trump), [int(x) for x in totals]
 
 
 def test_bid_limit_example_hand():
     # trump S: aces around 10 + kings around 8 + run 15 + one royal marriage outside the run 4
-    # + common marriages H, D 4 + binokel twice 30 = 71; eight spades: 71 + 20 + 25 + 2*3 = 122.
-    # H: 10 + 8 + royal 4 + common S twice, D once 6 + 30 = 58 -> 58 + 45 - 2 = 101; D: 58 + 45.
-    # C has no queen: not a candidate.
+    # + common marriages H, D 4 + binokel twice 30 = 71; H: 10 + 8 + royal 4 + common S twice,
+    # D once 6 + 30 = 58; D: 58. C has no queen: not a candidate. Eight spades (two aces, a
+    # ten), five aces and three tens in all, no void: the play estimate (the fitted weights, in
+    # points) and the table's limit at meld 71; S beats H and D on meld and on spades.
     hand = counts(RULES, RULES.example_hand)
     limit, trump, totals = kernel_limit(hand)
-    assert (limit, trump) == (122, S)
     assert totals[:3] == [71, 58, 58]
-    assert ref.bid_limit(RULES, list(hand)) == (122, S)
+    assert pair_value.features(list(hand), S) == [8, 5, 3, 3, 0]
+    w = pair_value.weights(RULES)
+    play = (int(w[0]) + 8 * int(w[1]) + 5 * int(w[2]) + 3 * int(w[3]) + 3 * int(w[4])) // 1024
+    assert play == pair_value.play_estimate(RULES, [8, 5, 3, 3, 0])
+    assert (limit, trump) == (int(pair_value.limit_table(RULES)[71, play]), S)
+    assert ref.bid_limit(RULES, list(hand)) == (limit, S)
+    # the hand is worth far more than the minimum: it bids on (the model: about 71 + 16 partner
+    # meld + 30 play)
+    assert limit >= 90
 
 
 def test_bid_limit_without_marriage():

@@ -50,14 +50,14 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
         hands=np.empty((n, 4, 4), dtype=np.uint32),
         info=np.empty((n, len(games.DEAL_FIELDS)), dtype=np.int64),
         melds=np.empty((n, 4, 4), dtype=np.int64),
-        bid_seats=np.empty((n, games.most_calls(RULES, TABLES.max_total)), dtype=np.int64),
-        bid_values=np.empty((n, games.most_calls(RULES, TABLES.max_total)), dtype=np.int64),
+        bid_seats=np.empty((n, games.most_calls(RULES)), dtype=np.int64),
+        bid_values=np.empty((n, games.most_calls(RULES)), dtype=np.int64),
         trick_cards=np.zeros((n, HAND, 4), dtype=np.int64),
         trick_leaders=np.zeros((n, HAND), dtype=np.int64),
         trick_winners=np.zeros((n, HAND), dtype=np.int64),
     )
     spread_blocks(play_blocks, -(-n // block_size), TABLES.deck, TABLES.kt, TABLES.trump_need,
-                  TABLES.ladder, TABLES.card_points, RULES.last_trick, RULES.min_meld,
+                  games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
                   RULES.min_play, np.full(4, policy, np.int64), 0, None, seed, first_block,
                   block_size, first_deal, played.hands, played.info, played.melds,
                   played.bid_seats, played.bid_values, played.trick_cards, played.trick_leaders,
@@ -182,7 +182,7 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
     limits = np.empty(4, dtype=np.int64)
     trumps = np.empty(4, dtype=np.int64)
     bidder, bid, trump, n_calls = bid_and_name(
-        hands.copy(), dealer, TABLES.kt, TABLES.trump_need, TABLES.ladder, played.melds[0],
+        hands.copy(), dealer, TABLES.kt, TABLES.trump_need, games.bidding_model(RULES, TABLES), played.melds[0],
         limits, trumps, played.bid_seats[0], played.bid_values[0])
     out = play_and_score(hands.copy(), bidder, bid, trump, played.melds[0],
                          np.full(4, policy, np.int64), state, TABLES.card_points,
@@ -198,17 +198,18 @@ def rigged(text_by_seat):
     return [list(counts_of(parse_cards(t))) for t in text_by_seat]
 
 
-# Seat 1 holds the only marriage (KS QS) and no other meld; his partner (seat 3) melds nothing:
-# pair meld 4 < 20, the bid is lost before play. Seats 0 and 2 hold only queens / only kings.
+# Seat 1 holds the only marriages (KS QS twice: meld 8) with strong play, enough to bid 50; his
+# partner (seat 3) melds nothing: pair meld 8 < 20, the bid is lost before play. Seats 0 and 2
+# hold queens only / kings only (no marriage: they pass).
 LOW_MELD = rigged([
-    "QS QS QS QH QH QH QH QD QD QD QD QC QC QC QC JH AD AD AD AD",
-    "KS QS AS AS AS AS TS TS TS TS TH TH TH TH AH AH AH AH JH JH",
-    "KS KS KS KH KH KH KH KD KD KD KD KC KC KC KC JS JS JS JS JH",
+    "QS QS TS QH QH QH QH QD QD QD QD QC QC QC QC JH AD AD AD AD",
+    "KS KS QS QS AS AS AS AS TS TS TH TH TH TH AH AH AH AH JH JH",
+    "KS KS TS KH KH KH KH KD KD KD KD KC KC KC KC JS JS JS JS JH",
     "TD TD TD TD JD JD JD JD AC AC AC AC TC TC TC TC JC JC JC JC",
 ])
-# The same with seat 1's KS swapped for seat 3's TD: nobody holds a marriage.
+# The same with seat 1's kings of spades swapped for two of seat 3's TD: nobody holds a marriage.
 NO_MARRIAGE = [list(h) for h in LOW_MELD]
-for seat, give, take in ((1, "KS", "TD"), (3, "TD", "KS")):
+for seat, give, take in ((1, "KS", "TD"), (1, "KS", "TD"), (3, "TD", "KS"), (3, "TD", "KS")):
     NO_MARRIAGE[seat][parse_cards(give)[0]] -= 1
     NO_MARRIAGE[seat][parse_cards(take)[0]] += 1
 
@@ -223,8 +224,8 @@ def test_lost_before_play_low_meld(dealer, calls):
     rec = kernel_deal(LOW_MELD, dealer, seed=1)
     assert [(c["seat"], c["bid"]) for c in rec["bids"]] == calls
     assert (rec["bidder"], rec["bid"], rec["trump"]) == (1, 50, "S")
-    # queens around x3, the royal marriage, kings around x3, nothing
-    assert rec["melds"] == [90, 4, 120, 0]
+    # queens around x2, two royal marriages, kings around x2, nothing
+    assert rec["melds"] == [60, 8, 80, 0]
     assert rec["tricks"] == [] and rec["play_points"] == [0, 0]
     assert rec["scores"] == [0, -50]
     assert rec == {"deal": dealer, **ref.play_deal(RULES, LOW_MELD, dealer, lambda n: 0)}

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "binokel_sim"
 NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, CLI = range(8)
 LAYERS = {
     NOTATION: "binokel_sim cards errors constants variants hands meld_rules families "
-              "compile_notice bidding stats deal_text io hands_file widow_value",
+              "compile_notice bidding stats deal_text io hands_file widow_value pair_value",
     PLUMBING: "tables simulate backend constraints game_blocks",
     # the engine families (one module each, same names) and what every family shares
     ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow solver "

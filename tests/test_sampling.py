@@ -209,7 +209,7 @@ def test_a_sampled_run_is_small_blocks():
 
     n, seed, first_deal = 20, 9, game_blocks.GAME_BLOCK
     run = games.run_play(RULES, n, seed, "sampling", first_deal=first_deal, samples_per_move=2)
-    calls = games.most_calls(RULES, TABLES.max_total)
+    calls = games.most_calls(RULES)
     direct = games.PlayedDeals(
         hands=np.empty((n, 4, 4), dtype=np.uint32),
         info=np.empty((n, len(games.DEAL_FIELDS)), dtype=np.int64),
@@ -220,7 +220,7 @@ def test_a_sampled_run_is_small_blocks():
         trick_leaders=np.zeros((n, HAND), dtype=np.int64),
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
     spread_blocks(play_blocks, -(-n // block), TABLES.deck, TABLES.kt, TABLES.trump_need,
-                  TABLES.ladder, TABLES.card_points, RULES.last_trick, RULES.min_meld,
+                  games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
                   RULES.min_play, np.full(4, POLICY_SAMPLING, np.int64), 2,
                   engine_policies.show_rows(RULES), seed, first_deal // block, block, first_deal,
                   *(getattr(direct, f) for f in PLAYED_FIELDS))

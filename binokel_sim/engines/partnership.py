@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from binokel_sim import pair_value
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
@@ -166,8 +167,9 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
         if auction is None else (np.asarray(auction[0], dtype=np.int64),
                                  np.asarray(auction[1], dtype=np.int64))
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
+    _, play_w, bid_table = bidding_model(rules, tables)
     auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
-                     np.int64(max_draws))
+                     np.int64(max_draws), play_w, bid_table)
     shown = shown_if_sampled(rules, seats[0])
     # None: every seat plays the heuristic, the specialisation compiled with no other play-out
     general = None if shown is None and bool((seats == POLICY_HEURISTIC).all()) else np.int64(1)
@@ -220,7 +222,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     diff = np.empty(deals, dtype=np.int64)
     for first_block, start, n in chunk_blocks(deals, n_threads, block):
         spread_blocks(duel_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
-                      trump_need=tables.trump_need, ladder=tables.ladder,
+                      trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
@@ -263,7 +265,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     n_tricks = rules.hand_size
-    max_calls = most_calls(rules, tables.max_total)
+    max_calls = most_calls(rules)
     check_memory(deals * (16 * max_calls + 8 * (5 * n_tricks + 40) + 64), f"{deals:,} deals")
     out = PlayedDeals(
         hands=np.empty((deals, 4, N_PLANES), dtype=np.uint32),
@@ -278,7 +280,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     for first_block, start, n in chunk_blocks(deals, n_threads, block):
         s = slice(start, start + n)
         spread_blocks(play_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
-                      trump_need=tables.trump_need, ladder=tables.ladder,
+                      trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
                       min_meld=rules.min_meld, min_play=rules.min_play, seat_policies=seats,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, seats[0]),
@@ -293,15 +295,20 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     return out
 
 
-def most_calls(rules: Rules, max_meld: int) -> int:
+def most_calls(rules: Rules) -> int:
     """An upper bound on the calls of one auction: every bid raises the last, so there are no
-    more bids than ladder rungs up to the highest limit the bidding heuristic can reach (a meld of
-    ``max_meld`` plus its estimates), plus one pass per player."""
+    more bids than ladder rungs up to the highest limit of the bidding model
+    (:func:`binokel_sim.pair_value.limit_table`), plus one pass per player."""
     from binokel_sim.bidding import ladder
-    from binokel_sim.constants import BASE_PLAY, PARTNER_MELD, TRUMP_LENGTH
 
-    highest = max_meld + PARTNER_MELD + BASE_PLAY + TRUMP_LENGTH * rules.hand_size
-    return len(ladder(rules, highest)) + 4
+    return len(ladder(rules, max(int(pair_value.limit_table(rules).max()), 0))) + 4
+
+
+def bidding_model(rules: Rules, tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The drivers' ``bidding`` argument: ``(ladder, play_w, bid_table)``, the ladder of
+    ``tables`` (:func:`~binokel_sim.tables.compile_tables`) and the fitted bidding model
+    (:func:`binokel_sim.pair_value.weights`, :func:`binokel_sim.pair_value.limit_table`)."""
+    return tables.ladder, pair_value.weights(rules), pair_value.limit_table(rules)
 
 
 def suit_letter(trump: int) -> str | None:
@@ -333,7 +340,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     out = np.empty((games, 4), dtype=np.int64)
     for first_block, start, n in chunk_blocks(games, n_threads, block):
         spread_blocks(match_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
-                      trump_need=tables.trump_need, ladder=tables.ladder,
+                      trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),

@@ -2,19 +2,19 @@
 
 Contract: SPEC.md, four-hand-80 "Bidding". The ladder arrives as an int64 array ``(rungs, 2)`` of
 ``[from, step]`` (``Tables.ladder``). The bidding heuristic is documented in docs/rules.md
-("Bidding heuristic") and mirrored in :mod:`binokel_sim.reference.play`.
+("Bidding heuristic"), its fitted model in :mod:`binokel_sim.pair_value`, and it is mirrored in
+:mod:`binokel_sim.reference.play`.
 """
 
 import numpy as np
 
+from binokel_sim.constants import NO_BID
+from binokel_sim.kernels.bits import ACES, SUIT_MASK, TENS, popcount
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.bits import popcount
+from binokel_sim.pair_value import SCALE
 
-from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
-
-__all__ = ["BASE_PLAY", "NO_BID", "PARTNER_MELD", "TRUMP_LENGTH", "auction", "bid_limit",
-           "limit_of", "next_bid", "suit_length"]
+__all__ = ["NO_BID", "auction", "bid_limit", "limit_of", "next_bid", "suit_length"]
 
 @njit
 def next_bid(ladder, current):
@@ -39,31 +39,54 @@ def suit_length(p0, p1, p2, p3, suit):
 
 
 @njit
-def bid_limit(p0, p1, p2, p3, kt, trump_need, totals):
-    """The highest bid the heuristic makes with this hand, and the trump it would name.
-
-    For each suit the hand may name: its own meld with that trump + PARTNER_MELD + BASE_PLAY +
-    TRUMP_LENGTH * (cards held in the suit - 5); the best suit wins (the first on a tie). Returns
-    ``(limit, trump)``, ``(NO_BID, -1)`` for a hand that may name no suit. Uses ``totals``
-    (int64 (4,)) as scratch and leaves the hand's meld totals per trump in it.
-    """
+def bid_limit(p0, p1, p2, p3, kt, trump_need, totals, play_w, bid_table):
+    """The highest bid the heuristic makes with this hand, and the trump it would name
+    (:func:`limit_of`). Uses ``totals`` (int64 (4,)) as scratch and leaves the hand's meld totals
+    per trump in it."""
     score_hand(p0, p1, p2, p3, kt, totals)
-    return limit_of(p0, p1, p2, p3, totals, trump_need)
+    return limit_of(p0, p1, p2, p3, totals, trump_need, play_w, bid_table)
 
 
 @njit(inline="always")
-def limit_of(p0, p1, p2, p3, totals, trump_need):
-    """:func:`bid_limit` from the hand's meld totals per trump (``totals``, as ``score_hand``
-    leaves them)."""
+def limit_of(p0, p1, p2, p3, totals, trump_need, play_w, bid_table):
+    """The heuristic's bid limit and trump (docs/rules.md, "Bidding heuristic";
+    :mod:`binokel_sim.pair_value`) from the hand's meld totals per trump (``totals``, as
+    ``score_hand`` leaves them).
+
+    For each suit the hand may name: its play estimate with that trump (the integer weights
+    ``play_w`` of ``pair_value.weights`` over the counts of ``pair_value.FEATURES``, in whole
+    points, clamped to the table's columns) and its meld with it (clamped to the table's rows)
+    look up the limit in ``bid_table`` (``pair_value.limit_table``). The suit with the highest
+    limit wins, on a tie the one with more meld + play estimate, then the first. Returns
+    ``(limit, trump)``: ``limit`` is ``NO_BID`` when the table says pass, and ``(NO_BID, -1)``
+    for a hand that may name no suit."""
+    aces = (popcount(np.int64(p0) & ACES) + popcount(np.int64(p1) & ACES)
+            + popcount(np.int64(p2) & ACES) + popcount(np.int64(p3) & ACES))
+    tens = (popcount(np.int64(p0) & TENS) + popcount(np.int64(p1) & TENS)
+            + popcount(np.int64(p2) & TENS) + popcount(np.int64(p3) & TENS))
     best = NO_BID
+    best_sum = np.int64(-1)
     trump = -1
     for s in range(4):
-        if may_name(p0, s, trump_need):
-            value = (totals[s] + PARTNER_MELD + BASE_PLAY
-                     + TRUMP_LENGTH * (suit_length(p0, p1, p2, p3, s) - 5))
-            if value > best:
-                best = value
-                trump = s
+        if not may_name(p0, s, trump_need):
+            continue
+        high = (np.int64(ACES) | np.int64(TENS)) & (np.int64(SUIT_MASK) << (6 * s))
+        voids = 0
+        for other in range(4):
+            if other != s and suit_length(p0, p1, p2, p3, other) == 0:
+                voids += 1
+        play = (play_w[0] + play_w[1] * suit_length(p0, p1, p2, p3, s) + play_w[2] * aces
+                + play_w[3] * tens
+                + play_w[4] * (popcount(np.int64(p0) & high) + popcount(np.int64(p1) & high)
+                               + popcount(np.int64(p2) & high) + popcount(np.int64(p3) & high))
+                + play_w[5] * voids) // SCALE
+        play = min(max(play, 0), bid_table.shape[1] - 1)
+        meld = min(totals[s], bid_table.shape[0] - 1)
+        limit = bid_table[meld, play]
+        if trump < 0 or limit > best or (limit == best and meld + play > best_sum):
+            best = limit
+            best_sum = meld + play
+            trump = s
     return best, trump
 
 

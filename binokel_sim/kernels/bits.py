@@ -15,6 +15,8 @@ from binokel_sim.cards import MAX_COPIES, N_RANKS, N_TYPES, SUIT_MASK  # noqa: F
 from binokel_sim.kernels.options import njit
 
 ALL_TYPES = (np.int64(1) << N_TYPES) - 1
+ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
+TENS = 0x410410  # the tens of the four suits (rank 4)
 RANK0 = 0x41041  # the four card types of rank 0 (one bit per suit); shift by rank
 # per six-bit block, the positions a right shift by 1, 2, 4 may land on without leaving the block
 IN_BLOCK_SHIFT1 = 0x7DF7DF  # 0b011111 in each block

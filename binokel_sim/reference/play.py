@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from binokel_sim import pair_value
 from binokel_sim.cards import (
     N_SUITS,
     N_TYPES,
@@ -28,7 +29,7 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.constants import BASE_PLAY, NO_BID, PARTNER_MELD, TRUMP_LENGTH
+from binokel_sim.constants import NO_BID
 from binokel_sim.reference.core import (
     Stream,
     block_streams,
@@ -284,18 +285,22 @@ def next_bid(ladder, current: int | None) -> int:
 
 
 def bid_limit(rules: Rules, counts: list[int]) -> tuple[int, int]:
-    """The bidding heuristic: for each suit the hand may name, its meld with that trump +
-    PARTNER_MELD + BASE_PLAY + TRUMP_LENGTH * (cards of the suit - 5); the best suit wins, the
-    first in S H D C order on a tie. ``(NO_BID, -1)`` when the hand may name no suit."""
-    best, trump = NO_BID, -1
+    """The bidding heuristic (docs/rules.md, "Bidding heuristic"): for each suit the hand may
+    name, the fitted model's limit with that trump (:func:`binokel_sim.pair_value.limit`, from
+    its meld and its play estimate); the highest limit wins, on a tie the suit with more meld +
+    play estimate, then the first in S H D C order. ``(NO_BID, -1)`` when the hand may name no
+    suit; a limit of ``NO_BID`` (the table says pass) still names its best suit."""
+    best, trump, best_sum = NO_BID, -1, -1
     for suit in range(N_SUITS):
         if not may_name(rules, counts, suit):
             continue
-        length = sum(counts[t] for t in range(N_TYPES) if type_suit(t) == suit)
-        value = (meld_total(rules, counts, suit) + PARTNER_MELD + BASE_PLAY
-                 + TRUMP_LENGTH * (length - 5))
-        if value > best:
-            best, trump = value, suit
+        meld = meld_total(rules, counts, suit)
+        features = pair_value.features(counts, suit)
+        limit = pair_value.limit(rules, meld, features)
+        rows = pair_value.limit_table(rules).shape[0]
+        together = min(meld, rows - 1) + pair_value.play_estimate(rules, features)
+        if trump < 0 or limit > best or (limit == best and together > best_sum):
+            best, trump, best_sum = limit, suit, together
     return best, trump
 
 

@@ -30,17 +30,20 @@ from binokel_sim.kernels.sampler import group_planes, sample_counts
 
 
 @njit
-def bid_and_name(hands, dealer, kt, trump_need, ladder, melds, limits, trumps, bid_seats,
+def bid_and_name(hands, dealer, kt, trump_need, bidding, melds, limits, trumps, bid_seats,
                  bid_values):
     """The auction and the trump: returns ``(bidder, bid, trump, n_calls)``.
 
-    Writes ``melds`` (int64 (4, 4)): each seat's meld total with each suit as trump, and per seat
-    the heuristic's ``limits`` and preferred ``trumps`` (int64 (4,)). The bid winner names his
-    preferred suit; one who may name none (the dealer forced to play) names -1.
+    ``bidding`` is ``(ladder, play_w, bid_table)``: the ladder (``Tables.ladder``) and the
+    bidding model (``pair_value.weights`` and ``pair_value.limit_table``). Writes ``melds``
+    (int64 (4, 4)): each seat's meld total with each suit as trump, and per seat the heuristic's
+    ``limits`` and preferred ``trumps`` (int64 (4,)). The bid winner names his preferred suit;
+    one who may name none (the dealer forced to play) names -1.
     """
+    ladder, play_w, bid_table = bidding
     for seat in range(N_SEATS):
         limit, trump = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
-                                 kt, trump_need, melds[seat])
+                                 kt, trump_need, melds[seat], play_w, bid_table)
         limits[seat] = limit
         trumps[seat] = trump
     bidder, bid, n_calls = auction(limits, dealer, ladder, bid_seats, bid_values)
@@ -167,7 +170,7 @@ def _scratch(hand):
 
 
 @njit
-def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
+def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
                 seat_policies, n_samples, show_rows, seed, first_block, block_size, first_deal,
                 hands_out, deal_info, melds_out, bid_seats, bid_values, trick_cards,
                 trick_leaders, trick_winners, share):
@@ -202,7 +205,7 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
             hands_out[d] = hands
             bid_values[d, :] = NO_BID
             bid_seats[d, :] = -1
-            bidder, bid, trump, n_calls = bid_and_name(hands, dealer, kt, trump_need, ladder,
+            bidder, bid, trump, n_calls = bid_and_name(hands, dealer, kt, trump_need, bidding,
                                                        melds_out[d], limits, trumps, bid_seats[d],
                                                        bid_values[d])
             n_tricks, play0, play1, score0, score1 = play_and_score(
@@ -223,7 +226,7 @@ def play_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
 
 
 @njit
-def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
+def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
                 policy_a, policy_b, n_samples, show_rows, seed, first_block, block_size,
                 first_deal, diff_out, share):
     """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
@@ -253,7 +256,7 @@ def duel_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld,
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
-                                                 ladder, melds, limits, trumps, calls_seats,
+                                                 bidding, melds, limits, trumps, calls_seats,
                                                  calls_values)
             copy_planes(hands, flat)
             s0, s1 = play_scores(flat, bidder, bid, trump, melds, a_first, mode_a, seats_a, state,
@@ -286,13 +289,13 @@ def known_deal(cons, state, dealt):
 
 
 @njit(inline="always")
-def seat_fits(dealt, seat, melds, trump_need, lo, hi):
+def seat_fits(dealt, seat, melds, trump_need, lo, hi, play_w, bid_table):
     """Whether ``seat``'s heuristic bid limit (:func:`~binokel_sim.kernels.auction.bid_limit`,
-    from its melds per trump in ``melds``) lies in ``[lo[seat], hi[seat]]``: it would have made
-    the calls it made. The heuristic auction is a function of the limits alone, so samples whose
-    seats 1..3 all fit repeat the auction."""
+    from its melds per trump in ``melds`` and the bidding model ``play_w``, ``bid_table``) lies
+    in ``[lo[seat], hi[seat]]``: it would have made the calls it made. The heuristic auction is a
+    function of the limits alone, so samples whose seats 1..3 all fit repeat the auction."""
     limit, _ = limit_of(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
-                        dealt[4 * seat + 3], melds[seat], trump_need)
+                        dealt[4 * seat + 3], melds[seat], trump_need, play_w, bid_table)
     return lo[seat] <= limit <= hi[seat]
 
 
@@ -301,12 +304,13 @@ def next_sample(constrained, cons, work, state, dealt, hands, km, melds, auction
     """The next bid sample into ``dealt`` (flat planes, seat 0 already the bid winner's hand;
     ``hands`` is ``dealt`` as (4, 4)) and seats 1..3's melds per trump into ``melds``: a shuffle
     of the unseen cards to seats 1, 2, 3, or with ``constrained`` the constrained sampler
-    (:func:`known_deal`). ``auction_known`` is ``(conditioned, trump_need, lo, hi, max_draws)``:
+    (:func:`known_deal`). ``auction_known`` is ``(conditioned, trump_need, lo, hi, max_draws,
+    play_w, bid_table)``:
     with ``conditioned`` the sample is dealt again until every seat fits the auction
     (:func:`seat_fits`; a seat that does not ends the try before the next is scored). Returns
     the deals made, ``max_draws + 1`` when none fitted (the caller reports the auction as too
     unlikely)."""
-    conditioned, trump_need, lo, hi, max_draws = auction_known
+    conditioned, trump_need, lo, hi, max_draws, play_w, bid_table = auction_known
     draws = 0
     while True:
         if constrained:
@@ -318,7 +322,8 @@ def next_sample(constrained, cons, work, state, dealt, hands, km, melds, auction
         for seat in range(1, N_SEATS):
             score_hand(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
                        dealt[4 * seat + 3], km, melds[seat])
-            if conditioned and not seat_fits(dealt, seat, melds, trump_need, lo, hi):
+            if conditioned and not seat_fits(dealt, seat, melds, trump_need, lo, hi, play_w,
+                                             bid_table):
                 fits = False
                 break
         if fits:
@@ -463,9 +468,9 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     With ``constrained`` the other seats' cards are drawn by the constrained sampler instead
     (what the user knows: :func:`known_deal`; ``pool``, ``known``, ``allowed``, ``capacity``
     and ``ways`` as it reads them); otherwise those five are ignored. ``auction_known`` is
-    ``(conditioned, trump_need, lo, hi, max_draws)``: with ``conditioned``, a sample is dealt
-    again until seats 1..3's heuristic bid limits lie in ``[lo, hi]`` (int64 (4,) by seat: what
-    their calls told), and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
+    ``(conditioned, trump_need, lo, hi, max_draws, play_w, bid_table)``: with ``conditioned``, a
+    sample is dealt again until seats 1..3's heuristic bid limits (the bidding model ``play_w``,
+    ``bid_table``) lie in ``[lo, hi]`` (int64 (4,) by seat: what their calls told), and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
     when every seat plays the heuristic (no sampling seat): only the heuristic play-outs are
     compiled into that specialisation (the default bid odds compile fastest), else int64.
     ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
@@ -512,7 +517,7 @@ def partnership_game_over(totals, bidder, target):
 
 
 @njit
-def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld, min_play,
+def match_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
                  policy_a, policy_b, n_samples, show_rows, target, max_deals, seed, first_block,
                  block_size, first_game, games_out, share):
     """Whole games of four-hand-80 to ``target``: game ``g`` (number ``first_game + g``) puts A on
@@ -546,7 +551,7 @@ def match_blocks(deck, kt, trump_need, ladder, card_points, last_trick, min_meld
             while winner < 0 and deals < max_deals:
                 dealer = (number + deals) % N_SEATS
                 deal_seats(work, 0, hand, state, hands)
-                bidder, bid, trump, _ = bid_and_name(hands, dealer, kt, trump_need, ladder, melds,
+                bidder, bid, trump, _ = bid_and_name(hands, dealer, kt, trump_need, bidding, melds,
                                                      limits, trumps, calls_seats, calls_values)
                 copy_planes(hands, flat)
                 score0, score1 = play_scores(flat, bidder, bid, trump, melds, seats, mode,

@@ -37,7 +37,7 @@ import numpy as np
 
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, next_bid
-from binokel_sim.kernels.bits import ALL_TYPES, kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.bits import ACES, ALL_TYPES, TENS, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.modes import (
@@ -86,8 +86,6 @@ CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
 CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
 CFG_BETTEL = 14  # 1 when the soloist may declare Bettel ([widow] bettel)
 N_CFG = 15
-ACES = 0x820820  # the aces of the four suits (rank 5 in every six-bit block)
-TENS = 0x410410  # the tens of the four suits (rank 4)
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 I_CONCEDED = 9
