@@ -167,7 +167,10 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
         if auction is None else (np.asarray(auction[0], dtype=np.int64),
                                  np.asarray(auction[1], dtype=np.int64))
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
-    _, play_w, bid_table = bidding_model(rules, tables)
+    # the bidding model only where the samples repeat an auction (the plain odds skip its table;
+    # arrays of the same types keep one compiled specialisation)
+    _, play_w, bid_table = (bidding_model(rules, tables) if auction is not None else
+                            (None, np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)))
     auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
                      np.int64(max_draws), play_w, bid_table)
     shown = shown_if_sampled(rules, seats[0])
