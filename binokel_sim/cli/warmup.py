@@ -86,16 +86,17 @@ def plan(variants: list[str], meld: bool = True) -> list[Step]:
 def part_of(steps: list[Step], part: int, parts: int) -> list[Step]:
     """Part ``part`` (1-based) of ``parts`` of ``steps`` for as many processes, balanced by the
     compile times measured (``compile_notice.COMPILE_SECONDS``): the steps are grouped by engine
-    family and policies (a group's steps share their callees, so one process compiles them), and
-    the groups go, longest first, to the part with the least so far. Each part keeps the plan's
-    order."""
+    family, the random seats' steps apart from the rest (a family's heuristic and sampling steps
+    share most of their callees, so one process compiles them; two processes compiling the same
+    callees at once each pay for them), and the groups go, longest first, to the part with the
+    least so far. Each part keeps the plan's order."""
     from binokel_sim.compile_notice import COMPILE_SECONDS
 
-    groups: dict[tuple[str, str, str], list[int]] = {}
+    groups: dict[tuple[str, bool, str], list[int]] = {}
     for i, step in enumerate(steps):
-        groups.setdefault((step.family, step.policies, step.variant), []).append(i)
-    cost = {key: sum(COMPILE_SECONDS.get((steps[i].family, steps[i].command, key[1]), 0)
-                     for i in idx) for key, idx in groups.items()}
+        groups.setdefault((step.family, step.policies == "random", step.variant), []).append(i)
+    cost = {key: sum(COMPILE_SECONDS.get((steps[i].family, steps[i].command, steps[i].policies),
+                                         0) for i in idx) for key, idx in groups.items()}
     load = [0] * parts
     mine: list[int] = []
     for key in sorted(groups, key=lambda k: -cost[k]):
