@@ -26,15 +26,20 @@ Reproducible: same seed, counts and code, same file.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
+from model_fit import finish_model, linear_fit, write_model  # scripts/model_fit.py
 
 from binokel_sim import __version__, pair_value
 from binokel_sim.cards import N_TYPES
-from binokel_sim.engines.partnership import DEAL_FIELDS, marriage_trumps, run_play, run_samples
+from binokel_sim.engines.partnership import (
+    DEAL_FIELDS,
+    marriage_trumps,
+    run_play,
+    run_samples,
+)
 from binokel_sim.pair_value import FEATURES, MODEL_FILE, denominators, features
 from binokel_sim.reference.core import meld_total
 from binokel_sim.variants import find_variant
@@ -73,7 +78,7 @@ def samples(rules, hands: int, n: int, seed: int):
 
 def use_model(document: dict, path: Path) -> None:
     """Write ``document`` to ``path`` and make the package read its model from there."""
-    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    write_model(document, path)
     pair_value.MODEL_FILE = path
     for cached in (pair_value.load_model, pair_value.weights, pair_value.limit_table):
         cached.cache_clear()
@@ -105,8 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     x, play, partner, defence = samples(rules, args.hands, args.samples, args.seed)
     total = rules.total_card_points
     y = play / total
-    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-    residual = y - x @ coef
     histogram = np.bincount(partner) / partner.size
     document = {
         "provenance": {"script": "scripts/fit_pair_value.py", "version": __version__,
@@ -114,9 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                        "deals_per_round": args.deals, "policy": "heuristic", "variant": VARIANT,
                        "rows": int(y.size)},
         "features": list(FEATURES),
-        "play": {"coef": [round(float(c), 6) for c in coef],
-                 "sd": round(float(residual.std()), 6),
-                 "r2": round(float(1 - residual.var() / y.var()), 4)},
+        "play": linear_fit(x, y),
         "partner_meld": [round(float(p), 6) for p in histogram],
         "cost": round(float(defence.mean()), 3),
     }
@@ -139,9 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"the cost did not settle in {args.rounds} rounds")
     document["cost_fit"] = {"holders": round(holders, 3), "defenders": round(defenders, 3),
                             "rounds": round_ + 1}
-    args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    provisional.unlink()
-    print(f"wrote {args.out}")
+    finish_model(document, args.out, provisional)
     return 0
 
 

@@ -30,11 +30,11 @@ both are done (a provisional file, every weight zero, serves the runs before).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
+from model_fit import finish_model, linear_fit, write_model  # scripts/model_fit.py
 
 from binokel_sim import __version__, widow_value
 from binokel_sim.cards import N_TYPES
@@ -117,7 +117,7 @@ def bid_rows(rules, hands: int, samples: int, seed: int):
 
 def use_model(document: dict, path: Path) -> None:
     """Write ``document`` to ``path`` and make the package read its models from there."""
-    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    write_model(document, path)
     widow_value.MODEL_FILE = path
     for cached in (widow_value.load_model, widow_value.weights, widow_value.bid_weights,
                    widow_value.bid_table, widow_value.concede_table,
@@ -159,14 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, fits in parts.items():
         x = np.vstack([p[0] for p in fits])
         y = np.concatenate([p[1] for p in fits])
-        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-        residual = y - x @ coef
         shares = np.array([[1.0, p[0][0, -1]] for p in fits])
         means = np.array([p[2].mean() for p in fits])
         defence, *_ = np.linalg.lstsq(shares, means, rcond=None)
-        document["bid"][name] = {"coef": [round(float(c), 6) for c in coef],
-                                 "sd": round(float(residual.std()), 6),
-                                 "r2": round(float(1 - residual.var() / y.var()), 4),
+        document["bid"][name] = {**linear_fit(x, y),
                                  "defence": [round(float(d), 6) for d in defence]}
         print(f"bid, {name}: r2 {document['bid'][name]['r2']}, sd {document['bid'][name]['sd']}",
               flush=True)
@@ -179,17 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, fits in data.items():
         x = np.vstack([p[0] for p in fits])
         y = np.concatenate([p[1] for p in fits])
-        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-        residual = y - x @ coef
-        models[name] = {"coef": [round(float(c), 6) for c in coef],
-                        "sd": round(float(residual.std()), 6),
-                        "r2": round(float(1 - residual.var() / y.var()), 4)}
+        models[name] = linear_fit(x, y)
         print(f"{name}: r2 {models[name]['r2']}, sd {models[name]['sd']} of the card points",
               flush=True)
     document["models"] = models
-    args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    provisional.unlink()
-    print(f"wrote {args.out}")
+    finish_model(document, args.out, provisional)
     return 0
 
 
