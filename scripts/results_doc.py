@@ -96,6 +96,7 @@ def main() -> None:
                          f"{how.replace('_', ' to ')} | {thousands(run['deals_per_s'])} deals/s, "
                          f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
+    lines += solver_lines(data)
     lines += duel_lines()
     lines += sweep_lines()
     lines += auction_lines()
@@ -133,6 +134,27 @@ def duel_lines() -> list[str]:
             match += f", fair {m['fair_share']:.2f}"
         lines.append(f"| {variant} | {a} | {b} | {duel} | {du['deals'] if du else 0:,} | "
                      f"{match} | {m['games'] if m else 0:,} |")
+    return lines
+
+
+def solver_lines(data: dict) -> list[str]:
+    """The endgame solver's time per position (benchmarks/bench_solver.py), if measured."""
+    if "solver" not in data:
+        return []
+    d = data["solver"]
+    lines = ["", "## The endgame solver (two-hand-48)", "",
+             f"`python benchmarks/bench_solver.py`: {d['positions']:,} random {d['tricks']}-trick "
+             f"positions (seed {d['seed']}), one thread, a fresh transposition table of "
+             f"{d['tt_entries']:,} entries each; target (issue 28) a median of at most "
+             f"{d['target_median_ms']:g} ms a position.", "",
+             "| search | median | p90 | p99 | max | mean nodes | target |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    for name, what in (("solve", "the value (`solve`)"),
+                       ("solve_leads", "every lead's value (`solve_leads`)")):
+        x = d[name]
+        lines.append(f"| {what} | {x['median_ms']:.2f} ms | {x['p90_ms']:.2f} ms | "
+                     f"{x['p99_ms']:.2f} ms | {x['max_ms']:.1f} ms | {x['mean_nodes']:,.0f} | "
+                     f"{met(x['median_ms'], d['target_median_ms'], higher=False)} |")
     return lines
 
 

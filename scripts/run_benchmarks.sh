@@ -13,4 +13,5 @@ python benchmarks/bench_talon.py
 python benchmarks/bench_widow.py
 python benchmarks/bench_records.py
 python benchmarks/bench_sampling.py  # the sampling policy's decisions per second
+python benchmarks/bench_solver.py    # the endgame solver: time per 12-trick position
 python scripts/results_doc.py
