@@ -4,9 +4,8 @@ at most 1 s on one core).
 Run: python benchmarks/bench_sampling.py   (writes the "sampling" section of
 results/benchmarks.json; scripts/results_doc.py quotes it in docs/results.md)
 
-Whole four-hand-80, two-hand-48, three-hand-72, four-hand-72 and widow-game deals (sections "sampling" and
-"sampling-VARIANT") with the sampling policy on every seat, one thread, best of five after a
-warm-up; a decision is a card played when two or more card types were legal (two-hand-48: in
+Whole deals of every variant (sections "sampling", four-hand-80, and "sampling-VARIANT") with
+the sampling policy on every seat, one thread, best of five after a warm-up; a decision is a card played when two or more card types were legal (two-hand-48: in
 phase 1, where the policy samples; :func:`binokel_sim.bench.sampling_decision_rate`).
 """
 
@@ -35,7 +34,9 @@ def main() -> None:
                                  ("sampling-three-hand-auction-48", "three-hand-auction-48",
                                   WIDOW_DEALS),
                                  ("sampling-four-hand-widow-48", "four-hand-widow-48",
-                                  WIDOW_DEALS)):
+                                  WIDOW_DEALS),
+                                 ("sampling-swabian-3-40", "swabian-3-40", WIDOW_DEALS),
+                                 ("sampling-kreuz-4-40", "kreuz-4-40", WIDOW_DEALS)):
         rules = find_variant(name)
         rows = []
         for samples in sorted({SAMPLES_PER_MOVE, 200}):

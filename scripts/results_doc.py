@@ -182,9 +182,7 @@ def sweep_lines() -> list[str]:
             lines.append(f"| {r['samples_per_move']} | {r['mean_diff']:+.2f} | "
                          f"{r['ci_low']:+.2f} to {r['ci_high']:+.2f} |")
     results = json.loads((ROOT / "results" / "benchmarks.json").read_text())
-    for section in ("sampling", "sampling-two-hand-48", "sampling-three-hand-72",
-                    "sampling-four-hand-72", "sampling-three-hand-auction-48",
-                    "sampling-four-hand-widow-48"):
+    for section in (k for k in results if k == "sampling" or k.startswith("sampling-")):
         bench = results.get(section)
         if not bench:
             continue
