@@ -5,8 +5,9 @@ Run: python benchmarks/bench_sampling.py   (writes the "sampling" section of
 results/benchmarks.json; scripts/results_doc.py quotes it in docs/results.md)
 
 Whole deals of every variant (sections "sampling", four-hand-80, and "sampling-VARIANT") with
-the sampling policy on every seat, one thread, best of five after a warm-up; a decision is a card played when two or more card types were legal (two-hand-48: in
-phase 1, where the policy samples; :func:`binokel_sim.bench.sampling_decision_rate`).
+the sampling policy on every seat, one thread, best of five after a warm-up; a decision is a
+card played when two or more card types were legal (two-hand-48: in phase 1, where the policy
+samples; :func:`binokel_sim.bench.sampling_decision_rate`).
 """
 
 from __future__ import annotations
