@@ -122,6 +122,11 @@ def format_counts(counts: Sequence[int]) -> list[str]:
 
 # --- bit planes (the kernel representation of a hand) ----------------------------------------
 
+def suit_lengths(counts: Sequence[int]) -> list[int]:
+    """Cards held of each suit (copies counted) of a hand given as copies per card type."""
+    return [sum(counts[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+
+
 def counts_to_planes(counts: Sequence[int]) -> np.ndarray:
     """Counts per type (24,) -> bit planes, uint32 array of shape (4,)."""
     planes = np.zeros(N_PLANES, dtype=np.uint32)

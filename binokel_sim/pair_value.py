@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from binokel_sim.cards import N_RANKS, N_SUITS, RANKS
+from binokel_sim.cards import N_RANKS, N_SUITS, RANKS, suit_lengths
 from binokel_sim.constants import NO_BID
 from binokel_sim.variants import Rules
 
@@ -67,7 +67,7 @@ def denominators(rules: Rules) -> tuple[int, ...]:
 
 def features(hand: list[int], trump: int) -> list[int]:
     """The counts :data:`FEATURES` of a hand (copies per card type) with ``trump``."""
-    in_suit = [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
+    in_suit = suit_lengths(hand)
     return [
         in_suit[trump],
         sum(hand[s * N_RANKS + RANK_A] for s in range(N_SUITS)),
@@ -151,10 +151,3 @@ def limit_table(rules: Rules) -> np.ndarray:
     count = worth.sum(axis=2)  # the expected score falls as the bid rises
     limits = np.where(count > 0, bids[np.maximum(count - 1, 0)], NO_BID).astype(np.int64)
     return limits
-
-
-def limit(rules: Rules, meld: int, counts: list[int]) -> int:
-    """The limit of a hand whose meld with a trump is ``meld`` and whose :func:`features` with
-    it are ``counts``: :func:`limit_table` at the meld (clamped) and :func:`play_estimate`."""
-    table = limit_table(rules)
-    return int(table[min(meld, table.shape[0] - 1), play_estimate(rules, counts)])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, RANKS
+from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, RANKS, suit_lengths
 from binokel_sim.constants import CARDS_PER_TRUMP
 from binokel_sim.variants import Rules
 
@@ -116,11 +116,6 @@ def concede_table(rules: Rules) -> tuple[int, np.ndarray]:
             b += 1
         thresholds[i] = b
     return low, thresholds
-
-
-def suit_lengths(hand: list[int]) -> list[int]:
-    """Cards held of each suit (copies counted) of a hand given as copies per card type."""
-    return [sum(hand[s * N_RANKS + r] for r in range(N_RANKS)) for s in range(N_SUITS)]
 
 
 def card_points(rules: Rules, cards: list[int]) -> int:

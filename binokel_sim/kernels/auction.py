@@ -9,12 +9,12 @@ Contract: SPEC.md, four-hand-80 "Bidding". The ladder arrives as an int64 array 
 import numpy as np
 
 from binokel_sim.constants import NO_BID
-from binokel_sim.kernels.bits import ACES, SUIT_MASK, TENS, popcount
+from binokel_sim.kernels.bits import ACES, SUIT_MASK, TENS, count_in
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
 from binokel_sim.pair_value import SCALE
 
-__all__ = ["NO_BID", "auction", "bid_limit", "limit_of", "next_bid", "suit_length"]
+__all__ = ["NO_BID", "auction", "bid_limit", "limit_of", "next_bid"]
 
 @njit
 def next_bid(ladder, current):
@@ -29,13 +29,6 @@ def next_bid(ladder, current):
             # never past the start of the next rung, which is always a legal bid
             return min(bid, ladder[i + 1, 0]) if i + 1 < ladder.shape[0] else bid
     return candidate
-
-
-@njit
-def suit_length(p0, p1, p2, p3, suit):
-    block = np.int64(0b111111) << (6 * suit)
-    return (popcount(np.int64(p0) & block) + popcount(np.int64(p1) & block)
-            + popcount(np.int64(p2) & block) + popcount(np.int64(p3) & block))
 
 
 @njit
@@ -60,26 +53,23 @@ def limit_of(p0, p1, p2, p3, totals, trump_need, play_w, bid_table):
     limit wins, on a tie the one with more meld + play estimate, then the first. Returns
     ``(limit, trump)``: ``limit`` is ``NO_BID`` when the table says pass, and ``(NO_BID, -1)``
     for a hand that may name no suit."""
-    aces = (popcount(np.int64(p0) & ACES) + popcount(np.int64(p1) & ACES)
-            + popcount(np.int64(p2) & ACES) + popcount(np.int64(p3) & ACES))
-    tens = (popcount(np.int64(p0) & TENS) + popcount(np.int64(p1) & TENS)
-            + popcount(np.int64(p2) & TENS) + popcount(np.int64(p3) & TENS))
+    aces = count_in(p0, p1, p2, p3, ACES)
+    tens = count_in(p0, p1, p2, p3, TENS)
+    lengths = (count_in(p0, p1, p2, p3, SUIT_MASK), count_in(p0, p1, p2, p3, SUIT_MASK << 6),
+               count_in(p0, p1, p2, p3, SUIT_MASK << 12),
+               count_in(p0, p1, p2, p3, SUIT_MASK << 18))
+    empty = (np.int64(lengths[0] == 0) + np.int64(lengths[1] == 0)
+             + np.int64(lengths[2] == 0) + np.int64(lengths[3] == 0))  # the void suits
     best = NO_BID
     best_sum = np.int64(-1)
     trump = -1
     for s in range(4):
         if not may_name(p0, s, trump_need):
             continue
-        high = (np.int64(ACES) | np.int64(TENS)) & (np.int64(SUIT_MASK) << (6 * s))
-        voids = 0
-        for other in range(4):
-            if other != s and suit_length(p0, p1, p2, p3, other) == 0:
-                voids += 1
-        play = (play_w[0] + play_w[1] * suit_length(p0, p1, p2, p3, s) + play_w[2] * aces
-                + play_w[3] * tens
-                + play_w[4] * (popcount(np.int64(p0) & high) + popcount(np.int64(p1) & high)
-                               + popcount(np.int64(p2) & high) + popcount(np.int64(p3) & high))
-                + play_w[5] * voids) // SCALE
+        high = np.int64(ACES | TENS) & (np.int64(SUIT_MASK) << (6 * s))
+        plain_voids = empty - np.int64(lengths[s] == 0)
+        play = (play_w[0] + play_w[1] * lengths[s] + play_w[2] * aces + play_w[3] * tens
+                + play_w[4] * count_in(p0, p1, p2, p3, high) + play_w[5] * plain_voids) // SCALE
         play = min(max(play, 0), bid_table.shape[1] - 1)
         meld = min(totals[s], bid_table.shape[0] - 1)
         limit = bid_table[meld, play]

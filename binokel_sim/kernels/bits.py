@@ -77,6 +77,14 @@ def nth_bit(m, k):
     return pos
 
 
+@njit(inline="always")
+def count_in(h0, h1, h2, h3, block):
+    """Cards of ``block`` (a mask of card types) in the hand with planes ``h0..h3``: the copies
+    held, summed over the four planes."""
+    return (popcount(np.int64(h0) & block) + popcount(np.int64(h1) & block)
+            + popcount(np.int64(h2) & block) + popcount(np.int64(h3) & block))
+
+
 @intrinsic
 def either(typingctx, cond, a, b):
     """``a if cond else b`` as one LLVM ``select`` marked unpredictable: a conditional move, never

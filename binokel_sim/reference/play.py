@@ -286,19 +286,19 @@ def next_bid(ladder, current: int | None) -> int:
 
 def bid_limit(rules: Rules, counts: list[int]) -> tuple[int, int]:
     """The bidding heuristic (docs/rules.md, "Bidding heuristic"): for each suit the hand may
-    name, the fitted model's limit with that trump (:func:`binokel_sim.pair_value.limit`, from
-    its meld and its play estimate); the highest limit wins, on a tie the suit with more meld +
-    play estimate, then the first in S H D C order. ``(NO_BID, -1)`` when the hand may name no
-    suit; a limit of ``NO_BID`` (the table says pass) still names its best suit."""
+    name, the fitted model's limit with that trump (:func:`binokel_sim.pair_value.limit_table`
+    at its meld, clamped to the table, and its :func:`~binokel_sim.pair_value.play_estimate`);
+    the highest limit wins, on a tie the suit with more meld + play estimate, then the first in
+    S H D C order. ``(NO_BID, -1)`` when the hand may name no suit; a limit of ``NO_BID`` (the
+    table says pass) still names its best suit."""
+    table = pair_value.limit_table(rules)
     best, trump, best_sum = NO_BID, -1, -1
     for suit in range(N_SUITS):
         if not may_name(rules, counts, suit):
             continue
-        meld = meld_total(rules, counts, suit)
-        features = pair_value.features(counts, suit)
-        limit = pair_value.limit(rules, meld, features)
-        rows = pair_value.limit_table(rules).shape[0]
-        together = min(meld, rows - 1) + pair_value.play_estimate(rules, features)
+        meld = min(meld_total(rules, counts, suit), table.shape[0] - 1)
+        play = pair_value.play_estimate(rules, pair_value.features(counts, suit))
+        limit, together = int(table[meld, play]), meld + play
         if trump < 0 or limit > best or (limit == best and together > best_sum):
             best, trump, best_sum = limit, suit, together
     return best, trump

@@ -13,22 +13,12 @@ The pure-Python twin is :mod:`binokel_sim.reference.partner`.
 
 import numpy as np
 
+from binokel_sim.kernels.bits import SUIT_MASK, count_in
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
 
 PARTNER_SEAT = 2  # seat 0's partner (partnerships 0+2 and 1+3)
-
-
-@njit
-def suit_cards(p0, p1, p2, p3, suit):
-    """Cards held in ``suit``: the copies of its six card types, summed over the four planes."""
-    n = 0
-    for t in range(6 * suit, 6 * suit + 6):
-        bit = np.uint32(1) << np.uint32(t)
-        n += (np.int64((p0 & bit) != 0) + np.int64((p1 & bit) != 0)
-              + np.int64((p2 & bit) != 0) + np.int64((p3 & bit) != 0))
-    return n
 
 
 @njit
@@ -84,5 +74,5 @@ def partner_meld_blocks(deck, hand_size, kt, trump_need, own_edges, seed, first_
                 continue
             score_hand(hands[PARTNER_SEAT, 0], hands[PARTNER_SEAT, 1], hands[PARTNER_SEAT, 2],
                        hands[PARTNER_SEAT, 3], kt, partner)
-            hist[b, meld_class(totals[trump], own_edges), suit_cards(p0, p1, p2, p3, trump),
-                 partner[trump]] += 1
+            trumps_held = count_in(p0, p1, p2, p3, np.int64(SUIT_MASK) << (6 * trump))
+            hist[b, meld_class(totals[trump], own_edges), trumps_held, partner[trump]] += 1

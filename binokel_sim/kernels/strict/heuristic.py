@@ -16,6 +16,7 @@ from binokel_sim.kernels.bits import (
     SUIT_MASK,
     above,
     cheapest,
+    count_in,
     dominated,
     highest_rank,
     lowest_rank,
@@ -55,13 +56,6 @@ def unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies):
     else:
         seen = h3 | g3 | (h2 & g0) | (h1 & g1) | (h0 & g2)
     return np.int64((1 << 24) - 1) & ~seen
-
-
-@njit(inline="always")
-def count_in(h0, h1, h2, h3, block):
-    """Cards of ``block`` in the hand with planes ``h0..h3``."""
-    return (popcount(np.int64(h0) & block) + popcount(np.int64(h1) & block)
-            + popcount(np.int64(h2) & block) + popcount(np.int64(h3) & block))
 
 
 @njit(inline="always")

@@ -37,7 +37,15 @@ import numpy as np
 
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, next_bid
-from binokel_sim.kernels.bits import ACES, ALL_TYPES, TENS, kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.bits import (
+    ACES,
+    ALL_TYPES,
+    TENS,
+    count_in,
+    kth_bit,
+    lowest_bit,
+    popcount,
+)
 from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.modes import (
@@ -59,7 +67,6 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
-from binokel_sim.kernels.strict.heuristic import count_in
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
