@@ -85,6 +85,14 @@ def parse_suit(token: str) -> int:
     return SUITS.index(s)
 
 
+def parse_trump(text: str) -> int:
+    """A trump suit as an option gives it (``S``, ``h``, ``♦``)."""
+    try:
+        return parse_suit(text)
+    except CardError:
+        raise CardError(f"unknown trump suit {text!r} (use S, H, D or C)") from None
+
+
 def parse_card(token: str) -> int:
     """One card such as ``AS``, ``10h``, ``T♦`` -> card type index."""
     tok = _bare(token)

@@ -71,6 +71,7 @@ SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it se
     "solve": (TALON,),
     "bench": FAMILIES,
     "warm-up": FAMILIES,
+    "serve": FAMILIES,  # the page asks each variant what its family answers
 }
 # a command that needs more of a variant than its family: (test of the rules, what fails it)
 _REQUIRES = {
@@ -102,6 +103,13 @@ def supports(rules: Rules, command: str) -> bool:
 def supported_commands(rules: Rules) -> tuple[str, ...]:
     """The ``binokel-sim`` commands that take ``rules``, in the order of :data:`SUPPORTS`."""
     return tuple(command for command in SUPPORTS if supports(rules, command))
+
+
+def variant_record(rules: Rules) -> dict:
+    """One variant as ``variants --format json`` (and the page's ``/api/variants``) gives it: the
+    rules' summary plus aliases, engine family and commands."""
+    return {**rules.summary(), "aliases": list(rules.aliases), "engine": engine_family(rules),
+            "commands": list(supported_commands(rules))}
 
 
 def supported_variants(command: str) -> list[str]:

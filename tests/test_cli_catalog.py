@@ -30,7 +30,7 @@ AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "kreuz-4-40", "swabian-3-
                  "three-hand-auction-48"]
 # every command of the app: a new command must say which variants it takes
 EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "batch", "report",
-                 "duel", "match", "play", "calibrate", "solve", "bench", "warm-up"]
+                 "duel", "match", "play", "calibrate", "solve", "bench", "warm-up", "serve"]
 ALIASES = {"two-hand-48": ["binokel-2"], "four-hand-80": ["binokel-80", "double-deck-pinochle"],
            "three-hand-auction-48": ["binokel-3"], "four-hand-widow-48": ["binokel-4-widow"],
            "three-hand-72": ["binokel-3-72"], "four-hand-72": ["binokel-4-72"],

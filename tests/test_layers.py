@@ -4,8 +4,9 @@ importing another (docs/architecture.md opens with this picture).
 
 The layers, bottom up (LAYERS below): notation and rules; kernels (only @njit code); the
 compile-and-run plumbing; the engine families and the runs over them; results (records, odds,
-reports, studies); the CLI. The twins (``binokel_sim/reference/``) sit beside the kernels and may
-import only the notation and rules layer; only the benchmark modules and the tests import them.
+reports, studies); the page (``binokel_sim/web/``: its HTML and JSON API); the CLI. The twins
+(``binokel_sim/reference/``) sit beside the kernels and may import only the notation and rules
+layer; only the benchmark modules and the tests import them.
 A new module must be placed here, so the map stays the whole truth.
 """
 
@@ -18,7 +19,7 @@ from binokel_sim.families import FAMILIES, SUPPORTS
 
 PACKAGE = Path(__file__).resolve().parents[1] / "binokel_sim"
 
-NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, CLI = range(8)
+NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, WEB, CLI = range(9)
 LAYERS = {
     NOTATION: "binokel_sim cards errors constants variants hands meld_rules families "
               "compile_notice bidding stats deal_text io hands_file widow_value pair_value",
@@ -33,12 +34,13 @@ LAYERS = {
              "report.partnership report.talon report.widow report.model report.data "
              "report.figures report.drawing report.markdown report.publish batch published "
              "bench bench.timing bench.partnership bench.talon bench.widow bench_table "
-             "analysis",
+             "analysis documents documents.bid_odds documents.bid_odds.partnership "
+             "documents.bid_odds.widow documents.deal_odds",
 }
 # one module per engine family in these packages, none importing another family's
 FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench", "report")
 # a module per engine family that serves the command (binokel_sim.families.SUPPORTS)
-COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds"}
+COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds", "documents.bid_odds": "bid-odds"}
 # production modules that may import twins: the benchmark modules (they time the twins)
 TWIN_USERS = {"bench", "bench.partnership", "bench.talon", "bench.widow"}
 
@@ -86,6 +88,8 @@ def layer_of(name: str) -> int:
         return TWINS
     if name.startswith("cli"):
         return CLI
+    if name == "web" or name.startswith("web."):
+        return WEB
     for layer, names in LAYERS.items():
         if name in names.split():
             return layer

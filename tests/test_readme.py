@@ -112,7 +112,42 @@ def test_every_command_has_examples():
 def test_help_examples_run_verbatim(name, tmp_path):
     lines = HELP_EXAMPLES[name]
     assert all("--scheduler" not in line for line in lines)
+    if name == "serve":  # a server runs until stopped: it must answer its page, then stops
+        env = shim(tmp_path)
+        for line in lines:
+            run_server(line, env)
+        return
     run_lines(lines, tmp_path)
+
+
+def run_server(line: str, env: dict) -> None:
+    """Start ``line`` (a ``binokel-sim serve``), wait for the address it prints to answer the
+    page, then stop it with Ctrl-C (SIGINT) and expect a clean exit."""
+    import signal
+    import time
+    import urllib.request
+
+    server = subprocess.Popen(["bash", "-c", f"exec {line}"], env=env,
+                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        first = server.stderr.readline()
+        match = re.search(r"http://[^/ ]+/", first)
+        assert match, f"{line}: {first}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(match.group(0), timeout=5) as reply:
+                    assert reply.status == 200
+                    assert "binokel-sim" in reply.read().decode("utf-8")
+                break
+            except OSError:
+                assert server.poll() is None, f"{line}: {server.stderr.read()[-2000:]}"
+                assert time.monotonic() < deadline, f"{line}: no answer at {match.group(0)}"
+                time.sleep(0.2)
+    finally:
+        server.send_signal(signal.SIGINT)
+        rest = server.communicate(timeout=30)[1]
+    assert server.returncode == 0 and "Traceback" not in rest, rest[-2000:]
 
 
 def test_readme_python_api_block_runs_verbatim():

@@ -4,13 +4,14 @@ Domain errors (bad cards, rules, output paths, run parameters) are caught at the
 (:func:`binokel_sim.cli.base.domain_errors`) and printed as one line on stderr with exit code 1;
 typer itself answers usage errors with exit code 2. One module per group of commands:
 ``catalog`` (variants), ``hands`` (analyze, meld-odds), ``odds`` (bid-odds, deal-odds),
-``batch``, ``report``, ``contests`` (duel, match), ``play``, ``bench``, ``warmup`` (warm-up).
+``batch``, ``report``, ``contests`` (duel, match), ``play``, ``bench``, ``warmup`` (warm-up),
+``serve`` (the page).
 """
 
 # importing a command module registers its commands on the app
 from binokel_sim.cli import catalog, hands, odds, batch, report  # noqa: F401, I001
 from binokel_sim.cli import contests, play, calibrate, solve, bench  # noqa: F401, I001
-from binokel_sim.cli import warmup  # noqa: F401, I001
+from binokel_sim.cli import warmup, serve  # noqa: F401, I001
 import gc
 
 from binokel_sim.cli.base import app

@@ -356,12 +356,11 @@ def refuse_sampling(policy: str, command: str) -> None:
 
 
 def sampling_provenance(samples_per_move: Optional[int], *policies: str) -> dict:
-    """``samples_per_move`` for a result's provenance when a policy samples (the default
-    written out), nothing otherwise."""
-    if "sampling" not in policies:
-        return {}
-    return {"samples_per_move": SAMPLES_PER_MOVE if samples_per_move is None
-            else samples_per_move}
+    """``samples_per_move`` for a result's provenance when a policy samples
+    (:func:`binokel_sim.documents.sampling_fields`)."""
+    from binokel_sim.documents import sampling_fields
+
+    return sampling_fields(samples_per_move, *policies)
 
 
 def progress_threshold(*policies: str) -> int:
@@ -382,12 +381,9 @@ def source(rules_file: Optional[Path]) -> dict:
 
 
 def parse_trump(text: str) -> int:
-    from binokel_sim.cards import parse_suit
+    from binokel_sim.cards import parse_trump
 
-    try:
-        return parse_suit(text)
-    except CardError:
-        raise CardError(f"unknown trump suit {text!r} (use S, H, D or C)") from None
+    return parse_trump(text)
 
 
 @contextmanager

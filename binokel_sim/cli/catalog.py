@@ -10,7 +10,7 @@ from rich.text import Text
 
 from binokel_sim.cli import render
 from binokel_sim.cli.base import OddsFormat, command, domain_errors, out
-from binokel_sim.families import engine_family, supported_commands
+from binokel_sim.families import supported_commands, variant_record
 
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
@@ -41,15 +41,9 @@ def variants(
         return
     rows = all_variants()
     if fmt is OddsFormat.json:
-        print(json.dumps([_record(r) for r in rows], indent=2))
+        print(json.dumps([variant_record(r) for r in rows], indent=2))
         return
     out.print(_table(rows))
-
-
-def _record(rules: "Rules") -> dict:
-    """One variant for ``--format json``: the summary plus aliases, engine and commands."""
-    return {**rules.summary(), "aliases": list(rules.aliases), "engine": engine_family(rules),
-            "commands": list(supported_commands(rules))}
 
 
 def _table(rows: "list[Rules]") -> Table:

@@ -33,7 +33,6 @@ from binokel_sim.cli.base import (
     progress_threshold,
     resolve_rules,
     samples_per_move_for,
-    sampling_provenance,
     source,
     talon_turned,
     warn_few,
@@ -153,9 +152,9 @@ def deal_odds_cmd(
     Example: binokel-sim deal-odds --format json
     Example: binokel-sim deal-odds --known other:"AH AH" --void other:S
     """
-    from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.documents.deal_odds import document as deal_odds_document
     from binokel_sim.engines.talon import (
         check as check_talon,
     )
@@ -165,7 +164,6 @@ def deal_odds_cmd(
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
-    from binokel_sim.odds import deal_odds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -183,16 +181,14 @@ def deal_odds_cmd(
             check_output(out_file, suffixes=(".json",))
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing", progress_threshold(policy)) as progress:
-            result = deal_odds(rules, counts, turned_type, seat, deals, seed, policy,
-                               threads=threads, progress=progress, backend=backend,
-                               knowledge=knowledge, samples_per_move=samples_per_move)
+            result, document = deal_odds_document(
+                rules, counts, turned_type, seat, deals=deals, seed=seed, policy=policy,
+                threads=threads, knowledge=knowledge, samples_per_move=samples_per_move,
+                origin=source(rules_file), progress=progress, backend=backend)
         warn_few(deals)
         if hand is None:  # after the run: a bad option stays the only line
             example_hand_note(rules, counts, turned)
-        record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
-                            **sampling_provenance(samples_per_move, policy),
-                            **knowledge.provenance(), **source(rules_file))
-        document = {"provenance": record, **result}
+        record = document["provenance"]
         if out_file is not None:
             write_text(json.dumps(document, indent=2) + "\n", out_file)
             if is_stdout(out_file):

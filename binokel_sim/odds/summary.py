@@ -11,7 +11,28 @@ from binokel_sim.hands_file import HandRow
 from binokel_sim.stats import Hist
 from binokel_sim.variants import Rules
 
+LANDMARKS = (0.9, 0.75, 0.5, 0.25, 0.1)  # p_make levels whose crossing the default ladder shows
+AROUND = 2  # bids shown on each side of the highest bid with a positive expected score
 P_MAKE_FLOOR = 0.001  # the ladder is listed up to the highest bid made more often than this
+
+
+def interesting_bids(rows: list[dict]) -> list[int]:
+    """The bids the default ladder shows (``bid-odds`` without ``--full``, and the page): the
+    minimum bid; per trump, the first bid at or below each of :data:`LANDMARKS` of p_make; and
+    the bids around the highest one with a positive expected score."""
+    bids = sorted({r["bid"] for r in rows})
+    shown = {bids[0]}
+    for trump in dict.fromkeys(r.get("trump") for r in rows):
+        own = [r for r in rows if r.get("trump") == trump]
+        for level in LANDMARKS:
+            below = [r["bid"] for r in own if r["p_make"] <= level]
+            if below:
+                shown.add(below[0])
+        positive = [r["bid"] for r in own if r["expected_score"] > 0]
+        if positive:
+            k = bids.index(max(positive))
+            shown.update(bids[max(k - AROUND, 0):k + AROUND + 1])
+    return sorted(shown)
 
 
 def score_histogram(series: dict[str, np.ndarray], **fields) -> dict:

@@ -8,17 +8,21 @@ from binokel_sim.cli.base import (
     RowsFormat,
     deliver,
     out,
-    parse_trump,
     progress_bar,
     progress_threshold,
-    sampling_provenance,
     warn,
     warn_few,
 )
-from binokel_sim.cli.ladder import interesting_bids, ladder_note
-from binokel_sim.cli.render import Column, percent, percent_interval, points, provenance_line
+from binokel_sim.cli.ladder import ladder_note
+from binokel_sim.cli.render import (
+    Column,
+    percent,
+    percent_interval,
+    points,
+    provenance_line,
+)
 from binokel_sim.cli.render import table as render_table
-from binokel_sim.errors import SimulationError
+from binokel_sim.odds.summary import interesting_bids
 
 if TYPE_CHECKING:
     from binokel_sim.constraints import Knowledge
@@ -30,38 +34,22 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
              workers: Optional[int], scheduler: Optional[str], knowledge: "Knowledge",
              auction: Optional[str], dealer: Optional[str], samples_per_move: Optional[int],
              origin: dict) -> None:
-    """bid-odds for the partnership game (inside :func:`~binokel_sim.cli.base.domain_errors`)."""
-    from binokel_sim.analysis import provenance
+    """bid-odds for the partnership game (inside :func:`~binokel_sim.cli.base.domain_errors`):
+    the document is :mod:`binokel_sim.documents.bid_odds.partnership`'s."""
     from binokel_sim.backend import open_backend
-    from binokel_sim.cards import SUITS
-    from binokel_sim.engines.partnership import marriage_trumps
-    from binokel_sim.odds import bid_odds
+    from binokel_sim.documents.bid_odds import partnership as view
 
-    bounds = _auction_bounds(rules, auction, dealer)
-    trump_index = None if trump.strip().lower() == "auto" else parse_trump(trump)
-    if trump_index is not None and trump_index not in marriage_trumps(rules, counts):
-        warn(f"--trump {SUITS[trump_index]}: the hand holds no marriage in "
-             f"{SUITS[trump_index]} and may not name it, so every bid there is lost")
+    checked = view.check(rules, counts, trump=trump, auction=auction, dealer=dealer)
+    for line in checked.warnings:
+        warn(line)
     with open_backend(workers, scheduler, threads) as backend, \
             progress_bar(deals, "playing", progress_threshold(policy)) as progress:
-        result = bid_odds(rules, counts, deals, seed, policy, trump=trump_index,
-                          threads=threads, progress=progress, backend=backend,
-                          knowledge=knowledge, auction=bounds,
-                          samples_per_move=samples_per_move)
+        result, document = view.document(
+            rules, counts, checked, deals=deals, seed=seed, policy=policy, threads=threads,
+            knowledge=knowledge, samples_per_move=samples_per_move, origin=origin,
+            progress=progress, backend=backend)
     warn_few(deals)
-    record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
-                        **sampling_provenance(samples_per_move, policy),
-                        hand=" ".join(result["hand"]), trump_option=trump.strip().lower(),
-                        recommended_trump=result["recommended_trump"],
-                        max_bid_positive_ev=result["max_bid_positive_ev"],
-                        **knowledge.provenance(), **_auction_provenance(auction, dealer),
-                        **origin)
-    summary = {k: result[k] for k in ("hand", "has_marriage", "recommended_trump",
-                                      "max_bid_positive_ev")}
-    if auction is not None:
-        summary["deals_per_sample"] = result["deals_per_sample"]
-    document = {"provenance": record, **summary, "by_trump": result["by_trump"],
-                "rows": result["rows"].to_dicts()}
+    record = document["provenance"]
     if deliver(result["rows"], out_file, record, fmt, document):
         return
     _print_bid_odds(rules, result, record, full)
@@ -119,27 +107,3 @@ def _print_bid_odds(rules: "Rules", result: dict, record: dict, full: bool) -> N
         out.print(f"given the auction: {result['deals_per_sample']:,.1f} deals dealt per sample "
                   f"kept (1 in {result['deals_per_sample']:,.0f} deals repeats the calls)",
                   highlight=False)
-
-
-def _auction_bounds(rules, auction: Optional[str], dealer: Optional[str]):
-    """``--auction`` and ``--dealer`` as the samples' bounds on the other seats' bid limits
-    (None without them); either one alone is an error."""
-    from binokel_sim.bidding import auction_bounds, parse_auction
-    from binokel_sim.constants import NO_BID
-    from binokel_sim.constraints import parse_seat
-
-    if auction is None and dealer is None:
-        return None
-    if auction is None or dealer is None:
-        raise SimulationError("--auction and --dealer go together: the calls so far and who "
-                              "dealt (the first call is the dealer's left)")
-    calls = parse_auction(rules, auction, parse_seat(dealer, 4, "--dealer", own=True))
-    if (0, NO_BID) in calls:
-        raise SimulationError("--auction: the hand's own seat passed; bid-odds studies the hand "
-                              "as the bid winner")
-    return auction_bounds(rules, 0, calls)
-
-
-def _auction_provenance(auction: Optional[str], dealer: Optional[str]) -> dict:
-    return {} if auction is None else {"auction": " ".join(auction.split()),
-                                       "dealer": dealer.strip().lower()}

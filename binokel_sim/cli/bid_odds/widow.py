@@ -10,14 +10,19 @@ from binokel_sim.cli.base import (
     out,
     progress_bar,
     progress_threshold,
-    sampling_provenance,
     warn_few,
 )
-from binokel_sim.cli.ladder import interesting_bids, ladder_note
-from binokel_sim.cli.render import Column, percent, percent_interval, points, provenance_line
+from binokel_sim.cli.ladder import ladder_note
+from binokel_sim.cli.render import (
+    Column,
+    percent,
+    percent_interval,
+    points,
+    provenance_line,
+)
 from binokel_sim.cli.render import table as render_table
 from binokel_sim.constants import BETTEL_BID
-from binokel_sim.errors import SimulationError
+from binokel_sim.odds.summary import interesting_bids
 
 if TYPE_CHECKING:
     from binokel_sim.constraints import Knowledge
@@ -30,40 +35,19 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
              auction: Optional[str], dealer: Optional[str], samples_per_move: Optional[int],
              origin: dict) -> None:
     """bid-odds for the widow games (inside :func:`~binokel_sim.cli.base.domain_errors`):
-    the soloist names trump after the widow, so ``--trump`` is auto, and no auction is
-    conditioned on. ``--dealer`` says who dealt where the player left of the dealer leads the
-    first trick (default: right, the hand leads)."""
-    from binokel_sim.analysis import provenance
+    the document is :mod:`binokel_sim.documents.bid_odds.widow`'s."""
     from binokel_sim.backend import open_backend
-    from binokel_sim.constraints import parse_seat
-    from binokel_sim.odds import bid_odds
-    from binokel_sim.odds.summary import dealer_field
+    from binokel_sim.documents.bid_odds import widow as view
 
-    if auction is not None:
-        raise SimulationError(f"--auction: variant {rules.name} has no partnership auction to "
-                              f"condition on (four-hand-80 only)")
-    leads_left = rules.first_leader == "non_dealer"
-    if dealer is not None and not leads_left:
-        raise SimulationError(f"--dealer: in {rules.name} the soloist leads the first trick, "
-                              f"so who dealt does not change the odds")
-    seat = parse_seat(dealer, rules.players, "--dealer", own=True) if dealer else None
-    if trump.strip().lower() != "auto":
-        raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
-                              f"after the widow; only --trump auto is accepted")
+    checked = view.check(rules, counts, trump=trump, auction=auction, dealer=dealer)
     with open_backend(workers, scheduler, threads) as backend, \
             progress_bar(deals, "playing", progress_threshold(policy)) as progress:
-        result = bid_odds(rules, counts, deals, seed, policy, threads=threads, progress=progress,
-                          backend=backend, knowledge=knowledge,
-                          samples_per_move=samples_per_move, dealer=seat)
+        result, document = view.document(
+            rules, counts, checked, deals=deals, seed=seed, policy=policy, threads=threads,
+            knowledge=knowledge, samples_per_move=samples_per_move, origin=origin,
+            progress=progress, backend=backend)
     warn_few(deals)
-    record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
-                        **sampling_provenance(samples_per_move, policy),
-                        hand=" ".join(result["hand"]), trump_option="auto",
-                        **dealer_field(rules, dealer),
-                        max_bid_positive_ev=result["max_bid_positive_ev"],
-                        **knowledge.provenance(), **origin)
-    rest = {k: v for k, v in result.items() if k != "rows"}
-    document = {"provenance": record, **rest, "rows": result["rows"].to_dicts()}
+    record = document["provenance"]
     if deliver(result["rows"], out_file, record, fmt, document):
         return
     widow = result["widow"]

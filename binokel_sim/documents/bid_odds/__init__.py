@@ -1,0 +1,36 @@
+"""``bid-odds``' document for each engine family that bids, with the same names:
+
+- ``check(rules, counts, *, trump, auction, dealer) -> Checked``: the family's own options,
+  checked before any work (an error is one :class:`~binokel_sim.errors.BinokelError`);
+- ``document(rules, counts, checked, *, deals, seed, policy, threads, knowledge,
+  samples_per_move, origin, progress, backend) -> (result, document)``.
+
+Family ``f``'s module is ``binokel_sim.documents.bid_odds.f`` (the families
+:data:`binokel_sim.families.SUPPORTS` gives ``bid-odds``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from binokel_sim.families import family_module
+
+if TYPE_CHECKING:
+    from binokel_sim.variants import Rules
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A family's options after ``check``: what the odds run takes (``options``), what the
+    provenance records of them (``fields``) and warnings for the user (one line each)."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def family_view(rules: Rules) -> ModuleType:
+    """The ``bid-odds`` document module of the engine family that plays ``rules``."""
+    return family_module(__name__, rules)

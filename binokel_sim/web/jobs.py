@@ -1,0 +1,136 @@
+"""The page's runs: a small pool of workers and a bounded queue in front of it.
+
+One run at a time uses the kernels in a process (:data:`binokel_sim.backend` lets one task's
+kernels run at a time), so the pool has one worker by default and every run gets all of
+numba's threads. Up to ``waiting`` more runs queue; beyond that :meth:`Jobs.submit` raises
+:class:`Busy`, which the server answers with HTTP 503 and a line saying so: one user cannot
+queue the machine full. A run reports its progress through the drivers' ``progress(done,
+total)`` callback, called between chunks; a cancelled run raises :class:`Cancelled` from that
+callback, so it stops at the next chunk and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from binokel_sim.errors import SimulationError
+
+KEPT = 64  # finished runs kept for their page to fetch (the oldest are forgotten first)
+
+
+class Busy(SimulationError):
+    """Every worker is busy and the queue is full."""
+
+
+class Cancelled(Exception):
+    """Raised inside a cancelled run, from its progress callback."""
+
+
+@dataclass
+class Job:
+    """One run: its state (``queued``, ``running``, ``done``, ``failed``, ``cancelled``), its
+    progress and, once done, its value (or the one-line error)."""
+
+    id: str
+    total: int
+    state: str = "queued"
+    done: int = 0
+    value: Any = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    cancel_event: threading.Event = field(default_factory=threading.Event)
+    future: Future | None = None
+
+    def progress(self, done: int, total: int) -> None:
+        """The drivers' callback: records the progress; stops a cancelled run."""
+        if self.cancel_event.is_set():
+            raise Cancelled
+        self.done, self.total = done, total
+
+    def status(self) -> dict:
+        out = {"job": self.id, "state": self.state, "done": self.done, "total": self.total,
+               "seconds": round(time.monotonic() - self.started, 2)}
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+class Jobs:
+    """The pool (``workers`` threads) and its queue (at most ``waiting`` runs not yet started)."""
+
+    def __init__(self, workers: int = 1, waiting: int = 4) -> None:
+        if workers < 1 or waiting < 0:
+            raise SimulationError("the server needs at least one worker and a queue of 0 or more")
+        self.workers, self.waiting = workers, waiting
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="binokel-run")
+        self._lock = threading.Lock()
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._ids = itertools.count(1)
+
+    def active(self) -> int:
+        """Runs queued or running."""
+        return sum(job.state in ("queued", "running") for job in self._jobs.values())
+
+    def submit(self, total: int, work: Callable[[Job], Any],
+               errors: tuple[type[BaseException], ...]) -> Job:
+        """Queue ``work(job)`` (it passes ``job.progress`` to the drivers); an exception of
+        ``errors`` becomes the job's one-line ``error``. Raises :class:`Busy` when the pool and
+        its queue are full."""
+        with self._lock:
+            if self.active() >= self.workers + self.waiting:
+                raise Busy(f"the server is busy: {self.active()} runs are running or queued "
+                           f"(at most {self.workers + self.waiting}); try again in a moment")
+            job = Job(id=f"{next(self._ids)}-{time.monotonic_ns() % 1_000_000:06d}",
+                      total=total)
+            self._jobs[job.id] = job
+            while len(self._jobs) > KEPT + self.workers + self.waiting:
+                oldest = next(iter(self._jobs.values()))
+                if oldest.state in ("queued", "running"):
+                    break
+                self._jobs.popitem(last=False)
+        job.future = self._pool.submit(self._run, job, work, errors)
+        return job
+
+    def _run(self, job: Job, work: Callable[[Job], Any],
+             errors: tuple[type[BaseException], ...]) -> Any:
+        if job.cancel_event.is_set():
+            job.state = "cancelled"
+            return None
+        job.state, job.started = "running", time.monotonic()
+        try:
+            job.value = work(job)
+        except Cancelled:
+            job.state = "cancelled"
+            return None
+        except errors as exc:
+            job.error, job.state = str(exc), "failed"
+            return None
+        except Exception as exc:  # a bug: said, not hidden, and the worker lives on
+            job.error, job.state = f"internal error: {type(exc).__name__}: {exc}", "failed"
+            raise
+        job.state, job.done = "done", job.total
+        return job.value
+
+    def get(self, job_id: str) -> Job | None:
+        return self._jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Job | None:
+        """Ask a run to stop (a queued one never starts); returns the job (None: unknown)."""
+        job = self._jobs.get(job_id)
+        if job is not None and job.state in ("queued", "running"):
+            job.cancel_event.set()
+            if job.future is not None and job.future.cancel():
+                job.state = "cancelled"
+        return job
+
+    def shutdown(self) -> None:
+        for job in list(self._jobs.values()):
+            job.cancel_event.set()
+        self._pool.shutdown(wait=True, cancel_futures=True)

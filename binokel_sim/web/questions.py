@@ -1,0 +1,209 @@
+"""What the page and the API ask, read from a request's parameters and checked before any work:
+``analyze``, ``bid-odds`` and ``deal-odds`` with the CLI's option names (``samples_per_move``
+for ``--samples-per-move``; ``known`` and ``void`` repeat, or hold several entries separated
+by ``;``). A bad parameter is the CLI's one-line message (a
+:class:`~binokel_sim.errors.BinokelError` of :data:`~binokel_sim.errors.DOMAIN_ERRORS`).
+
+:func:`question` returns a :class:`Question`: the checked inputs, and ``run(progress)`` which
+computes the same ``(result, document)`` as the CLI (:mod:`binokel_sim.documents`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from binokel_sim.errors import CardError, SimulationError
+
+COMMANDS = ("bid-odds", "deal-odds")
+DEFAULT_DEALS = 20_000  # the page's default: a few seconds of heuristic play-outs at most
+# every parameter a question reads; another one is an error (never silently ignored)
+PARAMETERS = {"variant", "hand", "deals", "seed", "policy", "trump", "known", "void", "auction",
+              "dealer", "samples_per_move", "turned", "seat"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's bounds on one run: deals with a fast policy, and with ``sampling``."""
+
+    max_deals: int = 1_000_000
+    max_sampling_deals: int = 1_000
+
+
+@dataclass
+class Question:
+    """A checked question: ``command`` on ``rules`` for ``counts``; ``run(progress)`` answers it
+    with ``(result, document)``."""
+
+    command: str
+    rules: Any
+    counts: Any
+    deals: int
+    seed: int
+    policy: str
+    run: Callable[[Callable[[int, int], None] | None], tuple[dict, dict]]
+    turned: str | None = None
+    seat: str | None = None
+    query: str = ""  # the parameters as a URL query (the answer's link to its JSON)
+
+
+def params_of(query: Mapping[str, Any]) -> dict[str, Any]:
+    """A request's parameters (a starlette ``QueryParams`` or ``FormData``, or a plain dict of
+    strings or lists) as ``{name: str}`` with ``known`` and ``void`` as lists; empty values are
+    left out (a form's empty field is an option not given)."""
+    getlist = getattr(query, "getlist", None)
+    out: dict[str, Any] = {}
+    for name in dict.fromkeys(query.keys()):
+        values = getlist(name) if getlist else query[name]
+        values = [values] if isinstance(values, str) else list(values)
+        values = [v.strip() for v in values if v is not None and str(v).strip()]
+        if name not in PARAMETERS:
+            raise SimulationError(f"unknown parameter {name!r} (known: "
+                                  f"{', '.join(sorted(PARAMETERS))})")
+        if name in ("known", "void"):
+            out[name] = [part.strip() for v in values for part in v.split(";") if part.strip()]
+        elif values:
+            if len(values) > 1:
+                raise SimulationError(f"parameter {name!r} given {len(values)} times")
+            out[name] = values[0]
+    return out
+
+
+def rules_of(params: dict[str, Any]):
+    from binokel_sim.variants import find_variant
+
+    return find_variant(params.get("variant", "four-hand-80"))
+
+
+def _integer(params: dict[str, Any], name: str, default: int | None) -> int | None:
+    text = params.get(name)
+    if text is None:
+        return default
+    try:
+        return int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise SimulationError(f"--{name.replace('_', '-')}: expected a whole number, got "
+                              f"{text!r}") from None
+
+
+def analyze(params: dict[str, Any]) -> dict:
+    """``analyze --format json`` of the parameters' hand (the variant's example hand when none
+    is given): the melds with each suit as trump."""
+    from binokel_sim.analysis import analyze_hand
+    from binokel_sim.hands import parse_hand
+
+    extra = set(params) - {"variant", "hand"}
+    if extra:
+        raise SimulationError(f"analyze reads only variant and hand, not "
+                              f"{', '.join(sorted(extra))}")
+    rules = rules_of(params)
+    return analyze_hand(rules, parse_hand(params.get("hand", rules.example_hand), rules))
+
+
+def question(command: str, params: dict[str, Any], limits: Limits,
+             threads: int | None = None) -> Question:
+    """``bid-odds`` or ``deal-odds`` of the parameters, checked as the CLI checks them (and the
+    deals against ``limits``) before any work."""
+    from binokel_sim.engines.policies import check_samples_per_move
+    from binokel_sim.families import check_supports
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.simulate import check_run
+
+    if command not in COMMANDS:
+        raise SimulationError(f"unknown question {command!r} (use {' or '.join(COMMANDS)})")
+    rules = rules_of(params)
+    check_supports(rules, command)
+    hand = params.get("hand")
+    counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
+    deals = _integer(params, "deals", DEFAULT_DEALS)
+    seed = _integer(params, "seed", 1)
+    check_run(deals, seed)
+    policy = params.get("policy", "heuristic")
+    limit = limits.max_sampling_deals if policy == "sampling" else limits.max_deals
+    if deals > limit:
+        raise SimulationError(f"--deals {deals:,} is above this server's limit of {limit:,}"
+                              + (" with the sampling policy" if policy == "sampling" else ""))
+    samples_per_move = _integer(params, "samples_per_move", None)
+    if samples_per_move is not None:
+        check_samples_per_move(samples_per_move)
+        if policy != "sampling":
+            raise SimulationError("--samples-per-move is read only by the sampling policy")
+    known, void = params.get("known", []), params.get("void", [])
+    options = dict(deals=deals, seed=seed, policy=policy, threads=threads,
+                   samples_per_move=samples_per_move, origin={})
+    if command == "bid-odds":
+        asked = _bid_odds(rules, counts, params, options, known, void)
+    else:
+        asked = _deal_odds(rules, counts, params, options, known, void, hand is not None)
+    asked.query = urlencode([(k, v) for k, vs in params.items()
+                             for v in (vs if isinstance(vs, list) else [vs])])
+    return asked
+
+
+def _refuse(params: dict[str, Any], names: tuple[str, ...], command: str, rules) -> None:
+    given = [n for n in names if n in params]
+    if given:
+        raise SimulationError(f"{command} in {rules.name} does not read "
+                              f"{', '.join(given)}")
+
+
+def _bid_odds(rules, counts, params, options, known, void) -> Question:
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.documents.bid_odds import family_view
+    from binokel_sim.engines import engine
+
+    _refuse(params, ("turned", "seat"), "bid-odds", rules)
+    view = family_view(rules)
+    checked = view.check(rules, counts, trump=params.get("trump", "auto"),
+                         auction=params.get("auction"), dealer=params.get("dealer"))
+    knowledge = parse_knowledge(rules, counts, known, void)
+    engine(rules).sampler_inputs(rules, counts, knowledge)  # an impossible constraint: now
+    policy = options["policy"]
+    _check_policy(rules, policy)
+
+    def run(progress):
+        return view.document(rules, counts, checked, knowledge=knowledge, progress=progress,
+                             **options)
+
+    return Question("bid-odds", rules, counts, options["deals"], options["seed"], policy, run)
+
+
+def _deal_odds(rules, counts, params, options, known, void, hand_given: bool) -> Question:
+    from binokel_sim.cards import format_card
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.documents.deal_odds import document
+    from binokel_sim.engines.talon import check as check_talon
+    from binokel_sim.engines.talon import sampler_inputs
+    from binokel_sim.odds.talon import turned_card
+
+    _refuse(params, ("trump", "auction", "dealer"), "deal-odds", rules)
+    check_talon(rules)
+    turned = params.get("turned")
+    if turned is None and hand_given:
+        raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "
+                        "--turned 9H")
+    turned_type = turned_card(rules, counts, turned)
+    seat = params.get("seat", "elder")
+    seen = counts.copy()
+    seen[turned_type] += 1  # the turned card is no other seat's
+    knowledge = parse_knowledge(rules, seen, known, void)
+    sampler_inputs(rules, counts, turned_type, knowledge)  # an impossible constraint: now
+    _check_policy(rules, options["policy"])
+    if seat not in ("dealer", "elder"):
+        raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
+
+    def run(progress):
+        return document(rules, counts, turned_type, seat, knowledge=knowledge,
+                        progress=progress, **options)
+
+    shown = format_card(turned_type)
+    return Question("deal-odds", rules, counts, options["deals"], options["seed"],
+                    options["policy"], run, turned=shown, seat=seat)
+
+
+def _check_policy(rules, policy: str) -> None:
+    from binokel_sim.engines.policies import policy_id
+
+    policy_id(policy, rules)
