@@ -19,7 +19,7 @@ from tests.conftest import invoke, ok
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(Limits(max_deals=50_000, max_sampling_deals=20))) as c:
+    with TestClient(create_app(Limits(max_deals=200_000, max_sampling_deals=20))) as c:
         yield c
 
 
@@ -34,6 +34,8 @@ def cli_json(*args: str) -> dict:
     {"variant": "swabian-3-40", "deals": "2000", "seed": "4"},
     {"variant": "swabian-3-40", "deals": "2000", "seed": "6", "dealer": "left"},
     {"variant": "three-hand-auction-48", "deals": "2000", "seed": "4"},
+    {"variant": "kreuz-4-40", "deals": "2000", "seed": "8", "dealer": "partner"},
+    {},  # every default, the deals included: the API answers as the CLI does
 ])
 def test_bid_odds_is_the_cli_document(client, args):
     reply = client.get("/api/bid-odds", params=args)
@@ -58,7 +60,7 @@ def test_deal_odds_and_analyze_are_the_cli_documents(client):
     ("/api/bid-odds", {"hand": "AS AS"}, "the hand has 2 cards; a four-hand-80 hand has 20"),
     ("/api/bid-odds", {"hand": "AS XX"}, "unknown card 'XX'"),
     ("/api/bid-odds", {"variant": "nope"}, "unknown variant 'nope'"),
-    ("/api/bid-odds", {"deals": "60000"}, "above this server's limit of 50,000"),
+    ("/api/bid-odds", {"deals": "200001"}, "above this server's limit of 200,000"),
     ("/api/bid-odds", {"policy": "sampling", "deals": "21"}, "limit of 20 with the sampling"),
     ("/api/bid-odds", {"known": "partner:AS AS AS"}, "--known: more copies of AS"),
     ("/api/bid-odds", {"deals": "ten"}, "--deals: expected a whole number"),
@@ -101,6 +103,10 @@ def test_the_page_shows_the_melds_and_the_cli_error_line(client):
     assert page.status_code == 200
     assert 'data-autorun="1"' in page.text and "The melds of the hand" in page.text
     assert page.text.count('class="card') == 24  # the 48-card deck: 24 types, copies shown
+    assert 'name="turned"' in page.text and 'name="dealer"' not in page.text  # a talon game
+    kreuz = client.get("/", params={"variant": "kreuz-4-40"}).text
+    assert 'data-autorun="0"' in kreuz  # no hand in the URL: the example, not run
+    assert all(f'<option value="{seat}"' in kreuz for seat in ("me", "left", "partner", "right"))
     bad = client.get("/", params={"hand": "AS KS"}).text
     assert 'class="error"' in bad and "the hand has 2 cards" in bad and 'data-autorun="0"' in bad
 

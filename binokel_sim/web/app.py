@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from binokel_sim import compile_notice
 from binokel_sim.errors import DOMAIN_ERRORS, SimulationError
 from binokel_sim.web import page
 from binokel_sim.web.jobs import Busy, Jobs
@@ -43,8 +44,17 @@ def create_app(limits: Limits = Limits(), workers: int = 1, waiting: int = 4,
 
     def submit(command: str, params: dict):
         asked = question(command, params, limits, threads)
-        return asked, jobs.submit(asked.deals, lambda job: page.answer(asked, job.progress),
-                                  DOMAIN_ERRORS)
+
+        def work(job):
+            # a cold kernel cache: the job's note says the engine compiles first, as the CLI's
+            # line on stderr does
+            compile_notice.expect(asked.command, asked.rules, job.say, (asked.policy,))
+            try:
+                return page.answer(asked, job.progress)
+            finally:
+                compile_notice.done()
+
+        return asked, jobs.submit(asked.deals, work, DOMAIN_ERRORS)
 
     async def home(request: Request) -> Response:
         return HTMLResponse(page.render_page(request.query_params, limits))
@@ -64,7 +74,11 @@ def create_app(limits: Limits = Limits(), workers: int = 1, waiting: int = 4,
             _, job = submit(command, params_of(request.query_params))
         except DOMAIN_ERRORS as exc:
             return error(exc)
-        await asyncio.wrap_future(job.future)
+        try:
+            await asyncio.wrap_future(job.future)
+        except asyncio.CancelledError:  # the client went away: so does its run
+            jobs.cancel(job.id)
+            raise
         if job.state != "done":
             return JSONResponse(job.status(), status_code=400 if job.state == "failed" else 409)
         return JSONResponse(job.value.document)

@@ -44,6 +44,7 @@ class Job:
     done: int = 0
     value: Any = None
     error: str | None = None
+    note: str | None = None  # e.g. the line that a first run compiles its engine
     started: float = field(default_factory=time.monotonic)
     cancel_event: threading.Event = field(default_factory=threading.Event)
     future: Future | None = None
@@ -54,11 +55,16 @@ class Job:
             raise Cancelled
         self.done, self.total = done, total
 
+    def say(self, line: str) -> None:
+        """A line for the user while the run goes on (shown beside its progress)."""
+        self.note = line
+
     def status(self) -> dict:
         out = {"job": self.id, "state": self.state, "done": self.done, "total": self.total,
                "seconds": round(time.monotonic() - self.started, 2)}
-        if self.error is not None:
-            out["error"] = self.error
+        for key in ("note", "error"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         return out
 
 

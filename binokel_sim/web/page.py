@@ -12,7 +12,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from binokel_sim.errors import DOMAIN_ERRORS
-from binokel_sim.web.questions import DEFAULT_DEALS, Limits, Question, analyze, params_of
+from binokel_sim.web.questions import PAGE_DEALS, Limits, Question, analyze, params_of
 
 TEMPLATES = Environment(loader=PackageLoader("binokel_sim.web"),
                         autoescape=select_autoescape(default=True), trim_blocks=True,
@@ -103,8 +103,19 @@ def render_page(query, limits: Limits) -> str:
         variants=[r.name for r in all_variants()], rules=rules, family=family,
         command=command, params=params, hand=hand_text, grid=_grid(rules, counts),
         melds=melds, error=error, autorun=error is None and "hand" in params,
-        default_deals=DEFAULT_DEALS, limits=limits, policies=POLICIES,
+        default_deals=PAGE_DEALS, dealer_seats=_dealer_seats(rules), limits=limits,
+        policies=POLICIES,
         known="; ".join(params.get("known", [])), void="; ".join(params.get("void", [])))
+
+
+def _dealer_seats(rules) -> list[str]:
+    """The names ``dealer`` takes in ``rules`` (``me`` and the other seats')."""
+    from binokel_sim.constraints import seat_names
+
+    first: dict[int, str] = {}
+    for name, seat in seat_names(rules.players).items():
+        first.setdefault(seat, name)
+    return ["me", *first.values()]
 
 
 def render_answer(done: Answer) -> str:

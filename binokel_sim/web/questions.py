@@ -18,7 +18,8 @@ from urllib.parse import urlencode
 from binokel_sim.errors import CardError, SimulationError
 
 COMMANDS = ("bid-odds", "deal-odds")
-DEFAULT_DEALS = 20_000  # the page's default: a few seconds of heuristic play-outs at most
+DEFAULT_DEALS = 200_000  # without ``deals``: the CLI's default, so the API answers as the CLI
+PAGE_DEALS = 20_000  # the page's form starts at this: a second of heuristic play-outs or less
 # every parameter a question reads; another one is an error (never silently ignored)
 PARAMETERS = {"variant", "hand", "deals", "seed", "policy", "trump", "known", "void", "auction",
               "dealer", "samples_per_move", "turned", "seat"}

@@ -86,7 +86,8 @@ async function run() {
     if (!reply.ok) { status.textContent = job.error; break; }
     progress.max = job.total || 1;
     progress.value = job.done;
-    status.textContent = `${job.state}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} deals, ${job.seconds} s`;
+    status.textContent = `${job.state}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} deals, ${job.seconds} s` +
+      (job.note ? ` (${job.note})` : "");
     if (job.state === "done" || job.state === "failed" || job.state === "cancelled") {
       if (job.state === "cancelled") { status.textContent = "cancelled"; break; }
       const view = await fetch(`/jobs/${current}/view`);
@@ -114,6 +115,10 @@ document.addEventListener("DOMContentLoaded", () => {
     for (const field of document.querySelectorAll("#ask [name]")) {
       field.disabled = field.value.trim() === "";
     }
+  });
+  window.addEventListener("pageshow", () => {
+    // back to this page from the browser's cache: its fields usable again
+    for (const field of document.querySelectorAll("#ask [name]")) field.disabled = false;
   });
   document.getElementById("cancel").addEventListener("click", async () => {
     if (current) await fetch(`/api/jobs/${current}`, { method: "DELETE" });
