@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from markupsafe import escape
 from starlette.testclient import TestClient
 
 from binokel_sim.web import create_app
@@ -69,6 +70,9 @@ def test_deal_odds_and_analyze_are_the_cli_documents(client):
     ("/api/deal-odds", {"variant": "two-hand-48", "hand": "AS TS KS QS QS JS 9S KH QH AD JD AC"},
      "give --turned with --hand"),
     ("/api/analyze", {"hand": "AS", "deals": "5"}, "analyze reads only variant and hand"),
+    ("/api/bid-odds", {"hand": ""}, "parameter 'hand' is empty"),
+    ("/api/deal-odds", {"variant": "two-hand-48", "policy": "heuristic+solver", "deals": "21"},
+     "limit of 20 with the heuristic+solver policy"),
 ])
 def test_bad_input_is_400_with_the_cli_line(client, path, params, line):
     reply = client.get(path, params=params)
@@ -76,7 +80,8 @@ def test_bad_input_is_400_with_the_cli_line(client, path, params, line):
     assert line in reply.json()["error"]
     assert "\n" not in reply.json()["error"]
     cli_args = [a for k, v in params.items() for a in (f"--{k}", v)]
-    if path == "/api/bid-odds" and "colour" not in params and "deals" not in params:
+    if path == "/api/bid-odds" and "colour" not in params and "deals" not in params \
+            and params.get("hand") != "":
         assert line in invoke("bid-odds", *cli_args).stderr  # the CLI's own line
 
 
@@ -94,12 +99,18 @@ def test_a_job_reports_progress_and_its_view_and_document(client):
         assert f'data-trump="{trump}" data-value="{info["p_make_min_bid"]}"' in view
     assert view.count("data:image/png;base64,") >= 2  # the bid curve and the score, as report
     assert client.post("/api/jobs", params={"command": "nope"}).status_code == 400
+    twice = client.post("/api/jobs?command=bid-odds&command=deal-odds")
+    assert twice.status_code == 400 and "give command once" in twice.json()["error"]
+    body = client.post("/api/jobs", params={"command": "bid-odds"}, data={"deals": "10"})
+    assert body.status_code == 400 and "not in the body" in body.json()["error"]
+    time.sleep(0.3)  # a finished run's time stands still
+    assert client.get(f"/api/jobs/{job}").json()["seconds"] == status["seconds"]
     assert client.get("/api/jobs/0-0").status_code == 404
 
 
 def test_the_page_shows_the_melds_and_the_cli_error_line(client):
     page = client.get("/", params={"variant": "binokel-2", "hand": "AS TS KS QS JS 9S KH QH AD "
-                                                                 "JD AC TC", "deals": "500"})
+                                                                 "JD AC TC", "turned": "9H", "deals": "500"})
     assert page.status_code == 200
     assert 'data-autorun="1"' in page.text and "The melds of the hand" in page.text
     assert page.text.count('class="card') == 24  # the 48-card deck: 24 types, copies shown
@@ -107,6 +118,12 @@ def test_the_page_shows_the_melds_and_the_cli_error_line(client):
     kreuz = client.get("/", params={"variant": "kreuz-4-40"}).text
     assert 'data-autorun="0"' in kreuz  # no hand in the URL: the example, not run
     assert all(f'<option value="{seat}"' in kreuz for seat in ("me", "left", "partner", "right"))
+    for params, line in (({"deals": "-5"}, "--deals must be at least 1, got -5"),
+                         ({"policy": "best"}, "unknown policy 'best'"),
+                         ({"variant": "two-hand-48", "hand": "AS TS KS QS QS JS 9S KH QH AD JD "
+                           "AC"}, "give --turned with --hand")):
+        shown = client.get("/", params=params).text  # checked before any run, shown at once
+        assert str(escape(line)) in shown and 'data-autorun="0"' in shown
     bad = client.get("/", params={"hand": "AS KS"}).text
     assert 'class="error"' in bad and "the hand has 2 cards" in bad and 'data-autorun="0"' in bad
 
@@ -133,6 +150,24 @@ def test_a_cancelled_run_stops_and_a_full_queue_is_busy():
     third = jobs.submit(10, lambda job: "finished", ())
     assert third.future.result(timeout=10) == "finished" and third.state == "done"
     jobs.shutdown()
+
+
+def test_a_queued_sync_request_whose_run_is_cancelled_gets_409():
+    with TestClient(create_app(Limits(max_deals=5_000_000), waiting=1)) as c:
+        long = c.post("/api/jobs", params={"command": "bid-odds", "deals": "5000000"}).json()
+        replies = []
+        waiting = threading.Thread(target=lambda: replies.append(
+            c.get("/api/bid-odds", params={"deals": "1000"})))
+        waiting.start()
+        jobs = c.app.state.jobs
+        deadline = time.monotonic() + 30
+        while not (queued := [j for j in jobs._jobs.values() if j.state == "queued"]):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        c.delete(f"/api/jobs/{queued[0].id}")
+        waiting.join(timeout=60)
+        assert replies[0].status_code == 409 and replies[0].json()["state"] == "cancelled"
+        c.delete(f"/api/jobs/{long['job']}")
 
 
 def test_the_api_cancels_a_run_in_the_kernels():

@@ -43,8 +43,8 @@ def server():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(Limits(max_deals=20_000_000)), host="127.0.0.1",
-                            port=port, log_level="warning")
+    app = create_app(Limits(max_deals=20_000_000))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -52,13 +52,18 @@ def server():
     while not running.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{port}", app.state.jobs
     running.should_exit = True
     thread.join(timeout=30)
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def url(server) -> str:
+    return server[0]
+
+
+@pytest.fixture(scope="module")
+def page(url):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         tab = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -74,9 +79,9 @@ def shots(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
 
 
-def test_clicked_hand_gives_the_cli_p_make(server, page, shots):
+def test_clicked_hand_gives_the_cli_p_make(url, page, shots):
     rules = find_variant("four-hand-80")
-    page.goto(server + "/")
+    page.goto(url + "/")
     page.fill("#hand", "")
     for card in rules.example_hand.split():
         page.click(f'#grid .card[data-card="{card}"]')
@@ -111,13 +116,13 @@ def test_clicked_hand_gives_the_cli_p_make(server, page, shots):
         cli["by_trump"][again.get_attribute("data-trump")]["p_make_min_bid"]
 
 
-def test_widow_and_talon_links(server, page, shots):
-    page.goto(server + "/?variant=swabian-3-40&hand=AS+TS+KS+QS+JS+JS+KH+QH+AD+JD+KC+QC"
+def test_widow_and_talon_links(url, page, shots):
+    page.goto(url + "/?variant=swabian-3-40&hand=AS+TS+KS+QS+JS+JS+KH+QH+AD+JD+KC+QC"
                        "&deals=3000&seed=2")
     page.wait_for_selector("#answer #widow", timeout=WAIT)
     expect(page.locator("#widow")).to_contain_text("Best meld before it: 230")
     page.locator("#answer").screenshot(path=str(shots / "widow.png"))
-    page.goto(server + "/?variant=two-hand-48&hand=AS+TS+KS+QS+QS+JS+9S+KH+QH+AD+JD+AC"
+    page.goto(url + "/?variant=two-hand-48&hand=AS+TS+KS+QS+QS+JS+9S+KH+QH+AD+JD+AC"
                        "&turned=9H&deals=3000&seed=2")
     page.wait_for_selector("#answer .p-win", timeout=WAIT)
     cli = json.loads(ok("deal-odds", "--hand", "AS TS KS QS QS JS 9S KH QH AD JD AC",
@@ -127,14 +132,41 @@ def test_widow_and_talon_links(server, page, shots):
     page.locator("#answer").screenshot(path=str(shots / "deal-odds.png"))
 
 
-def test_bad_hand_and_cancel(server, page):
-    page.goto(server + "/?hand=AS+KS&deals=1000")
+def test_bad_hand_and_cancel(url, page):
+    page.goto(url + "/?hand=AS+KS&deals=1000")
     expect(page.locator("#error")).to_have_text(
         "the hand has 2 cards; a four-hand-80 hand has 20")
     expect(page.locator("#count")).to_have_text("2 of 20 cards")
-    page.goto(server + "/?variant=four-hand-80&deals=20000000&hand="
+    page.goto(url + "/?variant=four-hand-80&deals=20000000&hand="
               + find_variant("four-hand-80").example_hand.replace(" ", "+"))
     expect(page.locator("#status")).to_contain_text("running", timeout=WAIT)
     page.click("#cancel")
     expect(page.locator("#status")).to_have_text("cancelled", timeout=WAIT)
     assert page.locator("#answer .p-make").count() == 0
+
+
+def test_leaving_the_page_or_the_request_cancels_its_run(url, page, server):
+    jobs = server[1]
+    hand = find_variant("four-hand-80").example_hand.replace(" ", "+")
+    page.goto(url + f"/?deals=20000000&hand={hand}")
+    expect(page.locator("#status")).to_contain_text("running", timeout=WAIT)
+    page.goto(url + "/?variant=two-hand-48")  # away: the run is no one's any more
+    until_idle(jobs)
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as raw:  # a client that gives up
+        raw.sendall(f"GET /api/bid-odds?deals=20000000 HTTP/1.1\r\nHost: {host}\r\n\r\n"
+                    .encode())
+        deadline = time.monotonic() + 60
+        while jobs.active() == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    until_idle(jobs)
+
+
+def until_idle(jobs) -> None:
+    """No run left, soon: a cancelled run stops at its next chunk (well under a second), where
+    the 20,000,000 deals asked for would take a minute or more."""
+    deadline = time.monotonic() + 15
+    while jobs.active():
+        assert time.monotonic() < deadline, "the run went on"
+        time.sleep(0.05)

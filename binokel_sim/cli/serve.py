@@ -8,6 +8,7 @@ from binokel_sim.cli.base import ThreadsOpt, clamp_threads, command, domain_erro
 from binokel_sim.errors import OutputError
 
 INSTALL = 'pip install "binokel-sim[web]"'
+GRACE = 2  # seconds
 
 
 @command()
@@ -19,7 +20,7 @@ def serve(
         "--max-deals", metavar="N", help="The most deals one run may ask for.")] = 1_000_000,
     max_sampling_deals: Annotated[int, typer.Option(
         "--max-sampling-deals", metavar="N",
-        help="The most deals with the sampling policy (milliseconds a card).")] = 1_000,
+        help="The most deals with sampling or heuristic+solver (ms a card).")] = 1_000,
     runs: Annotated[int, typer.Option(
         "--runs", metavar="N", help="Runs at a time (each on every thread).")] = 1,
     queue: Annotated[int, typer.Option(
@@ -53,8 +54,12 @@ def serve(
             if value < low or (name == "--port" and value > 65535):
                 bound = "between 0 and 65535" if name == "--port" else f"at least {low}"
                 raise OutputError(f"{name} must be {bound}, got {value}")
+        if threads is not None and threads < 1:
+            raise OutputError(f"--threads must be at least 1, got {threads}")
         app = create_app(Limits(max_deals, max_sampling_deals), runs, queue,
                          clamp_threads(threads))
         err.print(f"binokel-sim: the page is at http://{host}:{port}/ (Ctrl-C stops)",
                   markup=False, highlight=False, soft_wrap=True)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        # Ctrl-C: open requests get GRACE seconds, then their runs are cancelled
+        uvicorn.run(app, host=host, port=port, log_level="warning",
+                    timeout_graceful_shutdown=GRACE)

@@ -64,32 +64,45 @@ def create_app(limits: Limits = Limits(), workers: int = 1, waiting: int = 4,
 
     async def analyze_api(request: Request) -> Response:
         try:
-            return JSONResponse(analyze(params_of(request.query_params)))
+            return JSONResponse(analyze(params_of(request.query_params, empty=False)))
         except DOMAIN_ERRORS as exc:
             return error(exc)
 
     async def odds_api(request: Request) -> Response:
         command = request.url.path.rsplit("/", 1)[1]
         try:
-            _, job = submit(command, params_of(request.query_params))
+            _, job = submit(command, params_of(request.query_params, empty=False))
         except DOMAIN_ERRORS as exc:
             return error(exc)
+        finished = asyncio.ensure_future(_wait(job))
+        gone = asyncio.ensure_future(_disconnected(request))
         try:
-            await asyncio.wrap_future(job.future)
-        except asyncio.CancelledError:  # the client went away: so does its run
+            await asyncio.wait((finished, gone), return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # the server stops (Ctrl-C): so does the run
             jobs.cancel(job.id)
-            raise
+            return JSONResponse({"error": "the server is stopping; the run was cancelled"},
+                                status_code=503)
+        finally:
+            gone.cancel()
+        if not finished.done():  # the client went away: so does its run
+            jobs.cancel(job.id)
+            finished.cancel()
+            return Response(status_code=499)
         if job.state != "done":
-            return JSONResponse(job.status(), status_code=400 if job.state == "failed" else 409)
+            code = 500 if job.internal else 400 if job.state == "failed" else 409
+            return JSONResponse(job.status(), status_code=code)
         return JSONResponse(job.value.document)
 
     async def start_job(request: Request) -> Response:
-        command = request.query_params.get("command")
+        commands = request.query_params.getlist("command")
         query = _Multi([(k, v) for k, v in request.query_params.multi_items() if k != "command"])
         try:
-            if command not in COMMANDS:
-                raise SimulationError(f"command must be {' or '.join(COMMANDS)}, got {command!r}")
-            _, job = submit(command, params_of(query))
+            if await request.body():
+                raise SimulationError("send the parameters in the URL's query, not in the body")
+            if len(commands) != 1 or commands[0] not in COMMANDS:
+                raise SimulationError(f"give command once: {' or '.join(COMMANDS)} (got "
+                                      f"{', '.join(commands) or 'none'})")
+            _, job = submit(commands[0], params_of(query, empty=False))
         except DOMAIN_ERRORS as exc:
             return error(exc)
         return JSONResponse(job.status(), status_code=202)
@@ -144,6 +157,17 @@ def create_app(limits: Limits = Limits(), workers: int = 1, waiting: int = 4,
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.jobs = jobs
     return app
+
+
+async def _wait(job) -> None:
+    """Until the job's run has ended (done, failed or cancelled, queued or running)."""
+    await asyncio.wait((asyncio.wrap_future(job.future),))
+
+
+async def _disconnected(request: Request) -> None:
+    """Until the client of ``request`` has gone away."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 class _Multi:

@@ -12,6 +12,7 @@ callback, so it stops at the next chunk and leaves nothing behind.
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from typing import Any
 
 from binokel_sim.errors import SimulationError
 
+LOG = logging.getLogger(__name__)
 KEPT = 64  # finished runs kept for their page to fetch (the oldest are forgotten first)
 
 
@@ -45,7 +47,9 @@ class Job:
     value: Any = None
     error: str | None = None
     note: str | None = None  # e.g. the line that a first run compiles its engine
+    internal: bool = False  # failed by a bug (HTTP 500), not by its input
     started: float = field(default_factory=time.monotonic)
+    finished: float | None = None
     cancel_event: threading.Event = field(default_factory=threading.Event)
     future: Future | None = None
 
@@ -61,7 +65,7 @@ class Job:
 
     def status(self) -> dict:
         out = {"job": self.id, "state": self.state, "done": self.done, "total": self.total,
-               "seconds": round(time.monotonic() - self.started, 2)}
+               "seconds": round((self.finished or time.monotonic()) - self.started, 2)}
         for key in ("note", "error"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -107,21 +111,21 @@ class Jobs:
     def _run(self, job: Job, work: Callable[[Job], Any],
              errors: tuple[type[BaseException], ...]) -> Any:
         if job.cancel_event.is_set():
-            job.state = "cancelled"
+            job.state, job.finished = "cancelled", time.monotonic()
             return None
         job.state, job.started = "running", time.monotonic()
         try:
             job.value = work(job)
+            job.state, job.done = "done", job.total
         except Cancelled:
             job.state = "cancelled"
-            return None
         except errors as exc:
             job.error, job.state = str(exc), "failed"
-            return None
-        except Exception as exc:  # a bug: said, not hidden, and the worker lives on
-            job.error, job.state = f"internal error: {type(exc).__name__}: {exc}", "failed"
-            raise
-        job.state, job.done = "done", job.total
+        except Exception as exc:  # a bug: said and logged, not hidden; the worker lives on
+            LOG.exception("run %s failed", job.id)
+            job.error, job.state, job.internal = (f"internal error: {type(exc).__name__}: "
+                                                  f"{exc}", "failed", True)
+        job.finished = time.monotonic()
         return job.value
 
     def get(self, job_id: str) -> Job | None:
@@ -133,7 +137,7 @@ class Jobs:
         if job is not None and job.state in ("queued", "running"):
             job.cancel_event.set()
             if job.future is not None and job.future.cancel():
-                job.state = "cancelled"
+                job.state, job.finished = "cancelled", time.monotonic()
         return job
 
     def shutdown(self) -> None:

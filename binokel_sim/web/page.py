@@ -12,12 +12,18 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from binokel_sim.errors import DOMAIN_ERRORS
-from binokel_sim.web.questions import PAGE_DEALS, Limits, Question, analyze, params_of
+from binokel_sim.web.questions import (
+    PAGE_DEALS,
+    Limits,
+    Question,
+    analyze,
+    params_of,
+    question,
+)
 
 TEMPLATES = Environment(loader=PackageLoader("binokel_sim.web"),
                         autoescape=select_autoescape(default=True), trim_blocks=True,
                         lstrip_blocks=True)
-POLICIES = ("heuristic", "random", "sampling")
 
 
 @dataclass
@@ -99,13 +105,26 @@ def render_page(query, limits: Limits) -> str:
         error = error or str(exc)  # the grid is filled from the text by the page's script
     command = odds_command(rules)
     family = engine_family(rules)
+    if error is None:  # every other parameter, checked as a run would check it (no work)
+        try:
+            question(command, params, limits)
+        except DOMAIN_ERRORS as exc:
+            error = str(exc)
     return TEMPLATES.get_template("page.html").render(
         variants=[r.name for r in all_variants()], rules=rules, family=family,
         command=command, params=params, hand=hand_text, grid=_grid(rules, counts),
         melds=melds, error=error, autorun=error is None and "hand" in params,
         default_deals=PAGE_DEALS, dealer_seats=_dealer_seats(rules), limits=limits,
-        policies=POLICIES,
+        policies=_policies(rules),
         known="; ".join(params.get("known", [])), void="; ".join(params.get("void", [])))
+
+
+def _policies(rules) -> list[str]:
+    """The policies that play ``rules`` (the search policies where their engine takes it)."""
+    from binokel_sim.engines.policies import sampling_plays, solver_plays
+
+    return ["heuristic", "random", *(["heuristic+solver"] if solver_plays(rules) else []),
+            *(["sampling"] if sampling_plays(rules) else [])]
 
 
 def _dealer_seats(rules) -> list[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from binokel_sim.compile_notice import SEARCH_POLICIES
 from binokel_sim.errors import CardError, SimulationError
 
 COMMANDS = ("bid-odds", "deal-odds")
@@ -27,7 +28,8 @@ PARAMETERS = {"variant", "hand", "deals", "seed", "policy", "trump", "known", "v
 
 @dataclass(frozen=True)
 class Limits:
-    """The server's bounds on one run: deals with a fast policy, and with ``sampling``."""
+    """The server's bounds on one run: deals with a fast policy, and with one that searches
+    (``sampling``, ``heuristic+solver``: milliseconds a card)."""
 
     max_deals: int = 1_000_000
     max_sampling_deals: int = 1_000
@@ -48,17 +50,21 @@ class Question:
     turned: str | None = None
     seat: str | None = None
     query: str = ""  # the parameters as a URL query (the answer's link to its JSON)
+    warnings: tuple[str, ...] = ()  # the CLI's warning lines about the options
 
 
-def params_of(query: Mapping[str, Any]) -> dict[str, Any]:
+def params_of(query: Mapping[str, Any], empty: bool = True) -> dict[str, Any]:
     """A request's parameters (a starlette ``QueryParams`` or ``FormData``, or a plain dict of
-    strings or lists) as ``{name: str}`` with ``known`` and ``void`` as lists; empty values are
-    left out (a form's empty field is an option not given)."""
+    strings or lists) as ``{name: str}`` with ``known`` and ``void`` as lists. With ``empty``
+    (the page's form) an empty value is an option not given; without it (the API) it is an
+    error, so that ``hand=`` never means the example hand."""
     getlist = getattr(query, "getlist", None)
     out: dict[str, Any] = {}
     for name in dict.fromkeys(query.keys()):
         values = getlist(name) if getlist else query[name]
         values = [values] if isinstance(values, str) else list(values)
+        if not empty and any(v is None or not str(v).strip() for v in values):
+            raise SimulationError(f"parameter {name!r} is empty")
         values = [v.strip() for v in values if v is not None and str(v).strip()]
         if name not in PARAMETERS:
             raise SimulationError(f"unknown parameter {name!r} (known: "
@@ -83,7 +89,7 @@ def _integer(params: dict[str, Any], name: str, default: int | None) -> int | No
     if text is None:
         return default
     try:
-        return int(text.replace("_", "").replace(",", ""))
+        return int(text)
     except ValueError:
         raise SimulationError(f"--{name.replace('_', '-')}: expected a whole number, got "
                               f"{text!r}") from None
@@ -122,10 +128,11 @@ def question(command: str, params: dict[str, Any], limits: Limits,
     seed = _integer(params, "seed", 1)
     check_run(deals, seed)
     policy = params.get("policy", "heuristic")
-    limit = limits.max_sampling_deals if policy == "sampling" else limits.max_deals
+    searching = policy in SEARCH_POLICIES
+    limit = limits.max_sampling_deals if searching else limits.max_deals
     if deals > limit:
         raise SimulationError(f"--deals {deals:,} is above this server's limit of {limit:,}"
-                              + (" with the sampling policy" if policy == "sampling" else ""))
+                              + (f" with the {policy} policy" if searching else ""))
     samples_per_move = _integer(params, "samples_per_move", None)
     if samples_per_move is not None:
         check_samples_per_move(samples_per_move)
@@ -168,7 +175,8 @@ def _bid_odds(rules, counts, params, options, known, void) -> Question:
         return view.document(rules, counts, checked, knowledge=knowledge, progress=progress,
                              **options)
 
-    return Question("bid-odds", rules, counts, options["deals"], options["seed"], policy, run)
+    return Question("bid-odds", rules, counts, options["deals"], options["seed"], policy, run,
+                    warnings=checked.warnings)
 
 
 def _deal_odds(rules, counts, params, options, known, void, hand_given: bool) -> Question:

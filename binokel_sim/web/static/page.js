@@ -110,7 +110,13 @@ document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("variant").addEventListener("change", (event) => {
     window.location.search = `?variant=${encodeURIComponent(event.target.value)}`;
   });
+  const abandon = () => {
+    // a new question, or the page left: the run in flight is no one's any more
+    if (current) fetch(`/api/jobs/${current}`, { method: "DELETE", keepalive: true });
+  };
+  window.addEventListener("pagehide", abandon);
   document.getElementById("ask").addEventListener("submit", () => {
+    abandon();
     // empty fields stay out of the address: an option not given
     for (const field of document.querySelectorAll("#ask [name]")) {
       field.disabled = field.value.trim() === "";
