@@ -106,11 +106,12 @@ def test_a_job_reports_progress_and_its_view_and_document(client):
     time.sleep(0.3)  # a finished run's time stands still
     assert client.get(f"/api/jobs/{job}").json()["seconds"] == status["seconds"]
     assert client.get("/api/jobs/0-0").status_code == 404
+    assert client.head("/api/bid-odds").status_code == 405  # no run for a HEAD
 
 
 def test_the_page_shows_the_melds_and_the_cli_error_line(client):
-    page = client.get("/", params={"variant": "binokel-2", "hand": "AS TS KS QS JS 9S KH QH AD "
-                                                                 "JD AC TC", "turned": "9H", "deals": "500"})
+    page = client.get("/", params={"variant": "binokel-2", "turned": "9H", "deals": "500",
+                                   "hand": "AS TS KS QS JS 9S KH QH AD JD AC TC"})
     assert page.status_code == 200
     assert 'data-autorun="1"' in page.text and "The melds of the hand" in page.text
     assert page.text.count('class="card') == 24  # the 48-card deck: 24 types, copies shown

@@ -69,6 +69,8 @@ def create_app(limits: Limits = Limits(), workers: int = 1, waiting: int = 4,
             return error(exc)
 
     async def odds_api(request: Request) -> Response:
+        if request.method == "HEAD":  # a run, not a resource to check for
+            return Response(status_code=405, headers={"Allow": "GET"})
         command = request.url.path.rsplit("/", 1)[1]
         try:
             _, job = submit(command, params_of(request.query_params, empty=False))

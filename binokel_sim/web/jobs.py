@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -97,8 +98,9 @@ class Jobs:
             if self.active() >= self.workers + self.waiting:
                 raise Busy(f"the server is busy: {self.active()} runs are running or queued "
                            f"(at most {self.workers + self.waiting}); try again in a moment")
-            job = Job(id=f"{next(self._ids)}-{time.monotonic_ns() % 1_000_000:06d}",
-                      total=total)
+            # numbered in order, and not to be guessed: only the page that started a run
+            # (or the API client) can follow or cancel it
+            job = Job(id=f"{next(self._ids)}-{secrets.token_hex(8)}", total=total)
             self._jobs[job.id] = job
             while len(self._jobs) > KEPT + self.workers + self.waiting:
                 oldest = next(iter(self._jobs.values()))
