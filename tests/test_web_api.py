@@ -184,3 +184,18 @@ def test_the_api_cancels_a_run_in_the_kernels():
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert status["state"] == "cancelled" and status["done"] < 5_000_000
+
+
+def test_serve_without_the_extra_is_one_line():
+    """Without starlette (the extra ``[web]``), ``serve`` says how to install it: one line,
+    exit 1, no traceback."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['starlette'] = None; sys.argv = ['binokel-sim', 'serve']; "
+            "from binokel_sim.cli import main; main()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ('error: serve needs the web extra (starlette is not '
+                                   'installed): pip install "binokel-sim[web]"')

@@ -27,7 +27,7 @@ from rich.progress import (
 )
 
 from binokel_sim.constants import SAMPLES_PER_MOVE
-from binokel_sim.errors import DOMAIN_ERRORS, CardError, RulesError, SimulationError
+from binokel_sim.errors import DOMAIN_ERRORS, RulesError, SimulationError
 from binokel_sim.io import (
     FORMATS,
     STDOUT,
@@ -410,19 +410,6 @@ def read_hands_file(path: Path) -> list[tuple[str, str]]:
 def note(message: str) -> None:
     """One line on stderr about a default the run used in place of an option not given."""
     err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
-
-
-def talon_turned(rules: "Rules", counts, hand_given: bool, turned: Optional[str]) -> int:
-    """The turned card of a talon-game run, never assumed silently: ``--turned``; without it,
-    only with the example hand (no ``--hand``), the variant's example turned card, said on
-    stderr. A hand of one's own without ``--turned`` is an error (the turned card decides
-    trump)."""
-    from binokel_sim.odds.talon import turned_card
-
-    if turned is None and hand_given:
-        raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "
-                        "--turned 9H")
-    return turned_card(rules, counts, turned)
 
 
 def example_hand_note(rules: "Rules", counts, turned: Optional[str]) -> None:

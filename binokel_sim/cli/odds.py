@@ -34,7 +34,6 @@ from binokel_sim.cli.base import (
     resolve_rules,
     samples_per_move_for,
     source,
-    talon_turned,
     warn_few,
     wrote,
 )
@@ -95,8 +94,7 @@ def bid_odds_cmd(
     Example: binokel-sim bid-odds -v three-hand-auction-48 --format json
     """
     from binokel_sim.cli.bid_odds import family_view
-    from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.engines import engine
+    from binokel_sim.documents.bid_odds import knowledge_of
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
 
@@ -106,9 +104,7 @@ def bid_odds_cmd(
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
-        knowledge = parse_knowledge(rules, counts, known or [], void or [])
-        # an impossible combination fails before work
-        engine(rules).sampler_inputs(rules, counts, knowledge)
+        knowledge = knowledge_of(rules, counts, known or [], void or [])
         family_view(rules).bid_odds(
             rules, counts, deals=deals, seed=seed, policy=policy, trump=trump, threads=threads,
             full=full, out_file=out_file, fmt=fmt, workers=workers, scheduler=scheduler,
@@ -153,14 +149,9 @@ def deal_odds_cmd(
     Example: binokel-sim deal-odds --known other:"AH AH" --void other:S
     """
     from binokel_sim.backend import open_backend
-    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.documents.deal_odds import check as check_deal_odds
     from binokel_sim.documents.deal_odds import document as deal_odds_document
-    from binokel_sim.engines.talon import (
-        check as check_talon,
-    )
-    from binokel_sim.engines.talon import (
-        sampler_inputs as talon_sampler_inputs,
-    )
+    from binokel_sim.engines.talon import check as check_talon
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
@@ -170,11 +161,9 @@ def deal_odds_cmd(
         check_supports(rules, "deal-odds")
         check_talon(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
-        turned_type = talon_turned(rules, counts, hand is not None, turned)
-        seen = counts.copy()
-        seen[turned_type] += 1  # the turned card is no other seat's
-        knowledge = parse_knowledge(rules, seen, known or [], void or [])
-        talon_sampler_inputs(rules, counts, turned_type, knowledge)  # impossible: fail now
+        turned_type, knowledge = check_deal_odds(
+            rules, counts, turned=turned, hand_given=hand is not None, seat=seat,
+            known=known or [], void=void or [])
         threads = clamp_threads(threads)
         samples_per_move = samples_per_move_for(samples_per_move, policy)
         if out_file is not None:

@@ -25,7 +25,6 @@ from binokel_sim.cli.base import (
     refuse_sampling,
     resolve_rules,
     source,
-    talon_turned,
     warn_few,
 )
 from binokel_sim.errors import CardError, SimulationError
@@ -64,6 +63,7 @@ def report_cmd(
     from binokel_sim import report as rp
     from binokel_sim.families import engine_family
     from binokel_sim.hands import parse_hand
+    from binokel_sim.odds.talon import check_seat, turned_card
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -78,8 +78,8 @@ def report_cmd(
                     raise SimulationError(f"--{option} is for the talon games (two-hand-48, "
                                           f"three-hand-72, four-hand-72); {rules.name} has no "
                                           f"turned card")
-        elif seat not in ("dealer", "elder"):
-            raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
+        else:
+            check_seat(seat)
         if hands_file is not None:
             inputs = [(i, where, text) for i, (where, text) in
                       enumerate(read_hands_file(hands_file))]
@@ -89,8 +89,9 @@ def report_cmd(
         for index, where, text in inputs:
             try:
                 counts = parse_hand(text, rules)
-                turned_type = (talon_turned(rules, counts, hand is not None or where is not None,
-                                            turned) if view.TURNED_CARD else None)
+                turned_type = (turned_card(rules, counts, turned,
+                                           hand_given=hand is not None or where is not None)
+                               if view.TURNED_CARD else None)
             except CardError as exc:
                 raise CardError(f"{where}: {exc}" if where else str(exc)) from None
             parsed.append((index, where, counts, turned_type))

@@ -42,7 +42,8 @@ def serve(
 
             from binokel_sim.web import create_app
         except ImportError as exc:
-            raise OutputError(f"serve needs the web extra ({exc.name} is not installed): "
+            missing = (exc.name or "a package").split(".")[0]
+            raise OutputError(f"serve needs the web extra ({missing} is not installed): "
                               f"{INSTALL}") from None
         from binokel_sim.report.publish import require_matplotlib
         from binokel_sim.web.questions import Limits

@@ -11,6 +11,27 @@ if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
 
+def check(rules: "Rules", counts, *, turned: Optional[str], hand_given: bool, seat: str,
+          known: list[str], void: list[str]) -> tuple[int, "Knowledge"]:
+    """The options of a talon-game hand ``counts``, checked before any work: the turned card
+    (:func:`binokel_sim.odds.talon.turned_card`), the seat and what is known of the other
+    hands, which must leave a possible deal. Returns the turned card's type and the
+    knowledge."""
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.engines.talon import check as check_talon
+    from binokel_sim.engines.talon import sampler_inputs
+    from binokel_sim.odds.talon import check_seat, turned_card
+
+    check_talon(rules)
+    turned_type = turned_card(rules, counts, turned, hand_given=hand_given)
+    check_seat(seat)
+    seen = counts.copy()
+    seen[turned_type] += 1  # the turned card is no other seat's
+    knowledge = parse_knowledge(rules, seen, known, void)
+    sampler_inputs(rules, counts, turned_type, knowledge)  # an impossible constraint: now
+    return turned_type, knowledge
+
+
 def document(rules: "Rules", counts, turned: int, seat: str, *, deals: int, seed: int,
              policy: str, threads: Optional[int], knowledge: "Knowledge",
              samples_per_move: Optional[int], origin: dict, progress=None, backend=None

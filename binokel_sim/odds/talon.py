@@ -108,8 +108,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     from binokel_sim.simulate import check_run, set_threads, unseen_deck
 
     check_talon(rules)
-    if seat not in SEATS:
-        raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
+    check_seat(seat)
     dealer = 0 if seat == "dealer" else rules.players - 1
     check_run(samples, seed)
     known = np.asarray(counts, dtype=np.int64).copy()
@@ -175,9 +174,21 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     return result
 
 
-def turned_card(rules: Rules, counts: np.ndarray, text: str | None) -> int:
-    """The card type of the turned card ``text`` (None: the variant's example), checked against
-    the deck and the hand ``counts`` (the hand cannot hold every copy of it)."""
+def check_seat(seat: str) -> None:
+    """``seat`` names one of :data:`SEATS`."""
+    if seat not in SEATS:
+        raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
+
+
+def turned_card(rules: Rules, counts: np.ndarray, text: str | None,
+                hand_given: bool = False) -> int:
+    """The card type of the turned card ``text``, checked against the deck and the hand
+    ``counts`` (the hand cannot hold every copy of it). Never assumed silently: None means the
+    variant's example turned card, which goes only with its example hand; with a hand of one's
+    own (``hand_given``) it is an error (the turned card decides trump)."""
+    if text is None and hand_given:
+        raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "
+                        "--turned 9H")
     text = text if text is not None else rules.example_turned
     if not text:
         raise CardError(f"give --turned: the {rules.name} rules have no example turned card")

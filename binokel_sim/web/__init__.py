@@ -6,12 +6,10 @@ JavaScript, and a JSON API that gives the CLI's ``--format json`` documents.
 - :mod:`.jobs`: the bounded pool of runs, their progress and cancelling;
 - :mod:`.page`: the HTML (Jinja2 templates in ``templates/``, assets in ``static/``).
 
-Needs the extra ``binokel-sim[web]`` (starlette, uvicorn, jinja2, matplotlib).
+Needs the extra ``binokel-sim[web]`` (starlette, uvicorn, jinja2, matplotlib): importing this
+package without it raises ImportError, which ``serve`` turns into one line.
 """
 
+from binokel_sim.web.app import create_app
 
-def create_app(*args, **kwargs):
-    """:func:`binokel_sim.web.app.create_app` (imported on first use)."""
-    from binokel_sim.web.app import create_app
-
-    return create_app(*args, **kwargs)
+__all__ = ["create_app"]

@@ -97,14 +97,14 @@ def create_app(limits: Limits = Limits(), workers: int = 1, waiting: int = 4,
 
     async def start_job(request: Request) -> Response:
         commands = request.query_params.getlist("command")
-        query = _Multi([(k, v) for k, v in request.query_params.multi_items() if k != "command"])
         try:
             if await request.body():
                 raise SimulationError("send the parameters in the URL's query, not in the body")
             if len(commands) != 1 or commands[0] not in COMMANDS:
                 raise SimulationError(f"give command once: {' or '.join(COMMANDS)} (got "
                                       f"{', '.join(commands) or 'none'})")
-            _, job = submit(commands[0], params_of(query, empty=False))
+            _, job = submit(commands[0], params_of(request.query_params, empty=False,
+                                                   skip=("command",)))
         except DOMAIN_ERRORS as exc:
             return error(exc)
         return JSONResponse(job.status(), status_code=202)
@@ -170,16 +170,3 @@ async def _disconnected(request: Request) -> None:
     """Until the client of ``request`` has gone away."""
     while (await request.receive())["type"] != "http.disconnect":
         pass
-
-
-class _Multi:
-    """Query items as :func:`.questions.params_of` reads them (``keys`` and ``getlist``)."""
-
-    def __init__(self, items: list[tuple[str, str]]) -> None:
-        self.items = items
-
-    def keys(self):
-        return [k for k, _ in self.items]
-
-    def getlist(self, name: str) -> list[str]:
-        return [v for k, v in self.items if k == name]

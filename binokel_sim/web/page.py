@@ -16,7 +16,6 @@ from binokel_sim.web.questions import (
     PAGE_DEALS,
     Limits,
     Question,
-    analyze,
     params_of,
     question,
 )
@@ -82,6 +81,7 @@ def render_page(query, limits: Limits) -> str:
     """The page for the URL's ``query``: the form filled from it, the hand's card grid and meld
     table, and the CLI's one-line message for a bad parameter. With a hand in the query and no
     error, the page starts the run when it loads (so a link reproduces the answer)."""
+    from binokel_sim.analysis import analyze_hand
     from binokel_sim.families import engine_family, odds_command
     from binokel_sim.hands import parse_hand
     from binokel_sim.variants import all_variants, find_variant
@@ -100,7 +100,7 @@ def render_page(query, limits: Limits) -> str:
     counts, melds = None, None
     try:
         counts = parse_hand(hand_text, rules)
-        melds = analyze({"variant": rules.name, "hand": hand_text})
+        melds = analyze_hand(rules, counts)
     except DOMAIN_ERRORS as exc:
         error = error or str(exc)  # the grid is filled from the text by the page's script
     command = odds_command(rules)

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from binokel_sim.compile_notice import SEARCH_POLICIES
-from binokel_sim.errors import CardError, SimulationError
+from binokel_sim.errors import SimulationError
 
 COMMANDS = ("bid-odds", "deal-odds")
 DEFAULT_DEALS = 200_000  # without ``deals``: the CLI's default, so the API answers as the CLI
@@ -53,14 +53,16 @@ class Question:
     warnings: tuple[str, ...] = ()  # the CLI's warning lines about the options
 
 
-def params_of(query: Mapping[str, Any], empty: bool = True) -> dict[str, Any]:
+def params_of(query: Mapping[str, Any], empty: bool = True,
+              skip: tuple[str, ...] = ()) -> dict[str, Any]:
     """A request's parameters (a starlette ``QueryParams`` or ``FormData``, or a plain dict of
-    strings or lists) as ``{name: str}`` with ``known`` and ``void`` as lists. With ``empty``
-    (the page's form) an empty value is an option not given; without it (the API) it is an
-    error, so that ``hand=`` never means the example hand."""
+    strings or lists) as ``{name: str}`` with ``known`` and ``void`` as lists, but for those
+    named in ``skip`` (read by the caller). With ``empty`` (the page's form) an empty value is
+    an option not given; without it (the API) it is an error, so that ``hand=`` never means
+    the example hand."""
     getlist = getattr(query, "getlist", None)
     out: dict[str, Any] = {}
-    for name in dict.fromkeys(query.keys()):
+    for name in dict.fromkeys(k for k in query.keys() if k not in skip):
         values = getlist(name) if getlist else query[name]
         values = [values] if isinstance(values, str) else list(values)
         if not empty and any(v is None or not str(v).strip() for v in values):
@@ -158,16 +160,13 @@ def _refuse(params: dict[str, Any], names: tuple[str, ...], command: str, rules)
 
 
 def _bid_odds(rules, counts, params, options, known, void) -> Question:
-    from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.documents.bid_odds import family_view
-    from binokel_sim.engines import engine
+    from binokel_sim.documents.bid_odds import family_view, knowledge_of
 
     _refuse(params, ("turned", "seat"), "bid-odds", rules)
     view = family_view(rules)
     checked = view.check(rules, counts, trump=params.get("trump", "auto"),
                          auction=params.get("auction"), dealer=params.get("dealer"))
-    knowledge = parse_knowledge(rules, counts, known, void)
-    engine(rules).sampler_inputs(rules, counts, knowledge)  # an impossible constraint: now
+    knowledge = knowledge_of(rules, counts, known, void)
     policy = options["policy"]
     _check_policy(rules, policy)
 
@@ -181,27 +180,13 @@ def _bid_odds(rules, counts, params, options, known, void) -> Question:
 
 def _deal_odds(rules, counts, params, options, known, void, hand_given: bool) -> Question:
     from binokel_sim.cards import format_card
-    from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.documents.deal_odds import document
-    from binokel_sim.engines.talon import check as check_talon
-    from binokel_sim.engines.talon import sampler_inputs
-    from binokel_sim.odds.talon import turned_card
+    from binokel_sim.documents.deal_odds import check, document
 
     _refuse(params, ("trump", "auction", "dealer"), "deal-odds", rules)
-    check_talon(rules)
-    turned = params.get("turned")
-    if turned is None and hand_given:
-        raise CardError("give --turned with --hand: the turned card (its suit is trump), e.g. "
-                        "--turned 9H")
-    turned_type = turned_card(rules, counts, turned)
     seat = params.get("seat", "elder")
-    seen = counts.copy()
-    seen[turned_type] += 1  # the turned card is no other seat's
-    knowledge = parse_knowledge(rules, seen, known, void)
-    sampler_inputs(rules, counts, turned_type, knowledge)  # an impossible constraint: now
+    turned_type, knowledge = check(rules, counts, turned=params.get("turned"),
+                                   hand_given=hand_given, seat=seat, known=known, void=void)
     _check_policy(rules, options["policy"])
-    if seat not in ("dealer", "elder"):
-        raise SimulationError(f"--seat must be dealer or elder, got {seat!r}")
 
     def run(progress):
         return document(rules, counts, turned_type, seat, knowledge=knowledge,

@@ -31,6 +31,18 @@ class Checked:
     warnings: tuple[str, ...] = ()
 
 
+def knowledge_of(rules: Rules, counts, known: list[str], void: list[str]):
+    """``--known`` and ``--void`` for the hand ``counts``
+    (:func:`binokel_sim.constraints.parse_knowledge`), checked to leave a possible deal before
+    any work."""
+    from binokel_sim.constraints import parse_knowledge
+    from binokel_sim.engines import engine
+
+    knowledge = parse_knowledge(rules, counts, known, void)
+    engine(rules).sampler_inputs(rules, counts, knowledge)  # an impossible constraint: now
+    return knowledge
+
+
 def family_view(rules: Rules) -> ModuleType:
     """The ``bid-odds`` document module of the engine family that plays ``rules``."""
     return family_module(__name__, rules)
