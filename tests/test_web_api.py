@@ -199,3 +199,16 @@ def test_serve_without_the_extra_is_one_line():
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.strip() == ('error: serve needs the web extra (starlette is not '
                                    'installed): pip install "binokel-sim[web]"')
+
+
+def test_serve_on_a_taken_port_is_one_line():
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = invoke("serve", "--port", str(port))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"error: cannot listen on 127.0.0.1:{port} (Address "
+                                     f"already in use); choose another with --port or --host")
+    result = invoke("serve", "--host", "no-such-host.invalid")
+    assert result.exit_code == 1 and "cannot listen on no-such-host.invalid:8765" in result.stderr

@@ -57,10 +57,28 @@ def serve(
                 raise OutputError(f"{name} must be {bound}, got {value}")
         if threads is not None and threads < 1:
             raise OutputError(f"--threads must be at least 1, got {threads}")
+        _check_listen(host, port)
         app = create_app(Limits(max_deals, max_sampling_deals), runs, queue,
                          clamp_threads(threads))
-        err.print(f"binokel-sim: the page is at http://{host}:{port}/ (Ctrl-C stops)",
+        shown = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
+        err.print(f"binokel-sim: the page is at http://{shown}:{port}/ (Ctrl-C stops)",
                   markup=False, highlight=False, soft_wrap=True)
         # Ctrl-C: open requests get GRACE seconds, then their runs are cancelled
         uvicorn.run(app, host=host, port=port, log_level="warning",
                     timeout_graceful_shutdown=GRACE)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """The address can be listened on (not taken by another server, a known host): one line
+    now, rather than the address printed and then the server's own error."""
+    import os
+    import socket
+
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.create_server((host, port), family=family):
+            pass
+    except OSError as exc:
+        why = os.strerror(exc.errno) if isinstance(exc.errno, int) and exc.errno > 0 else exc
+        raise OutputError(f"cannot listen on {host}:{port} ({why}); choose "
+                          f"another with --port or --host") from None
