@@ -11,8 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from binokel_sim import expert_play
 from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
 from binokel_sim.kernels import melds as km
+from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.variants import MAX_INSIDE, MAX_MELDS, Rules
 
 # meld scope codes used by the kernels
@@ -198,6 +200,19 @@ def declaration_rows(rules: Rules, trump: int) -> list[tuple[int, int, int, int,
     return rows
 
 
+def tune_rows(rules: Rules) -> np.ndarray:
+    """The card play's knobs as the kernels read them (``kernels.policies.tune_row``): the
+    heuristic's row (its fixed values), then the expert's (:mod:`binokel_sim.expert_play`)."""
+    from binokel_sim.kernels.strict.heuristic import HEURISTIC_TUNE
+
+    heuristic = dict(zip(expert_play.KNOBS, HEURISTIC_TUNE))
+    expert = expert_play.knobs(rules.name, heuristic)
+    row = list(HEURISTIC_TUNE)
+    for i, name in enumerate(expert_play.KNOBS):
+        row[i] = expert[name]
+    return np.array(list(HEURISTIC_TUNE) + row, dtype=np.int64)
+
+
 @functools.lru_cache(maxsize=32)
 def compile_talon(rules: Rules) -> tuple:
     """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon.deals`): ``(cfg,
@@ -218,6 +233,7 @@ def compile_talon(rules: Rules) -> tuple:
     cfg[k.CFG_SWAP_RANK] = swap[0].ranks[0] if swap else -1
     cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
     cfg[k.CFG_COPIES] = rules.copies
+    cfg[k.CFG_TUNE:k.CFG_TUNE + 2 * N_TUNE] = tune_rows(rules)
     by_trump = [declaration_rows(rules, trump) for trump in range(N_SUITS)]
     width = max(len(rows) for rows in by_trump)
     decl = np.zeros((N_SUITS, width, k.N_DECL), dtype=np.int64)

@@ -22,7 +22,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "binokel_sim"
 NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, WEB, CLI = range(9)
 LAYERS = {
     NOTATION: "binokel_sim cards errors constants variants hands meld_rules families "
-              "compile_notice bidding stats deal_text io hands_file widow_value pair_value",
+              "compile_notice bidding stats deal_text io hands_file widow_value pair_value "
+              "expert_play",
     PLUMBING: "tables simulate backend constraints game_blocks",
     # the engine families (one module each, same names) and what every family shares
     ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow solver "

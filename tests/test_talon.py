@@ -123,9 +123,11 @@ def test_play_blocks_equal_the_twin_anywhere(name, seed, first_block, block_size
 @pytest.mark.parametrize("name, policies", [
     ("two-hand-48", ["heuristic", "heuristic"]), ("two-hand-48", ["random", "heuristic"]),
     ("three-hand-72", ["heuristic", "random", "heuristic"]),
-    ("four-hand-72", ["heuristic", "heuristic", "random", "heuristic"])])
+    ("four-hand-72", ["heuristic", "heuristic", "random", "heuristic"]),
+    ("two-hand-48", ["expert", "heuristic"]), ("three-hand-72", ["expert", "random", "expert"]),
+    ("four-hand-72", ["expert", "heuristic", "expert", "random"])])
 def test_heuristic_deals_equal_the_twin(name, policies):
-    """The heuristic (cards, declarations, swaps) against its twin
+    """The heuristic and the expert (cards, declarations, swaps) against their twin
     (:mod:`binokel_sim.reference.talon_play`), mixed with random seats, deal for deal."""
     rules = find_variant(name)
     kernel = kernel_records(rules, policies, 40, 13)
@@ -420,6 +422,7 @@ def test_card_points_are_conserved(talon_rules, policy):
 def talon_policies(rules) -> list[str]:
     """The policies a talon variant plays on every seat (binokel_sim.engines.partnership)."""
     return (["random", "heuristic"] + (["sampling"] if engine_policies.sampling_plays(rules) else [])
+            + (["expert"] if talon_games.expert_plays(rules) else [])
             + (["heuristic+solver"] if engine_policies.solver_plays(rules) else []))
 
 

@@ -124,8 +124,13 @@ RulesOpt = Annotated[Optional[Path], typer.Option(
 
 
 PolicyOpt = Annotated[str, typer.Option(
-    "--policy", help="heuristic, random, heuristic+solver (two-hand-48) or sampling "
-                     "(slow); docs/commands.md.")]
+    "--policy", help="heuristic, random, expert (the fitted talon games), heuristic+solver "
+                     "(two-hand-48) or sampling (slow); docs/commands.md.")]
+DefaultPolicyOpt = Annotated[Optional[str], typer.Option(
+    "--policy", show_default=False,
+    help="expert (the default where its knobs are fitted: the built-in talon games; else "
+         "heuristic), heuristic, random, heuristic+solver (two-hand-48) or sampling (slow); "
+         "the output names it; docs/commands.md.")]
 SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(
     "--samples-per-move", metavar="N", show_default=False,
     help=f"Sampling policy: deals per card decision (default {SAMPLES_PER_MOVE}).")]

@@ -10,6 +10,7 @@ from binokel_sim.cli.base import (
     KnownOpt,
     OddsFormat,
     OddsFormatOpt,
+    DefaultPolicyOpt,
     PolicyOpt,
     RowsFormat,
     RowsFormatOpt,
@@ -127,7 +128,7 @@ def deal_odds_cmd(
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
-    policy: PolicyOpt = "heuristic",
+    policy: DefaultPolicyOpt = None,
     threads: ThreadsOpt = None,
     out_file: Annotated[Optional[Path], typer.Option(
         "--out", "-o", metavar="FILE",
@@ -151,6 +152,7 @@ def deal_odds_cmd(
     from binokel_sim.backend import open_backend
     from binokel_sim.documents.deal_odds import check as check_deal_odds
     from binokel_sim.documents.deal_odds import document as deal_odds_document
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.engines.talon import check as check_talon
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
@@ -160,6 +162,7 @@ def deal_odds_cmd(
         rules = resolve_rules(variant, rules_file)
         check_supports(rules, "deal-odds")
         check_talon(rules)
+        policy = policy if policy is not None else default_policy(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_type, knowledge = check_deal_odds(
             rules, counts, turned=turned, hand_given=hand is not None, seat=seat,

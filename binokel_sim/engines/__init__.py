@@ -7,7 +7,9 @@ Each family module (:mod:`.partnership`, :mod:`.talon`, :mod:`.widow`) defines :
 - ``run_play``, ``run_duel``, ``run_match``: simulated deals as arrays, duels of two policies,
   whole games; ``run_samples``: the samples of one hand behind its odds;
 - ``sampler_inputs``: the constrained sampler's inputs for what is known of the other hands;
-- ``sampling_plays(rules)``: whether the ``sampling`` policy plays the variant.
+- ``sampling_plays(rules)``: whether the ``sampling`` policy plays the variant;
+- ``expert_plays(rules)``: whether the ``expert`` policy plays it (its kernels take the
+  expert's knobs, and knobs are fitted for the variant: :mod:`binokel_sim.expert_play`).
 
 The registry is the family's name (:func:`binokel_sim.families.engine_family`): family ``f``'s
 module is ``binokel_sim.engines.f``. Adding a family means one module here (and one per layer
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
 FAMILY_API = ("check", "run_play", "run_duel", "run_match", "run_samples", "sampler_inputs",
-              "sampling_plays")
+              "sampling_plays", "expert_plays")
 
 
 def engine(rules: Rules) -> ModuleType:

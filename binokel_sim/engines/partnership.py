@@ -62,6 +62,11 @@ def sampling_plays(rules: Rules) -> bool:
     return True
 
 
+def expert_plays(rules: Rules) -> bool:
+    """The ``expert`` policy does not play the partnership games: the partnership family's heuristic takes no knobs yet (issue 28)."""
+    return False
+
+
 def check(rules: Rules) -> None:
     """The trick engine plays four-hand-80 style games: four players in two partnerships, all
     cards dealt, an auction, trump named by the bid winner, strict play throughout."""

@@ -12,7 +12,14 @@ from binokel_sim.constants import MAX_SAMPLES_PER_MOVE
 from binokel_sim.engines import engine
 from binokel_sim.errors import SimulationError
 from binokel_sim.families import supports
-from binokel_sim.kernels.policies import POLICY_NAMES, POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER
+from binokel_sim import expert_play
+from binokel_sim.kernels.policies import (
+    POLICY_EXPERT,
+    POLICY_NAMES,
+    POLICY_RANDOM,
+    POLICY_SAMPLING,
+    POLICY_SOLVER,
+)
 from binokel_sim.kernels.strict.solver import MAX_CARDS
 from binokel_sim.variants import Rules
 
@@ -31,11 +38,27 @@ def policy_id(name: str, rules: Rules) -> int:
                               f"widow games and the talon games with free play in phase 1 "
                               f"(with two players hands of at most {MAX_CARDS} cards); use "
                               f"heuristic")
+    if policy == POLICY_EXPERT and not expert_plays(rules):
+        raise SimulationError(f"variant {rules.name}: policy expert plays the talon games its "
+                              f"knobs are fitted for ({', '.join(expert_play.fitted_variants())}; "
+                              f"scripts/fit_expert.py fits more); use heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy {name} solves phase 2 of a "
                               f"two-player talon game (hands of at most {MAX_CARDS} cards, as "
                               f"two-hand-48); use heuristic")
     return policy
+
+
+def expert_plays(rules: Rules) -> bool:
+    """Whether the ``expert`` policy plays ``rules``: asked of its engine family (its knobs are
+    fitted for the variant, :mod:`binokel_sim.expert_play`)."""
+    return engine(rules).expert_plays(rules)
+
+
+def default_policy(rules: Rules) -> str:
+    """The policy a command plays when none is named (``deal-odds``): ``expert`` where it plays
+    the variant, else ``heuristic``; the output names it."""
+    return "expert" if expert_plays(rules) else "heuristic"
 
 
 def solver_plays(rules: Rules) -> bool:
@@ -63,7 +86,8 @@ def policy_kinds(*policies) -> tuple[np.int64 | None, np.int64 | None]:
     first use: a heuristic run does not wait for the sampling policy's compile."""
     ids = np.concatenate([np.atleast_1d(np.asarray(p, dtype=np.int64)) for p in policies])
     smart = None if bool((ids == POLICY_RANDOM).all()) else np.int64(1)
-    search = np.int64(1) if bool((ids >= POLICY_SOLVER).any()) else None
+    search = (np.int64(1) if bool(((ids == POLICY_SOLVER) | (ids == POLICY_SAMPLING)).any())
+              else None)
     return smart, search
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from binokel_sim import expert_play
 from binokel_sim.cards import N_PLANES, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.engines.policies import (
@@ -56,6 +57,12 @@ def sampling_plays(rules: Rules) -> bool:
     solver's (:func:`binokel_sim.engines.policies.solver_plays`), with more by sampling
     (``kernels/strict/sampling.py``)."""
     return rules.strict != "always" and (rules.players > 2 or solver_plays(rules))
+
+
+def expert_plays(rules: Rules) -> bool:
+    """The ``expert`` policy plays a talon game whose knobs are fitted
+    (``binokel_sim/expert_play.json``): the heuristic's rules, its phase-1 scorer with them."""
+    return expert_play.fitted(rules.name)
 
 
 def check(rules: Rules) -> None:

@@ -60,7 +60,8 @@ from binokel_sim.simulate import (
     spread_items,
     unseen_deck,
 )
-from binokel_sim.tables import compile_tables
+from binokel_sim.kernels.policies import N_TUNE
+from binokel_sim.tables import compile_tables, tune_rows
 from binokel_sim.variants import Rules
 
 SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from",
@@ -77,6 +78,11 @@ def sampling_plays(rules: Rules) -> bool:
     """The ``sampling`` policy plays every widow game (``kernels/strict/widow_knowledge.py``:
     every trick is strict and played as the 72-card games' phase 2)."""
     return True
+
+
+def expert_plays(rules: Rules) -> bool:
+    """The ``expert`` policy does not play the widow games: the widow games' card play has no fitted knobs yet (issue 28)."""
+    return False
 
 
 def check(rules: Rules) -> None:
@@ -126,6 +132,7 @@ def compile_widow(rules: Rules) -> tuple:
     cfg[k.CFG_DURCH] = int(rules.widow_durch)
     cfg[k.CFG_SWEEP] = rules.all_tricks_bonus
     cfg[k.CFG_BETTEL] = int(rules.widow_bettel)
+    cfg[k.CFG_TUNE:k.CFG_TUNE + 2 * N_TUNE] = tune_rows(rules)
     low, limits = widow_value.bid_table(rules)
     concede_low, thresholds = widow_value.concede_table(rules)
     assert low == concede_low  # both tables cover widow_value.estimate_range

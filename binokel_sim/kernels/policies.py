@@ -32,11 +32,28 @@ POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_SOLVER = 2  # the heuristic, and the exact solver in phase 2 of a two-player talon game
 POLICY_SAMPLING = 3  # perfect-information sampling (four-hand-80: kernels/partnership/sampling.py)
+POLICY_EXPERT = 6  # the heuristic with its fitted knobs (binokel_sim/expert_play.json)
+N_TUNE = 21  # a policy's knobs in a kernel's tune table: the heuristic's row, then the expert's
 POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC,
-                "heuristic+solver": POLICY_SOLVER, "sampling": POLICY_SAMPLING}
+                "heuristic+solver": POLICY_SOLVER, "sampling": POLICY_SAMPLING,
+                "expert": POLICY_EXPERT}
 # not a player's choice: the widow engine seats them for a soloist who declared Durch / Bettel
 POLICY_TOP = 4
 POLICY_BOTTOM = 5
+
+
+@njit
+def searches(policy):
+    """Whether seats of ``policy`` search (the solver in a two-player phase 2, sampling): the
+    policies the drivers compile their search code for."""
+    return policy == POLICY_SOLVER or policy == POLICY_SAMPLING
+
+
+@njit
+def tune_row(policy, at):
+    """Where ``policy``'s knobs start in a kernel's table (``at``: the heuristic's row, the
+    expert's follows it, :data:`N_TUNE` later)."""
+    return at + (N_TUNE if policy == POLICY_EXPERT else 0)
 
 
 @njit  # called, not inlined: one compiled function for every strict kernel

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from binokel_sim import expert_play
 from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
 from binokel_sim.reference.core import Stream, block_streams, deck_cards
 from binokel_sim.reference.play import legal_cards, stream_pick, trick_winner
@@ -32,6 +33,7 @@ from binokel_sim.reference.talon import (
     fresh_hand,
     hand_counts,
     legal_declarations,
+    meld_set_types,
     remove_copy,
     swap_card,
 )
@@ -40,6 +42,9 @@ from binokel_sim.variants import Rules
 RANK_9, RANK_J, RANK_Q, RANK_K, RANK_T, RANK_A = range(6)
 WIN_FOR_MELD = 40
 WIN_FOR_POINTS = 10
+# the heuristic's knobs; the expert's are its fitted ones (binokel_sim/expert_play.json)
+HEURISTIC_KNOBS = {name: 0 for name in expert_play.KNOBS} | {"win_points": WIN_FOR_POINTS,
+                                                               "win_meld": WIN_FOR_MELD}
 
 
 # --- the heuristic's card (kernels/strict/heuristic.py heuristic_talon_card) --------------------------
@@ -94,9 +99,11 @@ def _keep(trump: int) -> set[int]:
 
 def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: int, early: bool,
                    position: int, led: int, win_card: int, partner_wins: bool, last: bool,
-                   trick_points: int, ready: int, trump: int, counters: set[int]) -> int:
+                   trick_points: int, ready: int, trump: int, counters: set[int],
+                   knobs: dict[str, int] = HEURISTIC_KNOBS) -> int:
     """The talon heuristic's card (docs/rules.md, E1-E3 and S1-S3): ``held`` and ``played``
-    counts per card type (the cards played in the deal so far)."""
+    counts per card type (the cards played in the deal so far); ``knobs`` the phase-1
+    thresholds (the expert's differ)."""
     big = {t for t in range(N_TYPES) if type_rank(t) in (RANK_T, RANK_A)}
     trumps = {t for t in range(N_TYPES) if _suit(t) == trump}
     if early:
@@ -107,7 +114,7 @@ def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: 
         spare = legal - keep
         if not partner_wins:
             beat = _beats(legal, win_card, led, trump)
-            if beat and (trick_points >= WIN_FOR_POINTS or ready >= WIN_FOR_MELD):
+            if beat and (trick_points >= knobs["win_points"] or ready >= knobs["win_meld"]):
                 cheap = beat - keep
                 return _lowest_rank(cheap) if cheap else _cheapest(beat, trump, counters)
         if spare:
@@ -134,6 +141,50 @@ def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: 
         elif beat - dominated:
             return _cheapest(beat - dominated, trump, counters)
     return _cheapest(legal, trump, counters)
+
+
+# --- the expert's phase-1 card (kernels/strict/heuristic.py scored_card) ----------------------
+
+
+
+def expert_knobs(rules: Rules) -> dict[str, int]:
+    """The expert's knobs for ``rules`` (binokel_sim/expert_play.json)."""
+    return expert_play.knobs(rules.name, HEURISTIC_KNOBS)
+
+
+def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: set[int],
+                position: int, win_card: int, led: int, trick_points: int, ready: int,
+                trump: int, pending: set[int], shown: set[int]) -> int:
+    """The legal card of the highest weighted score, the lowest type on a tie (docs/rules.md
+    "Expert policy"): leading, the weights ``lead_*``; following an opponent, ``follow_*``."""
+    masters = set(range(N_TYPES)) - _dominated(unseen)
+    wins = _beats(legal, win_card, led, trump) if position > 0 else set()
+    best, top = -1, None
+    for c in sorted(legal):
+        big = int(type_rank(c) in (RANK_T, RANK_A))
+        f = {"big": big, "keep": int(c in keep), "trump": int(_suit(c) == trump),
+             "rank": type_rank(c), "pending": int(c in pending), "shown": int(c in shown)}
+        if position == 0:
+            master = int(c in masters)
+            score = (knobs["lead_big"] * f["big"] + knobs["lead_keep"] * f["keep"]
+                     + knobs["lead_trump"] * f["trump"] + knobs["lead_master"] * master
+                     + knobs["lead_rank"] * f["rank"]
+                     + knobs["lead_ready"] * (master * f["trump"]) * (ready // 10)
+                     + knobs["lead_pending"] * f["pending"] + knobs["lead_shown"] * f["shown"])
+        else:
+            if c in wins:
+                score = (knobs["follow_win"] + knobs["follow_take"] * trick_points
+                         + knobs["follow_ready"] * (ready // 10)
+                         + knobs["follow_big_wins"] * f["big"])
+            else:
+                score = knobs["follow_big_loses"] * f["big"]
+            score += (knobs["follow_keep"] * f["keep"] + knobs["follow_trump"] * f["trump"]
+                      + knobs["follow_rank"] * f["rank"]
+                      + knobs["follow_pending"] * f["pending"]
+                      + knobs["follow_shown"] * f["shown"])
+        if top is None or score > top:
+            best, top = c, score
+    return best
 
 
 def best_declaration(rules: Rules, hand: list[list[int]], trump: int):
@@ -190,7 +241,10 @@ class Deal:
         return set(legal_cards(held, self.trick, self.trump))
 
 
-def heuristic_choice(deal: Deal) -> int:
+def heuristic_choice(deal: Deal, expert: bool = False) -> int:
+    """The heuristic's card for the seat to play, or with ``expert`` the expert's: the
+    heuristic's rules with the expert's knobs (:func:`expert_knobs`), its scorer in phase 1
+    when the knob ``score`` is on (:func:`scored_card`)."""
     rules, seat = deal.rules, deal.seat()
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
     legal = deal.legal()
@@ -201,13 +255,27 @@ def heuristic_choice(deal: Deal) -> int:
     win_seat = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players \
         if deal.trick else deal.leader
     points = sum(rules.rank_points[type_rank(t)] for t in deal.trick)
-    ready = 0
-    if early and i > 0 and points < WIN_FOR_POINTS and _beats(legal, win, led, deal.trump):
-        ready = best_declaration(rules, deal.hands[seat], deal.trump)[1]
+    knobs = expert_knobs(rules) if expert else HEURISTIC_KNOBS
     partner = bool(rules.partnerships) and i > 0 and win_seat == seat ^ 2
-    return heuristic_card(legal, hand_counts(deal.hands[seat]), deal.played, rules.copies, early,
-                          i, led, win, partner, i == rules.players - 1, points, ready, deal.trump,
-                          counters)
+    held = hand_counts(deal.hands[seat])
+    if early and knobs["score"] and not partner:
+        ready, pending = 0, set()
+        if i == 0 or (points < knobs["win_points"] and _beats(legal, win, led, deal.trump)):
+            for decl in legal_declarations(rules, deal.hands[seat], deal.trump, False)[1:]:
+                meld = rules.melds[decl.meld]
+                ready = max(ready, declaration_points(meld, decl.level))
+                pending |= set(meld_set_types(meld, decl.suit))
+        unseen = {t for t in range(N_TYPES) if held[t] + deal.played[t] < rules.copies}
+        shown = {t for t in range(N_TYPES) if served_count(deal, seat, t) > 0}
+        return scored_card(knobs, legal, unseen, _keep(deal.trump), i, win, led, points, ready,
+                           deal.trump, pending, shown)
+    ready = 0
+    if early and i > 0 and points < knobs["win_points"] and _beats(legal, win, led, deal.trump):
+        ready = best_declaration(rules, deal.hands[seat], deal.trump)[1]
+        if not expert:  # the heuristic knows only whether one worth WIN_FOR_MELD waits
+            ready = WIN_FOR_MELD if ready >= WIN_FOR_MELD else 0
+    return heuristic_card(legal, held, deal.played, rules.copies, early, i, led, win, partner,
+                          i == rules.players - 1, points, ready, deal.trump, counters, knobs)
 
 
 def excluded_by(card: int, trick: list[int], trump: int) -> set[int]:
@@ -477,7 +545,7 @@ def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream) -
         return sampling_choice(deal, n_samples, stream)
     if policy == "sampling" and deal.rules.players > 2:
         return strict_sampling_choice(deal, n_samples, stream)
-    return heuristic_choice(deal)
+    return heuristic_choice(deal, expert=policy == "expert")
 
 
 def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block_size: int,

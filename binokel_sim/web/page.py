@@ -121,9 +121,10 @@ def render_page(query, limits: Limits) -> str:
 
 def _policies(rules) -> list[str]:
     """The policies that play ``rules`` (the search policies where their engine takes it)."""
-    from binokel_sim.engines.policies import sampling_plays, solver_plays
+    from binokel_sim.engines.policies import expert_plays, sampling_plays, solver_plays
 
-    return ["heuristic", "random", *(["heuristic+solver"] if solver_plays(rules) else []),
+    return [*(["expert"] if expert_plays(rules) else []), "heuristic", "random",
+            *(["heuristic+solver"] if solver_plays(rules) else []),
             *(["sampling"] if sampling_plays(rules) else [])]
 
 

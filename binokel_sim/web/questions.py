@@ -115,7 +115,7 @@ def question(command: str, params: dict[str, Any], limits: Limits,
              threads: int | None = None) -> Question:
     """``bid-odds`` or ``deal-odds`` of the parameters, checked as the CLI checks them (and the
     deals against ``limits``) before any work."""
-    from binokel_sim.engines.policies import check_samples_per_move
+    from binokel_sim.engines.policies import check_samples_per_move, default_policy
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.simulate import check_run
@@ -129,7 +129,8 @@ def question(command: str, params: dict[str, Any], limits: Limits,
     deals = _integer(params, "deals", DEFAULT_DEALS)
     seed = _integer(params, "seed", 1)
     check_run(deals, seed)
-    policy = params.get("policy", "heuristic")
+    policy = params.get("policy") or (default_policy(rules) if command == "deal-odds"
+                                      else "heuristic")
     searching = policy in SEARCH_POLICIES
     limit = limits.max_sampling_deals if searching else limits.max_deals
     if deals > limit:

@@ -11,6 +11,7 @@ card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-h
 import numpy as np
 
 from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.bits import (
     RANK0,
     SUIT_MASK,
@@ -19,6 +20,7 @@ from binokel_sim.kernels.bits import (
     count_in,
     dominated,
     highest_rank,
+    lowest_bit,
     lowest_rank,
     popcount,
 )
@@ -28,6 +30,27 @@ BINOKEL = (np.int64(1) << RANK_Q) | (np.int64(1) << (2 * 6 + RANK_J))  # QS + JD
 WIN_FOR_MELD = 40  # a pending declaration worth this much is worth winning a trick for
 WIN_FOR_POINTS = 10  # as is an ace or a ten on the table
 BIG = (RANK0 << RANK_T) | (RANK0 << RANK_A)  # aces and tens: the cards worth saving
+
+# The knobs of the talon heuristic: a policy's row of ``N_TUNE`` int64 in a ``tune`` array (the
+# heuristic's row holds HEURISTIC_TUNE, the expert policy's its fitted values,
+# binokel_sim/expert_play.json; docs/rules.md "Expert policy").
+T_WIN_POINTS = 0  # phase 1: win a trick holding this many points (the heuristic: WIN_FOR_POINTS)
+T_WIN_MELD = 1  # phase 1: win when a declaration of this much waits (WIN_FOR_MELD)
+T_SCORE = 2  # phase 1: 1 = choose by the weights below (:func:`scored_card`), not rules E1-E3
+# the weights of a led card: an ace or ten, a card the heuristic keeps, a trump, a master (no
+# unseen card of its suit above it), its rank (0 = nine .. 5 = ace), a master trump's per ten
+# points of the declaration waiting
+L_BIG, L_KEEP, L_TRUMP, L_MASTER, L_RANK, L_READY = 3, 4, 5, 6, 7, 8
+# the weights of a card following an opponent's: a card that takes the trick, per point on the
+# table it takes, per ten points of the declaration the win lets it make, an ace or ten that
+# wins, an ace or ten that loses, a kept card, a trump, its rank
+F_WIN, F_TAKE, F_READY, F_BIG_WINS, F_BIG_LOSES, F_KEEP, F_TRUMP, F_RANK = range(9, 17)
+# a card of a declaration it may make now (pending), a card type of which a copy has served in a
+# declaration (shown): leading, following
+L_PENDING, L_SHOWN, F_PENDING, F_SHOWN = range(17, 21)
+HEURISTIC_TUNE = (WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (N_TUNE - 2)  # no scorer
+# the heuristic's row where no table is at hand (the sampling policy's play-outs): a constant
+HEURISTIC_KNOBS = np.array(HEURISTIC_TUNE, dtype=np.int64)
 
 
 @njit(inline="always")
@@ -66,9 +89,51 @@ def beats(legal, win_card, led, trump_block):
     return legal & (trump_block | ((np.int64(SUIT_MASK) << (6 * led)) & above(win_card)))
 
 
+@njit(inline="always")
+def scored_card(legal, unseen, keep, position, led, win_card, trick_points, ready, trump_block,
+                tune, row, pending, shown):
+    """The expert's phase-1 card (knob ``T_SCORE``): the legal card type of the highest weighted
+    score (the lowest type on a tie), the weights ``L_*`` when leading and ``F_*`` when
+    following an opponent's card (``unseen``: the types some copy of which the seat has not
+    seen; ``keep``: the heuristic's kept cards)."""
+    masters = ~dominated(unseen)
+    wins = beats(legal, win_card, led, trump_block) if position > 0 else np.int64(0)
+    best = np.int64(-1)
+    top = np.int64(-(1 << 62))
+    todo = legal
+    while todo:
+        c = lowest_bit(todo)
+        todo &= todo - 1
+        big = (BIG >> c) & 1
+        kept = (keep >> c) & 1
+        trump = (trump_block >> c) & 1
+        rank = c % 6
+        meld = (pending >> c) & 1
+        served = (shown >> c) & 1
+        if position == 0:
+            master = (masters >> c) & 1
+            score = (tune[row + L_BIG] * big + tune[row + L_KEEP] * kept
+                     + tune[row + L_TRUMP] * trump + tune[row + L_MASTER] * master
+                     + tune[row + L_RANK] * rank
+                     + tune[row + L_READY] * (master & trump) * (ready // 10)
+                     + tune[row + L_PENDING] * meld + tune[row + L_SHOWN] * served)
+        else:
+            win = (wins >> c) & 1
+            score = (win * (tune[row + F_WIN] + tune[row + F_TAKE] * trick_points
+                            + tune[row + F_READY] * (ready // 10) + tune[row + F_BIG_WINS] * big)
+                     + (1 - win) * tune[row + F_BIG_LOSES] * big + tune[row + F_KEEP] * kept
+                     + tune[row + F_TRUMP] * trump + tune[row + F_RANK] * rank
+                     + tune[row + F_PENDING] * meld + tune[row + F_SHOWN] * served)
+        if score > top:
+            top = score
+            best = c
+    return best
+
+
 @njit
 def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led, win_card,
-                         partner_wins, last, trick_points, ready, trump, counters):
+                         partner_wins, last, trick_points, ready, trump, counters, tune, row,
+                         pending, shown):
     """The card the heuristic plays out of ``legal`` (int64 mask). Arguments: ``h0..h3`` the seat's
     planes; ``g0..g3`` the planes of the cards played so far; ``copies`` copies of a
     card in the deck; ``early`` phase 1 (the talon lasts); ``position`` the seat's place in the
@@ -99,6 +164,10 @@ def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, p
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     if early:
         keep = meld_cards(trump_block) | BIG
+        if tune[row + T_SCORE] != 0 and not partner_wins:
+            return scored_card(legal, unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies),
+                               keep, position, led, win_card, trick_points, ready, trump_block,
+                               tune, row, pending, shown)
         if position == 0:  # E1
             spare = legal & ~keep & ~trump_block
             if spare:
@@ -107,7 +176,8 @@ def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, p
         spare = legal & ~keep
         if not partner_wins:  # E2
             beat = beats(legal, win_card, led, trump_block)
-            if beat and (trick_points >= WIN_FOR_POINTS or ready >= WIN_FOR_MELD):
+            if beat and (trick_points >= tune[row + T_WIN_POINTS]
+                         or ready >= tune[row + T_WIN_MELD]):
                 cheap_beat = beat & ~keep
                 if cheap_beat:
                     return lowest_rank(cheap_beat)

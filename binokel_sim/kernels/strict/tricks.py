@@ -20,16 +20,17 @@ from binokel_sim.kernels.policies import (
     POLICY_BOTTOM,
     POLICY_RANDOM,
     POLICY_SAMPLING,
-    POLICY_SOLVER,
     POLICY_TOP,
     random_pick,
     ranked_card,
+    searches,
+    tune_row,
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
 from binokel_sim.kernels.strict.solver_policy import solver_card
 from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
-from binokel_sim.kernels.strict.heuristic import heuristic_talon_card
+from binokel_sim.kernels.strict.heuristic import HEURISTIC_KNOBS, heuristic_talon_card
 from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
 from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
@@ -102,7 +103,7 @@ def counter_cards(card_points):
 @njit(inline="always")
 def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, won, record, d,
-                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, last_trick, scratch,
+                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, knobs, scratch,
                 knows):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
@@ -116,12 +117,16 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
     ``sampling`` seat of two players; of more players it
     plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
     (:func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`), which every card played
-    then updates. ``knows`` None (the play-outs) compiles neither. Adds each trick's card
+    then updates. ``knobs`` is ``(last_trick, tune, at)``: the last trick's bonus, and
+    ``tune`` holding the heuristic's knobs from ``at`` on and the expert's after them
+    (:func:`~binokel_sim.kernels.policies.tune_row`; one argument, not three: past 30
+    arguments Python passes them as ``*args``, which numba does not inline). Adds each trick's card
     points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
     trump_block = suit_block(trump)
+    last_trick, tune, tune_at = knobs
     winner = leader
     # the table's knowledge is kept only where a seat samples with hidden hands; ``knows`` is
     # sized for the seats only then (strict_knowledge)
@@ -153,7 +158,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                     hands, seat, legal, leader, i, led, wins, win_card, win_seat, trick_points,
                     k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1, g2, g3,
                     last_trick, knows, s0, s1, s2, s3)
-            elif search is not None and scratch is not None and policies[useat] >= POLICY_SOLVER:
+            elif search is not None and scratch is not None and searches(policies[useat]):
                 # the solver, or sampling: exact here
                 c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
                                 np.int64(hands[0, 2]), np.int64(hands[0, 3]),
@@ -167,7 +172,8 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                                          led, win_card,
                                          pairs and i > 0 and win_seat == (seat ^ 2),
                                          i == n_players - 1, trick_points, np.int64(0), trump,
-                                         counters)
+                                         counters, tune, tune_row(policies[useat], tune_at),
+                                         np.int64(0), np.int64(0))
             remove_card(hands, useat, c)
             if smart is not None:
                 g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
@@ -222,7 +228,8 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
             c = heuristic_talon_card(legal, work[us, 0], work[us, 1], work[us, 2], work[us, 3],
                                      g0, g1, g2, g3, copies, np.bool_(False), i, led, win_card,
                                      pairs and win_seat == (s ^ 2), i == n_players - 1,
-                                     trick_points, np.int64(0), trump, counters)
+                                     trick_points, np.int64(0), trump, counters,
+                                     HEURISTIC_KNOBS, np.int64(0), np.int64(0), np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += card_points[c]
@@ -235,7 +242,8 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
     winner, _, _, _, _ = play_strict(
         work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), None, copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, won, False, 0, stub3, stub2, stub2,
-        np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0), last_trick, no_solver, None)
+        np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
+        (last_trick, HEURISTIC_KNOBS, np.int64(0)), no_solver, None)
     points[winner, 0] += last_trick
 
 

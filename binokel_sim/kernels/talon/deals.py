@@ -24,12 +24,19 @@ from binokel_sim.kernels.deal import add_card, block_start, deal_sum
 from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of, game_over, give_card, remove_card, suit_block
-from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, POLICY_SOLVER, random_pick
+from binokel_sim.kernels.policies import (
+    POLICY_RANDOM,
+    POLICY_SAMPLING,
+    random_pick,
+    searches,
+    tune_row,
+)
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, unconstrained
 from binokel_sim.kernels.strict.heuristic import (
+    T_SCORE,
+    T_WIN_POINTS,
     WIN_FOR_MELD,
-    WIN_FOR_POINTS,
     beats,
     heuristic_talon_card,
 )
@@ -53,6 +60,7 @@ from binokel_sim.kernels.talon.declare import (
     CFG_STRICT1,
     CFG_SWAP_RANK,
     CFG_TALON,
+    CFG_TUNE,
     D_INSIDE,
     D_LEVEL,
     D_MASK,
@@ -308,13 +316,13 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
     if mode == MODE_DUEL or mode == MODE_MATCH:  # seat_policies holds the seats' sides there
-        solver_seats = policy_a >= POLICY_SOLVER or policy_b >= POLICY_SOLVER
+        solver_seats = searches(policy_a) or searches(policy_b)
         sampling_seats = policy_a == POLICY_SAMPLING or policy_b == POLICY_SAMPLING
     else:
         solver_seats = False
         sampling_seats = False
         for seat in range(seat_policies.shape[0]):
-            solver_seats |= seat_policies[seat] >= POLICY_SOLVER
+            solver_seats |= searches(seat_policies[seat])
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
@@ -450,10 +458,13 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                             trump, took_seat, took_card, tt, counters, n_samples, sample_scratch,
                             s0, s1, s2, s3)
                     else:
-                        # WIN_FOR_MELD: a declaration of that much waits for a win
+                        # T_WIN_MELD: a declaration of that much waits for a win
                         ready = np.int64(0)
-                        if i > 0 and trick_points < WIN_FOR_POINTS and \
-                                beats(legal, win_card, led, trump_block):
+                        pending = np.int64(0)  # the expert's: the cards of what it may declare
+                        at = tune_row(policies[useat], CFG_TUNE)
+                        if (i == 0 and cfg[at + T_SCORE] != 0) or (
+                                i > 0 and trick_points < cfg[at + T_WIN_POINTS]
+                                and beats(legal, win_card, led, trump_block)):
                             q0, q1, q2, q3 = (hands[useat, 0], hands[useat, 1], hands[useat, 2],
                                               hands[useat, 3])
                             if wide:
@@ -461,21 +472,28 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                                                              decl[trump], n_decl[trump], trump,
                                                              talon, cfg)
                                 ready = decl[trump, r, D_POINTS] if r >= 0 else 0
+                                pending = decl[trump, r, D_MASK] if r >= 0 else 0
                             else:
                                 big = held_rows(fits, sets, trump, q0, q1)
                                 if copies > 2:
                                     big |= held_rows_high(fits, sets, trump, q2, q3)
-                                big &= sets[trump, S_BIG]
+                                if at == CFG_TUNE:
+                                    big &= sets[trump, S_BIG]
                                 if big & suspect[useat]:
                                     big = legal_rows(keys, decl, served, served_any, seat, trump,
                                                      big, big & suspect[useat], q0, q1, q2, q3)
-                                ready = WIN_FOR_MELD if big else 0
+                                ready = WIN_FOR_MELD if big and at == CFG_TUNE else 0
+                                while big and at != CFG_TUNE:  # the expert: the best one's worth
+                                    row = lowest_bit(big)
+                                    big &= big - 1
+                                    ready = max(ready, key_points(keys[trump, row]))
+                                    pending |= key_mask(keys[trump, row])
                         c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1],
                                                  hands[useat, 2], hands[useat, 3], g0, g1, g2, g3,
                                                  copies, np.bool_(True), i, led, win_card,
                                                  pairs and i > 0 and win_seat == (seat ^ 2),
                                                  i == n_players - 1, trick_points, ready, trump,
-                                                 counters)
+                                                 counters, cfg, at, pending, dirty[useat])
                     if smart is not None and c == took_card and seat == took_seat and \
                             served[useat, c, 0] == 0:
                         took_seat = np.int64(-1)  # a fresh copy of it played: no longer known
@@ -607,8 +625,8 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
             winner, s0, s1, s2, s3 = play_strict(
                 hands, leader, phase1, n_tricks, trump, policies, smart, search, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], scratch,
-                knows)
+                trick_leaders, trick_winners, s0, s1, s2, s3, (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE),
+                scratch, knows)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
             # --- what the item keeps ----------------------------------------------------------
             if mode == MODE_PLAY or mode == MODE_PLAYOUT or mode == MODE_SAMPLE:

@@ -22,13 +22,15 @@ import numpy as np
 
 from binokel_sim.kernels.bits import MAX_COPIES, lowest_bit
 from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.play import copies_of, give_card, remove_card
 from binokel_sim.kernels.random import below_scalar
 
 # cfg (tables.compile_talon writes the same positions)
 CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
 CFG_SWAP_RANK, CFG_PAIRS, CFG_COPIES = 7, 8, 9
-N_CFG = 10
+CFG_TUNE = 10  # the heuristic's knobs, then the expert's (kernels.policies.tune_row)
+N_CFG = CFG_TUNE + 2 * N_TUNE
 # columns of a declaration row (D_INSIDE: the served-record bits of the meld's parents)
 D_MELD, D_LEVEL, D_MASK, D_POINTS, D_PER_COPY, D_SWAP, D_INSIDE = range(7)
 N_DECL = 7

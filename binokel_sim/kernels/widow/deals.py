@@ -58,6 +58,7 @@ from binokel_sim.kernels.modes import (
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import game_over, give_card, remove_card, suit_block
 from binokel_sim.kernels.policies import (
+    N_TUNE,
     POLICY_BOTTOM,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
@@ -92,7 +93,8 @@ CFG_TABLE_LOW = 11
 CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
 CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
 CFG_BETTEL = 14  # 1 when the soloist may declare Bettel ([widow] bettel)
-N_CFG = 15
+CFG_TUNE = 15  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
+N_CFG = CFG_TUNE + 2 * N_TUNE
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 I_CONCEDED = 9
@@ -710,8 +712,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 winner, s0, s1, s2, s3 = play_strict(
                     hands, leader, 0, hand, trump, play_pol, smart, search, copies, pairs,
                     card_points, counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
-                    trick_leaders, trick_winners, s0, s1, s2, s3, cfg[CFG_LAST_TRICK], None,
-                    knows)
+                    trick_leaders, trick_winners, s0, s1, s2, s3, (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE),
+                    None, knows)
                 card_pts[winner] += cfg[CFG_LAST_TRICK]
                 card_pts[soloist] += buried_points  # after the play (the tricks' points first)
                 if durch:

@@ -1,0 +1,63 @@
+"""The expert policy's knobs: the talon heuristic's rules with fitted values, per variant.
+
+The expert plays by the heuristic's rules (:mod:`binokel_sim.kernels.strict.heuristic`) with
+knobs the heuristic holds fixed set otherwise: how many points on the table, or how much of a
+waiting declaration, are worth winning a phase-1 trick for, whether to take any trick a spare
+card can take, whether to lead a sure winner while a declaration waits (docs/rules.md, "Expert
+policy"). ``scripts/fit_expert.py`` fits them per variant by paired duels against the heuristic
+(the same deals played once per seating) and writes ``expert_play.json`` with its provenance:
+the command, the seed, the deals, and each variant's measured gain with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from binokel_sim.errors import RulesError
+
+MODEL_FILE = Path(__file__).with_name("expert_play.json")
+# the knobs by name, in the order of the kernels' tune rows (kernels/strict/heuristic.py T_*)
+KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump", "lead_master",
+         "lead_rank", "lead_ready", "follow_win", "follow_take", "follow_ready",
+         "follow_big_wins", "follow_big_loses", "follow_keep", "follow_trump", "follow_rank",
+         "lead_pending", "lead_shown", "follow_pending", "follow_shown")
+_override: dict[str, dict[str, int]] = {}
+
+
+@functools.lru_cache(maxsize=1)
+def _model() -> dict:
+    return json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+
+
+def knobs(variant: str, defaults: dict[str, int]) -> dict[str, int]:
+    """The expert's knobs for ``variant``: the fitted ones of ``expert_play.json`` (or of
+    :func:`override`), each knob it does not name at the heuristic's value (``defaults``)."""
+    fitted = _override.get(variant)
+    if fitted is None:
+        fitted = _model()["variants"].get(variant, {}).get("knobs", {})
+    unknown = set(fitted) - set(KNOBS)
+    if unknown:
+        raise RulesError(f"expert_play.json: {variant}: unknown knobs {sorted(unknown)}; "
+                         f"known: {', '.join(KNOBS)}")
+    return {**defaults, **{k: int(v) for k, v in fitted.items()}}
+
+
+def fitted_variants() -> list[str]:
+    """The variants whose expert knobs are fitted (or set by :func:`override`)."""
+    return sorted(set(_model()["variants"]) | set(_override))
+
+
+def fitted(variant: str) -> bool:
+    """Whether ``variant``'s expert knobs are fitted: the expert plays only those."""
+    return variant in fitted_variants()
+
+
+def override(variant: str, values: dict[str, int] | None) -> None:
+    """Play ``variant``'s expert with ``values`` in this process (None: the fitted ones again):
+    the fitting script's hook (``scripts/fit_expert.py``), which tries candidates by duels."""
+    if values is None:
+        _override.pop(variant, None)
+    else:
+        _override[variant] = dict(values)
