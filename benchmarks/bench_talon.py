@@ -58,7 +58,8 @@ def main() -> None:
         start = time.perf_counter()
         deal_odds(rules, counts, turned, "elder", 1_000_000, 1, "heuristic")
         times.append(time.perf_counter() - start)
-    cmd = [sys.executable, "-m", "binokel_sim.cli", "deal-odds", "--deals", "1000000"]
+    cmd = [sys.executable, "-m", "binokel_sim.cli", "deal-odds", "--deals", "1000000", "--policy",
+           "heuristic"]
     cli = []
     for _ in range(3):
         start = time.perf_counter()

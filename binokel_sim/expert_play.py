@@ -22,7 +22,14 @@ MODEL_FILE = Path(__file__).with_name("expert_play.json")
 KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump", "lead_master",
          "lead_rank", "lead_ready", "follow_win", "follow_take", "follow_ready",
          "follow_big_wins", "follow_big_loses", "follow_keep", "follow_trump", "follow_rank",
-         "lead_pending", "lead_shown", "follow_pending", "follow_shown")
+         "lead_pending", "lead_shown", "follow_pending", "follow_shown",
+         "pull_margin", "take_last", "grab", "team",
+         "strict_score", "strict_lead_trump", "strict_lead_master", "strict_lead_pull",
+         "strict_lead_big", "strict_lead_rank", "strict_lead_length", "strict_lead_out",
+         "strict_follow_win", "strict_follow_take", "strict_follow_safe",
+         "strict_follow_big_wins", "strict_follow_big_loses", "strict_follow_smear",
+         "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
+         "partner_rules")
 _override: dict[str, dict[str, int]] = {}
 
 

@@ -34,8 +34,17 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
          "lead_ready": 2,
          "follow_win": 100, "follow_take": 1, "follow_ready": 5, "follow_big_wins": 5,
          "follow_big_loses": -20, "follow_keep": -10, "follow_trump": -10, "follow_rank": -1,
-         "lead_pending": -10, "lead_shown": 5, "follow_pending": -10, "follow_shown": 5}
-STEP = {name: max(1, abs(v) // 2) for name, v in START.items()}
+         "lead_pending": -10, "lead_shown": 5, "follow_pending": -10, "follow_shown": 5,
+         "pull_margin": 0, "take_last": 1, "grab": 30, "team": 1,
+         "strict_score": 1, "strict_lead_trump": -20, "strict_lead_master": 10,
+         "strict_lead_pull": 30, "strict_lead_big": 0, "strict_lead_rank": -1,
+         "strict_lead_length": 1, "strict_lead_out": 0, "strict_follow_win": 20,
+         "strict_follow_take": 1, "strict_follow_safe": 20, "strict_follow_big_wins": 0,
+         "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
+         "strict_follow_rank": -1, "follow_over": -50, "follow_smear": 10,
+         "partner_rules": 0}
+STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()}
+        | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
 FIXED = {"win_points", "win_meld", "score"}  # not searched: they switch the scorer on
 
 
@@ -48,10 +57,11 @@ def gain(rules, knobs: dict, deals: int, seed: int, threads: int) -> tuple[float
     return float(diff.mean()), float(1.96 * diff.std(ddof=1) / math.sqrt(len(diff)))
 
 
-def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int) -> dict:
+def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
+        start: dict | None = None) -> dict:
     rules = find_variant(variant)
     rng = random.Random(seed)
-    knobs = dict(START)
+    knobs = dict(START, **(start or {}))
     steps = dict(STEP)
     best, _ = gain(rules, knobs, deals, seed, threads)
     print(f"{variant}: start {best:+.2f}", file=sys.stderr, flush=True)
@@ -88,6 +98,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--sweeps", type=int, default=40)
     parser.add_argument("--out", default=str(expert_play.MODEL_FILE))
+    parser.add_argument("--start", default="{}",
+                        help="JSON: knobs to start from instead of the script's START")
     args = parser.parse_args()
     try:
         with open(args.out, encoding="utf-8") as f:
@@ -96,11 +108,13 @@ def main() -> None:
         model = {"variants": {}}
     for variant in args.variant:
         started = time.time()
-        entry = fit(variant, args.deals, args.seed, args.threads, args.sweeps)
+        entry = fit(variant, args.deals, args.seed, args.threads, args.sweeps,
+                    json.loads(args.start))
         entry["provenance"] = {
             "command": "python scripts/fit_expert.py " + " ".join(
                 f"--variant {variant} --deals {args.deals} --seed {args.seed} "
-                f"--sweeps {args.sweeps}".split()),
+                f"--sweeps {args.sweeps}".split()) + (f" --start '{args.start}'"
+                                                      if args.start != "{}" else ""),
             "fit_seed": args.seed, "deals": args.deals, "version": __version__,
             "date": datetime.date.today().isoformat(),
             "seconds": round(time.time() - started, 1)}

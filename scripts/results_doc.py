@@ -98,6 +98,7 @@ def main() -> None:
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
     lines += solver_lines(data)
     lines += duel_lines()
+    lines += expert_lines(data)
     lines += sweep_lines()
     lines += auction_lines()
     lines += calibration_lines()
@@ -124,6 +125,8 @@ def duel_lines() -> list[str]:
     for kind, paths in (("duel", duels), ("match", matches)):
         for path in paths:
             row = json.loads(path.read_text())[0]
+            if row["b"] != "heuristic":  # the expert against sampling: expert_lines
+                continue
             found.setdefault((row["variant"], row["a"], row["b"]), {})[kind] = row
     for (variant, a, b), runs in sorted(found.items()):
         du, m = runs.get("duel"), runs.get("match")
@@ -134,6 +137,65 @@ def duel_lines() -> list[str]:
             match += f", fair {m['fair_share']:.2f}"
         lines.append(f"| {variant} | {a} | {b} | {duel} | {du['deals'] if du else 0:,} | "
                      f"{match} | {m['games'] if m else 0:,} |")
+    return lines
+
+
+def expert_lines(data: dict) -> list[str]:
+    """The expert policy (issue 28): its duels against the heuristic and against sampling
+    (scripts/run_expert_duels.sh), sampling's against the heuristic (run_duels.sh), the share of
+    sampling's gain the expert recovers, and its speed (benchmarks/bench_expert.py)."""
+    folder = ROOT / "results" / "duels"
+    def duel(variant: str, a: str, b: str) -> dict | None:
+        path = folder / f"duel-{variant}-{a}-vs-{b}.json"
+        return json.loads(path.read_text())[0] if path.exists() else None
+
+    def cell(row: dict | None) -> str:
+        if row is None:
+            return "–"
+        return (f"{row['mean_diff']:+.1f} ({row['ci_low']:+.1f} to {row['ci_high']:+.1f}), "
+                f"{row['deals']:,} deals, seed {row['seed']}")
+
+    variants = sorted({p.name.split("-expert-vs-")[0].removeprefix("duel-")
+                       for p in folder.glob("duel-*-expert-vs-heuristic.json")})
+    if not variants:
+        return []
+    lines = ["", "## The expert policy", "",
+             "`scripts/run_expert_duels.sh` (expert against the heuristic and against sampling at "
+             "128 samples a decision, seed 11: deals the fit never saw) and "
+             "`scripts/run_duels.sh` (sampling against the heuristic, seed 1): A minus B per "
+             "deal, every deal played once per seating, with the 95% interval. Share: the "
+             "expert's gain over the heuristic as a part of sampling's. Target (issue 28): at "
+             "least 0.5 in every variant. The expert plays the talon games so far; the widow "
+             "games and four-hand-80 refuse it (docs/rules.md, \"Expert policy\").", "",
+             "| variant | sampling − heuristic | expert − heuristic | expert − sampling | share "
+             "| target |", "|---|---|---|---|---|---|"]
+    for variant in variants:
+        s_h = duel(variant, "sampling", "heuristic")
+        e_h = duel(variant, "expert", "heuristic")
+        e_s = duel(variant, "expert", "sampling")
+        share = e_h["mean_diff"] / s_h["mean_diff"] if s_h and e_h else None
+        shown = f"{share:.2f}" if share is not None else "–"
+        verdict = met(share, 0.5) if share is not None else "–"
+        lines.append(f"| {variant} | {cell(s_h)} | {cell(e_h)} | {cell(e_s)} | {shown} | "
+                     f"{verdict} |")
+    expert = data.get("expert")
+    if expert:
+        goal = expert["target_deals_per_s_per_thread"]
+        lines += ["", "Speed (`benchmarks/bench_expert.py`, whole deals a second with the policy "
+                  "on every seat, best of five, "
+                  f"measured {expert['measured'][:10]}):", "",
+                  "| variant | expert, 1 thread | expert, 2 threads | heuristic, 1 thread | "
+                  "target |", "|---|---|---|---|---|"]
+        for variant, rates in expert["variants"].items():
+            one = rates["expert_deals_per_s"]["1_thread"]
+            two = next(v for k, v in rates["expert_deals_per_s"].items() if k != "1_thread")
+            lines.append(f"| {variant} | {thousands(one)} | {thousands(two)} | "
+                         f"{thousands(rates['heuristic_deals_per_s']['1_thread'])} | "
+                         f"≥ {goal // 1000}k a thread: {met(one, goal)} |")
+        odds = expert["deal_odds_1m_seconds"]
+        lines += ["", f"`deal-odds` {odds['variant']} example hand, 1,000,000 samples, "
+                  f"{odds['policy']}, {odds['threads']} threads: {odds['in_process']:.1f} s in "
+                  f"process, {odds['cli']:.1f} s as a command."]
     return lines
 
 

@@ -14,4 +14,5 @@ python benchmarks/bench_widow.py
 python benchmarks/bench_records.py
 python benchmarks/bench_sampling.py  # the sampling policy's decisions per second
 python benchmarks/bench_solver.py    # the endgame solver: time per 12-trick position
+python benchmarks/bench_expert.py    # the expert policy: deals per second, deal-odds 1M
 python scripts/results_doc.py

@@ -111,5 +111,15 @@ def test_the_knob_names_follow_the_kernels_order():
           "follow_big_wins": h.F_BIG_WINS, "follow_big_loses": h.F_BIG_LOSES,
           "follow_keep": h.F_KEEP, "follow_trump": h.F_TRUMP, "follow_rank": h.F_RANK,
           "lead_pending": h.L_PENDING, "lead_shown": h.L_SHOWN,
-          "follow_pending": h.F_PENDING, "follow_shown": h.F_SHOWN}
+          "follow_pending": h.F_PENDING, "follow_shown": h.F_SHOWN,
+          "pull_margin": h.S_PULL, "take_last": h.S_TAKE_LAST, "grab": h.S_GRAB, "team": h.S_TEAM,
+          "strict_score": h.X_SCORE, "strict_lead_trump": h.X_L_TRUMP,
+          "strict_lead_master": h.X_L_MASTER, "strict_lead_pull": h.X_L_PULL,
+          "strict_lead_big": h.X_L_BIG, "strict_lead_rank": h.X_L_RANK,
+          "strict_lead_length": h.X_L_LENGTH, "strict_lead_out": h.X_L_OUT,
+          "strict_follow_win": h.X_F_WIN, "strict_follow_take": h.X_F_TAKE,
+          "strict_follow_safe": h.X_F_SAFE, "strict_follow_big_wins": h.X_F_BIG_WINS,
+          "strict_follow_big_loses": h.X_F_BIG_LOSES, "strict_follow_smear": h.X_F_SMEAR,
+          "strict_follow_trump": h.X_F_TRUMP, "strict_follow_rank": h.X_F_RANK,
+          "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3}
     assert [at[name] for name in expert_play.KNOBS] == list(range(N_TUNE))

@@ -122,6 +122,43 @@ def test_heuristic_deals_equal_the_twin(widow_rules, mix):
     assert {r["trump"] for r in heuristic_solo} == {"S", "H", "D", "C"}
 
 
+TRIAL_KNOBS = [  # the strict knobs the expert may carry: the S-rules' and the scorer's
+    {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10},
+    {"team": 1, "strict_score": 1, "strict_lead_trump": -20, "strict_lead_master": 10,
+     "strict_lead_pull": 30, "strict_lead_big": 3, "strict_lead_rank": -1,
+     "strict_lead_length": 1, "strict_lead_out": -2, "strict_follow_win": 20,
+     "strict_follow_take": 1, "strict_follow_safe": 20, "strict_follow_big_wins": 5,
+     "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
+     "strict_follow_rank": -1}]
+
+
+@pytest.mark.parametrize("knobs", TRIAL_KNOBS)
+def test_expert_knobs_deals_equal_the_twin(widow_rules, knobs):
+    """No widow game ships expert knobs (docs/rules.md "Expert policy"), but the fitting script
+    may set them: with trial knobs (the defenders as partners, the S-rules' thresholds, the
+    strict scorer) the expert beside the heuristic and random seats plays the twin's cards,
+    deal for deal, and the knobs change play (the records differ from the heuristic's)."""
+    from binokel_sim import expert_play
+    from binokel_sim.kernels.policies import POLICY_EXPERT
+
+    names = (["expert", "heuristic", "random", "expert"])[:widow_rules.players]
+    ids = [{"expert": POLICY_EXPERT, "heuristic": HEURISTIC, "random": RANDOM}[n] for n in names]
+    expert_play.override(widow_rules.name, knobs)
+    wg.compile_widow.cache_clear()
+    try:
+        kernel = kernel_records(widow_rules, ids, n=80, seed=6, first_block=0, block_size=7,
+                                first_deal=0)
+        twin = widow_twin.play_deals(widow_rules, 80, 6, 7, policies=names)
+    finally:
+        expert_play.override(widow_rules.name, None)
+        wg.compile_widow.cache_clear()
+    assert kernel == twin
+    plain = kernel_records(widow_rules, [HEURISTIC if n == "expert" else i
+                                         for n, i in zip(names, ids)],
+                           n=80, seed=6, first_block=0, block_size=7, first_deal=0)
+    assert plain != kernel
+
+
 # --- hand-made cases: auction, scoring ----------------------------------------------------------
 
 def planes_of(texts):

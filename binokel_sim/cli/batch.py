@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PolicyOpt,
+    DefaultPolicyOpt,
     RowsFormat,
     RowsFormatOpt,
     RulesOpt,
@@ -52,7 +52,7 @@ def batch_cmd(
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
-    policy: PolicyOpt = "heuristic",
+    policy: DefaultPolicyOpt = None,
     seat: Annotated[str, typer.Option(
         "--seat", help="Talon games: dealer or elder (rows without 'seat').")]
     = "elder",
@@ -80,12 +80,14 @@ def batch_cmd(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.batch import batch_frame, check_batch, summarize_task
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.hands_file import read_hands
     from binokel_sim.odds.summary import dealer_field
     from binokel_sim.simulate import check_run
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        policy = policy if policy is not None else default_policy(rules)
         refuse_sampling(policy, "batch")
         check_batch(rules)
         check_run(deals, seed)

@@ -6,9 +6,9 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
+    DefaultPolicyOpt,
     OddsFormat,
     OddsFormatOpt,
-    PolicyOpt,
     RulesOpt,
     SamplesPerMoveOpt,
     SeedOpt,
@@ -46,7 +46,7 @@ def calibrate(
     samples: Annotated[int, typer.Option(
         "--samples", "-m", metavar="M", help="bid-odds samples per forecast.")] = 500,
     seed: SeedOpt = 1,
-    policy: PolicyOpt = "heuristic",
+    policy: DefaultPolicyOpt = None,
     outcome_policy: Annotated[Optional[str], typer.Option(
         "--outcome-policy", metavar="POLICY",
         help="Play the counted deals with this policy instead.")] = None,
@@ -76,10 +76,12 @@ def calibrate(
     from binokel_sim.analysis import provenance
     from binokel_sim.calibrate import calibrate as run_calibrate
     from binokel_sim.calibrate import check_calibrate
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.report import check_out_dir
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        policy = policy if policy is not None else default_policy(rules)
         check_calibrate(rules, deals, samples, seed, bins)
         threads = clamp_threads(threads)
         samples_per_move = samples_per_move_for(samples_per_move, policy, outcome_policy or "")

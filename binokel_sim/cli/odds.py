@@ -7,11 +7,10 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
+    DefaultPolicyOpt,
     KnownOpt,
     OddsFormat,
     OddsFormatOpt,
-    DefaultPolicyOpt,
-    PolicyOpt,
     RowsFormat,
     RowsFormatOpt,
     RulesOpt,
@@ -58,7 +57,7 @@ def bid_odds_cmd(
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
-    policy: PolicyOpt = "heuristic",
+    policy: DefaultPolicyOpt = None,
     trump: Annotated[str, typer.Option(
         "--trump", "-t", metavar="SUIT",
         help="auto (every suit with a marriage) or S H D C (four-hand-80).")] = "auto",
@@ -96,11 +95,13 @@ def bid_odds_cmd(
     """
     from binokel_sim.cli.bid_odds import family_view
     from binokel_sim.documents.bid_odds import knowledge_of
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        policy = policy if policy is not None else default_policy(rules)
         check_supports(rules, "bid-odds")
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         threads = clamp_threads(threads)
@@ -160,9 +161,9 @@ def deal_odds_cmd(
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        policy = policy if policy is not None else default_policy(rules)
         check_supports(rules, "deal-odds")
         check_talon(rules)
-        policy = policy if policy is not None else default_policy(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_type, knowledge = check_deal_odds(
             rules, counts, turned=turned, hand_given=hand is not None, seat=seat,

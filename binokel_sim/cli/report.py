@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
-    PolicyOpt,
+    DefaultPolicyOpt,
     RulesOpt,
     SamplesOpt,
     SeedOpt,
@@ -50,7 +50,7 @@ def report_cmd(
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
     seed: SeedOpt = 1,
-    policy: PolicyOpt = "heuristic",
+    policy: DefaultPolicyOpt = None,
     threads: ThreadsOpt = None,
 ) -> None:
     """PNG figures of a hand's odds, and a report.md that lists them with their provenance
@@ -61,12 +61,14 @@ def report_cmd(
     Example: binokel-sim report -v two-hand-48 --turned 9H -o report-two-hand-48
     """
     from binokel_sim import report as rp
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.families import engine_family
     from binokel_sim.hands import parse_hand
     from binokel_sim.odds.talon import check_seat, turned_card
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        policy = policy if policy is not None else default_policy(rules)
         refuse_sampling(policy, "report")
         family = engine_family(rules)
         view = rp.view_of(family)

@@ -60,6 +60,7 @@ from binokel_sim.simulate import (
     spread_items,
     unseen_deck,
 )
+from binokel_sim import expert_play
 from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.tables import compile_tables, tune_rows
 from binokel_sim.variants import Rules
@@ -81,8 +82,10 @@ def sampling_plays(rules: Rules) -> bool:
 
 
 def expert_plays(rules: Rules) -> bool:
-    """The ``expert`` policy does not play the widow games: the widow games' card play has no fitted knobs yet (issue 28)."""
-    return False
+    """The ``expert`` policy plays a widow game whose knobs are fitted
+    (``binokel_sim/expert_play.json``): it bids, takes the widow and buries as the heuristic,
+    and plays its cards by the heuristic's rules with its knobs."""
+    return expert_play.fitted(rules.name)
 
 
 def check(rules: Rules) -> None:

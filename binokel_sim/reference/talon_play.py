@@ -43,8 +43,9 @@ RANK_9, RANK_J, RANK_Q, RANK_K, RANK_T, RANK_A = range(6)
 WIN_FOR_MELD = 40
 WIN_FOR_POINTS = 10
 # the heuristic's knobs; the expert's are its fitted ones (binokel_sim/expert_play.json)
-HEURISTIC_KNOBS = {name: 0 for name in expert_play.KNOBS} | {"win_points": WIN_FOR_POINTS,
-                                                               "win_meld": WIN_FOR_MELD}
+NEVER = 1 << 40
+HEURISTIC_KNOBS = {name: 0 for name in expert_play.KNOBS} | {
+    "win_points": WIN_FOR_POINTS, "win_meld": WIN_FOR_MELD, "take_last": 1, "grab": NEVER}
 
 
 # --- the heuristic's card (kernels/strict/heuristic.py heuristic_talon_card) --------------------------
@@ -122,9 +123,13 @@ def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: 
         return _cheapest(legal - big if legal - big else legal, trump, counters)
     unseen = {t for t in range(N_TYPES) if held[t] + played[t] < copies}
     dominated = _dominated(unseen)
+    if knobs["strict_score"]:
+        return strict_scored_card(knobs, legal, held, unseen, position, win_card, led,
+                                  partner_wins, trick_points, trump)
     if position == 0:
         top = (legal & trumps) - dominated
-        if top and unseen & trumps and sum(held[t] for t in trumps) >= len(unseen & trumps):
+        if top and unseen & trumps and (sum(held[t] for t in trumps)
+                                        >= len(unseen & trumps) + knobs["pull_margin"]):
             return _highest_rank(top)
         side = legal - trumps
         if side - dominated:
@@ -136,10 +141,12 @@ def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: 
         return _lowest_rank(smear) if smear else _cheapest(legal, trump, counters)
     if beat:
         if last:
-            if trick_points > 0 or not legal - beat:
+            if trick_points >= knobs["take_last"] or not legal - beat:
                 return _cheapest(beat, trump, counters)
         elif beat - dominated:
             return _cheapest(beat - dominated, trump, counters)
+        elif trick_points >= knobs["grab"]:
+            return _cheapest(beat, trump, counters)
     return _cheapest(legal, trump, counters)
 
 
@@ -153,10 +160,11 @@ def expert_knobs(rules: Rules) -> dict[str, int]:
 
 
 def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: set[int],
-                position: int, win_card: int, led: int, trick_points: int, ready: int,
-                trump: int, pending: set[int], shown: set[int]) -> int:
+                position: int, win_card: int, led: int, partner_wins: bool, trick_points: int,
+                ready: int, trump: int, pending: set[int], shown: set[int]) -> int:
     """The legal card of the highest weighted score, the lowest type on a tie (docs/rules.md
-    "Expert policy"): leading, the weights ``lead_*``; following an opponent, ``follow_*``."""
+    "Expert policy"): leading, the weights ``lead_*``; following, ``follow_*`` (the partner
+    holding the trick: ``follow_over`` and ``follow_smear`` for the winning and losing terms)."""
     masters = set(range(N_TYPES)) - _dominated(unseen)
     wins = _beats(legal, win_card, led, trump) if position > 0 else set()
     best, top = -1, None
@@ -172,7 +180,9 @@ def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: 
                      + knobs["lead_ready"] * (master * f["trump"]) * (ready // 10)
                      + knobs["lead_pending"] * f["pending"] + knobs["lead_shown"] * f["shown"])
         else:
-            if c in wins:
+            if partner_wins:
+                score = knobs["follow_over"] if c in wins else knobs["follow_smear"] * f["big"]
+            elif c in wins:
                 score = (knobs["follow_win"] + knobs["follow_take"] * trick_points
                          + knobs["follow_ready"] * (ready // 10)
                          + knobs["follow_big_wins"] * f["big"])
@@ -182,6 +192,42 @@ def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: 
                       + knobs["follow_rank"] * f["rank"]
                       + knobs["follow_pending"] * f["pending"]
                       + knobs["follow_shown"] * f["shown"])
+        if top is None or score > top:
+            best, top = c, score
+    return best
+
+
+def strict_scored_card(knobs: dict[str, int], legal: set[int], held: list[int],
+                       unseen: set[int], position: int, win_card: int, led: int,
+                       partner_wins: bool, trick_points: int, trump: int) -> int:
+    """The expert's card in a strict trick with the knob ``strict_score`` on: the legal card of
+    the highest weighted score, the lowest type on a tie (docs/rules.md "Expert policy")."""
+    masters = set(range(N_TYPES)) - _dominated(unseen)
+    wins = _beats(legal, win_card, led, trump) if position > 0 else set()
+    trumps_held = sum(held[t] for t in range(N_TYPES) if _suit(t) == trump)
+    pull = int(trumps_held >= sum(1 for t in unseen if _suit(t) == trump))
+    best, top = -1, None
+    for c in sorted(legal):
+        big = int(type_rank(c) in (RANK_T, RANK_A))
+        is_trump = int(_suit(c) == trump)
+        master = int(c in masters)
+        if position == 0:
+            length = sum(held[t] for t in range(N_TYPES) if _suit(t) == _suit(c))
+            out = sum(1 for t in unseen if _suit(t) == _suit(c))
+            score = (knobs["strict_lead_trump"] * is_trump + knobs["strict_lead_master"] * master
+                     + knobs["strict_lead_pull"] * master * is_trump * pull
+                     + knobs["strict_lead_big"] * big + knobs["strict_lead_rank"] * type_rank(c)
+                     + knobs["strict_lead_length"] * length + knobs["strict_lead_out"] * out)
+        else:
+            if c in wins:
+                score = (knobs["strict_follow_win"] + knobs["strict_follow_take"] * trick_points
+                         + knobs["strict_follow_safe"] * master
+                         + knobs["strict_follow_big_wins"] * big)
+            else:
+                score = big * (knobs["strict_follow_big_loses"]
+                               + knobs["strict_follow_smear"] * int(partner_wins))
+            score += (knobs["strict_follow_trump"] * is_trump
+                      + knobs["strict_follow_rank"] * type_rank(c))
         if top is None or score > top:
             best, top = c, score
     return best
@@ -258,7 +304,7 @@ def heuristic_choice(deal: Deal, expert: bool = False) -> int:
     knobs = expert_knobs(rules) if expert else HEURISTIC_KNOBS
     partner = bool(rules.partnerships) and i > 0 and win_seat == seat ^ 2
     held = hand_counts(deal.hands[seat])
-    if early and knobs["score"] and not partner:
+    if early and knobs["score"] and not (partner and knobs["partner_rules"]):
         ready, pending = 0, set()
         if i == 0 or (points < knobs["win_points"] and _beats(legal, win, led, deal.trump)):
             for decl in legal_declarations(rules, deal.hands[seat], deal.trump, False)[1:]:
@@ -267,8 +313,8 @@ def heuristic_choice(deal: Deal, expert: bool = False) -> int:
                 pending |= set(meld_set_types(meld, decl.suit))
         unseen = {t for t in range(N_TYPES) if held[t] + deal.played[t] < rules.copies}
         shown = {t for t in range(N_TYPES) if served_count(deal, seat, t) > 0}
-        return scored_card(knobs, legal, unseen, _keep(deal.trump), i, win, led, points, ready,
-                           deal.trump, pending, shown)
+        return scored_card(knobs, legal, unseen, _keep(deal.trump), i, win, led, partner,
+                           points, ready, deal.trump, pending, shown)
     ready = 0
     if early and i > 0 and points < knobs["win_points"] and _beats(legal, win, led, deal.trump):
         ready = best_declaration(rules, deal.hands[seat], deal.trump)[1]

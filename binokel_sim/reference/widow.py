@@ -58,7 +58,7 @@ from binokel_sim.reference.widow_score import (
 from binokel_sim.variants import Rules
 from binokel_sim.widow_value import NEVER
 
-RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
+RANDOM, HEURISTIC, SAMPLING, EXPERT = "random", "heuristic", "sampling", "expert"
 TOP = "top"  # the Durch soloist's card play (widow_policy.durch_card), seated by play_deal
 BOTTOM = "bottom"  # the Bettel soloist's (widow_policy.bettel_card)
 
@@ -252,7 +252,7 @@ def heuristic_widow(rules: Rules, hands: list[list[int]], soloist: int) -> Widow
 
 def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                 pick: Pick, policies: list[str] | None = None, table=None, n_samples: int = 0,
-                stream: Stream | None = None) -> list[Trick]:
+                stream: Stream | None = None, soloist: int = -1) -> list[Trick]:
     """Every trick under the must-head obligation (SPEC "Must-head obligation", strict on every
     trick): each seat in turn ``(leader + i) % P`` plays, by the random policy, one of the
     distinct legal card types, ascending, by the heuristic its card
@@ -273,8 +273,9 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                 card = policy.durch_card(legal_cards(hands[seat], cards, trump))
             elif policies is not None and policies[seat] == BOTTOM:
                 card = policy.bettel_card(legal_cards(hands[seat], cards, trump))
-            elif policies is not None and policies[seat] == HEURISTIC:
-                card = policy.card(rules, hands[seat], cards, leader, played, trump)
+            elif policies is not None and policies[seat] in (HEURISTIC, EXPERT):
+                card = policy.card(rules, hands[seat], cards, leader, played, trump,
+                                   policies[seat] == EXPERT, soloist)
             elif policies is not None and policies[seat] == SAMPLING:
                 card = sampling.sampling_card(table, hands, seat, cards, leader, played,
                                               n_samples, stream)
@@ -364,7 +365,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
                                          handling.demand, handling.buried)
         leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
         tricks = play_tricks(rules, cards, leader, NO_TRUMP if durch or bettel else trump, pick,
-                             seats, table, n_samples, stream)
+                             seats, table, n_samples, stream, soloist)
         assert not any(any(h) for h in cards)
         card_points = trick_card_points(rules, tricks)
         card_points[soloist] += card_points_of(rules, [t for t in range(N_TYPES)

@@ -15,7 +15,7 @@ from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
 from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
-from binokel_sim.reference.talon_play import heuristic_card
+from binokel_sim.reference.talon_play import HEURISTIC_KNOBS, expert_knobs, heuristic_card
 from binokel_sim.variants import Rules
 from binokel_sim.widow_value import (
     NEVER,
@@ -124,21 +124,26 @@ def burial(rules: Rules, hand: list[int], trump_suit: int) -> int:
 
 
 def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: list[int],
-         trump_suit: int) -> int:
+         trump_suit: int, expert: bool = False, soloist: int = -1) -> int:
     """The card a heuristic seat plays to ``trick`` (led by ``leader``; ``played`` counts the
-    cards of the deal's tricks so far): the talon heuristic's strict play (S1-S3)."""
+    cards of the deal's tricks so far): the talon heuristic's strict play (S1-S3); with
+    ``expert`` with the expert's knobs, by which a defender (not ``soloist``) may count the other
+    defender as his partner (knob ``team``)."""
     seat_index = len(trick)
     seat = (leader + seat_index) % rules.players
     legal = set(legal_cards(hand, trick, trump_suit))
     led = type_suit(trick[0]) if trick else -1
     win_card = trick[trick_winner(trick, trump_suit)] if trick else -1
     win_seat = (leader + trick_winner(trick, trump_suit)) % rules.players if trick else leader
-    partner_wins = bool(rules.partnerships) and seat_index > 0 and win_seat == seat ^ 2
+    knobs = expert_knobs(rules) if expert else HEURISTIC_KNOBS
+    team = bool(knobs["team"]) and soloist >= 0 and seat != soloist and win_seat != soloist
+    partner_wins = seat_index > 0 and ((bool(rules.partnerships) and win_seat == seat ^ 2)
+                                       or team)
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
     points = sum(rules.rank_points[type_rank(t)] for t in trick)
     return heuristic_card(legal, hand, played, rules.copies, False, seat_index, led, win_card,
                           partner_wins, seat_index == rules.players - 1, points, 0, trump_suit,
-                          counters)
+                          counters, knobs)
 
 
 def concede_from(rules: Rules, hand: list[int], trump: int, meld: int, buried: list[int]) -> int:

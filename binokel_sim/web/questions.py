@@ -129,8 +129,7 @@ def question(command: str, params: dict[str, Any], limits: Limits,
     deals = _integer(params, "deals", DEFAULT_DEALS)
     seed = _integer(params, "seed", 1)
     check_run(deals, seed)
-    policy = params.get("policy") or (default_policy(rules) if command == "deal-odds"
-                                      else "heuristic")
+    policy = params.get("policy") or default_policy(rules)
     searching = policy in SEARCH_POLICIES
     limit = limits.max_sampling_deals if searching else limits.max_deals
     if deals > limit:

@@ -48,7 +48,28 @@ F_WIN, F_TAKE, F_READY, F_BIG_WINS, F_BIG_LOSES, F_KEEP, F_TRUMP, F_RANK = range
 # a card of a declaration it may make now (pending), a card type of which a copy has served in a
 # declaration (shown): leading, following
 L_PENDING, L_SHOWN, F_PENDING, F_SHOWN = range(17, 21)
-HEURISTIC_TUNE = (WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (N_TUNE - 2)  # no scorer
+# strict tricks (phase 2, the widow games): S1 pulls trumps holding this many more than are
+# unseen (the heuristic: 0); S3 playing last takes a trick holding at least this many points
+# (1); S3 not last takes a trick holding at least this many points with a card that is no
+# master (the heuristic never: NEVER); 1 = the widow games' defenders treat each other as
+# partners (S2), the heuristic knows partners only in fixed partnerships
+S_PULL, S_TAKE_LAST, S_GRAB, S_TEAM = range(21, 25)
+NEVER = 1 << 40
+# strict tricks by weights (:func:`strict_scored_card`), with ``X_SCORE`` 1. Leading: a trump, a
+# master, a master trump while the seat holds at least as many trumps as are unseen, an ace or
+# ten, the rank, per card the seat holds of the suit, per unseen card of the suit. Following:
+# a card that takes the trick, per point on the table it takes, a taking master, an ace or ten
+# that takes, one that does not, one given to the partner's trick, a trump, the rank
+X_SCORE = 25
+X_L_TRUMP, X_L_MASTER, X_L_PULL, X_L_BIG, X_L_RANK, X_L_LENGTH, X_L_OUT = range(26, 33)
+X_F_WIN, X_F_TAKE, X_F_SAFE, X_F_BIG_WINS, X_F_BIG_LOSES, X_F_SMEAR, X_F_TRUMP, X_F_RANK = \
+    range(33, 41)
+# phase 1, the partner holding the trick (four-hand-72): a card that takes it from him, an ace or
+# ten given to his trick (with the scorer; without it, rule E3)
+F_OVER, F_SMEAR = 41, 42
+F_E3 = 43  # 1 = rule E3 (the heuristic's throw) when the partner holds the trick, not the weights
+HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
+                  + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
 # the heuristic's row where no table is at hand (the sampling policy's play-outs): a constant
 HEURISTIC_KNOBS = np.array(HEURISTIC_TUNE, dtype=np.int64)
 
@@ -90,12 +111,13 @@ def beats(legal, win_card, led, trump_block):
 
 
 @njit(inline="always")
-def scored_card(legal, unseen, keep, position, led, win_card, trick_points, ready, trump_block,
-                tune, row, pending, shown):
+def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, trick_points, ready,
+                trump_block, tune, row, pending, shown):
     """The expert's phase-1 card (knob ``T_SCORE``): the legal card type of the highest weighted
     score (the lowest type on a tie), the weights ``L_*`` when leading and ``F_*`` when
-    following an opponent's card (``unseen``: the types some copy of which the seat has not
-    seen; ``keep``: the heuristic's kept cards)."""
+    following an opponent's card, ``F_OVER`` and ``F_SMEAR`` in place of the winning and
+    losing terms when the partner holds the trick (``unseen``: the types some copy of which the
+    seat has not seen; ``keep``: the heuristic's kept cards)."""
     masters = ~dominated(unseen)
     wins = beats(legal, win_card, led, trump_block) if position > 0 else np.int64(0)
     best = np.int64(-1)
@@ -119,11 +141,56 @@ def scored_card(legal, unseen, keep, position, led, win_card, trick_points, read
                      + tune[row + L_PENDING] * meld + tune[row + L_SHOWN] * served)
         else:
             win = (wins >> c) & 1
-            score = (win * (tune[row + F_WIN] + tune[row + F_TAKE] * trick_points
-                            + tune[row + F_READY] * (ready // 10) + tune[row + F_BIG_WINS] * big)
-                     + (1 - win) * tune[row + F_BIG_LOSES] * big + tune[row + F_KEEP] * kept
-                     + tune[row + F_TRUMP] * trump + tune[row + F_RANK] * rank
-                     + tune[row + F_PENDING] * meld + tune[row + F_SHOWN] * served)
+            if partner_wins:
+                score = win * tune[row + F_OVER] + (1 - win) * tune[row + F_SMEAR] * big
+            else:
+                score = (win * (tune[row + F_WIN] + tune[row + F_TAKE] * trick_points
+                                + tune[row + F_READY] * (ready // 10)
+                                + tune[row + F_BIG_WINS] * big)
+                         + (1 - win) * tune[row + F_BIG_LOSES] * big)
+            score += (tune[row + F_KEEP] * kept + tune[row + F_TRUMP] * trump
+                      + tune[row + F_RANK] * rank + tune[row + F_PENDING] * meld
+                      + tune[row + F_SHOWN] * served)
+        if score > top:
+            top = score
+            best = c
+    return best
+
+
+@njit(inline="always")
+def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, partner_wins,
+                       trick_points, trump_block, tune, row):
+    """The expert's card in a strict trick (knob ``X_SCORE``): the legal card type of the
+    highest weighted score (the lowest type on a tie), the weights ``X_L_*`` when leading and
+    ``X_F_*`` when following; ``legal`` is already narrowed by the must-head obligation."""
+    masters = ~dominated(unseen)
+    wins = beats(legal, win_card, led, trump_block) if position > 0 else np.int64(0)
+    trumps_held = count_in(h0, h1, h2, h3, trump_block)
+    pull = trumps_held >= popcount(unseen & trump_block)
+    best = np.int64(-1)
+    top = np.int64(-(1 << 62))
+    todo = legal
+    while todo:
+        c = lowest_bit(todo)
+        todo &= todo - 1
+        big = (BIG >> c) & 1
+        trump = (trump_block >> c) & 1
+        master = (masters >> c) & 1
+        rank = c % 6
+        if position == 0:
+            suit = np.int64(SUIT_MASK) << (6 * (c // 6))
+            score = (tune[row + X_L_TRUMP] * trump + tune[row + X_L_MASTER] * master
+                     + tune[row + X_L_PULL] * (master & trump) * pull
+                     + tune[row + X_L_BIG] * big + tune[row + X_L_RANK] * rank
+                     + tune[row + X_L_LENGTH] * count_in(h0, h1, h2, h3, suit)
+                     + tune[row + X_L_OUT] * popcount(unseen & suit))
+        else:
+            win = (wins >> c) & 1
+            score = (win * (tune[row + X_F_WIN] + tune[row + X_F_TAKE] * trick_points
+                            + tune[row + X_F_SAFE] * master + tune[row + X_F_BIG_WINS] * big)
+                     + (1 - win) * big * (tune[row + X_F_BIG_LOSES]
+                                          + tune[row + X_F_SMEAR] * partner_wins)
+                     + tune[row + X_F_TRUMP] * trump + tune[row + X_F_RANK] * rank)
         if score > top:
             top = score
             best = c
@@ -164,10 +231,10 @@ def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, p
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     if early:
         keep = meld_cards(trump_block) | BIG
-        if tune[row + T_SCORE] != 0 and not partner_wins:
+        if tune[row + T_SCORE] != 0 and not (partner_wins and tune[row + F_E3] != 0):
             return scored_card(legal, unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies),
-                               keep, position, led, win_card, trick_points, ready, trump_block,
-                               tune, row, pending, shown)
+                               keep, position, led, win_card, np.int64(partner_wins),
+                               trick_points, ready, trump_block, tune, row, pending, shown)
         if position == 0:  # E1
             spare = legal & ~keep & ~trump_block
             if spare:
@@ -187,11 +254,15 @@ def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, p
         return cheapest(legal & ~BIG if legal & ~BIG else legal, trump_block, counters)
 
     unseen = unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies)
+    if tune[row + X_SCORE] != 0:
+        return strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card,
+                                  np.int64(partner_wins), trick_points, trump_block, tune, row)
     if position == 0:  # S1
         my_trumps = legal & trump_block
         top = my_trumps & ~dominated(unseen)
         if (top and unseen & trump_block
-                and count_in(h0, h1, h2, h3, trump_block) >= popcount(unseen & trump_block)):
+                and count_in(h0, h1, h2, h3, trump_block)
+                >= popcount(unseen & trump_block) + tune[row + S_PULL]):
             return highest_rank(top)
         side = legal & ~trump_block
         cash = side & ~dominated(unseen)
@@ -210,10 +281,12 @@ def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, p
             return cheapest(legal, trump_block, counters)
     if beat:  # S3
         if last:
-            if trick_points > 0 or not (legal & ~beat):
+            if trick_points >= tune[row + S_TAKE_LAST] or not (legal & ~beat):
                 return cheapest(beat, trump_block, counters)
         else:
             safe_beat = beat & ~dominated(unseen)
             if safe_beat:
                 return cheapest(safe_beat, trump_block, counters)
+            if trick_points >= tune[row + S_GRAB]:
+                return cheapest(beat, trump_block, counters)
     return cheapest(legal, trump_block, counters)

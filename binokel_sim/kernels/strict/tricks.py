@@ -30,7 +30,7 @@ from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
 from binokel_sim.kernels.strict.solver_policy import solver_card
 from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
-from binokel_sim.kernels.strict.heuristic import HEURISTIC_KNOBS, heuristic_talon_card
+from binokel_sim.kernels.strict.heuristic import S_TEAM, HEURISTIC_KNOBS, heuristic_talon_card
 from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
 from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
@@ -117,16 +117,17 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
     ``sampling`` seat of two players; of more players it
     plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
     (:func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`), which every card played
-    then updates. ``knobs`` is ``(last_trick, tune, at)``: the last trick's bonus, and
+    then updates. ``knobs`` is ``(last_trick, tune, at, soloist)``: the last trick's bonus,
     ``tune`` holding the heuristic's knobs from ``at`` on and the expert's after them
-    (:func:`~binokel_sim.kernels.policies.tune_row`; one argument, not three: past 30
-    arguments Python passes them as ``*args``, which numba does not inline). Adds each trick's card
+    (:func:`~binokel_sim.kernels.policies.tune_row`), and the widow games' soloist (-1: none),
+    whose opponents are partners to a seat whose knob ``S_TEAM`` is on (one argument, not
+    four: past 30 arguments Python passes them as ``*args``, which numba does not inline). Adds each trick's card
     points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
     trump_block = suit_block(trump)
-    last_trick, tune, tune_at = knobs
+    last_trick, tune, tune_at, soloist = knobs
     winner = leader
     # the table's knowledge is kept only where a seat samples with hidden hands; ``knows`` is
     # sized for the seats only then (strict_knowledge)
@@ -167,13 +168,15 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                                 legal, np.int64(win_card), np.int64(trump), card_points,
                                 np.int64(last_trick), scratch)
             else:
+                at = tune_row(policies[useat], tune_at)
+                team = (tune[at + S_TEAM] != 0 and soloist >= 0 and seat != soloist
+                        and win_seat != soloist)
                 c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1], hands[useat, 2],
                                          hands[useat, 3], g0, g1, g2, g3, copies, np.bool_(False), i,
                                          led, win_card,
-                                         pairs and i > 0 and win_seat == (seat ^ 2),
+                                         i > 0 and ((pairs and win_seat == (seat ^ 2)) or team),
                                          i == n_players - 1, trick_points, np.int64(0), trump,
-                                         counters, tune, tune_row(policies[useat], tune_at),
-                                         np.int64(0), np.int64(0))
+                                         counters, tune, at, np.int64(0), np.int64(0))
             remove_card(hands, useat, c)
             if smart is not None:
                 g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
@@ -243,7 +246,7 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
         work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), None, copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, won, False, 0, stub3, stub2, stub2,
         np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (last_trick, HEURISTIC_KNOBS, np.int64(0)), no_solver, None)
+        (last_trick, HEURISTIC_KNOBS, np.int64(0), np.int64(-1)), no_solver, None)
     points[winner, 0] += last_trick
 
 

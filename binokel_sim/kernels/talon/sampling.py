@@ -206,7 +206,7 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         h, leader, phase1, n_tricks, trump, policies, np.int64(1), np.int64(1), copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, won, False, 0, scratch[11],
         scratch[12], scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE), scratch[13], None)
+        (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(-1)), scratch[13], None)
     points[winner, 0] += cfg[CFG_LAST_TRICK]
 
 
