@@ -72,6 +72,7 @@ def duel(
     per deal, with a 95% interval.
 
     Example: binokel-sim duel -v two-hand-48 -a heuristic -b random --deals 100000
+    Example: binokel-sim duel -v three-hand-72 -a expert -b heuristic -n 20000
     Example: binokel-sim duel -a sampling -b random -n 200
     """
     from binokel_sim.analysis import provenance
