@@ -1,4 +1,4 @@
-"""Fit the expert policy's knobs (binokel_sim/expert_play.json) by paired duels against the heuristic.
+"""Fit the expert policy's knobs (binokel_sim/expert_play.json) by duels against the heuristic.
 
 For each variant: start from the starting knobs below, then coordinate search: in a seeded
 random order each knob tries its value plus and minus its step, keeping a change that raises

@@ -98,8 +98,8 @@ def main() -> None:
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
     lines += solver_lines(data)
     lines += duel_lines()
-    lines += expert_lines(data)
     lines += sweep_lines()
+    lines += expert_lines(data)
     lines += auction_lines()
     lines += calibration_lines()
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
@@ -136,7 +136,7 @@ def duel_lines() -> list[str]:
         if m and m.get("fair_share", 0.5) != 0.5:  # three sides: an even game is a third
             match += f", fair {m['fair_share']:.2f}"
         lines.append(f"| {variant} | {a} | {b} | {duel} | {du['deals'] if du else 0:,} | "
-                     f"{match} | {m['games'] if m else 0:,} |")
+                     f"{match} | {format(m['games'], ',') if m else '–'} |")
     return lines
 
 

@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import invoke, ok
 
 from binokel_sim import expert_play, tables
 from binokel_sim.engines import policies
@@ -16,8 +17,6 @@ from binokel_sim.engines import talon as talon_games
 from binokel_sim.errors import RulesError
 from binokel_sim.simulate import SimulationError
 from binokel_sim.variants import find_variant
-
-from conftest import invoke, ok
 
 TALON = ("two-hand-48", "three-hand-72", "four-hand-72")
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from binokel_sim import expert_play
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE
 from binokel_sim.engines import engine
 from binokel_sim.errors import SimulationError
 from binokel_sim.families import supports
-from binokel_sim import expert_play
 from binokel_sim.kernels.policies import (
     POLICY_EXPERT,
     POLICY_NAMES,
