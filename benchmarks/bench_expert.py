@@ -11,23 +11,18 @@ which the expert does not play yet). Best of five after a warm-up, numba cache w
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 from binokel_sim.bench import all_threads
 from binokel_sim.bench.talon import playout_rate
-from binokel_sim.cards import parse_card
 from binokel_sim.engines.policies import expert_plays
-from binokel_sim.hands import parse_hand
-from binokel_sim.odds.talon import deal_odds
-from binokel_sim.variants import all_variants, find_variant
+from binokel_sim.variants import all_variants
 
 sys.path.insert(0, str(Path(__file__).parent))
-from results_file import record  # noqa: E402
+from results_file import deal_odds_seconds, record  # noqa: E402
 
 TARGET_PER_THREAD = 100_000
 
@@ -44,23 +39,8 @@ def main() -> None:
                 "1_thread": playout_rate(rules, policy, 400_000, 1),
                 f"{n}_threads": playout_rate(rules, policy, 400_000, n)}
         figures["variants"][rules.name] = rates
-    rules = find_variant("two-hand-48")
-    counts = parse_hand(rules.example_hand, rules)
-    turned = parse_card(rules.example_turned)
-    deal_odds(rules, counts, turned, "elder", 2_000, 1, "expert")  # warm
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        deal_odds(rules, counts, turned, "elder", 1_000_000, 1, "expert")
-        times.append(time.perf_counter() - start)
-    cmd = [sys.executable, "-m", "binokel_sim.cli", "deal-odds", "--deals", "1000000"]
-    cli = []
-    for _ in range(3):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        cli.append(time.perf_counter() - start)
-    figures["deal_odds_1m_seconds"] = {"variant": rules.name, "policy": "expert (the default)",
-                                       "threads": n, "in_process": min(times), "cli": min(cli)}
+    figures["deal_odds_1m_seconds"] = {"policy": "expert (the default)", "threads": n,
+                                       **deal_odds_seconds("expert", [])}
     record("expert", figures)
     print(json.dumps(figures, indent=2))
 

@@ -41,3 +41,34 @@ def heuristic_against_random(rules, deals: int, games: int) -> dict:
             "fair_share": 1 / sides(rules), "unfinished": int(played.shape[0] - done),
             "mean_deals": float(played[:, 1].mean())},
     }
+
+
+def deal_odds_seconds(policy: str, cli_args: list[str]) -> dict:
+    """``deal-odds`` on two-hand-48's example hand with 1,000,000 samples on all threads, numba
+    cache warm: the best of five in process with ``policy`` and the best of three as the command
+    ``binokel-sim deal-odds --deals 1000000 *cli_args``."""
+    import subprocess
+    import sys
+    import time
+
+    from binokel_sim.cards import parse_card
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.odds.talon import deal_odds
+    from binokel_sim.variants import find_variant
+
+    rules = find_variant("two-hand-48")
+    counts = parse_hand(rules.example_hand, rules)
+    turned = parse_card(rules.example_turned)
+    deal_odds(rules, counts, turned, "elder", 2_000, 1, policy)  # warm
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        deal_odds(rules, counts, turned, "elder", 1_000_000, 1, policy)
+        times.append(time.perf_counter() - start)
+    cmd = [sys.executable, "-m", "binokel_sim.cli", "deal-odds", "--deals", "1000000", *cli_args]
+    cli = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        cli.append(time.perf_counter() - start)
+    return {"variant": rules.name, "in_process": min(times), "cli": min(cli)}

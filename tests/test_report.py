@@ -16,6 +16,7 @@ from binokel_sim import __version__
 from binokel_sim import report as rp
 from binokel_sim.analysis import exact_meld_odds, meld_odds
 from binokel_sim.cards import parse_card
+from binokel_sim.engines.policies import default_policy
 from binokel_sim.families import FAMILIES, PARTNERSHIP, TALON, WIDOW, engine_family
 from binokel_sim.hands import parse_hand
 from binokel_sim.io import OutputError
@@ -92,7 +93,8 @@ def test_every_variant_writes_its_figures_and_report(tmp_path, variant):
     text = (out / "report.md").read_text()
     assert text.startswith(f"# binokel-sim report: {variant}\n")
     for line in (f"| variant | {variant} |", f"| seed | {SEED} |", f"| deals | {DEALS:,} |",
-                 "| policy | heuristic |", f"| version | binokel-sim {__version__} |",
+                 f"| policy | {default_policy(rules)} |",  # expert in the talon games
+                 f"| version | binokel-sim {__version__} |",
                  f"| hand | {' '.join(rp_hand(rules))} |"):
         assert line in text, line
     for name in figures:

@@ -70,7 +70,7 @@ F_OVER, F_SMEAR = 41, 42
 F_E3 = 43  # 1 = rule E3 (the heuristic's throw) when the partner holds the trick, not the weights
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
-# the heuristic's row where no table is at hand (the sampling policy's play-outs): a constant
+# the heuristic's row where no table is at hand: the sampling policy's play-outs copy it
 HEURISTIC_KNOBS = np.array(HEURISTIC_TUNE, dtype=np.int64)
 
 

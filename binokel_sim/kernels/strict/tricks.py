@@ -30,7 +30,7 @@ from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
 from binokel_sim.kernels.strict.solver_policy import solver_card
 from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
-from binokel_sim.kernels.strict.heuristic import S_TEAM, HEURISTIC_KNOBS, heuristic_talon_card
+from binokel_sim.kernels.strict.heuristic import S_TEAM, heuristic_talon_card
 from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
 from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
@@ -232,7 +232,7 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
                                      g0, g1, g2, g3, copies, np.bool_(False), i, led, win_card,
                                      pairs and win_seat == (s ^ 2), i == n_players - 1,
                                      trick_points, np.int64(0), trump, counters,
-                                     HEURISTIC_KNOBS, np.int64(0), np.int64(0), np.int64(0))
+                                     knows[19], np.int64(0), np.int64(0), np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += card_points[c]
@@ -246,7 +246,7 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
         work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), None, copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, won, False, 0, stub3, stub2, stub2,
         np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (last_trick, HEURISTIC_KNOBS, np.int64(0), np.int64(-1)), no_solver, None)
+        (last_trick, knows[19], np.int64(0), np.int64(-1)), no_solver, None)
     points[winner, 0] += last_trick
 
 
