@@ -1,10 +1,10 @@
 """The expert policy's knobs: the talon heuristic's rules with fitted values, per variant.
 
-The expert plays by the heuristic's rules (:mod:`binokel_sim.kernels.strict.heuristic`) with
-knobs the heuristic holds fixed set otherwise: how many points on the table, or how much of a
-waiting declaration, are worth winning a phase-1 trick for, whether to take any trick a spare
-card can take, whether to lead a sure winner while a declaration waits (docs/rules.md, "Expert
-policy"). ``scripts/fit_expert.py`` fits them per variant by paired duels against the heuristic
+The expert plays the heuristic's code (:mod:`binokel_sim.kernels.strict.heuristic`) with its
+own values of the knobs the heuristic holds fixed: in phase 1 the weights of a card scorer that
+replaces rules E1-E3, in strict tricks the S-rules' thresholds and an optional scorer's weights,
+and whether a widow-game defender counts the other defender as his partner (docs/rules.md,
+"Expert policy", names every knob). ``scripts/fit_expert.py`` fits them per variant by paired duels against the heuristic
 (the same deals played once per seating) and writes ``expert_play.json`` with its provenance:
 the command, the seed, the deals, and each variant's measured gain with its 95% interval.
 """
@@ -18,7 +18,8 @@ from pathlib import Path
 from binokel_sim.errors import RulesError
 
 MODEL_FILE = Path(__file__).with_name("expert_play.json")
-# the knobs by name, in the order of the kernels' tune rows (kernels/strict/heuristic.py T_*)
+# the knobs by name, in the order of the kernels' tune rows (kernels/strict/heuristic.py: T_*,
+# L_*, F_*, S_*, X_*; tests/test_expert.py checks the order)
 KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump", "lead_master",
          "lead_rank", "lead_ready", "follow_win", "follow_take", "follow_ready",
          "follow_big_wins", "follow_big_loses", "follow_keep", "follow_trump", "follow_rank",

@@ -63,7 +63,8 @@ def sampling_plays(rules: Rules) -> bool:
 
 
 def expert_plays(rules: Rules) -> bool:
-    """The ``expert`` policy does not play the partnership games: the partnership family's heuristic takes no knobs yet (issue 28)."""
+    """The ``expert`` policy does not play the partnership games: the partnership family's
+    heuristic takes no knobs yet (issue 28)."""
     return False
 
 

@@ -56,8 +56,9 @@ def expert_plays(rules: Rules) -> bool:
 
 
 def default_policy(rules: Rules) -> str:
-    """The policy a command plays when none is named (``deal-odds``): ``expert`` where it plays
-    the variant, else ``heuristic``; the output names it."""
+    """The policy ``bid-odds``, ``deal-odds``, ``batch``, ``report``, ``calibrate`` and the
+    page play when none is named: ``expert`` where it plays the variant, else ``heuristic``;
+    the output names it."""
     return "expert" if expert_plays(rules) else "heuristic"
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from binokel_sim import widow_value
+from binokel_sim import expert_play, widow_value
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
@@ -43,6 +43,7 @@ from binokel_sim.kernels.modes import (
     MODE_PLAYOUT,
     MODE_SAMPLE,
 )
+from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.widow.deals import (
     CFG_PLAYERS,
     N_INFO,
@@ -60,8 +61,6 @@ from binokel_sim.simulate import (
     spread_items,
     unseen_deck,
 )
-from binokel_sim import expert_play
-from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.tables import compile_tables, tune_rows
 from binokel_sim.variants import Rules
 

@@ -12,10 +12,11 @@ played) and ``record`` a constant, so only the drivers that keep records write t
 
 import numpy as np
 
+from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.knowledge import excluded_by
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
+from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
 from binokel_sim.kernels.policies import (
     POLICY_BOTTOM,
     POLICY_RANDOM,
@@ -28,10 +29,9 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
-from binokel_sim.kernels.strict.solver_policy import solver_card
-from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
 from binokel_sim.kernels.strict.heuristic import S_TEAM, heuristic_talon_card
-from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
+from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
+from binokel_sim.kernels.strict.solver_policy import solver_card
 from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
     sample_buried_points,
@@ -121,8 +121,8 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
     ``tune`` holding the heuristic's knobs from ``at`` on and the expert's after them
     (:func:`~binokel_sim.kernels.policies.tune_row`), and the widow games' soloist (-1: none),
     whose opponents are partners to a seat whose knob ``S_TEAM`` is on (one argument, not
-    four: past 30 arguments Python passes them as ``*args``, which numba does not inline). Adds each trick's card
-    points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
+    four: past 30 arguments Python passes them as ``*args``, which numba does not inline).
+    Adds each trick's card points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
     ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
     ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]

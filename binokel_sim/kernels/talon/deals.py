@@ -625,7 +625,8 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
             winner, s0, s1, s2, s3 = play_strict(
                 hands, leader, phase1, n_tricks, trump, policies, smart, search, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3, (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(-1)),
+                trick_leaders, trick_winners, s0, s1, s2, s3,
+                (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(-1)),
                 scratch, knows)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
             # --- what the item keeps ----------------------------------------------------------

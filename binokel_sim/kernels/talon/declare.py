@@ -22,8 +22,8 @@ import numpy as np
 
 from binokel_sim.kernels.bits import MAX_COPIES, lowest_bit
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.play import copies_of, give_card, remove_card
+from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.random import below_scalar
 
 # cfg (tables.compile_talon writes the same positions)

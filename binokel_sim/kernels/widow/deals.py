@@ -712,7 +712,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 winner, s0, s1, s2, s3 = play_strict(
                     hands, leader, 0, hand, trump, play_pol, smart, search, copies, pairs,
                     card_points, counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
-                    trick_leaders, trick_winners, s0, s1, s2, s3, (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(soloist)),
+                    trick_leaders, trick_winners, s0, s1, s2, s3,
+                    (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(soloist)),
                     None, knows)
                 card_pts[winner] += cfg[CFG_LAST_TRICK]
                 card_pts[soloist] += buried_points  # after the play (the tricks' points first)
