@@ -5,28 +5,25 @@ Run: python benchmarks/bench_playout.py   (writes the "playouts" section of resu
 Play-out figures are whole deals per second (deal four hands, pick seat 0's best trump, play the
 20 tricks with the policy on every seat), best of three after a warm-up; the reference is the
 pure-Python twin on the same deals. ``bid_odds_1m_seconds`` is the wall time of the bid odds of
-the built-in example hand with 1,000,000 samples over every marriage trump on all threads, numba
-cache warm, measured in-process and as a whole CLI command.
+the built-in example hand with 1,000,000 samples over every marriage trump on all threads with
+the heuristic, numba cache warm, best of five in process and best of three as a whole CLI
+command (the expert's default run is benchmarks/bench_expert.py's).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 from binokel_sim.bench import all_threads
 from binokel_sim.bench.partnership import playout_rate, reference_playout_rate
 from binokel_sim.engines.partnership import run_duel
-from binokel_sim.hands import parse_hand
-from binokel_sim.odds.partnership import bid_odds
 from binokel_sim.stats import mean_interval
 from binokel_sim.variants import find_variant
 
 sys.path.insert(0, str(Path(__file__).parent))
-from results_file import record  # noqa: E402
+from results_file import bid_odds_seconds, record  # noqa: E402
 
 VARIANT = "four-hand-80"
 
@@ -45,18 +42,7 @@ def main() -> None:
     figures["random_speedup_all_threads_vs_reference_1_thread"] = (
         figures["random_deals_and_playouts_per_s"][f"{n}_threads"] / ref)
 
-    counts = parse_hand(rules.example_hand, rules)
-    bid_odds(rules, counts, 2_000, 1)  # warm
-    start = time.perf_counter()
-    result = bid_odds(rules, counts, 1_000_000, 1, "heuristic")
-    figures["bid_odds_1m_seconds"] = {
-        "in_process": time.perf_counter() - start,
-        "trumps": list(result["by_trump"]),
-    }
-    cmd = [sys.executable, "-m", "binokel_sim.cli", "bid-odds", "--deals", "1000000", "--seed", "1"]
-    start = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
-    figures["bid_odds_1m_seconds"]["cli"] = time.perf_counter() - start
+    figures["bid_odds_1m_seconds"] = bid_odds_seconds("heuristic", ["--policy", "heuristic"])
 
     diff = run_duel(rules, "heuristic", "random", 200_000, 1)
     mean, low, high = mean_interval(float(diff.sum()), float((diff * diff).sum()), diff.size)

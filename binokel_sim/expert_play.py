@@ -31,6 +31,14 @@ KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump
          "strict_follow_big_wins", "strict_follow_big_loses", "strict_follow_smear",
          "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
          "partner_rules")
+# the partnership family's knobs (four-hand-80), in the order of its kernels' knob rows
+# (kernels/partnership/heuristic.py: P_*; tests/test_expert.py checks the order)
+PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", "lead_ruff",
+                     "ruff_low", "smear_losers", "smear_trump", "lead_score", "lead_trump_bid",
+                     "lead_trump_def", "lead_trump_early", "lead_trump_len", "lead_master",
+                     "lead_master_trump", "lead_counter", "lead_rank", "lead_len", "lead_out",
+                     "lead_void_opp", "lead_void_partner", "lead_copies", "lead_singleton",
+                     "lead_trump_out", "lead_trump_drawn")
 _override: dict[str, dict[str, int]] = {}
 
 
@@ -41,14 +49,15 @@ def _model() -> dict:
 
 def knobs(variant: str, defaults: dict[str, int]) -> dict[str, int]:
     """The expert's knobs for ``variant``: the fitted ones of ``expert_play.json`` (or of
-    :func:`override`), each knob it does not name at the heuristic's value (``defaults``)."""
+    :func:`override`), each knob it does not name at the heuristic's value (``defaults``: every
+    knob of the variant's family by name, :data:`KNOBS` or :data:`PARTNERSHIP_KNOBS`)."""
     fitted = _override.get(variant)
     if fitted is None:
         fitted = _model()["variants"].get(variant, {}).get("knobs", {})
-    unknown = set(fitted) - set(KNOBS)
+    unknown = set(fitted) - set(defaults)
     if unknown:
         raise RulesError(f"expert_play.json: {variant}: unknown knobs {sorted(unknown)}; "
-                         f"known: {', '.join(KNOBS)}")
+                         f"known: {', '.join(defaults)}")
     return {**defaults, **{k: int(v) for k, v in fitted.items()}}
 
 

@@ -213,6 +213,18 @@ def tune_rows(rules: Rules) -> np.ndarray:
     return np.array(list(HEURISTIC_TUNE) + row, dtype=np.int64)
 
 
+def partnership_tune(rules: Rules) -> np.ndarray:
+    """The partnership card player's knobs as its kernels read them (int64 (2, N_PTUNE),
+    ``kernels.partnership.tricks.seat_knobs``): the heuristic's row (its fixed values), then the
+    expert's (:mod:`binokel_sim.expert_play`, the heuristic's values where none are fitted)."""
+    from binokel_sim.kernels.partnership.heuristic import HEURISTIC_PTUNE
+
+    heuristic = dict(zip(expert_play.PARTNERSHIP_KNOBS, HEURISTIC_PTUNE))
+    expert = expert_play.knobs(rules.name, heuristic)
+    return np.array([list(HEURISTIC_PTUNE), [expert[n] for n in expert_play.PARTNERSHIP_KNOBS]],
+                    dtype=np.int64)
+
+
 @functools.lru_cache(maxsize=32)
 def compile_talon(rules: Rules) -> tuple:
     """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon.deals`): ``(cfg,

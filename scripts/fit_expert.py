@@ -9,6 +9,10 @@ steps halve, down to 1. The fitted knobs are then measured on fresh deals (strea
 command, the seeds and the date. Reproducible: the same arguments give the same file.
 
     python scripts/fit_expert.py --variant two-hand-48 --deals 20000 --seed 1
+    python scripts/fit_expert.py --variant four-hand-80 --deals 100000 --seed 1 --trials 1200
+
+With ``--trials N`` the sweeps are followed by N random trials (one to three knobs changed at
+once, kept when the gain rises), which gets past the sweeps' local optima.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 
 from binokel_sim import __version__, expert_play, tables
 from binokel_sim.contests import duel
-from binokel_sim.engines import widow
+from binokel_sim.engines import engine, partnership, widow
 from binokel_sim.variants import find_variant
 
 # where the search starts: the phase-1 scorer on (score 1), winning what a spare card wins
@@ -46,6 +50,33 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
 STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()}
         | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
 FIXED = {"win_points", "win_meld", "score"}  # not searched: they switch the scorer on
+SWITCHES: set[str] = set()  # knobs that are 0 or 1
+
+# the partnership family (four-hand-80): its rules' switches, then the scored lead on, its
+# weights a first guess (masters first, low cards next, trumps by the bidding side)
+PARTNERSHIP_START = {"cash_first": 0, "pull_defenders": 0, "pull_window": 4, "pull_min": 2,
+                     "lead_ruff": 1, "ruff_low": 1, "smear_losers": 0, "smear_trump": 0,
+                     "lead_score": 1, "lead_trump_bid": -20, "lead_trump_def": -40,
+                     "lead_trump_early": 10, "lead_trump_len": 3, "lead_master": 50,
+                     "lead_master_trump": 30, "lead_counter": -10, "lead_rank": -2,
+                     "lead_len": 0, "lead_out": 1, "lead_void_opp": -40,
+                     "lead_void_partner": 15, "lead_copies": 0, "lead_singleton": 0,
+                     "lead_trump_out": 0, "lead_trump_drawn": 0}
+PARTNERSHIP_SWITCHES = {"cash_first", "pull_defenders", "lead_ruff", "ruff_low", "smear_losers",
+                        "smear_trump"}
+# the scored lead replaces rules L1-L3, so their knobs are not searched with it on
+PARTNERSHIP_FIXED = {"lead_score", "cash_first", "pull_defenders", "pull_window", "pull_min",
+                     "lead_ruff"}
+PARTNERSHIP_STEP = {name: 1 if name in PARTNERSHIP_SWITCHES else max(5, abs(v) // 2)
+                    for name, v in PARTNERSHIP_START.items()}
+
+
+def search_space(rules) -> tuple[dict, dict, set, set]:
+    """``(start, steps, fixed, switches)`` of ``rules``' family: the talon and widow games'
+    knobs or the partnership family's (kernels/partnership/heuristic.py)."""
+    if engine(rules) is partnership:
+        return PARTNERSHIP_START, PARTNERSHIP_STEP, PARTNERSHIP_FIXED, PARTNERSHIP_SWITCHES
+    return START, STEP, FIXED, SWITCHES
 
 
 def gain(rules, knobs: dict, deals: int, seed: int, threads: int) -> tuple[float, float]:
@@ -58,20 +89,24 @@ def gain(rules, knobs: dict, deals: int, seed: int, threads: int) -> tuple[float
 
 
 def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
-        start: dict | None = None) -> dict:
+        start: dict | None = None, trials: int = 0) -> dict:
     rules = find_variant(variant)
     rng = random.Random(seed)
-    knobs = dict(START, **(start or {}))
-    steps = dict(STEP)
+    first, first_steps, fixed, switches = search_space(rules)
+    knobs = dict(first, **(start or {}))
+    steps = dict(first_steps)
     best, _ = gain(rules, knobs, deals, seed, threads)
     print(f"{variant}: start {best:+.2f}", file=sys.stderr, flush=True)
     for sweep in range(sweeps):
         changed = False
-        names = [n for n in knobs if n not in FIXED]
+        names = [n for n in knobs if n not in fixed]
         rng.shuffle(names)
         for name in names:
             for sign in (1, -1):
-                trial = dict(knobs, **{name: knobs[name] + sign * steps[name]})
+                value = knobs[name] + sign * steps[name]
+                if name in switches and value not in (0, 1):
+                    continue
+                trial = dict(knobs, **{name: value})
                 value, _ = gain(rules, trial, deals, seed, threads)
                 if value > best + 0.05:
                     knobs, best, changed = trial, value, True
@@ -82,6 +117,21 @@ def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
             if all(s == 1 for s in steps.values()):
                 break
             steps = {n: max(1, s // 2) for n, s in steps.items()}
+    # then random trials: one to three knobs at once, a switch flipped, a weight moved by a
+    # random multiple; a trial is kept when it raises the gain (past local optima of the sweeps)
+    names = [n for n in knobs if n not in fixed]
+    for trial_number in range(trials):
+        trial = dict(knobs)
+        for name in rng.sample(names, rng.choice([1, 2, 3])):
+            if name in switches:
+                trial[name] = 1 - trial[name]
+            else:
+                trial[name] += rng.choice([-1, 1]) * rng.choice([1, 2, 5, 10, 20])
+        value, _ = gain(rules, trial, deals, seed, threads)
+        if value > best + 0.03:
+            knobs, best = trial, value
+            print(f"{variant}: trial {trial_number + 1}: {best:+.2f}", file=sys.stderr,
+                  flush=True)
     measured, half = gain(rules, knobs, deals, seed + 1, threads)
     expert_play.override(variant, None)
     return {"knobs": knobs, "fitted_gain": round(best, 2),
@@ -100,6 +150,8 @@ def main() -> None:
     parser.add_argument("--out", default=str(expert_play.MODEL_FILE))
     parser.add_argument("--start", default="{}",
                         help="JSON: knobs to start from instead of the script's START")
+    parser.add_argument("--trials", type=int, default=0,
+                        help="random trials after the sweeps (1-3 knobs changed at once)")
     args = parser.parse_args()
     try:
         with open(args.out, encoding="utf-8") as f:
@@ -109,12 +161,13 @@ def main() -> None:
     for variant in args.variant:
         started = time.time()
         entry = fit(variant, args.deals, args.seed, args.threads, args.sweeps,
-                    json.loads(args.start))
+                    json.loads(args.start), args.trials)
         entry["provenance"] = {
             "command": "python scripts/fit_expert.py " + " ".join(
                 f"--variant {variant} --deals {args.deals} --seed {args.seed} "
-                f"--sweeps {args.sweeps}".split()) + (f" --start '{args.start}'"
-                                                      if args.start != "{}" else ""),
+                f"--sweeps {args.sweeps}".split())
+            + (f" --trials {args.trials}" if args.trials else "")
+            + (f" --start '{args.start}'" if args.start != "{}" else ""),
             "fit_seed": args.seed, "deals": args.deals, "version": __version__,
             "date": datetime.date.today().isoformat(),
             "seconds": round(time.time() - started, 1)}

@@ -8,11 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results/duels
-for v in two-hand-48 three-hand-72 four-hand-72; do
+for v in two-hand-48 three-hand-72 four-hand-72 four-hand-80; do
   binokel-sim duel --variant "$v" -a expert -b heuristic --deals 20000 --seed 11 \
     --out "results/duels/duel-$v-expert-vs-heuristic.json"
 done
-for v in two-hand-48 three-hand-72 four-hand-72; do
+for v in two-hand-48 three-hand-72 four-hand-72 four-hand-80; do
   binokel-sim duel --variant "$v" -a expert -b sampling --deals 2000 --seed 11 \
     --out "results/duels/duel-$v-expert-vs-sampling.json"
 done

@@ -1,7 +1,8 @@
 """The expert policy (docs/rules.md "Expert policy"): where it plays and where it is refused,
 its knobs file, that it is the heuristic with other knobs (the heuristic's knobs make it play
-the heuristic's cards), that it beats the heuristic, and deal-odds playing it by default. Its
-cards against the twin and its records replaying are in tests/test_talon.py."""
+the heuristic's cards), that it beats the heuristic, and deal-odds and bid-odds playing it by
+default. Its cards against the twins and its records replaying are in tests/test_talon.py
+(talon games), tests/test_tricks.py and tests/test_games.py (four-hand-80)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from conftest import invoke, ok
 
 from binokel_sim import expert_play, tables
+from binokel_sim.engines import partnership as partnership_games
 from binokel_sim.engines import policies
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.errors import RulesError
@@ -34,15 +36,28 @@ def test_the_built_in_talon_games_have_fitted_knobs_with_provenance():
         assert policies.default_policy(find_variant(name)) == "expert"
 
 
-@pytest.mark.parametrize("name", ["four-hand-80", "three-hand-auction-48", "swabian-3-40"])
+def test_four_hand_80_has_fitted_knobs_with_provenance():
+    entry = json.loads(expert_play.MODEL_FILE.read_text(encoding="utf-8"))["variants"][
+        "four-hand-80"]
+    assert set(entry["knobs"]) == set(expert_play.PARTNERSHIP_KNOBS)
+    assert entry["knobs"]["lead_score"] == 1
+    low, high = entry["measured"]["ci95"]
+    assert 0 < low <= entry["measured"]["gain"] <= high
+    assert entry["provenance"]["command"].startswith("python scripts/fit_expert.py")
+    rules = find_variant("four-hand-80")
+    assert policies.policy_id("expert", rules) == 6
+    assert policies.default_policy(rules) == "expert"
+
+
+@pytest.mark.parametrize("name", ["three-hand-auction-48", "swabian-3-40"])
 def test_variants_without_knobs_refuse_the_expert_in_one_line(name):
     rules = find_variant(name)
-    with pytest.raises(SimulationError, match="policy expert plays the talon games"):
+    with pytest.raises(SimulationError, match="policy expert plays the variants its knobs"):
         policies.policy_id("expert", rules)
     assert policies.default_policy(rules) == "heuristic"
     result = invoke("duel", "--variant", name, "-a", "expert", "-b", "heuristic", "--deals", "10")
     assert result.exit_code != 0
-    assert "policy expert plays the talon games" in result.stderr
+    assert "policy expert plays the variants its knobs" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
@@ -76,6 +91,56 @@ def test_the_heuristics_knobs_play_the_heuristics_cards():
     heuristic = dict(zip(expert_play.KNOBS, tables.tune_rows(rules)[:len(expert_play.KNOBS)]))
     assert heuristic["score"] == 0 and heuristic["win_points"] == 10
     assert (duel_with("three-hand-72", {k: int(v) for k, v in heuristic.items()}, 600) == 0).all()
+
+
+def test_four_hand_80_heuristics_knobs_play_the_heuristics_cards():
+    """The same for four-hand-80's card player: the heuristic's knobs as the expert's make
+    every deal of a duel come out even."""
+    from binokel_sim.kernels.partnership.heuristic import HEURISTIC_PTUNE
+
+    rules = find_variant("four-hand-80")
+    expert_play.override(rules.name, dict(zip(expert_play.PARTNERSHIP_KNOBS, HEURISTIC_PTUNE)))
+    try:
+        diff = partnership_games.run_duel(rules, "expert", "heuristic", 2000, 3)
+    finally:
+        expert_play.override(rules.name, None)
+    assert (diff == 0).all()
+
+
+def test_the_expert_beats_the_heuristic_in_four_hand_80():
+    """On deals the fit never saw (stream 3, 20,000 deals, a duel of a second): the lower end
+    of the 95% interval above +10 points a deal (the fit measured some +14)."""
+    diff = partnership_games.run_duel(find_variant("four-hand-80"), "expert", "heuristic",
+                                      20_000, 3)
+    low = diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+    assert low > 10, diff.mean()
+
+
+def test_bid_odds_plays_the_expert_by_default():
+    default = json.loads(ok("bid-odds", "--deals", "2000", "--format", "json").stdout)
+    assert default["provenance"]["policy"] == "expert"
+    heuristic = json.loads(ok("bid-odds", "--deals", "2000", "--format", "json", "--policy",
+                              "heuristic").stdout)
+    assert heuristic["provenance"]["policy"] == "heuristic"
+    assert heuristic != default
+
+
+def test_four_hand_80_knob_names_follow_the_kernels_order():
+    from binokel_sim.kernels.partnership import heuristic as h
+
+    at = {"cash_first": h.P_CASH_FIRST, "pull_defenders": h.P_PULL_DEFENDERS,
+          "pull_window": h.P_PULL_WINDOW, "pull_min": h.P_PULL_MIN, "lead_ruff": h.P_LEAD_RUFF,
+          "ruff_low": h.P_RUFF_LOW, "smear_losers": h.P_SMEAR_LOSERS,
+          "smear_trump": h.P_SMEAR_TRUMP, "lead_score": h.P_LEAD_SCORE,
+          "lead_trump_bid": h.W_TRUMP_BID, "lead_trump_def": h.W_TRUMP_DEF,
+          "lead_trump_early": h.W_TRUMP_EARLY, "lead_trump_len": h.W_TRUMP_LEN,
+          "lead_master": h.W_MASTER, "lead_master_trump": h.W_MASTER_TRUMP,
+          "lead_counter": h.W_COUNTER, "lead_rank": h.W_RANK, "lead_len": h.W_LEN,
+          "lead_out": h.W_OUT, "lead_void_opp": h.W_VOID_OPP,
+          "lead_void_partner": h.W_VOID_PARTNER, "lead_copies": h.W_COPIES,
+          "lead_singleton": h.W_SINGLETON, "lead_trump_out": h.W_TRUMP_OUT,
+          "lead_trump_drawn": h.W_TRUMP_DRAWN}
+    assert [at[name] for name in expert_play.PARTNERSHIP_KNOBS] == list(range(h.N_PTUNE))
 
 
 @pytest.mark.parametrize("name", TALON)

@@ -20,19 +20,21 @@ from binokel_sim.kernels.partnership.deals import (
     play_blocks,
     sampler_of,
 )
-from binokel_sim.kernels.partnership.tricks import playout
+from binokel_sim.kernels.partnership.tricks import playout, seat_knobs
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.records.partnership import records as deal_records
 from binokel_sim.reference import play as ref
+from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream, deal_hand, meld_total
 from binokel_sim.simulate import SimulationError, spread_blocks
 from binokel_sim.stats import mean_interval
-from binokel_sim.tables import compile_tables
+from binokel_sim.tables import compile_tables, partnership_tune
 from binokel_sim.variants import find_variant
 
 RULES = find_variant("four-hand-80")
 TABLES = compile_tables(RULES)
+TUNE = partnership_tune(RULES)
 DECK = [int(t) for t in TABLES.deck]
 HAND = RULES.hand_size
 TOTAL = RULES.total_card_points  # 50
@@ -58,7 +60,8 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
     )
     spread_blocks(play_blocks, -(-n // block_size), TABLES.deck, TABLES.kt, TABLES.trump_need,
                   games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
-                  RULES.min_play, np.full(4, policy, np.int64), 0, None, seed, first_block,
+                  RULES.min_play, np.full(4, policy, np.int64), partnership_tune(RULES), 0, None,
+                  seed, first_block,
                   block_size, first_deal, played.hands, played.info, played.melds,
                   played.bid_seats, played.bid_values, played.trick_cards, played.trick_leaders,
                   played.trick_winners)
@@ -185,7 +188,9 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
         hands.copy(), dealer, TABLES.kt, TABLES.trump_need, games.bidding_model(RULES, TABLES), played.melds[0],
         limits, trumps, played.bid_seats[0], played.bid_values[0])
     out = play_and_score(hands.copy(), bidder, bid, trump, played.melds[0],
-                         np.full(4, policy, np.int64), state, TABLES.card_points,
+                         np.full(4, policy, np.int64),
+                         seat_knobs(np.full(4, policy, np.int64), TUNE), state,
+                         TABLES.card_points,
                          RULES.last_trick, RULES.min_meld, RULES.min_play,
                          played.trick_cards[0], played.trick_leaders[0], played.trick_winners[0],
                          sampler_of(TABLES.deck, 0, False), None)
@@ -307,6 +312,23 @@ def test_run_play_heuristic_records_follow_the_rules(small_blocks):
             (b["hands"], b["bids"], b["trump"], b["melds"])
 
 
+def test_run_play_expert_records_follow_the_rules_and_the_twin():
+    """2,000 deals with the expert on every seat: every record replays under the rules, and
+    every play is the twin's (reference/sampling.py ``play_known`` with the expert's knobs) card
+    for card."""
+    recs = records(games.run_play(RULES, 2000, 8, "expert"))
+    for d, rec in enumerate(recs):
+        check_record(rec, d)
+        if d % 10 or not rec["tricks"]:
+            continue
+        hands = [list(counts_of(parse_cards(h))) for h in rec["hands"]]
+        _, tricks = sampling_twin.play_known(RULES, hands, rec["bidder"],
+                                             SUITS.index(rec["trump"]), [sampling_twin.EXPERT] * 4,
+                                             0, Stream(0, 0))
+        assert [[format_card(c) for c in t.cards] for t in tricks] == \
+            [t["cards"] for t in rec["tricks"]], d
+
+
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_run_play_same_seed_same_records(policy):
     a = games.run_play(RULES, 300, 4, policy)
@@ -369,7 +391,8 @@ def duel_oracle(policy_a, policy_b, n, seed, block_size):
                     cards = np.empty((HAND, 4), dtype=np.int64)
                     lead = np.empty(HAND, dtype=np.int64)
                     win = np.empty(HAND, dtype=np.int64)
-                    play = playout(planes, bidder, trump, np.array(seats, dtype=np.int64), state,
+                    play = playout(planes, bidder, trump, np.array(seats, dtype=np.int64),
+                                   seat_knobs(np.array(seats, dtype=np.int64), TUNE), state,
                                    TABLES.card_points, RULES.last_trick, cards, lead, win)
                     stream.s = [int(x) for x in state]
                 pair = bidder % 2

@@ -17,21 +17,28 @@ from binokel_sim.engines import policies as engine_policies
 from binokel_sim.kernels.knowledge import excluded_by, shown_of
 from binokel_sim.kernels.partnership.deals import play_blocks
 from binokel_sim.kernels.partnership.sampling import play_known, sampling_scratch
-from binokel_sim.kernels.partnership.tricks import counter_mask, playout
+from binokel_sim.kernels.partnership.tricks import counter_mask, playout, seat_knobs
 from binokel_sim.kernels.play import beaters, suit_block
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM, POLICY_SAMPLING
+from binokel_sim.kernels.policies import (
+    POLICY_EXPERT,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    POLICY_SAMPLING,
+)
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import sampling as twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.reference.play import trick_winner
 from binokel_sim.simulate import SimulationError, spread_blocks
+from binokel_sim.tables import partnership_tune
 from binokel_sim.variants import find_variant
 
 HAND = RULES.hand_size
+TUNE = partnership_tune(RULES)
 DECK_COUNTS = RULES.deck_counts().astype(np.int64)
 NAMES = {POLICY_RANDOM: twin.RANDOM, POLICY_HEURISTIC: twin.HEURISTIC,
-         POLICY_SAMPLING: twin.SAMPLING}
+         POLICY_SAMPLING: twin.SAMPLING, POLICY_EXPERT: twin.EXPERT}
 
 
 def random_deal(seed: int) -> tuple[list[list[int]], int, int]:
@@ -54,7 +61,7 @@ def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0):
     points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), n_samples, state,
                         DECK_COUNTS, sampling_scratch(HAND, True), engine_policies.show_rows(RULES),
                         TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
-                        cards, lead, win)
+                        seat_knobs(np.array(policies, dtype=np.int64), TUNE), cards, lead, win)
     tricks = [(int(lead[k]), cards[k].tolist(), int(win[k])) for k in range(HAND)]
     return tuple(int(p) for p in points), tricks, state.tolist()
 
@@ -71,7 +78,8 @@ def test_without_a_sampling_seat_the_loop_plays_as_the_fast_playout(policies):
         cards = np.zeros((HAND, 4), dtype=np.int64)
         lead = np.zeros(HAND, dtype=np.int64)
         win = np.zeros(HAND, dtype=np.int64)
-        want = playout(planes, leader, trump, np.array(policies, dtype=np.int64), st,
+        want = playout(planes, leader, trump, np.array(policies, dtype=np.int64),
+                       seat_knobs(np.array(policies, dtype=np.int64), TUNE), st,
                        TABLES.card_points, RULES.last_trick, cards, lead, win)
         assert points == tuple(int(p) for p in want)
         assert tricks == [(int(lead[k]), cards[k].tolist(), int(win[k])) for k in range(HAND)]
@@ -83,6 +91,7 @@ def test_without_a_sampling_seat_the_loop_plays_as_the_fast_playout(policies):
     (2, [POLICY_HEURISTIC, POLICY_SAMPLING, POLICY_RANDOM, POLICY_HEURISTIC], 3),
     (3, [POLICY_RANDOM, POLICY_HEURISTIC, POLICY_SAMPLING, POLICY_SAMPLING], 1),
     (4, [POLICY_SAMPLING] * 4, 2),
+    (5, [POLICY_EXPERT, POLICY_SAMPLING, POLICY_HEURISTIC, POLICY_RANDOM], 2),
 ])
 def test_kernel_equals_twin_deal_for_deal(seed, policies, n_samples):
     hands, leader, trump = random_deal(100 + seed)
@@ -221,7 +230,7 @@ def test_a_sampled_run_is_small_blocks():
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
     spread_blocks(play_blocks, -(-n // block), TABLES.deck, TABLES.kt, TABLES.trump_need,
                   games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
-                  RULES.min_play, np.full(4, POLICY_SAMPLING, np.int64), 2,
+                  RULES.min_play, np.full(4, POLICY_SAMPLING, np.int64), TUNE, 2,
                   engine_policies.show_rows(RULES), seed, first_deal // block, block, first_deal,
                   *(getattr(direct, f) for f in PLAYED_FIELDS))
     for field in PLAYED_FIELDS:

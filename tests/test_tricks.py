@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from binokel_sim import expert_play
 from binokel_sim.cards import (
     N_TYPES,
     counts_of,
@@ -20,9 +21,11 @@ from binokel_sim.cards import (
     parse_cards,
 )
 from binokel_sim.kernels.bits import kth_bit, nth_bit
-from binokel_sim.kernels.partnership.heuristic import heuristic_card
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
-from binokel_sim.kernels.random import seed_stream
+from binokel_sim.kernels.partnership.heuristic import (
+    HEURISTIC_PTUNE,
+    N_PTUNE,
+    heuristic_card,
+)
 from binokel_sim.kernels.partnership.tricks import (
     PLAY_RANDOM,
     counter_mask,
@@ -34,13 +37,16 @@ from binokel_sim.kernels.partnership.tricks import (
     playout_pair_heuristic,
     playout_pair_random,
     score_deal,
+    seat_knobs,
     trick_winner,
 )
+from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
+from binokel_sim.kernels.random import seed_stream
 from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.simulate import spread_blocks
-from binokel_sim.tables import compile_tables
+from binokel_sim.tables import compile_tables, partnership_tune
 from binokel_sim.variants import find_variant
 
 RULES = find_variant("four-hand-80")
@@ -50,6 +56,13 @@ HAND = RULES.hand_size
 TOTAL = RULES.total_card_points  # 48 counters + 2 for the last trick
 EXAMPLES = settings(max_examples=200, deadline=None)
 S, H, D, C = range(4)
+TUNE = partnership_tune(RULES)
+HEURISTIC_ROWS = np.array([HEURISTIC_PTUNE] * 4, dtype=np.int64)
+
+
+def knobs_of(policies) -> np.ndarray:
+    """Each seat's knob row for ``policies``, as the drivers build it."""
+    return seat_knobs(np.array(policies, dtype=np.int64), TUNE)
 
 
 def types_of(mask: int) -> list[int]:
@@ -163,8 +176,9 @@ def kernel_playout(hands, leader, trump, policies, seed):
     cards = np.full((HAND, 4), -1, dtype=np.int64)
     leaders = np.full(HAND, -1, dtype=np.int64)
     winners = np.full(HAND, -1, dtype=np.int64)
-    points = playout(planes, leader, trump, np.array(policies, dtype=np.int64), state,
-                     TABLES.card_points, RULES.last_trick, cards, leaders, winners)
+    points = playout(planes, leader, trump, np.array(policies, dtype=np.int64),
+                     knobs_of(policies), state, TABLES.card_points, RULES.last_trick, cards,
+                     leaders, winners)
     assert not planes.any(), "every card leaves the hands"
     return tuple(int(p) for p in points), cards, leaders, winners
 
@@ -236,12 +250,14 @@ def test_fast_playout_equals_recorded(deal, policies):
     mode, seats = play_mode(np.array(policies, dtype=np.int64))
     flat = planes.reshape(16).copy()
     a, b, *stream = playout_fast(mode, flat, leader, trump, seats, *state, TABLES.card_points,
-                                 RULES.last_trick, counter_mask(TABLES.card_points))
+                                 RULES.last_trick, counter_mask(TABLES.card_points),
+                                 knobs_of(policies))
     cards = np.empty((HAND, 4), dtype=np.int64)
     lead = np.empty(HAND, dtype=np.int64)
     won = np.empty(HAND, dtype=np.int64)
-    points = playout(planes, leader, trump, np.array(policies, dtype=np.int64), state,
-                     TABLES.card_points, RULES.last_trick, cards, lead, won)
+    points = playout(planes, leader, trump, np.array(policies, dtype=np.int64),
+                     knobs_of(policies), state, TABLES.card_points, RULES.last_trick, cards, lead,
+                     won)
     assert (int(a), int(b)) == tuple(int(p) for p in points)
     assert [int(x) for x in stream] == [int(x) for x in state]
     assert not flat.any()
@@ -263,14 +279,16 @@ def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
         flats.append(flat)
         states.append(state)
         alone.append(playout_fast(mode, flat.copy(), leader, trump, seats, *state,
-                                  TABLES.card_points, RULES.last_trick, counters))
+                                  TABLES.card_points, RULES.last_trick, counters, HEURISTIC_ROWS))
     (_, la, ta, _), (_, lb, tb, _) = deal_a, deal_b
     if mode == PLAY_RANDOM:
         got = playout_pair_random(flats[0], la, ta, *states[0], flats[1], lb, tb, *states[1],
-                                  HAND, TABLES.card_points, RULES.last_trick, counters)
+                                  HAND, TABLES.card_points, RULES.last_trick, counters,
+                                  HEURISTIC_ROWS)
     else:
         got = playout_pair_heuristic(flats[0], la, ta, flats[1], lb, tb, HAND,
-                                     TABLES.card_points, RULES.last_trick, counters)
+                                     TABLES.card_points, RULES.last_trick, counters,
+                                     HEURISTIC_ROWS)
     a0, b0, a1, b1 = (int(x) for x in got[:4])
     assert (a0, a1) == (int(alone[0][0]), int(alone[0][1]))
     assert (b0, b1) == (int(alone[1][0]), int(alone[1][1]))
@@ -302,7 +320,7 @@ def heuristic(hand, legal, unseen, seat, position, led, win, win_seat, trump=S, 
     counters = sum(1 << t for t in range(N_TYPES) if TABLES.card_points[t] > 0)
     win_card = parse_card(win) if win else -1
     return heuristic_card(legal_bits, planes, unseen_bits, voids, seat, position, led, win_card,
-                          win_seat, trick_index, HAND, trump, bidder, counters)
+                          win_seat, trick_index, HAND, trump, bidder, counters, HEURISTIC_ROWS)
 
 
 def test_heuristic_smears_a_counter_on_partners_trick():
@@ -377,21 +395,54 @@ def positions_to_play(draw):
             draw(st.integers(0, HAND - 1)), trump, draw(st.integers(0, 3)))
 
 
+SWITCHES = {"cash_first", "pull_defenders", "lead_ruff", "ruff_low", "smear_losers",
+            "smear_trump", "lead_score"}
+
+
+@st.composite
+def knob_rows(draw):
+    """Knobs by name: the heuristic's, or any values in the ranges the fit searches (switches
+    0/1, the pull window 0..8 eighths, the trumps to pull 0..5, the scorers' weights)."""
+    if draw(st.booleans()):
+        return dict(ref.HEURISTIC_KNOBS)
+    knobs = {}
+    for name in expert_play.PARTNERSHIP_KNOBS:
+        if name in SWITCHES:
+            knobs[name] = draw(st.integers(0, 1))
+        elif name == "pull_window":
+            knobs[name] = draw(st.integers(0, 8))
+        elif name == "pull_min":
+            knobs[name] = draw(st.integers(0, 5))
+        else:
+            knobs[name] = draw(st.integers(-60, 60))
+    return knobs
+
+
+def test_knob_names_follow_the_kernel_order():
+    """The names of expert_play.json's knobs, the twin's and the kernel's rows agree."""
+    assert len(expert_play.PARTNERSHIP_KNOBS) == N_PTUNE
+    assert tuple(ref.HEURISTIC_KNOBS) == expert_play.PARTNERSHIP_KNOBS
+    assert tuple(ref.HEURISTIC_KNOBS.values()) == HEURISTIC_PTUNE
+    assert TUNE.shape == (2, N_PTUNE) and tuple(TUNE[0]) == HEURISTIC_PTUNE
+
+
 @settings(max_examples=500, deadline=None)
-@given(positions_to_play())
-def test_heuristic_equals_reference(position):
+@given(positions_to_play(), knob_rows())
+def test_heuristic_equals_reference(position, knobs):
     """The heuristic (branch-free: every rule's cards worked out, selects choose) plays the card
-    its rules, written out one after another in the twin, choose."""
+    its rules, written out one after another in the twin, choose; with the heuristic's knobs
+    or any others (the expert's rules and scorers)."""
     (hand, legal, unseen, voids, seat, pos, led, win, win_seat, trick_index, trump,
      bidder) = position
     counters = {t for t in range(N_TYPES) if TABLES.card_points[t] > 0}
     want = ref.heuristic_card(hand, legal, unseen, voids, seat, pos, led, win, win_seat,
-                              trick_index, HAND, trump, bidder, counters)
+                              trick_index, HAND, trump, bidder, counters, knobs)
+    rows = np.array([[knobs[n] for n in expert_play.PARTNERSHIP_KNOBS]] * 4, dtype=np.int64)
     got = heuristic_card(sum(1 << t for t in legal),
                          np.array(counts_to_planes(np.array(hand)), dtype=np.uint32),
                          sum(1 << t for t in unseen), sum(1 << (4 * s + u) for s, u in voids),
                          seat, pos, led, win, win_seat, trick_index, HAND, trump, bidder,
-                         sum(1 << t for t in counters))
+                         sum(1 << t for t in counters), rows)
     assert got == want
     assert got in legal
 
@@ -403,7 +454,7 @@ def run_blocks(n, policies, seed=7, first_block=0, block_size=256):
     trumps = np.empty(n, dtype=np.int64)
     pairs = (-(-n // block_size) + 1) // 2  # the kernel plays its blocks in pairs
     spread_blocks(playout_blocks, pairs, TABLES.deck, TABLES.card_points, RULES.last_trick,
-                  TABLES.kt, TABLES.trump_need, np.array(policies, dtype=np.int64), seed,
+                  TABLES.kt, TABLES.trump_need, np.array(policies, dtype=np.int64), TUNE, seed,
                   first_block, block_size, play, trumps)
     return play, trumps
 

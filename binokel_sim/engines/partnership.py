@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from binokel_sim import pair_value
+from binokel_sim import expert_play, pair_value
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
@@ -32,7 +32,7 @@ from binokel_sim.game_blocks import (
     stream_blocks,
 )
 from binokel_sim.kernels.partnership.deals import bid_sample_blocks, duel_blocks, play_blocks
-from binokel_sim.kernels.policies import POLICY_HEURISTIC
+from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_HEURISTIC
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
@@ -42,7 +42,7 @@ from binokel_sim.simulate import (
     spread_blocks,
     unseen_deck,
 )
-from binokel_sim.tables import allowed_trumps, compile_tables
+from binokel_sim.tables import allowed_trumps, compile_tables, partnership_tune
 from binokel_sim.variants import Rules
 
 DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
@@ -63,9 +63,9 @@ def sampling_plays(rules: Rules) -> bool:
 
 
 def expert_plays(rules: Rules) -> bool:
-    """The ``expert`` policy does not play the partnership games: the partnership family's
-    heuristic takes no knobs yet (issue 28)."""
-    return False
+    """The ``expert`` policy (the heuristic card player with fitted knobs,
+    ``kernels/partnership/heuristic.py``) plays the variants whose knobs are fitted."""
+    return expert_play.fitted(rules.name)
 
 
 def check(rules: Rules) -> None:
@@ -181,12 +181,14 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
                      np.int64(max_draws), play_w, bid_table)
     shown = shown_if_sampled(rules, seats[0])
     # None: every seat plays the heuristic, the specialisation compiled with no other play-out
-    general = None if shown is None and bool((seats == POLICY_HEURISTIC).all()) else np.int64(1)
+    plain = (seats == POLICY_HEURISTIC) | (seats == POLICY_EXPERT)  # the heuristic's code
+    general = None if shown is None and bool(plain.all()) else np.int64(1)
     for first_block, start, n in chunk_blocks(samples, n_threads, block):
         stop = start + n
         spread_blocks(bid_sample_blocks, -(-n // block), bidder_hand=planes, unseen=unseen,
                       kt=tables.kt, trumps=trump_arr, seat_policies=seats,
-                      n_samples=samples_per_move, show_rows=shown, card_points=tables.card_points,
+                      tune=partnership_tune(rules), n_samples=samples_per_move, show_rows=shown,
+                      card_points=tables.card_points,
                       last_trick=rules.last_trick, seed=seed, first_block=offset + first_block,
                       block_size=block, pair_meld=pair_meld[start:stop],
                       pair_play=pair_play[start:stop], opp_meld=opp_meld[start:stop],
@@ -233,6 +235,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
         spread_blocks(duel_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
                       trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
+                      tune=partnership_tune(rules),
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
                       seed=seed, first_block=offset + first_block, block_size=block,
@@ -291,6 +294,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         spread_blocks(play_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
                       trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
+                      tune=partnership_tune(rules),
                       min_meld=rules.min_meld, min_play=rules.min_play, seat_policies=seats,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, seats[0]),
                       seed=seed, first_block=offset + first_block, block_size=block,
@@ -351,6 +355,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
         spread_blocks(match_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
                       trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
+                      tune=partnership_tune(rules),
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
                       target=rules.game_target, max_deals=MAX_GAME_DEALS, seed=seed,

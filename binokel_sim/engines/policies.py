@@ -39,7 +39,7 @@ def policy_id(name: str, rules: Rules) -> int:
                               f"(with two players hands of at most {MAX_CARDS} cards); use "
                               f"heuristic")
     if policy == POLICY_EXPERT and not expert_plays(rules):
-        raise SimulationError(f"variant {rules.name}: policy expert plays the talon games its "
+        raise SimulationError(f"variant {rules.name}: policy expert plays the variants its "
                               f"knobs are fitted for ({', '.join(expert_play.fitted_variants())}; "
                               f"scripts/fit_expert.py fits more); use heuristic")
     if policy == POLICY_SOLVER and not solver_plays(rules):

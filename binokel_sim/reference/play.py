@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from binokel_sim import pair_value
+from binokel_sim import expert_play, pair_value
 from binokel_sim.cards import (
     N_SUITS,
     N_TYPES,
@@ -198,36 +198,106 @@ def _cheapest(cards: set[int], trump: int, counters: set[int]) -> int:
     raise ValueError("no card to play")
 
 
+HEURISTIC_KNOBS = {"cash_first": 0, "pull_defenders": 0, "pull_window": 4, "pull_min": 2,
+                   "lead_ruff": 1, "ruff_low": 0, "smear_losers": 0, "smear_trump": 0,
+                   "lead_score": 0, "lead_trump_bid": 0, "lead_trump_def": 0,
+                   "lead_trump_early": 0, "lead_trump_len": 0, "lead_master": 0,
+                   "lead_master_trump": 0, "lead_counter": 0, "lead_rank": 0, "lead_len": 0,
+                   "lead_out": 0, "lead_void_opp": 0, "lead_void_partner": 0, "lead_copies": 0,
+                   "lead_singleton": 0, "lead_trump_out": 0, "lead_trump_drawn": 0}
+"""The heuristic's knobs by name: the rules L1-L3 and F1-F3 as written below. The expert plays
+the same rules with its own values (``binokel_sim/expert_play.json``, docs/rules.md "Expert
+policy")."""
+
+
+def expert_knobs(rules: Rules) -> dict[str, int]:
+    """The expert's knobs for ``rules``' variant: the heuristic's, overridden by the fitted ones."""
+    return expert_play.knobs(rules.name, HEURISTIC_KNOBS)
+
+
+def _scored_lead(hand: list[int], legal: set[int], unseen: set[int], voids: set[tuple[int, int]],
+                 seat: int, trick_index: int, n_tricks: int, trump: int, bidder: int,
+                 counters: set[int], w: dict[str, int]) -> int:
+    """The expert's scored lead (kernel ``scored_lead``): the sum of the weights of each legal
+    card's features, the highest sum wins, the lowest card type on a tie."""
+    partner, opp_a, opp_b = seat ^ 2, (seat + 1) % 4, (seat + 3) % 4
+    trumps_unseen = any(type_suit(u) == trump for u in unseen)
+    held_trumps = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == trump)
+    best, best_score = -1, None
+    for card in sorted(legal):
+        suit = type_suit(card)
+        master = bool(_masters({card}, unseen))
+        length = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == suit)
+        out = sum(1 for u in unseen if type_suit(u) == suit)
+        score = 0
+        if suit == trump:
+            score += w["lead_trump_bid"] if seat % 2 == bidder % 2 else w["lead_trump_def"]
+            score += w["lead_trump_out"] * out
+            if 2 * trick_index < n_tricks:
+                score += w["lead_trump_early"]
+            score += w["lead_trump_len"] * held_trumps
+            if master:
+                score += w["lead_master_trump"]
+            if not trumps_unseen or ((opp_a, trump) in voids and (opp_b, trump) in voids):
+                score += w["lead_trump_drawn"]
+        else:
+            if master:
+                score += w["lead_master"]
+            if trumps_unseen and ((opp_a, suit) in voids or (opp_b, suit) in voids):
+                score += w["lead_void_opp"]
+            if (partner, trump) not in voids and (partner, suit) in voids:
+                score += w["lead_void_partner"]
+            if length == 1:
+                score += w["lead_singleton"]
+        if card in counters:
+            score += w["lead_counter"]
+        score += w["lead_rank"] * type_rank(card)
+        score += w["lead_len"] * length
+        score += w["lead_out"] * out
+        score += w["lead_copies"] * (hand[card] - 1)
+        if best_score is None or score > best_score:
+            best, best_score = card, score
+    return best
+
+
 def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: set[tuple[int, int]],
                    seat: int, position: int, led: int, win_card: int, win_seat: int,
                    trick_index: int, n_tricks: int, trump: int, bidder: int,
-                   counters: set[int]) -> int:
+                   counters: set[int], knobs: dict[str, int] | None = None) -> int:
     """Twin of ``kernels.partnership.heuristic.heuristic_card``: the card the heuristic plays, by its rules
     L1-L3 (leading) and F1-F3 (following) as that docstring lists them. ``hand``: the seat's
     counts per card type; ``legal``: the legal card types; ``unseen``: the card types the other
     three seats hold; ``voids``: ``(seat, suit)`` pairs of shown voids; ``win_card`` and
     ``win_seat`` the card holding the trick and its seat (ignored when leading);
-    ``counters``: the card types worth points."""
+    ``counters``: the card types worth points. ``knobs``: the seat's knobs by name (None: the
+    heuristic's, :data:`HEURISTIC_KNOBS`; the expert's: :func:`expert_knobs`)."""
+    w = HEURISTIC_KNOBS if knobs is None else knobs
     legal_set = set(legal)
     partner, opp_a, opp_b = seat ^ 2, (seat + 1) % 4, (seat + 3) % 4
     trumps_unseen = any(type_suit(u) == trump for u in unseen)
     if position == 0:
+        if w["lead_score"]:
+            return _scored_lead(hand, legal_set, unseen, voids, seat, trick_index, n_tricks,
+                                trump, bidder, counters, w)
         own_trumps = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == trump)
         my_trumps = {t for t in legal_set if type_suit(t) == trump}
-        opp_trump_void = (opp_a, trump) in voids and (opp_b, trump) in voids
-        if (seat % 2 == bidder % 2 and 2 * trick_index < n_tricks and own_trumps >= 2
-                and trumps_unseen and not opp_trump_void):  # L1
-            top = _masters(my_trumps, unseen)
-            return _highest_rank(top) if top else _cheapest(my_trumps, trump, counters)
         side = legal_set - my_trumps
         cash = _masters(side, unseen)  # L2
         if trumps_unseen:
             cash = {t for t in cash
                     if (opp_a, type_suit(t)) not in voids and (opp_b, type_suit(t)) not in voids}
+        opp_trump_void = (opp_a, trump) in voids and (opp_b, trump) in voids
+        if ((seat % 2 == bidder % 2 or w["pull_defenders"])
+                and 8 * trick_index < w["pull_window"] * n_tricks
+                and own_trumps >= max(w["pull_min"], 1) and trumps_unseen
+                and not opp_trump_void
+                and not (w["cash_first"] and cash)):  # L1
+            top = _masters(my_trumps, unseen)
+            return _highest_rank(top) if top else _cheapest(my_trumps, trump, counters)
         if cash:
             return _highest_rank(cash)
         if side:  # L3
-            if (partner, trump) not in voids:
+            if (partner, trump) not in voids and w["lead_ruff"]:
                 ruff = {t for t in side if (partner, type_suit(t)) in voids}
                 if ruff:
                     return _cheapest(ruff, trump, counters)
@@ -246,11 +316,19 @@ def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: s
                         and (win_suit == trump or not next_may_ruff))
         if safe:  # F1
             smear = {t for t in legal_set if t in counters and type_suit(t) != trump}
+            if w["smear_trump"] and not smear:
+                trumps = {t for t in legal_set if t in counters and type_suit(t) == trump}
+                smear = trumps - _masters(trumps, unseen)
+            losers = smear - _masters(smear, unseen)
+            if w["smear_losers"] and losers:
+                smear = losers
             return _lowest_rank(smear) if smear else _cheapest(legal_set, trump, counters)
     if beat:  # F2
         if last:
             return _cheapest(beat, trump, counters)
         safe_beat = _masters(beat, unseen)
+        if w["ruff_low"] and led != trump and not next_may_ruff:
+            safe_beat |= {t for t in beat if type_suit(t) == trump}
         if next_may_ruff:
             safe_beat = {t for t in safe_beat if type_suit(t) == trump}
         if safe_beat:

@@ -17,6 +17,7 @@ from binokel_sim.reference.core import Stream
 from binokel_sim.reference.play import (
     Trick,
     bid_samples,
+    expert_knobs,
     heuristic_card,
     legal_cards,
     playout_deals,
@@ -26,7 +27,7 @@ from binokel_sim.reference.play import (
 from binokel_sim.reference.sampler import sample_counts
 from binokel_sim.variants import Rules
 
-RANDOM, HEURISTIC, SAMPLING = "random", "heuristic", "sampling"
+RANDOM, HEURISTIC, SAMPLING, EXPERT = "random", "heuristic", "sampling", "expert"
 
 
 def suit_cards(suit: int) -> set[int]:
@@ -79,10 +80,12 @@ def holding(cards: list[int], leader: int, trump: int) -> tuple[int, int, int]:
 
 
 def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: list[int], k: int,
-                   n_tricks: int, trump: int, bidder: int, voids: set) -> list[int]:
+                   n_tricks: int, trump: int, bidder: int, voids: set,
+                   knobs: dict[str, int] | None = None) -> list[int]:
     """Play trick ``k`` (``trick`` its cards so far, led by ``leader``) and every later trick with
-    the heuristic on every seat; ``hands``, ``voids`` consumed. Play points of the pairs from
-    trick ``k`` on, the last trick's bonus included."""
+    the heuristic on every seat (with ``knobs``: the expert's, :func:`~binokel_sim.reference.
+    play.expert_knobs`); ``hands``, ``voids`` consumed. Play points of the pairs from trick ``k``
+    on, the last trick's bonus included."""
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
     points = [0, 0]
     for j in range(k, n_tricks):
@@ -92,7 +95,8 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
             legal = legal_cards(hands[seat], cards, trump)
             win_card, win_seat, led = holding(cards, leader, trump)
             card = heuristic_card(hands[seat], legal, _unseen(hands, seat), voids, seat, i, led,
-                                  win_card, win_seat, j, n_tricks, trump, bidder, counters)
+                                  win_card, win_seat, j, n_tricks, trump, bidder, counters,
+                                  knobs)
             if cards:
                 _shows_voids(voids, seat, card, led, trump)
             hands[seat][card] -= 1
@@ -114,14 +118,15 @@ def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: i
 
 
 def heuristic_bid_samples(rules: Rules, counts: list[int], n_samples: int, seed: int,
-                          trumps: list[int], block_size: int, first_block: int = 0
+                          trumps: list[int], block_size: int, first_block: int = 0,
+                          knobs: dict[str, int] | None = None
                           ) -> list[list[tuple[int, int, int]]]:
     """Twin of ``kernels.partnership.deals.bid_sample_blocks`` with the heuristic on every seat (seat 0,
-    the bid winner, leads): :func:`binokel_sim.reference.play.bid_samples` played by
-    :func:`heuristic_rest`."""
+    the bid winner, leads; with ``knobs`` the expert): :func:`binokel_sim.reference.play.
+    bid_samples` played by :func:`heuristic_rest`."""
     return bid_samples(rules, counts, n_samples, seed, trumps, block_size, first_block,
                        play=lambda hands, trump: tuple(heuristic_rest(
-                           rules, hands, 0, [], 0, rules.hand_size, trump, 0, set())))
+                           rules, hands, 0, [], 0, rules.hand_size, trump, 0, set(), knobs)))
 
 
 def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[int], leader: int,
@@ -167,12 +172,14 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                policies: list[str], n_samples: int, stream: Stream
                ) -> tuple[tuple[int, int], list[Trick]]:
     """Twin of ``kernels.partnership.sampling.play_known``: every trick, each seat its policy
-    (:data:`RANDOM`, :data:`HEURISTIC`, :data:`SAMPLING`), the bid winner ``leader`` leading the
+    (:data:`RANDOM`, :data:`HEURISTIC`, :data:`EXPERT`, :data:`SAMPLING`), the bid winner
+    ``leader`` leading the
     first; ``hands`` consumed. Every seat shows its melds
     (:func:`binokel_sim.meld_rules.shown_cards`) before the first trick. Returns the pairs' play
     points and the tricks."""
     pick = stream_pick(stream)
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
+    expert = expert_knobs(rules)
     bidder = leader
     n_tricks = sum(hands[leader])
     voids: set = set()
@@ -190,10 +197,10 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
             win_card, win_seat, led = holding(cards, leader, trump)
             if policies[seat] == RANDOM:
                 card = legal[pick(len(legal))] if len(legal) > 1 else legal[0]
-            elif policies[seat] == HEURISTIC:
+            elif policies[seat] in (HEURISTIC, EXPERT):
                 card = heuristic_card(hands[seat], legal, _unseen(hands, seat), voids, seat, i,
                                       led, win_card, win_seat, k, n_tricks, trump, bidder,
-                                      counters)
+                                      counters, expert if policies[seat] == EXPERT else None)
             else:
                 card = sampling_card(rules, hands, seat, legal, leader, cards, k, n_tricks,
                                      trump, bidder, voids, excluded, played, shown, played_by,

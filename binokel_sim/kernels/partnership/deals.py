@@ -15,7 +15,11 @@ from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.partnership.sampling import play_known, sampling_active, sampling_scratch
+from binokel_sim.kernels.partnership.sampling import (
+    play_known,
+    sampling_active,
+    sampling_scratch,
+)
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
     PLAY_HEURISTIC,
@@ -25,6 +29,7 @@ from binokel_sim.kernels.partnership.tricks import (
     playout_fast,
     playout_pair_heuristic,
     score_deal,
+    seat_knobs,
 )
 from binokel_sim.kernels.sampler import group_planes, sample_counts
 
@@ -88,8 +93,9 @@ def check_shown(active, show_rows):
 
 
 @njit
-def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_points, last_trick,
-                   min_meld, min_play, trick_cards, trick_leaders, trick_winners, sampler,
+def play_and_score(hands, bidder, bid, trump, melds, seat_policies, knobs, state, card_points,
+                   last_trick, min_meld, min_play, trick_cards, trick_leaders, trick_winners,
+                   sampler,
                    show_rows):
     """Play the deal (unless it is lost before play) and score it.
 
@@ -109,10 +115,12 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, state, card_
             play[0], play[1] = play_known(hands.reshape(hands.size), bidder, trump,
                                           seat_policies, sampler[0], state, sampler[1],
                                           sampler[2], show_rows, card_points, last_trick,
-                                          counter_mask(card_points), trick_cards, trick_leaders,
+                                          counter_mask(card_points), knobs, trick_cards,
+                                          trick_leaders,
                                           trick_winners)
         else:
-            play[0], play[1] = playout(hands, bidder, trump, seat_policies, state, card_points,
+            play[0], play[1] = playout(hands, bidder, trump, seat_policies, knobs, state,
+                                       card_points,
                                        last_trick, trick_cards, trick_leaders, trick_winners)
         n_tricks = trick_cards.shape[0]
     own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play[pair], play[1 - pair],
@@ -131,7 +139,7 @@ def copy_planes(hands, flat):
 
 @njit
 def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_seats, state,
-                card_points, last_trick, counters, min_meld, min_play, sampler, show_rows):
+                card_points, last_trick, counters, knobs, min_meld, min_play, sampler, show_rows):
     """:func:`play_and_score` without trick records, the hands as flat planes (uint32 (16,),
     consumed) and the policies as :func:`~binokel_sim.kernels.partnership.tricks.play_mode`'s
     ``(mode,
@@ -146,12 +154,13 @@ def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_
         if show_rows is not None and sampler[0] > 0:
             play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0], state,
                                       sampler[1], sampler[2], show_rows, card_points,
-                                      last_trick, counters, sampler[3], sampler[4], sampler[5])
+                                      last_trick, counters, knobs, sampler[3], sampler[4],
+                                      sampler[5])
         else:
             play0, play1, s0, s1, s2, s3 = playout_fast(mode, flat, bidder, trump,
                                                         heuristic_seats, state[0], state[1],
                                                         state[2], state[3], card_points,
-                                                        last_trick, counters)
+                                                        last_trick, counters, knobs)
             state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play1 if pair else play0,
                             play0 if pair else play1, min_meld, min_play)
@@ -171,8 +180,8 @@ def _scratch(hand):
 
 @njit
 def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                seat_policies, n_samples, show_rows, seed, first_block, block_size, first_deal,
-                hands_out, deal_info, melds_out, bid_seats, bid_values, trick_cards,
+                seat_policies, tune, n_samples, show_rows, seed, first_block, block_size,
+                first_deal, hands_out, deal_info, melds_out, bid_seats, bid_values, trick_cards,
                 trick_leaders, trick_winners, share):
     """Simulate ``hands_out.shape[0]`` whole deals and record them.
 
@@ -193,6 +202,7 @@ def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
     hand = deck.shape[0] // N_SEATS
     active = sampling_active(seat_policies)
     check_shown(active, show_rows)
+    knobs = seat_knobs(seat_policies, tune)
     for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
         sampler = sampler_of(deck, n_samples, active)
@@ -209,7 +219,7 @@ def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
                                                        melds_out[d], limits, trumps, bid_seats[d],
                                                        bid_values[d])
             n_tricks, play0, play1, score0, score1 = play_and_score(
-                hands, bidder, bid, trump, melds_out[d], seat_policies, state, card_points,
+                hands, bidder, bid, trump, melds_out[d], seat_policies, knobs, state, card_points,
                 last_trick, min_meld, min_play, trick_cards[d], trick_leaders[d],
                 trick_winners[d], sampler, show_rows)
             info = deal_info[d]
@@ -227,7 +237,7 @@ def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
 
 @njit
 def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                policy_a, policy_b, n_samples, show_rows, seed, first_block, block_size,
+                policy_a, policy_b, tune, n_samples, show_rows, seed, first_block, block_size,
                 first_deal, diff_out, share):
     """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
     auction and trump (the bidding heuristic does not depend on the play policy).
@@ -246,6 +256,8 @@ def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
     mode_a, seats_a = play_mode(a_first)
     mode_b, seats_b = play_mode(b_first)
     counters = counter_mask(card_points)
+    knobs_a = seat_knobs(a_first, tune)
+    knobs_b = seat_knobs(b_first, tune)
     active = sampling_active(a_first)
     check_shown(active, show_rows)
     for b in range(share[0], share[1]):
@@ -260,11 +272,13 @@ def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
                                                  calls_values)
             copy_planes(hands, flat)
             s0, s1 = play_scores(flat, bidder, bid, trump, melds, a_first, mode_a, seats_a, state,
-                                 card_points, last_trick, counters, min_meld, min_play, sampler,
+                                 card_points, last_trick, counters, knobs_a, min_meld, min_play,
+                                 sampler,
                                  show_rows)
             copy_planes(hands, flat)
             t0, t1 = play_scores(flat, bidder, bid, trump, melds, b_first, mode_b, seats_b, state,
-                                 card_points, last_trick, counters, min_meld, min_play, sampler,
+                                 card_points, last_trick, counters, knobs_b, min_meld, min_play,
+                                 sampler,
                                  show_rows)
             diff_out[d] = (s0 - s1) + (t1 - t0)
 
@@ -343,7 +357,7 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
 
 @njit
 def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats, card_points,
-              last_trick, counters, seed, block, start, stop, pair_meld, pair_play, opp_meld,
+              last_trick, counters, knobs, seed, block, start, stop, pair_meld, pair_play, opp_meld,
               constrained, cons, auction_known, draws_out, sampler, show_rows, general):
     """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
     copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.partnership.tricks.
@@ -408,7 +422,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                         flat_b[q] = dealt[sb, q]
                     a0, b0, _, _ = playout_pair_heuristic(flat_a, lead, trumps[ja], flat_b, lead,
                                                           trumps[jb], hand, card_points,
-                                                          last_trick, counters)
+                                                          last_trick, counters, knobs)
                     pair_play[d + sa, ja] = a0
                     pair_play[d + sb, jb] = b0
                 else:  # the last job alone: paired with itself (the heuristic draws nothing,
@@ -418,7 +432,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                         flat_b[q] = flat_a[q]  # the pair consumes both deals' cards
                     a0, _, _, _ = playout_pair_heuristic(flat_a, lead, trumps[ja], flat_b, lead,
                                                          trumps[ja], hand, card_points,
-                                                         last_trick, counters)
+                                                         last_trick, counters, knobs)
                     pair_play[d + sa, ja] = a0
                 x += 2
             for sa in range(n_samples):
@@ -439,12 +453,13 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                 state[0], state[1], state[2], state[3] = s0, s1, s2, s3
                 play0, _ = play_known(flat_a, lead, trumps[j], seat_policies, sampler[0], state,
                                       sampler[1], sampler[2], show_rows, card_points,
-                                      last_trick, counters, sampler[3], sampler[4], sampler[5])
+                                      last_trick, counters, knobs, sampler[3], sampler[4],
+                                      sampler[5])
                 s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
             else:
                 play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, lead, trumps[j],
                                                         heuristic_seats, s0, s1, s2, s3,
-                                                        card_points, last_trick, counters)
+                                                        card_points, last_trick, counters, knobs)
             pair_play[d, j] = play0
         state[0], state[1], state[2], state[3] = s0, s1, s2, s3
         sample_melds(melds[0], trumps, d, pair_meld, opp_meld)
@@ -452,7 +467,7 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
 
 
 @njit
-def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples, show_rows,
+def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, tune, n_samples, show_rows,
                       card_points, last_trick, seed, first_block, block_size, pair_meld,
                       pair_play, opp_meld, constrained, pool, known, allowed, capacity, ways,
                       auction_known, draws, general, share):
@@ -470,7 +485,8 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     and ``ways`` as it reads them); otherwise those five are ignored. ``auction_known`` is
     ``(conditioned, trump_need, lo, hi, max_draws, play_w, bid_table)``: with ``conditioned``, a
     sample is dealt again until seats 1..3's heuristic bid limits (the bidding model ``play_w``,
-    ``bid_table``) lie in ``[lo, hi]`` (int64 (4,) by seat: what their calls told), and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
+    ``bid_table``) lie in ``[lo, hi]`` (int64 (4,) by seat: what their calls told),
+    and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
     when every seat plays the heuristic (no sampling seat): only the heuristic play-outs are
     compiled into that specialisation (the default bid odds compile fastest), else int64.
     ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
@@ -479,6 +495,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
     n = pair_meld.shape[0]
     mode, heuristic_seats = play_mode(seat_policies)
     counters = counter_mask(card_points)
+    knobs = seat_knobs(seat_policies, tune)
     km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
     active = sampling_active(seat_policies)
     check_shown(active, show_rows)
@@ -496,7 +513,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, n_samples,
         cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
         sampler = sampler_of(deck, n_samples, active)
         bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats,
-                  card_points, last_trick, counters, seed, first_block + b, start, stop,
+                  card_points, last_trick, counters, knobs, seed, first_block + b, start, stop,
                   pair_meld, pair_play, opp_meld, constrained, cons, auction_known, draws,
                   sampler, show_rows, general)
 
@@ -518,7 +535,8 @@ def partnership_game_over(totals, bidder, target):
 
 @njit
 def match_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                 policy_a, policy_b, n_samples, show_rows, target, max_deals, seed, first_block,
+                 policy_a, policy_b, tune, n_samples, show_rows, target, max_deals, seed,
+                 first_block,
                  block_size, first_game, games_out, share):
     """Whole games of four-hand-80 to ``target``: game ``g`` (number ``first_game + g``) puts A on
     pair ``(number // 4) % 2`` (seats 0+2 or 1+3) and B on the other; its first dealer is seat
@@ -545,6 +563,7 @@ def match_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_mel
             for seat in range(N_SEATS):
                 seats[seat] = policy_a if seat % 2 == side_a else policy_b
             mode, heuristic_seats = play_mode(seats)
+            knobs = seat_knobs(seats, tune)
             totals[:] = 0
             winner = -1
             deals = 0
@@ -556,7 +575,7 @@ def match_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_mel
                 copy_planes(hands, flat)
                 score0, score1 = play_scores(flat, bidder, bid, trump, melds, seats, mode,
                                              heuristic_seats, state, card_points, last_trick,
-                                             counters, min_meld, min_play, sampler,
+                                             counters, knobs, min_meld, min_play, sampler,
                                              show_rows)
                 totals[0] += score0
                 totals[1] += score1
@@ -589,7 +608,8 @@ def _histogram(values, n):
 def bid_tally_column(pair_meld, pair_play, opp_meld, opp_play, j, married, min_meld, min_play):
     """One trump's (column ``j`` of the (samples, trumps) arrays) integer statistics for
     :func:`binokel_sim.odds.partnership.bid_tally`, with its scoring
-    (:func:`binokel_sim.odds.partnership.deal_scores`): the histogram ``(low, counts)`` of the totals (play + meld) of the samples
+    (:func:`binokel_sim.odds.partnership.deal_scores`): the histogram ``(low,
+    counts)`` of the totals (play + meld) of the samples
     that make some bid (``married``, pair meld at least ``min_meld`` and play at least
     ``min_play``), the histogram of the opponents' scores (play, plus meld when it reaches
     ``min_meld``, when the play reaches ``min_play`` and the deal is played; else 0), the sums

@@ -13,17 +13,51 @@ from binokel_sim.kernels.bits import (
     dominated,
     either,
     high_rank_card,
+    lowest_bit,
     masters,
     popcount,
     suit_blocks,
 )
 from binokel_sim.kernels.options import njit
 
+# The knobs (one row per seat in ``knobs``, int64 (4, N_PTUNE)): the expert plays these rules
+# with its fitted values (binokel_sim/expert_play.json), the heuristic with HEURISTIC_PTUNE,
+# which are the rules as the docstring of heuristic_card states them.
+P_CASH_FIRST = 0  # L2 before L1: cash side masters before pulling trumps (0: pull first)
+P_PULL_DEFENDERS = 1  # the defenders pull trumps too (0: only the bidding side)
+P_PULL_WINDOW = 2  # pull in trick k while 8k < window * n_tricks (4: the first half)
+P_PULL_MIN = 3  # the trumps a leader holds to pull (2: keeps one for the last trick)
+P_LEAD_RUFF = 4  # L3 prefers a suit the partner has shown out of (1: as the heuristic)
+P_RUFF_LOW = 5  # F2 before last: any trump is a safe beat of a side suit the next seat follows
+P_SMEAR_LOSERS = 6  # F1 smears a counter an unseen card beats before a master
+P_SMEAR_TRUMP = 7  # F1 smears a trump counter an unseen trump beats too (after side counters)
+P_LEAD_SCORE = 8  # lead the card of the best score (weights W_*) instead of rules L1-L3
+# the lead scorer's weights, per feature of a candidate card (see scored_lead)
+W_TRUMP_BID = 9
+W_TRUMP_DEF = 10
+W_TRUMP_EARLY = 11
+W_TRUMP_LEN = 12
+W_MASTER = 13
+W_MASTER_TRUMP = 14
+W_COUNTER = 15
+W_RANK = 16
+W_LEN = 17
+W_OUT = 18
+W_VOID_OPP = 19
+W_VOID_PARTNER = 20
+W_COPIES = 21
+W_SINGLETON = 22
+W_TRUMP_OUT = 23
+W_TRUMP_DRAWN = 24
+N_PTUNE = 25
+HEURISTIC_PTUNE = (0, 0, 4, 2, 1, 0, 0, 0, 0) + (0,) * (N_PTUNE - 9)
+
+
 
 
 @njit
 def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, win_seat,
-                   trick_index, n_tricks, trump, bidder, counters):
+                   trick_index, n_tricks, trump, bidder, counters, knobs):
     """Policy 1: a deterministic card player that uses only what its seat can know.
 
     Arguments (int64 unless said): ``legal`` the legal card types; ``hand`` uint32[4] the seat's
@@ -35,7 +69,9 @@ def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, wi
     led suit (-1 when leading); ``win_card`` / ``win_seat`` the card winning the trick so far and
     its seat (-1 when leading); ``trick_index`` 0..n_tricks-1; ``trump`` the trump suit;
     ``bidder`` the bid winner's seat (his partnership is the bidding side); ``counters`` the
-    card types worth points (from the variant's card points).
+    card types worth points (from the variant's card points); ``knobs`` int64 (4, N_PTUNE):
+    each seat's knob row (:data:`HEURISTIC_PTUNE` plays the rules below; the expert's fitted
+    values change them as the ``P_*`` constants say).
 
     Returns the card type to play. Rules, in order:
 
@@ -65,24 +101,24 @@ def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, wi
     """
     return heuristic_pick(legal, hand[0], hand[1], hand[2], hand[3], unseen, voids, seat,
                           position, led, win_card, win_seat, trick_index, n_tricks, trump,
-                          bidder, counters)
+                          bidder, counters, knobs)
 
 
 @njit
 def heuristic_pick(legal, h0, h1, h2, h3, unseen, voids, seat, position, led, win_card, win_seat,
-                   trick_index, n_tricks, trump, bidder, counters):
+                   trick_index, n_tricks, trump, bidder, counters, knobs):
     """:func:`heuristic_card` with the hand as its four plane scalars ``h0..h3`` (no array):
     :func:`heuristic_lead` or :func:`heuristic_follow`."""
     if position == 0:
         return heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
-                              trump, bidder, counters)
+                              trump, bidder, counters, knobs)
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     higher = above(win_card)
     # the cards that would take the lead from win_card
     wins = either(win_card // 6 == trump, trump_block & higher,
                   trump_block | ((np.int64(SUIT_MASK) << (6 * led)) & higher))
     return heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_seat, wins,
-                            trump, counters)
+                            trump, counters, knobs)
 
 
 @njit(inline="always")
@@ -93,46 +129,148 @@ def bit_of(x, i):
 
 @njit(inline="always")
 def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
-                   bidder, counters):
+                   bidder, counters, knobs):
     """Rules L1-L3 of :func:`heuristic_card` (the seat leads; ``legal`` is its hand), without a
     branch: every rule's cards are worked out, and selects pick the rule that applies. L1 and L2
-    play the highest rank of a set of masters, everything else the cheapest card of a set."""
+    play the highest rank of a set of masters, everything else the cheapest card of a set. The
+    seat's knobs (``P_CASH_FIRST``, ``P_PULL_*``, ``P_LEAD_RUFF``) move L1's conditions, put L2
+    first and switch L3's preference; with ``P_LEAD_SCORE`` :func:`scored_lead` leads instead."""
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     partner = seat ^ 2
     opp_a = (seat + 1) & 3
     opp_b = (seat + 3) & 3
     trumps_unseen = (unseen & trump_block) != 0
     opp_trump_void = bit_of(voids, 4 * opp_a + trump) & bit_of(voids, 4 * opp_b + trump)
-    # two trumps or more: two trump types, or two copies of one (plane 1; planes are nested)
-    two_trumps = (popcount(np.int64(h0) & trump_block) >= 2) | ((np.int64(h1) & trump_block) != 0)
-    # L1: the bidding side pulls trumps early with two or more
-    pull = (((seat & 1) == (bidder & 1)) & (2 * trick_index < n_tricks) & two_trumps
-            & trumps_unseen & (not opp_trump_void))
+    # the trumps held: every plane's trump bits (planes are nested: copy q is in plane q)
+    held = (popcount(np.int64(h0) & trump_block) + popcount(np.int64(h1) & trump_block)
+            + popcount(np.int64(h2) & trump_block) + popcount(np.int64(h3) & trump_block))
+    # L1: the bidding side (and with P_PULL_DEFENDERS the defenders) pulls trumps early
+    puller = ((seat & 1) == (bidder & 1)) | (knobs[seat, P_PULL_DEFENDERS] != 0)
+    early = 8 * trick_index < knobs[seat, P_PULL_WINDOW] * n_tricks
+    pull = (puller & early & (held >= knobs[seat, P_PULL_MIN]) & (held > 0) & trumps_unseen
+            & (not opp_trump_void))
     my_trumps = legal & trump_block
     top = masters(my_trumps, unseen)
     # L2: side-suit masters, not in a suit an opponent has shown out of while trumps are out
     side = legal & ~trump_block
     shown = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 0xF
     cash = masters(side, unseen) & ~either(trumps_unseen, suit_blocks(shown), np.int64(0))
+    pull &= not ((knobs[seat, P_CASH_FIRST] != 0) & (cash != 0))
     # L3: the cheapest side card, in a suit the partner has shown out of while he may trump
     partner_suits = (voids >> (4 * partner)) & 0xF & ~(np.int64(1) << trump)
-    ruff = either(bit_of(voids, 4 * partner + trump), np.int64(0),
-                  side & suit_blocks(partner_suits))
+    no_ruff = bit_of(voids, 4 * partner + trump) | (knobs[seat, P_LEAD_RUFF] == 0)
+    ruff = either(no_ruff, np.int64(0), side & suit_blocks(partner_suits))
     low = either(ruff != 0, ruff, either(side != 0, side, legal))
     high = either(pull, top, cash)
     use_high = either(pull, top != 0, cash != 0)
     cheap = either(pull, my_trumps, low)
-    return either(use_high, high_rank_card(high), cheapest_card(cheap, trump_block, counters))
+    card = either(use_high, high_rank_card(high), cheapest_card(cheap, trump_block, counters))
+    if knobs[seat, P_LEAD_SCORE] != 0:
+        card = scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
+                           trump, bidder, counters, knobs)
+    return card
+
+
+@njit(inline="always")
+def suit_count(h0, h1, h2, h3, block):
+    """Cards of the hand (planes ``h0..h3``) among the card types ``block``."""
+    return (popcount(np.int64(h0) & block) + popcount(np.int64(h1) & block)
+            + popcount(np.int64(h2) & block) + popcount(np.int64(h3) & block))
+
+
+@njit  # called, not inlined: one compiled function for every play-out specialisation
+def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
+                bidder, counters, knobs):
+    """The expert's lead with ``P_LEAD_SCORE``: the legal card of the highest score, the lowest
+    card type on a tie. A card's score is the sum of the seat's weights (``W_*``) of its
+    features: a trump led by the bidding side (``W_TRUMP_BID``) or a defender
+    (``W_TRUMP_DEF``), a trump in the first half of the play (``W_TRUMP_EARLY``), per trump
+    held (``W_TRUMP_LEN``, trumps only), a master (no unseen card of its suit is higher:
+    ``W_MASTER_TRUMP`` for a trump, ``W_MASTER`` else), a counter (``W_COUNTER``), per rank
+    (``W_RANK``), per card held of its suit (``W_LEN``), per unseen card type of its suit
+    (``W_OUT``), a side suit an opponent has shown out of while trumps are unseen
+    (``W_VOID_OPP``), a side suit the partner has shown out of while he may trump
+    (``W_VOID_PARTNER``), a side suit of one card held (``W_SINGLETON``), per further copy held
+    (``W_COPIES``), and for a trump per unseen trump type (``W_TRUMP_OUT``, on top of
+    ``W_OUT``) and while no opponent may hold a trump (``W_TRUMP_DRAWN``: none is unseen, or
+    both have shown out of trump)."""
+    trump_block = np.int64(SUIT_MASK) << (6 * trump)
+    beaten = dominated(unseen)
+    # what depends on the suit only, per suit: the features of its cards' suit
+    b0 = suit_score(0, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
+                    bidder, knobs)
+    b1 = suit_score(1, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
+                    bidder, knobs)
+    b2 = suit_score(2, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
+                    bidder, knobs)
+    b3 = suit_score(3, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
+                    bidder, knobs)
+    w_master = knobs[seat, W_MASTER]
+    w_master_trump = knobs[seat, W_MASTER_TRUMP]
+    w_counter = knobs[seat, W_COUNTER]
+    w_rank = knobs[seat, W_RANK]
+    w_copies = knobs[seat, W_COPIES]
+    best = -1
+    best_score = np.int64(-(1 << 40))
+    m = legal
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        suit = c // 6
+        score = either(suit < 2, either(suit == 0, b0, b1), either(suit == 2, b2, b3))
+        master = either(bit_of(trump_block, c), w_master_trump, w_master)
+        score += either(bit_of(beaten, c), np.int64(0), master)
+        score += either(bit_of(counters, c), w_counter, np.int64(0))
+        copies = (((np.int64(h1) >> c) & 1) + ((np.int64(h2) >> c) & 1)
+                  + ((np.int64(h3) >> c) & 1))
+        score += w_rank * (c % 6) + w_copies * copies
+        better = score > best_score
+        best = either(better, c, best)
+        best_score = either(better, score, best_score)
+    return best
+
+
+@njit(inline="always")
+def suit_score(suit, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump, bidder,
+               knobs):
+    """The part of :func:`scored_lead`'s score that a card owes to its suit ``suit``."""
+    block = np.int64(SUIT_MASK) << (6 * suit)
+    partner = seat ^ 2
+    opp_a = (seat + 1) & 3
+    opp_b = (seat + 3) & 3
+    trumps_unseen = (unseen & (np.int64(SUIT_MASK) << (6 * trump))) != 0
+    length = suit_count(h0, h1, h2, h3, block)
+    out = popcount(unseen & block)
+    score = knobs[seat, W_LEN] * length + knobs[seat, W_OUT] * out
+    if suit == trump:
+        bidding = (seat & 1) == (bidder & 1)
+        score += knobs[seat, W_TRUMP_BID] if bidding else knobs[seat, W_TRUMP_DEF]
+        score += knobs[seat, W_TRUMP_OUT] * out + knobs[seat, W_TRUMP_LEN] * length
+        if 2 * trick_index < n_tricks:
+            score += knobs[seat, W_TRUMP_EARLY]
+        if (not trumps_unseen) or (bit_of(voids, 4 * opp_a + trump)
+                                   & bit_of(voids, 4 * opp_b + trump)):
+            score += knobs[seat, W_TRUMP_DRAWN]
+    else:
+        if trumps_unseen and (bit_of(voids, 4 * opp_a + suit) | bit_of(voids, 4 * opp_b + suit)):
+            score += knobs[seat, W_VOID_OPP]
+        if (not bit_of(voids, 4 * partner + trump)) and bit_of(voids, 4 * partner + suit):
+            score += knobs[seat, W_VOID_PARTNER]
+        if length == 1:
+            score += knobs[seat, W_SINGLETON]
+    return score
 
 
 @njit(inline="always")
 def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_seat, wins, trump,
-                     counters):
+                     counters, knobs):
     """Rules F1-F3 of :func:`heuristic_card` (``position`` 1..3), without a branch. ``wins``: the
     cards that would take the trick from ``win_card`` (its suit's higher cards, and every trump
     when it is no trump: ``legal & wins`` are the cards that beat it). Each rule plays the
     cheapest card of a set (F1's smear, the cheapest non-trump counter, is that set's cheapest
-    card), so selects pick the set and one :func:`~binokel_sim.kernels.bits.cheapest_card` plays."""
+    card), so selects pick the set and one :func:`~binokel_sim.kernels.bits.cheapest_card` plays.
+    The seat's knobs (``P_SMEAR_LOSERS``, ``P_RUFF_LOW``, ``P_SMEAR_TRUMP``) move F1's and F2's
+    sets."""
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     trumps_unseen = (unseen & trump_block) != 0
     last = position == 3
@@ -143,13 +281,22 @@ def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_se
     next_seat = (seat + 1) & 3
     next_may_ruff = (trumps_unseen & bit_of(voids, 4 * next_seat + led)
                      & (not bit_of(voids, 4 * next_seat + trump)))
-    # F1: partner holds the trick safely: smear a side counter, else the cheapest card
+    # F1: partner holds the trick safely: smear a side counter, else the cheapest card (with
+    # P_SMEAR_LOSERS: a counter an unseen card beats first, keeping the masters; with
+    # P_SMEAR_TRUMP and no side counter: a trump counter an unseen trump beats)
     win_is_trump = bit_of(trump_block, win_card)
     safe = last | ((not bit_of(beaten, win_card)) & (win_is_trump | (not next_may_ruff)))
     smear = legal & counters & ~trump_block
+    trump_losers = legal & counters & trump_block & beaten
+    smear = either((knobs[seat, P_SMEAR_TRUMP] != 0) & (smear == 0), trump_losers, smear)
+    losers = smear & beaten
+    smear = either((knobs[seat, P_SMEAR_LOSERS] != 0) & (losers != 0), losers, smear)
     f1 = (win_seat == (seat ^ 2)) & safe
-    # F2: beat it, last cheaply, else only with a safe master
-    safe_beat = beat & ~beaten & either(next_may_ruff, trump_block, np.int64(-1))
+    # F2: beat it, last cheaply, else only with a safe master (with P_RUFF_LOW: any trump on a
+    # side suit the next seat has not shown out of)
+    low_ruff = either((knobs[seat, P_RUFF_LOW] != 0) & (led != trump) & (not next_may_ruff),
+                      beat & trump_block, np.int64(0))
+    safe_beat = ((beat & ~beaten) | low_ruff) & either(next_may_ruff, trump_block, np.int64(-1))
     f2 = either(last, beat, either(safe_beat != 0, safe_beat, legal))
     # F3: the cheapest legal card
     chosen = either(f1, either(smear != 0, smear, legal), either(beat != 0, f2, legal))

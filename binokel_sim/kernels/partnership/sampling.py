@@ -29,12 +29,14 @@ from binokel_sim.kernels.partnership.tricks import (
     after_card,
     follow_card,
     hand_cards,
+    heuristic_knobs,
     others,
     play_from,
     take_card,
 )
 from binokel_sim.kernels.play import WINS_OVER, beaters, legal_under, suit_block
 from binokel_sim.kernels.policies import (
+    POLICY_EXPERT,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
     POLICY_SAMPLING,
@@ -62,7 +64,7 @@ def sampling_scratch(hand, active):
 
 @njit
 def rollout(work, seat, card, leader, position, cards, k, n_tricks, trump, bidder, voids,
-            card_points, last_trick, counters):
+            card_points, last_trick, counters, knobs):
     """``seat``'s side's play points from trick ``k`` on when ``seat`` plays ``card`` as the
     ``position``-th card of trick ``k`` (led by ``leader``; ``cards[:position]`` are already in
     it) and every seat then plays the heuristic to the end of the deal. ``work`` (flat planes,
@@ -94,20 +96,21 @@ def rollout(work, seat, card, leader, position, cards, k, n_tricks, trump, bidde
     for i in range(position + 1, N_SEATS):
         (_, points, wins, win_card, win_seat, voids, _, _, _, _) = follow_card(
             work, leader, i, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, ALL_HEURISTIC, counters, card_points, z, z, z, z,
+            win_seat, voids, points, ALL_HEURISTIC, counters, knobs, card_points, z, z, z, z,
             PLAY_HEURISTIC)
     side = seat & 1
     own = points if (win_seat & 1) == side else 0
     rest0, rest1, _, _, _, _ = play_from(work, win_seat, k + 1, n_tricks, bidder, voids, trump,
                                          ALL_HEURISTIC, z, z, z, z, card_points, last_trick,
-                                         counters, cards, cards, cards, PLAY_HEURISTIC, False)
+                                         counters, knobs, cards, cards, cards, PLAY_HEURISTIC,
+                                         False)
     return own + (rest1 if side else rest0)
 
 
 @njit
 def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump, bidder, voids,
                   excluded, played, shown, played_by, deck_counts, n_samples, state, scratch,
-                  card_points, last_trick, counters):
+                  card_points, last_trick, counters, knobs):
     """The sampling policy's card for ``seat`` (flat planes ``flat``: the true hands, of which
     it reads only its own and the other seats' sizes) out of ``legal``. ``excluded`` int64 (4,):
     per seat the card types the table knows it does not hold; ``played`` int64 (24,): the cards
@@ -153,7 +156,7 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
             for q in range(N_SEATS * 4):
                 work[q] = sample[q]
             totals[c] += rollout(work, seat, c, leader, position, cards, k, n_tricks, trump,
-                                 bidder, voids, card_points, last_trick, counters)
+                                 bidder, voids, card_points, last_trick, counters, knobs)
     best = -1
     best_total = -1
     m = legal
@@ -177,10 +180,11 @@ def sampling_active(seat_policies):
 
 @njit
 def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts, scratch,
-               show_rows, card_points, last_trick, counters, trick_cards, trick_leaders,
+               show_rows, card_points, last_trick, counters, knobs, trick_cards, trick_leaders,
                trick_winners):
     """Play every trick of one deal (``flat`` consumed; ``leader`` the bid winner) with each seat
-    its own policy (random, heuristic or sampling: ``seat_policies`` int64 (4,)), keeping what
+    its own policy (random, heuristic, expert or sampling: ``seat_policies`` int64 (4,); the
+    heuristic and expert seats play with their rows of ``knobs``), keeping what
     the table knows: the voids shown (the heuristic's), the cards played, the meld cards each
     seat showed (:func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``) and per seat the
     cards it played and the
@@ -202,6 +206,7 @@ def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts
         shown_of(flat, seat, show_rows, trump, shown[seat])
     cards = np.zeros(N_SEATS, dtype=np.int64)
     play = np.zeros(2, dtype=np.int64)
+    rollout_knobs = heuristic_knobs()  # the sampling policy's play-outs play the heuristic
     for k in range(n_tricks):
         trick_leaders[k] = leader
         points = 0
@@ -220,19 +225,19 @@ def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts
             if policy == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, state[0], state[1], state[2], state[3])
                 state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-            elif policy == POLICY_HEURISTIC:
+            elif policy == POLICY_HEURISTIC or policy == POLICY_EXPERT:
                 if i == 0:
                     c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                                        others(flat, seat), voids, seat, k, n_tricks, trump,
-                                       bidder, counters)
+                                       bidder, counters, knobs)
                 else:
                     c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led,
-                                         win_card, win_seat, wins, trump, counters)
+                                         win_card, win_seat, wins, trump, counters, knobs)
             else:
                 c = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
                                   bidder, voids, excluded, played, shown, played_by,
                                   deck_counts, n_samples, state, scratch, card_points,
-                                  last_trick, counters)
+                                  last_trick, counters, rollout_knobs)
             take_card(flat, row, c)
             played[c] += 1
             played_by[seat, c] += 1

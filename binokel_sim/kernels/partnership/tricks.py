@@ -15,12 +15,13 @@ from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.heuristic import (
-    heuristic_card,
+    HEURISTIC_PTUNE,
+    N_PTUNE,
     heuristic_follow,
     heuristic_lead,
 )
 from binokel_sim.kernels.play import WINS_OVER, beaters, card_key, legal_under, suit_block
-from binokel_sim.kernels.policies import POLICY_RANDOM, random_card, random_pick
+from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_RANDOM, random_pick
 
 N_SEATS = 4
 
@@ -52,31 +53,8 @@ def legal_mask(p0, led_suit, trump, trick_cards, n_played):
     return legal_under(p0, suit_block(led_suit), suit_block(trump), beaters(win_card))
 
 
-@njit(inline="always")
-def hand_size(hands, seat):
-    """Cards in ``hands[seat]``: the sum of the planes' set bits."""
-    return (popcount(np.int64(hands[seat, 0])) + popcount(np.int64(hands[seat, 1]))
-            + popcount(np.int64(hands[seat, 2])) + popcount(np.int64(hands[seat, 3])))
-
-
-@njit(inline="always")
-def choose_card(seat_policies, legal, hands, seat, position, s0, s1, s2, s3, voids, led, win_card,
-                win_seat, trick_index, n_tricks, trump, bidder, counters):
-    """The card ``hands[seat]``'s policy plays out of ``legal``, and the random state (four
-    scalars, advanced only by the random policy). The heuristic is shown only what its seat may
-    know: its own planes and the other hands' union (see
-    :func:`binokel_sim.kernels.partnership.heuristic.heuristic_card`)."""
-    if seat_policies[seat] == POLICY_RANDOM:
-        return random_card(legal, s0, s1, s2, s3)
-    unseen = (np.int64(hands[(seat + 1) & 3, 0]) | np.int64(hands[(seat + 2) & 3, 0])
-              | np.int64(hands[(seat + 3) & 3, 0]))
-    card = heuristic_card(legal, hands[seat], unseen, voids, seat, position, led, win_card,
-                          win_seat, trick_index, n_tricks, trump, bidder, counters)
-    return card, s0, s1, s2, s3
-
-
 @njit
-def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
+def playout(hands, leader, trump, seat_policies, knobs, state, card_points, last_trick,
             trick_cards, trick_leaders, trick_winners):
     """Play every trick of one deal and return the play points ``(pair 0+2, pair 1+3)``.
 
@@ -84,8 +62,11 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     four-hand-80); consumed in place (all zero afterwards). ``leader``: the bid winner, who leads
     the first trick (SPEC.md line 49); his partnership is the bidding side the heuristic knows.
     ``trump``: suit 0..3. ``seat_policies`` int64 (4,): policy id of each seat
-    (:mod:`binokel_sim.kernels.policies`). ``state`` uint64[4]: the random stream; only the
-    random policy reads it, one bounded draw (``below_scalar``) per card when ``n >= 2`` distinct card
+    (:mod:`binokel_sim.kernels.policies`); ``knobs`` int64 (4, N_PTUNE): each seat's knob row
+    (:func:`seat_knobs`: the heuristic's or the expert's). ``state`` uint64[4]: the random
+    stream; only the
+    random policy reads it,
+    one bounded draw (``below_scalar``) per card when ``n >= 2`` distinct card
     types are legal. ``card_points`` int64 (24,) and ``last_trick`` from the variant's tables.
 
     Writes, for trick ``k``: ``trick_cards[k, i]`` (int64 (n_tricks, 4)) the card type played
@@ -96,7 +77,7 @@ def playout(hands, leader, trump, seat_policies, state, card_points, last_trick,
     _, heuristic_seats = play_mode(seat_policies)
     play0, play1, s0, s1, s2, s3 = playout_recorded(
         hands.reshape(hands.size), leader, trump, heuristic_seats, state[0], state[1], state[2],
-        state[3], card_points, last_trick, counter_mask(card_points), trick_cards,
+        state[3], card_points, last_trick, counter_mask(card_points), knobs, trick_cards,
         trick_leaders, trick_winners)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return play0, play1
@@ -127,9 +108,33 @@ def counter_mask(card_points):
 
 
 @njit
+def seat_knobs(seat_policies, tune):
+    """Each seat's knob row (int64 (4, N_PTUNE)) for the heuristic card player: ``tune`` int64
+    (2, N_PTUNE) holds the heuristic's row and the expert's (``tables.partnership_tune``); an
+    expert seat gets the expert's, every other seat the heuristic's (read only by the heuristic
+    and the expert)."""
+    knobs = np.empty((N_SEATS, tune.shape[1]), dtype=np.int64)
+    for seat in range(N_SEATS):
+        knobs[seat, :] = tune[1 if seat_policies[seat] == POLICY_EXPERT else 0]
+    return knobs
+
+
+@njit
+def heuristic_knobs():
+    """:data:`~binokel_sim.kernels.partnership.heuristic.HEURISTIC_PTUNE` on every seat: the
+    knobs of the sampling policy's play-outs, which play the heuristic."""
+    knobs = np.empty((N_SEATS, N_PTUNE), dtype=np.int64)
+    for seat in range(N_SEATS):
+        for i in range(N_PTUNE):
+            knobs[seat, i] = HEURISTIC_PTUNE[i]
+    return knobs
+
+
+@njit
 def play_mode(seat_policies):
     """``(mode, heuristic_seats)`` of a policy per seat: PLAY_RANDOM, PLAY_HEURISTIC or
-    PLAY_MIXED, and the heuristic seats as bits."""
+    PLAY_MIXED, and the heuristic seats as bits (the expert is the heuristic with its own knobs:
+    :func:`seat_knobs`)."""
     heuristic_seats = 0
     for seat in range(N_SEATS):
         if seat_policies[seat] != POLICY_RANDOM:
@@ -166,7 +171,8 @@ def others(flat, seat):
 
 
 @njit(inline="always")
-def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, counters, s0, s1,
+def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, counters, knobs, s0,
+              s1,
               s2, s3, mode):
     """The lead of trick ``k`` by ``seat``: its policy's card, taken out of its hand. Returns
     ``(card, s0, s1, s2, s3)``."""
@@ -176,14 +182,15 @@ def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, co
         c, s0, s1, s2, s3 = random_pick(h0, s0, s1, s2, s3)
     else:
         c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
-                           others(flat, seat), voids, seat, k, n_tricks, trump, bidder, counters)
+                           others(flat, seat), voids, seat, k, n_tricks, trump, bidder, counters,
+                           knobs)
     take_card(flat, row, c)
     return c, s0, s1, s2, s3
 
 
 @njit(inline="always")
 def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_seat, voids,
-                heuristic_seats, trump, counters, s0, s1, s2, s3, mode):
+                heuristic_seats, trump, counters, knobs, s0, s1, s2, s3, mode):
     """The ``i``-th card of a trick (``seat`` follows): the legal cards under the must-head
     obligation (the pool's cards in ``wins`` if any, see :func:`play_tricks`), its policy's
     choice, taken out of its hand; the voids it shows (kept only when some seat plays the
@@ -199,7 +206,7 @@ def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_
         c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
     else:
         c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card, win_seat,
-                             wins, trump, counters)
+                             wins, trump, counters, knobs)
     take_card(flat, row, c)
     if mode != PLAY_RANDOM:
         # shown out of the led suit; neither following nor trumping: out of trump too (the
@@ -224,7 +231,8 @@ def after_card(c, seat, wins_row, wins, win_card, win_seat, mode):
 
 @njit(inline="always")
 def follow_card(flat, leader, i, led, led_block, trump, trump_block, wins_row, wins, win_card,
-                win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3,
+                win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2,
+                s3,
                 mode):
     """The ``i``-th card of a trick led by ``leader``: :func:`follow_step` then
     :func:`after_card`, the card's points added to ``points``. Returns ``(card, points, wins,
@@ -233,7 +241,7 @@ def follow_card(flat, leader, i, led, led_block, trump, trump_block, wins_row, w
     seat = (leader + i) & 3
     c, voids, s0, s1, s2, s3 = follow_step(flat, seat, i, led, led_block, trump_block, wins,
                                            win_card, win_seat, voids, heuristic_seats, trump,
-                                           counters, s0, s1, s2, s3, mode)
+                                           counters, knobs, s0, s1, s2, s3, mode)
     points += card_points[c]
     wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card, win_seat, mode)
     return c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3
@@ -249,7 +257,7 @@ def hand_cards(flat, seat):
 
 @njit(inline="always")
 def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points, last_trick,
-                counters, trick_cards, trick_leaders, trick_winners, mode, record):
+                counters, knobs, trick_cards, trick_leaders, trick_winners, mode, record):
     """The loop of :func:`playout` on flat planes (consumed) for policy ``mode`` (a constant:
     PLAY_RANDOM, PLAY_HEURISTIC, PLAY_MIXED with ``heuristic_seats``) and ``record`` (a
     constant: write the tricks or not), the random state in four scalars. Returns ``(play of
@@ -268,13 +276,14 @@ def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_point
     leader &= 3
     # voids: bit 4*seat + suit, the seat has shown out of the suit
     return play_from(flat, leader, 0, hand_cards(flat, leader), leader, np.int64(0), trump,
-                     heuristic_seats, s0, s1, s2, s3, card_points, last_trick, counters,
+                     heuristic_seats, s0, s1, s2, s3, card_points, last_trick, counters, knobs,
                      trick_cards, trick_leaders, trick_winners, mode, record)
 
 
 @njit(inline="always")
 def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats, s0, s1, s2, s3,
-              card_points, last_trick, counters, trick_cards, trick_leaders, trick_winners, mode,
+              card_points, last_trick, counters, knobs, trick_cards, trick_leaders, trick_winners,
+              mode,
               record):
     """:func:`play_tricks` from trick ``k0`` of ``n_tricks`` on, ``leader`` to lead it, the bid
     won by ``bidder`` and the voids ``voids`` shown so far (the sampling policy's play-outs
@@ -287,7 +296,7 @@ def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats,
     wins_row = (trump & 3) * 24
     for k in range(k0, n_tricks):
         c, s0, s1, s2, s3 = lead_step(flat, leader, k, n_tricks, trump, bidder, voids,
-                                      heuristic_seats, counters, s0, s1, s2, s3, mode)
+                                      heuristic_seats, counters, knobs, s0, s1, s2, s3, mode)
         if record:
             trick_cards[k, 0] = c
             trick_leaders[k] = leader
@@ -299,17 +308,20 @@ def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats,
         wins = WINS_OVER[(wins_row + c) & 127]
         (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
             flat, leader, 1, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3, mode)
+            win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2, s3,
+            mode)
         if record:
             trick_cards[k, 1] = c
         (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
             flat, leader, 2, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3, mode)
+            win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2, s3,
+            mode)
         if record:
             trick_cards[k, 2] = c
         (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
             flat, leader, 3, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, heuristic_seats, counters, card_points, s0, s1, s2, s3, mode)
+            win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2, s3,
+            mode)
         if record:
             trick_cards[k, 3] = c
         winner = win_seat
@@ -327,7 +339,7 @@ def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats,
 
 @njit
 def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
-                     heuristic_seats, card_points, last_trick, counters, mode):
+                     heuristic_seats, card_points, last_trick, counters, knobs, mode):
     """Two independent play-outs of :func:`play_tricks` (no records) in one loop, card by card
     in turn: deal A (flat planes ``fa``, leader ``la``, trump ``ta``, stream ``sa0..sa3``) and
     deal B (``fb``, ``lb``, ``tb``, ``sb0..sb3``), both of ``n_tricks`` tricks. Each follows its
@@ -351,9 +363,11 @@ def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, 
     row_b = (tb & 3) * 24
     for k in range(n_tricks):
         ca, sa0, sa1, sa2, sa3 = lead_step(fa, la, k, n_tricks, ta, bidder_a, voids_a,
-                                           heuristic_seats, counters, sa0, sa1, sa2, sa3, mode)
+                                           heuristic_seats, counters, knobs, sa0, sa1, sa2, sa3,
+                                           mode)
         cb, sb0, sb1, sb2, sb3 = lead_step(fb, lb, k, n_tricks, tb, bidder_b, voids_b,
-                                           heuristic_seats, counters, sb0, sb1, sb2, sb3, mode)
+                                           heuristic_seats, counters, knobs, sb0, sb1, sb2, sb3,
+                                           mode)
         points_a = card_points[ca]
         points_b = card_points[cb]
         led_a = ca // 6
@@ -368,22 +382,28 @@ def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, 
         wins_b = WINS_OVER[(row_b + cb) & 127]
         (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
             fa, la, 1, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
-            voids_a, points_a, heuristic_seats, counters, card_points, sa0, sa1, sa2, sa3, mode)
+            voids_a, points_a, heuristic_seats, counters, knobs, card_points, sa0, sa1, sa2, sa3,
+            mode)
         (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
             fb, lb, 1, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
-            voids_b, points_b, heuristic_seats, counters, card_points, sb0, sb1, sb2, sb3, mode)
+            voids_b, points_b, heuristic_seats, counters, knobs, card_points, sb0, sb1, sb2, sb3,
+            mode)
         (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
             fa, la, 2, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
-            voids_a, points_a, heuristic_seats, counters, card_points, sa0, sa1, sa2, sa3, mode)
+            voids_a, points_a, heuristic_seats, counters, knobs, card_points, sa0, sa1, sa2, sa3,
+            mode)
         (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
             fb, lb, 2, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
-            voids_b, points_b, heuristic_seats, counters, card_points, sb0, sb1, sb2, sb3, mode)
+            voids_b, points_b, heuristic_seats, counters, knobs, card_points, sb0, sb1, sb2, sb3,
+            mode)
         (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
             fa, la, 3, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
-            voids_a, points_a, heuristic_seats, counters, card_points, sa0, sa1, sa2, sa3, mode)
+            voids_a, points_a, heuristic_seats, counters, knobs, card_points, sa0, sa1, sa2, sa3,
+            mode)
         (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
             fb, lb, 3, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
-            voids_b, points_b, heuristic_seats, counters, card_points, sb0, sb1, sb2, sb3, mode)
+            voids_b, points_b, heuristic_seats, counters, knobs, card_points, sb0, sb1, sb2, sb3,
+            mode)
         side_a = win_a & 1
         side_b = win_b & 1
         a1 += points_a * side_a
@@ -400,72 +420,76 @@ def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, 
 
 
 @njit
-def playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters):
+def playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters, knobs):
     """:func:`playout` on flat planes (``flat`` uint32 (16,), consumed) with the random policy on
     every seat and no trick records, the random state in and out as four scalars: ``(play of
     0+2, play of 1+3, s0, s1, s2, s3)``."""
     return play_tricks(flat, leader, trump, 0, s0, s1, s2, s3, card_points, last_trick, counters,
+                       knobs,
                        flat, flat, flat, PLAY_RANDOM, False)
 
 
 @njit
-def playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters):
+def playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters,
+                      knobs):
     """:func:`playout_random` with the heuristic on every seat (it reads no random numbers: the
     state passes through unchanged)."""
     return play_tricks(flat, leader, trump, 0, s0, s1, s2, s3, card_points, last_trick, counters,
+                       knobs,
                        flat, flat, flat, PLAY_HEURISTIC, False)
 
 
 @njit
 def playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points, last_trick,
-                  counters):
+                  counters, knobs):
     """:func:`playout_random` with the heuristic on the seats of ``heuristic_seats`` (bits) and
     the random policy on the others."""
     return play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                       last_trick, counters, flat, flat, flat, PLAY_MIXED, False)
+                       last_trick, counters, knobs, flat, flat, flat, PLAY_MIXED, False)
 
 
 @njit
 def playout_fast(mode, flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                 last_trick, counters):
+                 last_trick, counters, knobs):
     """The play-out specialised for ``mode`` (:func:`play_mode`), without records."""
     if mode == PLAY_RANDOM:
         return playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
-                              counters)
+                              counters, knobs)
     if mode == PLAY_HEURISTIC:
         return playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
-                                 counters)
+                                 counters, knobs)
     return playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                         last_trick, counters)
+                         last_trick, counters, knobs)
 
 
 @njit
 def playout_recorded(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                     last_trick, counters, trick_cards, trick_leaders, trick_winners):
+                     last_trick, counters, knobs, trick_cards, trick_leaders, trick_winners):
     """:func:`playout_mixed` writing the tricks (as :func:`playout`): any mix of policies, the
     heuristic on the seats of ``heuristic_seats`` (one compiled function for the records, which
     are not a hot path)."""
     return play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                       last_trick, counters, trick_cards, trick_leaders, trick_winners,
+                       last_trick, counters, knobs, trick_cards, trick_leaders, trick_winners,
                        PLAY_MIXED, True)
 
 
 @njit
 def playout_pair_random(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
-                        card_points, last_trick, counters):
+                        card_points, last_trick, counters, knobs):
     """:func:`play_tricks_pair` with the random policy on every seat of both deals."""
     return play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3,
-                            n_tricks, 0, card_points, last_trick, counters, PLAY_RANDOM)
+                            n_tricks, 0, card_points, last_trick, counters, knobs, PLAY_RANDOM)
 
 
 @njit
-def playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters):
+def playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters,
+                           knobs):
     """:func:`play_tricks_pair` with the heuristic on every seat of both deals (no random
     numbers): ``(play of 0+2 in A, in B, play of 1+3 in A, in B)``."""
     zero = np.uint64(0)
     a0, b0, a1, b1, _, _, _, _, _, _, _, _ = play_tricks_pair(
         fa, la, ta, zero, zero, zero, zero, fb, lb, tb, zero, zero, zero, zero, n_tricks, 0,
-        card_points, last_trick, counters, PLAY_HEURISTIC)
+        card_points, last_trick, counters, knobs, PLAY_HEURISTIC)
     return a0, b0, a1, b1
 
 
@@ -509,13 +533,13 @@ def benchmark_trump(p0, p1, p2, p3, kt, trump_need, totals):
 
 @njit
 def benchmark_one(work, state, flat, hands, km, trump_need, totals, card_points, last_trick,
-                  counters, mode, heuristic_seats, play_out, trump_out, d):
+                  counters, knobs, mode, heuristic_seats, play_out, trump_out, d):
     """Deal ``d`` of :func:`playout_blocks` alone (``hands``: ``flat`` as (4, 4))."""
     deal_seats(work, 0, work.shape[0] // N_SEATS, state, hands)
     trump = benchmark_trump(flat[0], flat[1], flat[2], flat[3], km, trump_need, totals)
     a, c, s0, s1, s2, s3 = playout_fast(mode, flat, np.int64(0), trump, heuristic_seats, state[0],
                                         state[1], state[2], state[3], card_points, last_trick,
-                                        counters)
+                                        counters, knobs)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     play_out[d, 0] = a
     play_out[d, 1] = c
@@ -524,7 +548,7 @@ def benchmark_one(work, state, flat, hands, km, trump_need, totals, card_points,
 
 @njit
 def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop_b, kt,
-                    trump_need, card_points, last_trick, counters, mode, heuristic_seats,
+                    trump_need, card_points, last_trick, counters, knobs, mode, heuristic_seats,
                     play_out, trump_out):
     """Deals ``start_a .. stop_a - 1`` of :func:`playout_blocks` (block ``block_a``'s stream and
     deck copy) and, when ``block_b >= 0``, deals ``start_b .. stop_b - 1`` (block ``block_b``).
@@ -554,13 +578,13 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
                 (a0, b0, a1, b1, sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3) = playout_pair_random(
                     flat_a, lead, trump_a, state_a[0], state_a[1], state_a[2], state_a[3],
                     flat_b, lead, trump_b, state_b[0], state_b[1], state_b[2], state_b[3],
-                    hand, card_points, last_trick, counters)
+                    hand, card_points, last_trick, counters, knobs)
                 state_a[0], state_a[1], state_a[2], state_a[3] = sa0, sa1, sa2, sa3
                 state_b[0], state_b[1], state_b[2], state_b[3] = sb0, sb1, sb2, sb3
             else:
                 a0, b0, a1, b1 = playout_pair_heuristic(flat_a, lead, trump_a, flat_b, lead,
                                                         trump_b, hand, card_points, last_trick,
-                                                        counters)
+                                                        counters, knobs)
             play_out[d_a, 0] = a0
             play_out[d_a, 1] = a1
             trump_out[d_a] = trump_a
@@ -571,22 +595,24 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
             d_b += 1
         while d_b < stop_b:
             benchmark_one(work_b, state_b, flat_b, hands_b, km, trump_need, totals, card_points,
-                          last_trick, counters, mode, heuristic_seats, play_out, trump_out, d_b)
+                          last_trick, counters, knobs, mode, heuristic_seats, play_out, trump_out,
+                          d_b)
             d_b += 1
     while d_a < stop_a:
         benchmark_one(work_a, state_a, flat_a, hands_a, km, trump_need, totals, card_points,
-                      last_trick, counters, mode, heuristic_seats, play_out, trump_out, d_a)
+                      last_trick, counters, knobs, mode, heuristic_seats, play_out, trump_out, d_a)
         d_a += 1
 
 
 @njit
-def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies, seed,
+def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies, tune, seed,
                    first_block, block_size, play_out, trump_out, share):
     """Deal and play out ``play_out.shape[0]`` deals of four-hand-80.
 
     ``deck`` int64 (80,): card types (``Tables.deck``); ``card_points``, ``kt`` (the meld
     kernels' tuple) and ``trump_need`` from :func:`binokel_sim.tables.compile_tables`;
-    ``last_trick`` from the rules; ``seat_policies`` int64 (4,): policy id per seat.
+    ``last_trick`` from the rules; ``seat_policies`` int64 (4,): policy id per seat; ``tune``
+    int64 (2, N_PTUNE): the heuristic's and the expert's knobs (:func:`seat_knobs`).
 
     Deal ``d`` reads the stream ``seed_stream(seed, first_block + d // block_size)``: each block
     owns its stream and its copy of the deck (the permutation carries over between its deals),
@@ -607,6 +633,7 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
     n_blocks = (n_deals + block_size - 1) // block_size
     mode, heuristic_seats = play_mode(seat_policies)
     counters = counter_mask(card_points)
+    knobs = seat_knobs(seat_policies, tune)
     for q in range(share[0], share[1]):  # blocks 2q and 2q + 1, played in pairs
         b = 2 * q
         start_a = b * block_size
@@ -615,5 +642,5 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
         start_b = stop_a
         stop_b = min(n_deals, start_b + block_size)
         benchmark_deals(deck, seed, first_block + b, start_a, stop_a, other, start_b, stop_b, kt,
-                        trump_need, card_points, last_trick, counters, mode, heuristic_seats,
+                        trump_need, card_points, last_trick, counters, knobs, mode, heuristic_seats,
                         play_out, trump_out)
