@@ -197,6 +197,8 @@ def expert_lines(data: dict) -> list[str]:
         lines += ["", f"`deal-odds` {odds['variant']} example hand, 1,000,000 samples, "
                   f"{odds['policy']}, {odds['threads']} threads: {odds['in_process']:.1f} s in "
                   f"process, {odds['cli']:.1f} s as a command."]
+        if expert.get("machine_note"):
+            lines += ["", expert["machine_note"]]
         bids = expert.get("bid_odds_1m_seconds")
         if bids:
             lines += ["", f"`bid-odds` {bids['variant']} example hand, every marriage trump "

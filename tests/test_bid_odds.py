@@ -490,9 +490,9 @@ def test_bid_odds_given_the_auction_is_the_library_call():
     assert one["provenance"]["dealer"] == "right"
     assert one["deals_per_sample"] > 1
     bounds = bidding.auction_bounds(RULES, 0, bidding.parse_auction(RULES, "50 pass 51", 3))
-    want = bid_odds(RULES, EXAMPLE, 2048, 1, "heuristic", threads=1, auction=bounds)
+    want = bid_odds(RULES, EXAMPLE, 2048, 1, "expert", threads=1, auction=bounds)  # the default
     assert one["rows"] == want["rows"].to_dicts()
-    plain = bid_odds(RULES, EXAMPLE, 2048, 1, "heuristic", threads=1)
+    plain = bid_odds(RULES, EXAMPLE, 2048, 1, "expert", threads=1)
     assert want["rows"].to_dicts() != plain["rows"].to_dicts()
     assert plain["deals_per_sample"] == 1 and "deals_per_sample" not in json.loads(
         ok("bid-odds", "--deals", "2048", "--threads", "1", "--format", "json").stdout)

@@ -28,7 +28,7 @@ def bid_odds_json():
 def test_bid_odds_json(bid_odds_json):
     _, obj = bid_odds_json
     assert obj["provenance"]["seed"] == 3 and obj["provenance"]["deals"] == 2000
-    assert obj["provenance"]["policy"] == "heuristic"
+    assert obj["provenance"]["policy"] == "expert"  # the default where it plays
     assert obj["provenance"]["variant"] == "four-hand-80"
     assert obj["has_marriage"] is True and len(obj["hand"]) == 20
     assert obj["recommended_trump"] in ("S", "H", "D")

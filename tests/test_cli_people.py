@@ -193,7 +193,7 @@ def test_bid_odds_parquet_carries_inputs_and_outcome(tmp_path):
                         .stdout)
     assert df["hand"].unique().to_list() == [" ".join(answer["hand"])]
     assert df["trump_option"].unique().to_list() == ["auto"]
-    assert df["policy"].unique().to_list() == ["heuristic"]
+    assert df["policy"].unique().to_list() == ["expert"]  # the default in four-hand-80
     assert df["recommended_trump"].unique().to_list() == [answer["recommended_trump"]]
     assert df["max_bid_positive_ev"].unique().to_list() == [answer["max_bid_positive_ev"]]
     meta = pl.read_parquet_metadata(target)

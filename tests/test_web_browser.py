@@ -104,7 +104,7 @@ def test_clicked_hand_gives_the_cli_p_make(url, page, shots):
         assert float(cell.get_attribute("data-value")) == info["p_make_min_bid"]
         assert cell.inner_text() == f"{100 * info['p_make_min_bid']:.1f}%"
     expect(page.locator("#max-bid")).to_have_text(str(cli["max_bid_positive_ev"]))
-    expect(page.locator("#provenance")).to_contain_text("policy heuristic")
+    expect(page.locator("#provenance")).to_contain_text("policy expert")
     expect(page.locator("#melds")).to_contain_text("best trump")
     page.locator("#answer").screenshot(path=str(shots / "bid-odds.png"))
     # the same link in a fresh load reproduces the answer
