@@ -157,6 +157,7 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
+    tune = partnership_tune(rules)  # the knob rows, once for every chunk
     unseen = unseen_deck(rules, counts)
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
@@ -187,7 +188,7 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
         stop = start + n
         spread_blocks(bid_sample_blocks, -(-n // block), bidder_hand=planes, unseen=unseen,
                       kt=tables.kt, trumps=trump_arr, seat_policies=seats,
-                      tune=partnership_tune(rules), n_samples=samples_per_move, show_rows=shown,
+                      tune=tune, n_samples=samples_per_move, show_rows=shown,
                       card_points=tables.card_points,
                       last_trick=rules.last_trick, seed=seed, first_block=offset + first_block,
                       block_size=block, pair_meld=pair_meld[start:stop],
@@ -227,6 +228,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
+    tune = partnership_tune(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     check_memory(16 * deals, f"{deals:,} deals")
@@ -235,7 +237,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
         spread_blocks(duel_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
                       trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
-                      tune=partnership_tune(rules),
+                      tune=tune,
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
                       seed=seed, first_block=offset + first_block, block_size=block,
@@ -274,6 +276,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
+    tune = partnership_tune(rules)  # the knob rows, once for every chunk
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     n_tricks = rules.hand_size
@@ -294,7 +297,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         spread_blocks(play_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
                       trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
-                      tune=partnership_tune(rules),
+                      tune=tune,
                       min_meld=rules.min_meld, min_play=rules.min_play, seat_policies=seats,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, seats[0]),
                       seed=seed, first_block=offset + first_block, block_size=block,
@@ -347,6 +350,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
+    tune = partnership_tune(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     check_memory(32 * games, f"{games:,} games")
@@ -355,7 +359,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
         spread_blocks(match_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
                       trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
                       card_points=tables.card_points, last_trick=rules.last_trick,
-                      tune=partnership_tune(rules),
+                      tune=tune,
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
                       n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
                       target=rules.game_target, max_deals=MAX_GAME_DEALS, seed=seed,

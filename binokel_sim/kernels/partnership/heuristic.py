@@ -53,8 +53,6 @@ N_PTUNE = 25
 HEURISTIC_PTUNE = (0, 0, 4, 2, 1, 0, 0, 0, 0) + (0,) * (N_PTUNE - 9)
 
 
-
-
 @njit
 def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, win_seat,
                    trick_index, n_tricks, trump, bidder, counters, knobs):
@@ -142,8 +140,7 @@ def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tr
     trumps_unseen = (unseen & trump_block) != 0
     opp_trump_void = bit_of(voids, 4 * opp_a + trump) & bit_of(voids, 4 * opp_b + trump)
     # the trumps held: every plane's trump bits (planes are nested: copy q is in plane q)
-    held = (popcount(np.int64(h0) & trump_block) + popcount(np.int64(h1) & trump_block)
-            + popcount(np.int64(h2) & trump_block) + popcount(np.int64(h3) & trump_block))
+    held = suit_count(h0, h1, h2, h3, trump_block)
     # L1: the bidding side (and with P_PULL_DEFENDERS the defenders) pulls trumps early
     puller = ((seat & 1) == (bidder & 1)) | (knobs[seat, P_PULL_DEFENDERS] != 0)
     early = 8 * trick_index < knobs[seat, P_PULL_WINDOW] * n_tricks
