@@ -99,6 +99,7 @@ def main() -> None:
     lines += solver_lines(data)
     lines += duel_lines()
     lines += sweep_lines()
+    lines += ablation_lines()
     lines += expert_lines(data)
     lines += auction_lines()
     lines += calibration_lines()
@@ -265,6 +266,43 @@ def sweep_lines() -> list[str]:
                   f"(`benchmarks/bench_sampling.py`, whole deals with the policy on every seat, "
                   f"measured {bench['measured'][:10]}): {speeds}. Target (issue 11): 200 samples "
                   f"a decision in at most 1 s."]
+    return lines
+
+
+INFERENCES = ("off", "declarer", "full")
+
+
+def ablation_lines() -> list[str]:
+    """The sampling policy's inference ablation (scripts/run_ablation.sh:
+    results/duels/ablation/*.json), if it has been run: per variant sampling against the
+    heuristic with its deals respecting the play's inferences for nobody, the declarer, every
+    seat, and what the inference adds (full less off: the same deals, so the difference's
+    interval is wider than either's)."""
+    rows = [json.loads(p.read_text())[0]
+            for p in (ROOT / "results" / "duels" / "ablation").glob("*.json")]
+    if not rows:
+        return []
+    by_variant: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        by_variant.setdefault(r["variant"], {})[r["inference"]] = r
+    first = rows[0]
+    lines = ["", "### The sampling policy's inference (ablation)", "",
+             f"`scripts/run_ablation.sh`: `binokel-sim duel -a sampling -b heuristic --deals "
+             f"{first['deals']} --seed {first['seed']} --inference I`, "
+             f"{first['samples_per_move']} samples a decision: the sampled deals respect what the "
+             f"play told the table (voids, no trump, must-head; in the widow games also the "
+             f"demand's pass-by) for nobody's decisions (off), only the declarer's (the bid "
+             f"winner, the soloist) or every seat's (full); the cards seen (played, shown, the "
+             f"widow) are respected always (docs/rules.md, \"Sampling policy and inference\"). "
+             f"The same deals in every column.", "",
+             "| variant | off | declarer only | full | full − off |", "|---|---|---|---|---|"]
+    for variant in sorted(by_variant):
+        runs = by_variant[variant]
+        cells = [f"{runs[i]['mean_diff']:+.2f} ({runs[i]['ci_low']:+.2f} to "
+                 f"{runs[i]['ci_high']:+.2f})" if i in runs else "–" for i in INFERENCES]
+        gain = (f"{runs['full']['mean_diff'] - runs['off']['mean_diff']:+.2f}"
+                if "full" in runs and "off" in runs else "–")
+        lines.append(f"| {variant} | {' | '.join(cells)} | {gain} |")
     return lines
 
 

@@ -13,16 +13,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 1 \
-  --out results/calibration/four-hand-80 --format json > /dev/null
+  --policy heuristic --out results/calibration/four-hand-80 --format json > /dev/null
 binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 200 --seed 1 \
-  --given-auction --out results/calibration/four-hand-80-given-auction --format json > /dev/null
-binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 1 \
-  --outcome-policy sampling --out results/calibration/four-hand-80-outcome-sampling \
+  --policy heuristic --given-auction --out results/calibration/four-hand-80-given-auction \
   --format json > /dev/null
+binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 1 \
+  --policy heuristic --outcome-policy sampling \
+  --out results/calibration/four-hand-80-outcome-sampling --format json > /dev/null
+# issue 28: the expert (the default policy of four-hand-80) as the forecast and the outcome policy
+binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 1 \
+  --policy expert --out results/calibration/four-hand-80-expert --format json > /dev/null
 # the widow games (issue 27): the plain forecast of every bidding widow game, heuristic auctions
 # and play, 500 samples a forecast (about a minute each on two cores)
 for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40; do
-  binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 \
+  binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 --policy heuristic \
     --out "results/calibration/$v" --format json > /dev/null
 done
 # the auctions the heuristic makes in the widow games (docs/results.md, "Auctions")

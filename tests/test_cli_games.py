@@ -99,6 +99,20 @@ def test_duel_table():
     assert "random minus heuristic" in result.stdout
 
 
+def test_duel_inference_is_read_and_named():
+    """``--inference`` (the ablation): it is in the result when a policy samples, and it changes
+    the play (the same deals with the same stream give another difference)."""
+    args = ("duel", "-a", "sampling", "-b", "heuristic", "--deals", "24", "--seed", "3",
+            "--samples-per-move", "2", "--threads", "1", "--format", "json")
+    full = json.loads(ok(*args).stdout)
+    off = json.loads(ok(*args, "--inference", "off").stdout)
+    assert full["inference"] == "full" and off["inference"] == "off"
+    assert off["mean_diff"] != full["mean_diff"]
+    text = " ".join(ok(*args[:-2], "--inference", "declarer").stdout.split())
+    assert "(sampling's inference: declarer)" in text
+    assert "inference" not in json.loads(ok("duel", "--deals", "100", "--format", "json").stdout)
+
+
 # --- play ----------------------------------------------------------------------------------------
 
 PLAY_KEYS = {"hands", "dealer", "bids", "bidder", "bid", "trump", "melds", "tricks",
@@ -148,6 +162,12 @@ BAD = [
     (["duel", "--variant", "nine-hand-99"], ["nine-hand-99"]),
     (["duel", "--deals", "0"], ["--deals"]),
     (["duel", "--deals", "10", "--threads", "0"], ["--threads"]),
+    (["duel", "--deals", "10", "--inference", "some"], ["--inference", "'some'", "full"]),
+    (["duel", "--deals", "10", "--inference", "off"], ["--inference off", "neither", "sampling"]),
+    (["duel", "-v", "two-hand-48", "-a", "sampling", "--deals", "10", "--inference", "off"],
+     ["two-hand-48", "infers nothing"]),
+    (["duel", "-v", "three-hand-72", "-a", "sampling", "--deals", "10", "--inference",
+      "declarer"], ["three-hand-72", "no declarer"]),
     (["play", "--policy", "clever", "--deals", "2"], ["clever"]),
     (["play", "--variant", "nine-hand-99"], ["nine-hand-99"]),
     (["play", "--deals", "0"], ["--deals"]),

@@ -14,7 +14,7 @@ from binokel_sim import game_blocks
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
 from binokel_sim.engines import partnership as games
 from binokel_sim.engines import policies as engine_policies
-from binokel_sim.kernels.knowledge import excluded_by, shown_of
+from binokel_sim.kernels.knowledge import INFERENCE, excluded_by, shown_of
 from binokel_sim.kernels.partnership.deals import play_blocks
 from binokel_sim.kernels.partnership.sampling import play_known, sampling_scratch
 from binokel_sim.kernels.partnership.tricks import counter_mask, playout, seat_knobs
@@ -50,7 +50,7 @@ def random_deal(seed: int) -> tuple[list[list[int]], int, int]:
     return hands, int(rng.integers(4)), int(rng.integers(4))
 
 
-def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0):
+def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0, inference="full"):
     """``play_known`` on the deal: ``(points, tricks as (leader, cards, winner), state)``."""
     flat = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32).reshape(16)
     state = np.empty(4, dtype=np.uint64)
@@ -58,8 +58,9 @@ def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0):
     cards = np.zeros((HAND, 4), dtype=np.int64)
     lead = np.zeros(HAND, dtype=np.int64)
     win = np.zeros(HAND, dtype=np.int64)
-    points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), n_samples, state,
-                        DECK_COUNTS, sampling_scratch(HAND, True), engine_policies.show_rows(RULES),
+    points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), n_samples,
+                        INFERENCE[inference], state, DECK_COUNTS, sampling_scratch(HAND, True),
+                        engine_policies.show_rows(RULES),
                         TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
                         seat_knobs(np.array(policies, dtype=np.int64), TUNE), cards, lead, win)
     tricks = [(int(lead[k]), cards[k].tolist(), int(win[k])) for k in range(HAND)]
@@ -102,6 +103,39 @@ def test_kernel_equals_twin_deal_for_deal(seed, policies, n_samples):
     assert points == want_points
     assert tricks == [(t.leader, t.cards, t.winner) for t in want_tricks]
     assert state == stream.s  # the same draws, in the same order
+
+
+@pytest.mark.parametrize("inference", ["off", "declarer"])
+@pytest.mark.parametrize("seed", [6, 7, 8])
+def test_kernel_equals_twin_with_less_inference(seed, inference):
+    """The ablation (``duel --inference``): with the play's inferences ignored by every seat, or
+    by all but the bid winner, kernel and twin still agree card for card, and every seat
+    sampling, some deal plays otherwise than with full inference."""
+    policies = [POLICY_SAMPLING] * 4
+    hands, leader, trump = random_deal(200 + seed)
+    points, tricks, state = kernel_play(hands, leader, trump, policies, 2, seed, 1, inference)
+    stream = Stream(seed, 1)
+    want_points, want_tricks = twin.play_known(RULES, [list(h) for h in hands], leader, trump,
+                                               [NAMES[p] for p in policies], 2, stream,
+                                               inference)
+    assert points == want_points
+    assert tricks == [(t.leader, t.cards, t.winner) for t in want_tricks]
+    assert state == stream.s
+
+
+@pytest.mark.parametrize("inference", ["off", "declarer"])
+def test_less_inference_changes_the_play(inference):
+    """Over a few deals of sampling on every seat the ablation plays some card otherwise (the
+    switch is read), and the full inference is the default."""
+    policies = [POLICY_SAMPLING] * 4
+    changed = False
+    for seed in range(10, 16):
+        hands, leader, trump = random_deal(300 + seed)
+        full = kernel_play(hands, leader, trump, policies, 2, seed)
+        assert full == kernel_play(hands, leader, trump, policies, 2, seed, 0, "full")
+        changed |= full[1] != kernel_play(hands, leader, trump, policies, 2, seed, 0,
+                                          inference)[1]
+    assert changed
 
 
 @pytest.mark.parametrize("hand, trump, shown", [

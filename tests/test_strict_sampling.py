@@ -16,6 +16,7 @@ from test_talon import kernel_records
 
 from binokel_sim.cards import parse_card, parse_cards
 from binokel_sim.engines import talon as talon_games
+from binokel_sim.kernels.knowledge import INFERENCE
 from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference.core import Stream, block_streams, deck_cards
 from binokel_sim.reference.talon import (
@@ -65,6 +66,23 @@ def test_sampling_deals_equal_the_twin(name, policies, seed, samples):
         assert len(t["tricks"]) == phase2 + rules.hand_size
         assert k["tricks"] == t["tricks"], k["deal"]
         assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
+
+
+@pytest.mark.parametrize("name, seed", [("three-hand-72", 15), ("four-hand-72", 16)])
+def test_no_inference_equals_the_twin(name, seed):
+    """The ablation (``duel --inference off``): every seat sampling, its phase-2 deals ignoring
+    what the play excluded, kernel against twin trick for trick; and some card differs from the
+    full inference's play (the switch is read)."""
+    rules = find_variant(name)
+    policies = ["sampling"] * rules.players
+    kernel = kernel_records(rules, policies, 3, seed, block_size=2, samples=2,
+                            infer=INFERENCE["off"])
+    twin = play_deals(rules, policies, 3, seed, 2, n_samples=2, inference="off")
+    assert [k["tricks"] for k in kernel] == [t["tricks"] for t in twin]
+    assert [(k["card_points"], k["meld_points"]) for k in kernel] == \
+        [(t["card_points"], t["meld_points"]) for t in twin]
+    full = kernel_records(rules, policies, 3, seed, block_size=2, samples=2)
+    assert [k["tricks"] for k in kernel] != [k["tricks"] for k in full]
 
 
 # --- the knowledge is sound ---------------------------------------------------------------------

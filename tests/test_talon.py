@@ -90,8 +90,9 @@ def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
 
 
 def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_deal=0,
-                   samples=1):
-    """``talon_play_blocks`` with ``policies`` (names, one a seat) on ``n`` deals, as records."""
+                   samples=1, infer=0):
+    """``talon_play_blocks`` with ``policies`` (names, one a seat) on ``n`` deals, as records
+    (``infer``: ``kernels.knowledge.INFERENCE``)."""
     from binokel_sim.engines.talon import talon_play_blocks
 
     tt = compile_talon(rules)
@@ -105,7 +106,7 @@ def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_
     talon_play_blocks(compile_tables(rules).deck, tt, seats, samples, seed, first_block,
                       block_size, first_deal, played.hands, played.talon, played.points,
                       played.trick_cards, played.trick_leaders, played.trick_winners,
-                      played.declarations)
+                      played.declarations, infer)
     return list(talon_records(played, first_deal))
 
 

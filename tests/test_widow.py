@@ -59,15 +59,16 @@ def test_random_deals_equal_the_twin(widow_rules, small_blocks):
 
 
 def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first_deal,
-                   n_samples=128):
+                   n_samples=128, infer=0):
     """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
-    block size and first block."""
+    block size and first block (``infer``: ``kernels.knowledge.INFERENCE``)."""
     return list(widow_records(kernel_deals(rules, seat_policies, n, seed, first_block,
-                                           block_size, first_deal, n_samples), first_deal))
+                                           block_size, first_deal, n_samples, infer),
+                              first_deal))
 
 
 def kernel_deals(rules, seat_policies, n, seed, first_block, block_size, first_deal,
-                 n_samples=128) -> wg.WidowDeals:
+                 n_samples=128, infer=0) -> wg.WidowDeals:
     """The arrays of :func:`kernel_records`."""
     from binokel_sim.engines.widow import widow_play_blocks
     from binokel_sim.kernels.widow.deals import N_INFO
@@ -86,7 +87,7 @@ def kernel_deals(rules, seat_policies, n, seed, first_block, block_size, first_d
                       first_deal, played.hands, played.widow, played.info, played.bid_seats,
                       played.bid_values, played.buried, played.melds, played.card_points,
                       played.scores, played.trick_cards, played.trick_leaders,
-                      played.trick_winners)
+                      played.trick_winners, infer)
     return played
 
 

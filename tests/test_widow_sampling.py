@@ -18,6 +18,7 @@ from test_widow import kernel_records
 from widow_replay import replay_widow
 
 from binokel_sim.engines import widow as widow_games
+from binokel_sim.kernels.knowledge import INFERENCE
 from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.kernels.widow.deals import I_BONUS, I_CONCEDED
 from binokel_sim.records.widow import records as widow_records
@@ -52,6 +53,28 @@ def test_sampling_deals_equal_the_twin(name, policies, seed, samples):
     kernel = kernel_records(rules, ids, 6, seed, 0, 2, 0, n_samples=samples)
     twin = widow_twin.play_deals(rules, 6, seed, 2, policies=policies, n_samples=samples)
     assert kernel == twin
+
+
+@pytest.mark.parametrize("name, inference, seed", [
+    ("three-hand-auction-48", "off", 11),
+    ("three-hand-auction-48", "declarer", 12),
+    ("four-hand-widow-48", "off", 13),
+    ("four-hand-widow-48", "declarer", 14),
+])
+def test_less_inference_equals_the_twin(name, inference, seed):
+    """The ablation (``duel --inference``): every seat sampling, its deals ignoring what the
+    play excluded (every seat's decisions, or all but the soloist's), kernel against twin
+    record for record; and some card differs from the full inference's play (the switch is
+    read)."""
+    rules = find_variant(name)
+    policies = ["sampling"] * rules.players
+    ids = [POLICY_NAMES[p] for p in policies]
+    kernel = kernel_records(rules, ids, 6, seed, 0, 2, 0, n_samples=2,
+                            infer=INFERENCE[inference])
+    assert kernel == widow_twin.play_deals(rules, 6, seed, 2, policies=policies, n_samples=2,
+                                           inference=inference)
+    full = kernel_records(rules, ids, 6, seed, 0, 2, 0, n_samples=2)
+    assert [r["tricks"] for r in kernel] != [r["tricks"] for r in full]
 
 
 # --- the view is sound --------------------------------------------------------------------------

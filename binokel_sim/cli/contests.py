@@ -39,6 +39,9 @@ PolicyA = Annotated[str, typer.Option(
     help="Side A's policy (as --policy: docs/commands.md).")]
 PolicyB = Annotated[str, typer.Option(
     "--b", "-b", "--policy-b", help="Side B's policy (every other side).")]
+InferenceOpt = Annotated[str, typer.Option(
+    "--inference", metavar="WHO",
+    help="Sampling policy: whose decisions use the play's inferences: full, declarer, off.")]
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--out", "-o", metavar="FILE",
     help="Write the result row (.parquet .csv .json .jsonl; - stdout).")]
@@ -65,6 +68,7 @@ def duel(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     samples_per_move: SamplesPerMoveOpt = None,
+    inference: InferenceOpt = "full",
 ) -> None:
     """Which of two play policies scores more on the same cards. Every deal is played once for
     every side with A's policy on that side and B's on the others (two plays per deal for
@@ -74,6 +78,7 @@ def duel(
     Example: binokel-sim duel -v two-hand-48 -a heuristic -b random --deals 100000
     Example: binokel-sim duel -v three-hand-72 -a expert -b heuristic -n 20000
     Example: binokel-sim duel -a sampling -b random -n 200
+    Example: binokel-sim duel -a sampling -b heuristic -n 200 --inference declarer
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -87,16 +92,20 @@ def duel(
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "dueling", progress_threshold(a, b)) as progress:
             summary = duel_summary(rules, a, b, deals, seed, threads, progress, backend,
-                                   samples_per_move)
+                                   samples_per_move, inference)
         warn_few(deals)
         mean, low, high = summary["mean_diff"], summary["ci_low"], summary["ci_high"]
         record = provenance(rules, seed=seed, a=a, b=b,
-                            **sampling_provenance(samples_per_move, a, b), **source(rules_file))
+                            **sampling_provenance(samples_per_move, a, b),
+                            **({"inference": inference} if "sampling" in (a, b) else {}),
+                            **source(rules_file))
         result = {**record, **summary}
         if deliver(one_row(result), out_file, {}, fmt, result):
             return
-    out.print(f"{rules.name}, {deals:,} deals, seed {seed}: {a} minus {b} = {mean:+.2f} points "
-              f"per deal (95% interval {low:+.2f} to {high:+.2f})", highlight=False)
+    inferring = "" if inference == "full" else f" (sampling's inference: {inference})"
+    out.print(f"{rules.name}, {deals:,} deals, seed {seed}: {a} minus {b}{inferring} = "
+              f"{mean:+.2f} points per deal (95% interval {low:+.2f} to {high:+.2f})",
+              highlight=False)
 
 
 @command()

@@ -20,6 +20,7 @@ from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
 from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs  # noqa: F401
 from binokel_sim.engines.policies import (
     check_samples_per_move,
+    inference_id,
     policy_id,
     sampled,
     shown_if_sampled,
@@ -219,10 +220,13 @@ class AuctionTooRare(SimulationError):
 
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
              threads: int | None = None, progress: Progress | None = None,
-             first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+             first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
+             inference: str = "full") -> np.ndarray:
     """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,)).
     ``first_deal`` (a multiple of :data:`GAME_BLOCK`) gives the deals ``first_deal ..`` of a
-    longer run; ``samples_per_move``: the sampling policy's deals per card decision."""
+    longer run; ``samples_per_move``: the sampling policy's deals per card decision;
+    ``inference``: what its deals respect (``engines.policies.inference_id``; the bid winner is
+    the declarer)."""
     check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
@@ -230,6 +234,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     tables = compile_tables(rules)
     tune = partnership_tune(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    infer = inference_id(inference, rules, a, b)
     block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     check_memory(16 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.int64)
@@ -239,7 +244,8 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                       card_points=tables.card_points, last_trick=rules.last_trick,
                       tune=tune,
                       min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
-                      n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
+                      n_samples=samples_per_move, infer=infer,
+                      show_rows=shown_if_sampled(rules, a, b),
                       seed=seed, first_block=offset + first_block, block_size=block,
                       first_deal=first_deal + start, diff_out=diff[start:start + n])
         if progress is not None:

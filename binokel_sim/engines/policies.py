@@ -12,7 +12,8 @@ from binokel_sim import expert_play
 from binokel_sim.constants import MAX_SAMPLES_PER_MOVE
 from binokel_sim.engines import engine
 from binokel_sim.errors import SimulationError
-from binokel_sim.families import supports
+from binokel_sim.families import TALON, engine_family, supports
+from binokel_sim.kernels.knowledge import INFER_DECLARER, INFER_FULL, INFERENCE
 from binokel_sim.kernels.policies import (
     POLICY_EXPERT,
     POLICY_NAMES,
@@ -132,3 +133,30 @@ def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:
                               f"policy's, which does not play this variant")
     check_samples_per_move(samples_per_move)
     return {"samples_per_move": samples_per_move}
+
+
+def inference_id(inference: str, rules: Rules, *policies: int) -> int:
+    """The kernels' id of what the sampling policy's deals respect of the table's inferences
+    (``duel --inference``: ``full``, ``declarer``, ``off``; ``kernels.knowledge.INFERENCE``),
+    checked: other than ``full`` it needs a sampling seat among ``policies`` (kernel ids) and a
+    game whose sampling seats infer (not a two-player talon game: its phase 1 infers nothing and
+    its phase 2 is solved exactly), and ``declarer`` a game with one: the bid winner, the widow
+    games' soloist (the talon games have none)."""
+    try:
+        infer = INFERENCE[inference]
+    except KeyError:
+        raise SimulationError(f"unknown --inference {inference!r}; known: "
+                              f"{', '.join(INFERENCE)}") from None
+    if infer == INFER_FULL:
+        return infer
+    if not sampled(*policies):
+        raise SimulationError(f"--inference {inference} sets what the sampling policy infers; "
+                              f"neither policy is sampling")
+    if rules.players == 2:
+        raise SimulationError(f"variant {rules.name}: the sampling policy infers nothing "
+                              f"there (phase 1 is free play, phase 2 is solved exactly), so "
+                              f"--inference {inference} would change nothing")
+    if infer == INFER_DECLARER and engine_family(rules) == TALON:
+        raise SimulationError(f"variant {rules.name}: no declarer (nobody wins a bid); use "
+                              f"--inference full or off")
+    return infer

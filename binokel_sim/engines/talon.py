@@ -19,6 +19,7 @@ from binokel_sim.cards import N_PLANES, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.engines.policies import (
     check_samples_per_move,
+    inference_id,
     policy_id,
     policy_kinds,
     sampled,
@@ -31,7 +32,14 @@ from binokel_sim.game_blocks import (
     chunk_blocks,
     stream_blocks,
 )
-from binokel_sim.kernels.modes import MODE_DUEL, MODE_MATCH, MODE_PLAY, MODE_PLAYOUT, MODE_SAMPLE
+from binokel_sim.kernels.knowledge import INFER_FULL
+from binokel_sim.kernels.modes import (
+    MODE_DUEL,
+    MODE_MATCH,
+    MODE_PLAY,
+    MODE_PLAYOUT,
+    MODE_SAMPLE,
+)
 from binokel_sim.kernels.talon.deals import placeholders, talon_blocks
 from binokel_sim.simulate import (
     Progress,
@@ -116,7 +124,7 @@ class TalonDeals:
 
 def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
                       first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                      trick_winners, decl_out) -> None:
+                      trick_winners, decl_out, infer: int = INFER_FULL) -> None:
     """Deal and play ``hands_out.shape[0]`` deals and record them.
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
@@ -130,14 +138,16 @@ def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, blo
     ``trick_leaders[d, k]``, ``trick_winners[d, k]``, and ``decl_out[d, k]`` = (declaration row
     or -1, swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` with, after
     a recorded swap, the talon's last card replaced by the nine, so they are not written.
+    ``infer``: what the sampling policy's deals respect (``kernels.knowledge.INFERENCE``).
     """
     known, sides, _, _, _, diff, games = placeholders()
     spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_PLAY,
                  n_items=hands_out.shape[0], deck=deck, tt=tt, seat_policies=seat_policies,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
                  first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides, n_sides=0,
-                 policy_a=0, policy_b=0, target=0, max_deals=0, hands_out=hands_out,
-                 talon_out=talon_out, points_out=points_out, trick_cards=trick_cards,
+                 policy_a=0, policy_b=0, target=0, max_deals=0, infer=infer,
+                 hands_out=hands_out, talon_out=talon_out, points_out=points_out,
+                 trick_cards=trick_cards,
                  trick_leaders=trick_leaders, trick_winners=trick_winners, decl_out=decl_out,
                  diff_out=diff, games_out=games)
 
@@ -152,7 +162,8 @@ def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, 
                  n_items=points_out.shape[0], deck=deck, tt=tt, seat_policies=seat_policies,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
                  first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides, n_sides=0,
-                 policy_a=0, policy_b=0, target=0, max_deals=0, hands_out=hands, talon_out=rows,
+                 policy_a=0, policy_b=0, target=0, max_deals=0, infer=INFER_FULL,
+                 hands_out=hands, talon_out=rows,
                  points_out=points_out, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
                  decl_out=tricks, diff_out=diff, games_out=games)
 
@@ -172,25 +183,28 @@ def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samp
                  n_items=points_out.shape[0], deck=unseen, tt=tt, seat_policies=seat_policies,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
                  first_deal=0, known=known, turned=int(turned), dealer=int(dealer), sides=sides,
-                 n_sides=0, policy_a=0, policy_b=0, target=0, max_deals=0, hands_out=hands,
+                 n_sides=0, policy_a=0, policy_b=0, target=0, max_deals=0, infer=INFER_FULL,
+                 hands_out=hands,
                  talon_out=rows, points_out=points_out, trick_cards=tricks, trick_leaders=rows,
                  trick_winners=rows, decl_out=tricks, diff_out=diff, games_out=games)
 
 
 def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
-                      first_block, block_size, first_deal, diff_out) -> None:
+                      first_block, block_size, first_deal, diff_out,
+                      infer: int = INFER_FULL) -> None:
     """Every deal played ``n_sides`` times from the same cards, A on side ``r`` in play ``r`` and
     B on the others (``sides`` int64 (P,): each seat's side). Writes ``diff_out`` float64 (n,):
     per deal, A's side score minus the mean score of the B sides, averaged over the plays.
     Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
-    ``first_block + d // block_size``: the deal, then the plays one after another."""
+    ``first_block + d // block_size``: the deal, then the plays one after another. ``infer``:
+    what the sampling policy's deals respect (``kernels.knowledge.INFERENCE``)."""
     known, _, hands, rows, tricks, _, games = placeholders()
     spread_items(talon_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_DUEL,
                  n_items=diff_out.shape[0], deck=deck, tt=tt, seat_policies=sides,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
                  first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides,
                  n_sides=int(n_sides), policy_a=int(policy_a), policy_b=int(policy_b), target=0,
-                 max_deals=0, hands_out=hands, talon_out=rows, points_out=tricks,
+                 max_deals=0, infer=infer, hands_out=hands, talon_out=rows, points_out=tricks,
                  trick_cards=tricks, trick_leaders=rows, trick_winners=rows, decl_out=tricks,
                  diff_out=diff_out, games_out=games)
 
@@ -209,7 +223,8 @@ def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, 
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
                  first_deal=first_game, known=known, turned=0, dealer=0, sides=sides,
                  n_sides=int(n_sides), policy_a=int(policy_a), policy_b=int(policy_b),
-                 target=int(target), max_deals=int(max_deals), hands_out=hands, talon_out=rows,
+                 target=int(target), max_deals=int(max_deals), infer=INFER_FULL,
+                 hands_out=hands, talon_out=rows,
                  points_out=tricks, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
                  decl_out=tricks, diff_out=diff, games_out=games_out)
 
@@ -257,11 +272,14 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
 
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
-                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
+                   inference: str = "full") -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn: every seat for three players, each partnership for four-hand-72), float64
     (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals ``first_deal ..``
-    of a longer run; ``samples_per_move``: the sampling policy's deals per card decision."""
+    of a longer run; ``samples_per_move``: the sampling policy's deals per card decision;
+    ``inference``: what its phase-2 deals respect (``engines.policies.inference_id``: no
+    declarer here)."""
     check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
@@ -269,6 +287,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     tt = compile_talon(rules)
     deck = compile_tables(rules).deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    infer = inference_id(inference, rules, a, b)
     block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     sides = sides_of(rules)
     check_memory(8 * deals, f"{deals:,} deals")
@@ -277,7 +296,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
         talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
                           samples_per_move, seed,
                           offset + first_block, block, first_deal + start,
-                          diff[start:start + n])
+                          diff[start:start + n], infer)
         if progress is not None:
             progress(start + n, deals)
     return diff

@@ -23,6 +23,7 @@ from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
+    inference_id,
     policy_id,
     policy_kinds,
     sampled,
@@ -36,6 +37,7 @@ from binokel_sim.game_blocks import (
     chunk_blocks,
     stream_blocks,
 )
+from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.modes import (
     MODE_DUEL,
     MODE_MATCH,
@@ -215,7 +217,8 @@ class WidowDeals:
 # Each fills the arguments its run does not use with placeholders of the one type the kernel is
 # compiled for, so every run shares one compiled driver.
 
-_NO_GAME = (0, 0, 0, 0, 0)  # (sides, A's policy, B's policy, target, most deals) outside duels
+# (sides, A's policy, B's policy, target, most deals, what sampling infers) outside duels
+_NO_GAME = (0, 0, 0, 0, 0, INFER_FULL)
 
 
 def _unrecorded(rows_out) -> tuple:
@@ -228,7 +231,8 @@ def _unrecorded(rows_out) -> tuple:
 
 def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
                       first_deal, hands_out, widow_out, info, bid_seats, bid_values, buried,
-                      melds, card_pts, scores, trick_cards, trick_leaders, trick_winners) -> None:
+                      melds, card_pts, scores, trick_cards, trick_leaders, trick_winners,
+                      infer: int = INFER_FULL) -> None:
     """Deal and play ``hands_out.shape[0]`` deals and record them. Deal ``d`` (number
     ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of block
     ``first_block + d // block_size``. Writes per deal: ``hands_out`` uint32 (n, P, 4) and
@@ -237,14 +241,15 @@ def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block,
     ``bid_values`` (n, calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``,
     ``card_pts`` and ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P),
     ``trick_leaders`` and ``trick_winners`` (n, H) (-1 throughout for a deal the soloist gave
-    up)."""
+    up). ``infer``: what the sampling policy's deals respect (``kernels.knowledge.INFERENCE``)."""
     known, _, rows, _, diff = placeholders()
     outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
             trick_cards, trick_leaders, trick_winners, diff, rows, rows)
     spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_PLAY,
                  n_items=hands_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seat_policies,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=known, game=_NO_GAME, outs=outs, max_calls=1)
+                 first_deal=first_deal, known=known, game=(0, 0, 0, 0, 0, int(infer)), outs=outs,
+                 max_calls=1)
 
 
 def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
@@ -260,10 +265,12 @@ def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed
 
 
 def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
-                      first_block, block_size, first_deal, diff_out) -> None:
+                      first_block, block_size, first_deal, diff_out,
+                      infer: int = INFER_FULL) -> None:
     """Every deal played ``n_sides`` times from the same cards, A's policy on side ``r`` in play
     ``r`` and B's on the others (auction included). Writes ``diff_out`` float64 (n,): A's side
-    score minus the mean of the B sides, averaged over the plays."""
+    score minus the mean of the B sides, averaged over the plays. ``infer``: what the sampling
+    policy's deals respect (``kernels.knowledge.INFERENCE``)."""
     known, hands, rows, tricks, _ = placeholders()
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
     outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
@@ -272,7 +279,7 @@ def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_
                  n_items=diff_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seats,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
                  first_deal=first_deal, known=known,
-                 game=(int(n_sides), int(policy_a), int(policy_b), 0, 0), outs=outs,
+                 game=(int(n_sides), int(policy_a), int(policy_b), 0, 0, int(infer)), outs=outs,
                  max_calls=int(max_calls))
 
 
@@ -282,7 +289,7 @@ def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max
     side ``(number // P) % n_sides``, first dealer ``number % P``; writes ``games_out`` int64
     (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
     seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
-    game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals))
+    game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals), INFER_FULL)
     spread_items(widow_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_MATCH,
                  n_items=games_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seats,
                  n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
@@ -364,11 +371,13 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
 
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
-                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
+                   inference: str = "full") -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn), float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
     deals ``first_deal ..`` of a longer run; ``samples_per_move``: the sampling policy's deals
-    per card decision."""
+    per card decision; ``inference``: what its deals respect (``engines.policies.inference_id``;
+    the soloist is the declarer)."""
     check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
@@ -377,6 +386,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    infer = inference_id(inference, rules, a, b)
     block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
     check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
@@ -384,7 +394,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
         widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
                           most_calls(rules), seed,
                           offset + first_block, block, first_deal + start,
-                          diff[start:start + n])
+                          diff[start:start + n], infer)
         if progress is not None:
             progress(start + n, deals)
     return diff

@@ -27,6 +27,20 @@ from binokel_sim.kernels.melds import multiplicity
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.sampler import count_ways, sample_counts
 
+# What a sampling seat's deals respect of the table's inferences (the ablation of issue 28,
+# ``duel --inference``): every seat's decisions respect every seat's excluded types (the
+# default); only the declarer's decisions do (the bid winner, a widow game's soloist); none
+# does, and the deals respect only what was seen (the hands' sizes, the cards played, the meld
+# cards shown, what a widow game's soloist buried and picked up).
+INFER_FULL, INFER_DECLARER, INFER_OFF = 0, 1, 2
+INFERENCE = {"full": INFER_FULL, "declarer": INFER_DECLARER, "off": INFER_OFF}
+
+
+@njit(inline="always")
+def infers(infer, seat, declarer):
+    """Whether ``seat``'s sampling decision respects the excluded types under ``infer``
+    (``declarer``: the bid winner or soloist, -1 where there is none)."""
+    return infer == INFER_FULL or (infer == INFER_DECLARER and seat == declarer)
 
 
 @njit(inline="always")

@@ -147,3 +147,10 @@ def meld_odds_counts(rules: Rules, n_deals: int, seed: int, trump: int, block_si
         best = best_total(rules, hand)
         total_hist[best] = total_hist.get(best, 0) + 1
     return count_hist, total_hist
+
+
+def inferring(inference: str, seat: int, declarer: int) -> bool:
+    """Whether ``seat``'s sampling decision respects what the play excluded, under
+    ``inference``: ``full`` every seat's, ``declarer`` only the declarer's (the bid winner, the
+    soloist; -1 none), ``off`` none."""
+    return inference == "full" or (inference == "declarer" and seat == declarer)

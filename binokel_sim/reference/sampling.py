@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from binokel_sim.cards import N_TYPES, type_rank, type_suit
 from binokel_sim.meld_rules import shown_cards
-from binokel_sim.reference.core import Stream
+from binokel_sim.reference.core import Stream, inferring
 from binokel_sim.reference.play import (
     Trick,
     bid_samples,
@@ -169,14 +169,15 @@ def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[i
 
 
 def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
-               policies: list[str], n_samples: int, stream: Stream
+               policies: list[str], n_samples: int, stream: Stream, inference: str = "full"
                ) -> tuple[tuple[int, int], list[Trick]]:
     """Twin of ``kernels.partnership.sampling.play_known``: every trick, each seat its policy
     (:data:`RANDOM`, :data:`HEURISTIC`, :data:`EXPERT`, :data:`SAMPLING`), the bid winner
     ``leader`` leading the
     first; ``hands`` consumed. Every seat shows its melds
-    (:func:`binokel_sim.meld_rules.shown_cards`) before the first trick. Returns the pairs' play
-    points and the tricks."""
+    (:func:`binokel_sim.meld_rules.shown_cards`) before the first trick; a sampling seat's deals
+    respect the excluded types as ``inference`` says (:func:`inferring`). Returns the pairs'
+    play points and the tricks."""
     pick = stream_pick(stream)
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
     expert = expert_knobs(rules)
@@ -202,8 +203,9 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                                       led, win_card, win_seat, k, n_tricks, trump, bidder,
                                       counters, expert if policies[seat] == EXPERT else None)
             else:
+                seen = excluded if inferring(inference, seat, bidder) else [set()] * 4
                 card = sampling_card(rules, hands, seat, legal, leader, cards, k, n_tricks,
-                                     trump, bidder, voids, excluded, played, shown, played_by,
+                                     trump, bidder, voids, seen, played, shown, played_by,
                                      n_samples, stream)
             if cards:
                 excluded[seat] |= excluded_after(card, cards, trump)

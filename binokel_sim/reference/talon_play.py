@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from binokel_sim import expert_play
 from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
-from binokel_sim.reference.core import Stream, block_streams, deck_cards
+from binokel_sim.reference.core import Stream, block_streams, deck_cards, inferring
 from binokel_sim.reference.play import legal_cards, stream_pick, trick_winner
 from binokel_sim.reference.sampler import sample_counts, ways_from
 from binokel_sim.reference.talon import (
@@ -514,11 +514,14 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
 
 # --- the sampling policy's phase-2 card, three and four players (kernels/strict/tricks.py) -------
 
-def strict_view(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int], list[int]]:
+def strict_view(deal: Deal, seat: int, inference: str = "full"
+                ) -> tuple[list[int], list[int], list[int], list[int]]:
     """What ``seat`` cannot see in phase 2, for the sampler: ``(others, pool, allowed,
     capacity)``: the other seats in order from its left; per type the copies neither in its
     hand, nor played, nor known to be in another seat's; per other seat the mask of the types it
-    may hold and the number of its cards not known. Reads of the other hands only their sizes."""
+    may hold (every type when ``inference`` ignores the excluded ones:
+    ``reference.core.inferring``, no declarer here) and the number of its cards not known.
+    Reads of the other hands only their sizes."""
     rules = deal.rules
     others = [(seat + g) % rules.players for g in range(1, rules.players)]
     mine = hand_counts(deal.hands[seat])
@@ -526,12 +529,14 @@ def strict_view(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int],
             for t in range(N_TYPES)]
     if min(pool) < 0:
         raise ValueError("sampling policy: the known cards do not add up")
-    allowed = [sum(1 << t for t in range(N_TYPES) if t not in deal.excluded[s]) for s in others]
+    excluded = deal.excluded if inferring(inference, seat, -1) else [set()] * rules.players
+    allowed = [sum(1 << t for t in range(N_TYPES) if t not in excluded[s]) for s in others]
     capacity = [sum(hand_counts(deal.hands[s])) - sum(deal.known[s]) for s in others]
     return others, pool, allowed, capacity
 
 
-def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
+def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
+                           inference: str = "full") -> int:
     """The sampling seat's card in a phase-2 trick of three or four players: ``n_samples``
     deals of what it cannot see by the constrained sampler's twin (known copies placed, the rest
     only to seats not excluded from their type; one 53-bit draw per type with copies to place),
@@ -542,7 +547,7 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     legal = sorted(deal.legal())
     if len(legal) == 1:
         return legal[0]
-    others, pool, allowed, capacity = strict_view(deal, seat)
+    others, pool, allowed, capacity = strict_view(deal, seat, inference)
     memo: dict = {}
     if sum(pool) != sum(capacity) or ways_from(0, tuple(capacity), pool, allowed, memo) == 0:
         raise ValueError("sampling policy: no deal fits what the table knows")
@@ -581,21 +586,23 @@ def new_deal(rules: Rules, counts: list[list[int]], talon: list[int], dealer: in
     return deal
 
 
-def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream) -> int:
+def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream,
+                inference: str = "full") -> int:
     """The card of the seat to play by ``policy``: ``random`` (one draw when two or more types
-    are legal), ``heuristic``, or ``sampling`` (phase 1; phase 2 of three or four players)."""
+    are legal), ``heuristic``, or ``sampling`` (phase 1; phase 2 of three or four players, its
+    deals respecting the play's inferences as ``inference`` says)."""
     legal = sorted(deal.legal())
     if policy == "random":
         return legal[pick(len(legal))] if len(legal) >= 2 else legal[0]
     if policy == "sampling" and deal.k < deal.phase1:
         return sampling_choice(deal, n_samples, stream)
     if policy == "sampling" and deal.rules.players > 2:
-        return strict_sampling_choice(deal, n_samples, stream)
+        return strict_sampling_choice(deal, n_samples, stream, inference)
     return heuristic_choice(deal, expert=policy == "expert")
 
 
 def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block_size: int,
-               n_samples: int = 1) -> list[dict]:
+               n_samples: int = 1, inference: str = "full") -> list[dict]:
     """Deals ``0 .. n_deals - 1`` (dealer ``d % players``) with ``policies[seat]`` on each seat,
     from the kernel's streams: records as ``talon_records`` makes them (``deal`` and the tricks;
     with a ``sampling`` seat of two players only phase 1's tricks)."""
@@ -609,7 +616,8 @@ def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block
         tricks = []
         while deal.k < total:
             while len(deal.trick) < rules.players:
-                play_card(deal, choose_card(deal, policies[deal.seat()], pick, n_samples, stream))
+                play_card(deal, choose_card(deal, policies[deal.seat()], pick, n_samples, stream,
+                                            inference))
             winner = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players
             declare = random_declare(pick) if policies[winner] == "random" else \
                 heuristic_declare

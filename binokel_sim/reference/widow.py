@@ -299,11 +299,12 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
 
 def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: int,
               pick: Pick, sample: bool = False, policies: list[str] | None = None,
-              stream: Stream | None = None, n_samples: int = 0) -> dict:
+              stream: Stream | None = None, n_samples: int = 0, inference: str = "full") -> dict:
     """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
     with ``policies[seat]`` (``random``, ``heuristic`` or ``sampling``, which decides the
     auction and the widow as the heuristic and plays its cards by ``n_samples`` deals a
-    decision from ``stream``, the stream ``pick`` reads; default random on every seat). Returns
+    decision from ``stream``, the stream ``pick`` reads, respecting what the play excluded as
+    ``inference`` says: ``reference.core.inferring``; default random on every seat). Returns
     the record of docs/rules.md "Widow games", "Records" without ``deal``: ``variant``,
     ``dealer``, ``hands``, ``widow``, ``bids``, ``soloist``, ``bid``, ``demand``, ``buried``,
     ``trump``, ``melds``, ``tricks``, ``card_points``, ``bonus``, ``made``, ``conceded``,
@@ -362,7 +363,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
                      for seat, p in enumerate(policies)]
         elif SAMPLING in policies:
             table = sampling.start_table(rules, cards, soloist, bid, trump, melds, widow,
-                                         handling.demand, handling.buried)
+                                         handling.demand, handling.buried, inference)
         leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
         tricks = play_tricks(rules, cards, leader, NO_TRUMP if durch or bettel else trump, pick,
                              seats, table, n_samples, stream, soloist)
@@ -412,9 +413,10 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
 
 def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_block: int = 0,
                first_deal: int = 0, policies: list[str] | None = None,
-               n_samples: int = 0) -> list[dict]:
+               n_samples: int = 0, inference: str = "full") -> list[dict]:
     """Twin of the widow kernel with ``policies[seat]`` on each seat (default random on every
-    seat): one record a deal (docs/rules.md "Widow games", "Records").
+    seat): one record a deal (docs/rules.md "Widow games", "Records"); ``n_samples`` and
+    ``inference`` as :func:`play_deal` takes them.
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % players``) reads the stream
     of block ``first_block + d // block_size``, the deck permutation carried within a block; the
@@ -425,6 +427,6 @@ def play_deals(rules: Rules, n_deals: int, seed: int, block_size: int, first_blo
         hands, widow = deal_widow_game(rules, work, stream)
         dealer = (first_deal + d) % rules.players
         record = play_deal(rules, hands, widow, dealer, stream_pick(stream), policies=policies,
-                           stream=stream, n_samples=n_samples)
+                           stream=stream, n_samples=n_samples, inference=inference)
         records.append({"deal": first_deal + d, **record})
     return records

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from binokel_sim.cards import N_TYPES, type_rank
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import widow_policy as policy
-from binokel_sim.reference.core import Stream
+from binokel_sim.reference.core import Stream, inferring
 from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.reference.sampler import Bound, sample_counts, ways_from
 from binokel_sim.reference.sampling import excluded_after
@@ -41,17 +41,20 @@ class Table:
     excluded: list[set] = field(default_factory=list)  # per seat, types it cannot hold
     played_by: list[list[int]] = field(default_factory=list)
     tricks: list = field(default_factory=list)  # the finished tricks (widow_score.Trick)
+    inference: str = "full"  # what a sampling seat's deals respect of ``excluded`` (inferring)
 
 
 def start_table(rules: Rules, cards: list[list[int]], soloist: int, bid: int, trump: int,
-                melds: list[int], widow: list[int], demand, buried: list[int]) -> Table:
+                melds: list[int], widow: list[int], demand, buried: list[int],
+                inference: str = "full") -> Table:
     """The table as the first trick starts: ``cards`` the hands after the exchange and the
     burying. Every seat shows its melds; the seats after the soloist and before the holder
     (clockwise) showed by not answering that they hold no copy of the demanded card."""
     players = rules.players
     table = Table(rules, soloist, bid, trump, list(melds), list(widow), demand, list(buried),
                   [shown_cards(rules, cards[s], trump) for s in range(players)],
-                  [set() for _ in range(players)], [[0] * N_TYPES for _ in range(players)])
+                  [set() for _ in range(players)], [[0] * N_TYPES for _ in range(players)],
+                  inference=inference)
     if demand is not None:
         card, holder, _ = demand
         seat = (soloist + 1) % players
@@ -88,7 +91,9 @@ def view(table: Table, seat: int, hands: list[list[int]]):
     deck = rules.deck_counts()  # a type the deck lacks has no copy to place
     pool = [int(deck[t]) - hands[seat][t] - played[t] - sum(held[s][t] for s in others)
             for t in range(N_TYPES)]
-    allowed = [ALL & ~sum(1 << t for t in table.excluded[s]) for s in others]
+    excluded = (table.excluded if inferring(table.inference, seat, table.soloist)
+                else [set()] * players)  # the ablation: the play's inferences ignored
+    allowed = [ALL & ~sum(1 << t for t in excluded[s]) for s in others]
     capacity = [sum(hands[s]) - sum(held[s]) for s in others]
     if seat == table.soloist:
         pool = [pool[t] - table.buried[t] for t in range(N_TYPES)]

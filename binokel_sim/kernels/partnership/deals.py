@@ -13,6 +13,7 @@ import numpy as np
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
 from binokel_sim.kernels.deal import block_start, deal_seats
+from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.sampling import (
@@ -66,10 +67,12 @@ def pair_melds(melds, bidder, trump):
 
 
 @njit
-def sampler_of(deck, n_samples, active):
+def sampler_of(deck, n_samples, infer, active):
     """The sampling policy's inputs for one block: ``(n_samples, the deck's counts per type,
-    its scratch, trick arrays)``, the ``sampler`` argument of :func:`play_and_score` and
-    :func:`play_scores`. ``active``: some seat plays the policy (otherwise ``n_samples`` is 0
+    its scratch, trick arrays, infer)``, the ``sampler`` argument of :func:`play_and_score` and
+    :func:`play_scores` (``infer``: what its deals respect,
+    :data:`~binokel_sim.kernels.knowledge.INFERENCE`). ``active``: some seat plays the policy
+    (otherwise ``n_samples`` is 0
     and the scratch a stub, and every play goes the fast way).
 
     The drivers' ``show_rows`` (the meld sets shown, ``games.show_rows``) is None when no seat
@@ -82,7 +85,7 @@ def sampler_of(deck, n_samples, active):
         counts[c] += 1
     return (n_samples if active else 0, counts, sampling_scratch(hand, active),
             np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
-            np.empty(hand, dtype=np.int64))
+            np.empty(hand, dtype=np.int64), np.int64(infer))
 
 
 @njit
@@ -113,7 +116,8 @@ def play_and_score(hands, bidder, bid, trump, melds, seat_policies, knobs, state
     if has_marriage and pair_meld >= min_meld:
         if show_rows is not None and sampler[0] > 0:
             play[0], play[1] = play_known(hands.reshape(hands.size), bidder, trump,
-                                          seat_policies, sampler[0], state, sampler[1],
+                                          seat_policies, sampler[0], sampler[6], state,
+                                          sampler[1],
                                           sampler[2], show_rows, card_points, last_trick,
                                           counter_mask(card_points), knobs, trick_cards,
                                           trick_leaders,
@@ -152,8 +156,9 @@ def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_
     play1 = 0
     if has_marriage and pair_meld >= min_meld:
         if show_rows is not None and sampler[0] > 0:
-            play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0], state,
-                                      sampler[1], sampler[2], show_rows, card_points,
+            play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0],
+                                      sampler[6], state, sampler[1], sampler[2], show_rows,
+                                      card_points,
                                       last_trick, counters, knobs, sampler[3], sampler[4],
                                       sampler[5])
         else:
@@ -205,7 +210,7 @@ def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
     knobs = seat_knobs(seat_policies, tune)
     for b in range(share[0], share[1]):
         state, work = block_start(deck, seed, first_block + b)
-        sampler = sampler_of(deck, n_samples, active)
+        sampler = sampler_of(deck, n_samples, INFER_FULL, active)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         limits = np.empty(N_SEATS, dtype=np.int64)
         trumps = np.empty(N_SEATS, dtype=np.int64)
@@ -237,8 +242,8 @@ def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
 
 @njit
 def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                policy_a, policy_b, tune, n_samples, show_rows, seed, first_block, block_size,
-                first_deal, diff_out, share):
+                policy_a, policy_b, tune, n_samples, infer, show_rows, seed, first_block,
+                block_size, first_deal, diff_out, share):
     """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
     auction and trump (the bidding heuristic does not depend on the play policy).
 
@@ -264,7 +269,7 @@ def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
         state, work = block_start(deck, seed, first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
-        sampler = sampler_of(deck, n_samples, active)
+        sampler = sampler_of(deck, n_samples, infer, active)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
@@ -451,8 +456,9 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                 flat_a[q] = dealt[0, q]
             if show_rows is not None and sampler[0] > 0:
                 state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-                play0, _ = play_known(flat_a, lead, trumps[j], seat_policies, sampler[0], state,
-                                      sampler[1], sampler[2], show_rows, card_points,
+                play0, _ = play_known(flat_a, lead, trumps[j], seat_policies, sampler[0],
+                                      sampler[6], state, sampler[1], sampler[2], show_rows,
+                                      card_points,
                                       last_trick, counters, knobs, sampler[3], sampler[4],
                                       sampler[5])
                 s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -511,7 +517,7 @@ def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, tune, n_sa
         start = b * block_size
         stop = min(n, start + block_size)
         cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
-        sampler = sampler_of(deck, n_samples, active)
+        sampler = sampler_of(deck, n_samples, INFER_FULL, active)
         bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats,
                   card_points, last_trick, counters, knobs, seed, first_block + b, start, stop,
                   pair_meld, pair_play, opp_meld, constrained, cons, auction_known, draws,
@@ -555,7 +561,7 @@ def match_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_mel
         (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
         seats = np.empty(N_SEATS, dtype=np.int64)
-        sampler = sampler_of(deck, n_samples, active)
+        sampler = sampler_of(deck, n_samples, INFER_FULL, active)
         totals = np.zeros(2, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
             number = first_game + g

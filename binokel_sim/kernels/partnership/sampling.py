@@ -20,7 +20,7 @@ so a sampling play-out is as reproducible as any other.
 import numpy as np
 
 from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
-from binokel_sim.kernels.knowledge import excluded_by, shown_of
+from binokel_sim.kernels.knowledge import excluded_by, infers, shown_of
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.heuristic import heuristic_follow, heuristic_lead
 from binokel_sim.kernels.partnership.tricks import (
@@ -109,15 +109,17 @@ def rollout(work, seat, card, leader, position, cards, k, n_tricks, trump, bidde
 
 @njit
 def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump, bidder, voids,
-                  excluded, played, shown, played_by, deck_counts, n_samples, state, scratch,
-                  card_points, last_trick, counters, knobs):
+                  excluded, played, shown, played_by, deck_counts, n_samples, infer, state,
+                  scratch, card_points, last_trick, counters, knobs):
     """The sampling policy's card for ``seat`` (flat planes ``flat``: the true hands, of which
     it reads only its own and the other seats' sizes) out of ``legal``. ``excluded`` int64 (4,):
     per seat the card types the table knows it does not hold; ``played`` int64 (24,): the cards
     played so far, this trick's included; ``shown`` and ``played_by`` int64 (4, 24): per seat
     the meld cards it showed and the cards it played (a shown card not yet played since is
     known to be held: ``shown - played_by`` copies, at least 0); ``deck_counts`` int64 (24,): the
-    deck. ``state`` (uint64[4]) is read by the sampler only when two or more types are legal."""
+    deck. ``infer`` (:data:`~binokel_sim.kernels.knowledge.INFERENCE`): whether the deals
+    respect ``excluded`` (not when ``infers`` says no: the ablation). ``state`` (uint64[4]) is
+    read by the sampler only when two or more types are legal."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
     ways, split, sample, work, totals, pool, allowed, capacity, held = scratch
@@ -127,9 +129,10 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
             (np.int64(flat[row + 2]) >> t) & 1) + ((np.int64(flat[row + 3]) >> t) & 1)
         pool[t] = deck_counts[t] - played[t] - own
         totals[t] = 0
+    inferring = infers(infer, seat, bidder)
     for g in range(3):
         s = (seat + 1 + g) & 3
-        allowed[g] = ALL_TYPES & ~excluded[s]
+        allowed[g] = ALL_TYPES & ~excluded[s] if inferring else ALL_TYPES
         capacity[g] = hand_cards(flat, s)
         for t in range(N_TYPES):
             left = max(shown[s, t] - played_by[s, t], 0)
@@ -179,16 +182,17 @@ def sampling_active(seat_policies):
 
 
 @njit
-def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts, scratch,
-               show_rows, card_points, last_trick, counters, knobs, trick_cards, trick_leaders,
-               trick_winners):
+def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck_counts,
+               scratch, show_rows, card_points, last_trick, counters, knobs, trick_cards,
+               trick_leaders, trick_winners):
     """Play every trick of one deal (``flat`` consumed; ``leader`` the bid winner) with each seat
     its own policy (random, heuristic, expert or sampling: ``seat_policies`` int64 (4,); the
     heuristic and expert seats play with their rows of ``knobs``), keeping what
     the table knows: the voids shown (the heuristic's), the cards played, the meld cards each
     seat showed (:func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``) and per seat the
     cards it played and the
-    card types excluded by its plays (the sampling policy's). The random policy and the sampler
+    card types excluded by its plays (the sampling policy's, which respects them as ``infer``
+    says: :data:`~binokel_sim.kernels.knowledge.INFERENCE`). The random policy and the sampler
     read ``state`` in the order the cards are played. Writes the tricks as
     :func:`~binokel_sim.kernels.partnership.tricks.playout` does; returns ``(play of 0+2, play of
     1+3)``."""
@@ -236,7 +240,7 @@ def play_known(flat, leader, trump, seat_policies, n_samples, state, deck_counts
             else:
                 c = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
                                   bidder, voids, excluded, played, shown, played_by,
-                                  deck_counts, n_samples, state, scratch, card_points,
+                                  deck_counts, n_samples, infer, state, scratch, card_points,
                                   last_trick, counters, rollout_knobs)
             take_card(flat, row, c)
             played[c] += 1

@@ -26,9 +26,8 @@ from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.widow_knowledge import widow_learn, widow_part
 
 
-
 @njit
-def strict_knowledge(n_players, hand, n_samples, active, widow):
+def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
     """The strict tricks' knowledge and the decision's working arrays (small stubs unless
     ``active``): per seat the excluded card types and the known copies per type; the samples per
     decision; the sampler's ``ways`` (float64 (50, h + 1, h + 1, h + 1) for hands of ``h``
@@ -37,8 +36,9 @@ def strict_knowledge(n_players, hand, n_samples, active, widow):
     the stream as the sampler reads it; a play-out's points, tricks won and policies (the
     heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
     games' knowledge (:func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`, a stub in the
-    talon games); and the heuristic's knobs for the play-outs (a plain array, of the same type as
-    the engines' tables: the heuristic's card is compiled for one type of them)."""
+    talon games); the heuristic's knobs for the play-outs (a plain array, of the same type as
+    the engines' tables: the heuristic's card is compiled for one type of them); and ``infer``,
+    what the deals respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
     return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),
@@ -50,15 +50,15 @@ def strict_knowledge(n_players, hand, n_samples, active, widow):
             np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
             np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow,
-            HEURISTIC_KNOBS.copy())
+            HEURISTIC_KNOBS.copy(), np.int64(infer))
 
 
 @njit
-def strict_knowledge_without_widow(n_players, hand, n_samples, active):
+def strict_knowledge_without_widow(n_players, hand, n_samples, infer, active):
     """:func:`strict_knowledge` for a game without a widow (the talon games): the widow part is
     :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`'s stub, built here so that no
     family but the widow's knows the widow's knowledge."""
-    return strict_knowledge(n_players, hand, n_samples, active,
+    return strict_knowledge(n_players, hand, n_samples, infer, active,
                             widow_part(1, False, np.zeros((1, 1), dtype=np.int64),
                                        np.zeros(1, dtype=np.int64)))
 
@@ -75,10 +75,12 @@ def learn(knows, seat, c, excluded):
 
 
 @njit
-def strict_view(hands, seat, known, excluded, copies, g0, g1, g2, g3, pool, allowed, capacity):
+def strict_view(hands, seat, known, excluded, inferring, copies, g0, g1, g2, g3, pool, allowed,
+                capacity):
     """What ``seat`` cannot see, for the sampler: ``pool[t]`` the copies of ``t`` neither in its
     hand, nor played (``g0..g3``), nor known to be in another seat's; per other seat (groups in
-    seat order from the seat's left) the types it may hold and the cards of its hand not known.
+    seat order from the seat's left) the types it may hold (every type not ``excluded``, or
+    every type when not ``inferring``: the ablation) and the cards of its hand not known.
     Returns the number of groups. Reads of the other hands only their sizes."""
     n_players = hands.shape[0]
     for t in range(N_TYPES):
@@ -88,7 +90,7 @@ def strict_view(hands, seat, known, excluded, copies, g0, g1, g2, g3, pool, allo
         s = seat + 1 + g
         if s >= n_players:
             s -= n_players
-        allowed[g] = ALL_TYPES & ~excluded[s]
+        allowed[g] = ALL_TYPES & ~excluded[s] if inferring else ALL_TYPES
         capacity[g] = (popcount(hands[s, 0]) + popcount(hands[s, 1]) + popcount(hands[s, 2])
                        + popcount(hands[s, 3]))
         for t in range(N_TYPES):

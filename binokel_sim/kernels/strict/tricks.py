@@ -14,7 +14,7 @@ import numpy as np
 
 from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card
-from binokel_sim.kernels.knowledge import excluded_by
+from binokel_sim.kernels.knowledge import excluded_by, infers
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
 from binokel_sim.kernels.policies import (
@@ -34,6 +34,7 @@ from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, st
 from binokel_sim.kernels.strict.solver_policy import solver_card
 from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
+    W_SOLOIST,
     sample_buried_points,
     view_known,
     widow_groups,
@@ -261,7 +262,9 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     (:func:`~binokel_sim.kernels.strict.sampling.strict_view`,
     :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_groups` and the sampler's bound;
     reading
-    ``s0..s3``: one 53-bit uniform per type with copies to place), and every legal type is
+    ``s0..s3``: one 53-bit uniform per type with copies to place; the other seats' excluded
+    types respected as ``knows[20]`` says, :data:`~binokel_sim.kernels.knowledge.INFERENCE`,
+    the widow games' soloist the declarer), and every legal type is
     played out on the sample (:func:`strict_rollout`) and valued: the talon games'
     :func:`~binokel_sim.kernels.strict.sampling.side_value` of the points from this trick on, the
     widow games' :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_value` of the deal's
@@ -278,8 +281,9 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     widow = wk[0][W_ON] != 0
     n_players = hands.shape[0]
     view = view_known(wk, known, seat) if widow else known
-    n_groups = strict_view(hands, seat, view, excluded, copies, g0, g1, g2, g3, pool, allowed,
-                           capacity)
+    inferring = infers(knows[20], seat, wk[0][W_SOLOIST] if widow else -1)
+    n_groups = strict_view(hands, seat, view, excluded, inferring, copies, g0, g1, g2, g3, pool,
+                           allowed, capacity)
     if widow:
         n_groups = widow_groups(seat, view, pool, allowed, capacity, wk)
     if count_bounded(pool, allowed, capacity, n_groups, ways, wk[6]) <= 0.0:

@@ -268,7 +268,8 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     hand, a deal played once per seating, a whole game), with the deal's play written out here
     once. ``smart`` and ``search`` (None or int64, :func:`talon_blocks`) decide what is
     compiled: numba prunes every branch that asks ``smart is None`` or ``search is None``.
-    ``game``: ``(policy_a, policy_b, target, max_deals)`` of duels and matches.
+    ``game``: ``(policy_a, policy_b, target, max_deals)`` of duels and matches, and what the
+    sampling policy infers (``infer``, :func:`talon_blocks`).
 
     The random stream of a deal: the shuffle (one partial Fisher-Yates of the block's deck over
     positions 0..N-2, :func:`binokel_sim.kernels.deal.deal_sum`), then the random policy's draws: one bounded draw per card when at least two card types are legal,
@@ -282,7 +283,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     """
     cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
     fits, sets, keys, reach = dt
-    policy_a, policy_b, target, max_deals = game
+    policy_a, policy_b, target, max_deals, infer = game
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
     n_talon = cfg[CFG_TALON]
@@ -327,7 +328,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
                                             sampling_seats and smart is not None)
-    knows = strict_knowledge_without_widow(n_players, hand, n_samples,
+    knows = strict_knowledge_without_widow(n_players, hand, n_samples, infer,
                                            sampling_seats and smart is not None)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
@@ -682,7 +683,7 @@ def placeholders():
 @njit
 def talon_blocks(smart, search, mode, n_items, deck, tt, seat_policies, n_samples, seed,
                  first_block, block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
-                 policy_b, target, max_deals, hands_out, talon_out, points_out, trick_cards,
+                 policy_b, target, max_deals, infer, hands_out, talon_out, points_out, trick_cards,
                  trick_leaders, trick_winners, decl_out, diff_out, games_out, share):
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
@@ -690,14 +691,16 @@ def talon_blocks(smart, search, mode, n_items, deck, tt, seat_policies, n_sample
     (``games.policy_kinds``) are None or int64 and choose the compiled specialisation, each
     compiled on its first use: ``smart`` None when every seat plays at random (no policy code),
     ``search`` None when no seat plays the solver or the sampling policy (neither compiled).
-    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+    ``infer``: what the sampling policy's deals respect in phase 2
+    (:data:`~binokel_sim.kernels.knowledge.INFERENCE`). ``share``: this call's blocks,
+    ``share[0] <= b < share[1]`` (one thread's share,
     ``binokel_sim.simulate.spread_blocks``)."""
     dt = declaration_tables(tt[1], tt[2], tt[4])
     for b in range(share[0], share[1]):
         start = b * block_size
         talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, seed,
                     first_block + b, start, min(n_items, start + block_size), first_deal, known,
-                    turned, dealer, sides, n_sides, (policy_a, policy_b, target, max_deals),
+                    turned, dealer, sides, n_sides, (policy_a, policy_b, target, max_deals, infer),
                     hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
                     decl_out, diff_out, games_out)
 

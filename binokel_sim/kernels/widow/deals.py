@@ -389,7 +389,9 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     deal played once per seating, a whole game), with the deal written out here once.
     ``smart`` and ``search`` (None or int64, :func:`widow_blocks`) decide what is compiled:
     numba prunes every branch that asks ``smart is None`` or ``search is None``.
-    ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals)`` (duels and games), ``outs``
+    ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals, infer)`` (the first five for
+    duels and games; ``infer`` what the sampling policy's deals respect,
+    :data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``outs``
     the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
     for the calls of an unrecorded auction, ``n_samples`` the sampling policy's deals per card
     decision (:mod:`binokel_sim.kernels.strict.widow_knowledge`).
@@ -408,7 +410,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     estimate = tw[6]  # the soloist's estimate after the Dabb (Abgehen)
     bid_w, bid_limits = tw[7], tw[8]  # a bidding seat's estimate and its limits
     thresholds = tw[9]  # per estimate after the Dabb, the bid from which the soloist gives up
-    n_sides, policy_a, policy_b, target, max_deals = game
+    n_sides, policy_a, policy_b, target, max_deals, infer = game
     (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
      scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
      samples_out) = outs
@@ -461,7 +463,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
         for seat in range(seat_policies.shape[0]):
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
     learning = sampling_seats and search is not None
-    knows = strict_knowledge(n_players, hand, n_samples, learning,
+    knows = strict_knowledge(n_players, hand, n_samples, infer, learning,
                              widow_part(n_players, learning, points, won))
     flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
     if mode != MODE_DUEL and mode != MODE_MATCH:
@@ -822,7 +824,8 @@ def widow_blocks(smart, search, mode, n_items, deck, tw, kt, seat_policies, n_sa
     """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
     block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
     (:func:`widow_items`, which writes only its items' slots of ``outs``). ``game``: (sides,
-    A's policy, B's policy, target, most deals); ``smart``, ``search``: as
+    A's policy, B's policy, target, most deals, what the sampling policy infers); ``smart``,
+    ``search``: as
     :func:`~binokel_sim.kernels.talon.deals.talon_blocks` has them.
     ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
     ``binokel_sim.simulate.spread_blocks``)."""
