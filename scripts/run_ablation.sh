@@ -5,14 +5,14 @@
 # games' soloist) or nobody's (off); the same deals and seed for the three, 128 samples a
 # decision. Writes results/duels/ablation/<variant>-<inference>.json; scripts/results_doc.py
 # quotes them in docs/results.md. Usage: scripts/run_ablation.sh [DEALS [VARIANT...]]
-# (default 2000 deals; four-hand-80, three-hand-auction-48, four-hand-widow-48).
+# (default 2000 deals; four-hand-80 and the widow games). About 25 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deals="${1:-2000}"
 shift || true
 variants=("$@")
 if [ ${#variants[@]} -eq 0 ]; then
-  variants=(four-hand-80 three-hand-auction-48 four-hand-widow-48)
+  variants=(four-hand-80 three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40)
 fi
 mkdir -p results/duels/ablation
 for v in "${variants[@]}"; do
