@@ -4,9 +4,10 @@ loop that keeps what the table knows while it plays (SPEC.md "Must-head obligati
 At each card decision with two or more legal card types, the seat deals the cards it cannot see
 ``n_samples`` times, consistently with what the table knows: the cards played; the meld cards each
 seat showed and has not played since, which are placed, not sampled; and per seat the card types it
-may still hold (:func:`~binokel_sim.kernels.knowledge.excluded_by`, applied to every card played),
-by the exact constrained sampler (:mod:`binokel_sim.kernels.sampler`, uniform over the deals
-consistent with those). Not conditioned on: that a seat holds no meld it did not show
+may still hold (:func:`~binokel_sim.kernels.knowledge.excluded_by`, applied to every card played;
+ignored where the ablation's ``infer`` says the deciding seat does not infer), by the exact
+constrained sampler (:mod:`binokel_sim.kernels.sampler`, uniform over the deals consistent with
+those). Not conditioned on: that a seat holds no meld it did not show
 (docs/rules.md, "Sampling policy and inference", says why). On every sample it tries every legal
 card type: the card is played, the trick is completed and the deal played to its end with the
 heuristic on every seat (:func:`~binokel_sim.kernels.partnership.tricks.play_from`). It plays the

@@ -12,7 +12,9 @@ played is run through :func:`~binokel_sim.kernels.knowledge.excluded_by` (voids,
 must-head inference) and takes one known copy of its type off the seat's known cards. A decision
 deals the cards the seat cannot see to the other seats by the exact constrained sampler
 (:mod:`binokel_sim.kernels.sampler`): known cards placed, the rest uniform over the deals that
-respect every seat's excluded types (docs/rules.md, "Sampling policy and inference").
+respect every seat's excluded types (docs/rules.md, "Sampling policy and inference"); with the
+ablation's ``infer`` (:data:`~binokel_sim.kernels.knowledge.INFERENCE`) only where the deciding
+seat infers.
 """
 
 import numpy as np
