@@ -84,8 +84,8 @@ def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: i
     from binokel_sim.backend import DUEL_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.stats import mean_interval
 
-    _check_policies(rules, policy_a, policy_b, deals, seed, threads, samples_per_move)
-    inference_id(inference, rules, policy_id(policy_a, rules), policy_id(policy_b, rules))
+    _check_policies(rules, policy_a, policy_b, deals, seed, threads, samples_per_move,
+                    inference=inference)
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(deals, GAME_BLOCK, DUEL_TASK_BLOCKS)
     tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads),
@@ -146,14 +146,13 @@ def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: 
 
 def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: int,
                     threads: int | None, samples_per_move: int | None,
-                    option: str = "--deals") -> None:
-    """What the family's drivers would refuse, refused before any task starts."""
-    from binokel_sim.engines.policies import policy_id
+                    option: str = "--deals", inference: str = "full") -> None:
+    """What the family's drivers would refuse, refused before any task starts (``inference``:
+    :func:`~binokel_sim.engines.policies.inference_id`'s refusals)."""
     from binokel_sim.simulate import check_run, set_threads
 
     engine(rules).check(rules)
     check_run(n, seed, option)
-    policy_id(policy_a, rules)
-    policy_id(policy_b, rules)
+    inference_id(inference, rules, policy_id(policy_a, rules), policy_id(policy_b, rules))
     sampling_options(rules, samples_per_move)
     set_threads(threads)

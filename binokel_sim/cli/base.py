@@ -360,12 +360,13 @@ def refuse_sampling(policy: str, command: str) -> None:
                               f"for one hand")
 
 
-def sampling_provenance(samples_per_move: Optional[int], *policies: str) -> dict:
-    """``samples_per_move`` for a result's provenance when a policy samples
-    (:func:`binokel_sim.documents.sampling_fields`)."""
+def sampling_provenance(samples_per_move: Optional[int], *policies: str,
+                        inference: Optional[str] = None) -> dict:
+    """``samples_per_move`` (and ``inference`` when given) for a result's provenance when a
+    policy samples (:func:`binokel_sim.documents.sampling_fields`)."""
     from binokel_sim.documents import sampling_fields
 
-    return sampling_fields(samples_per_move, *policies)
+    return sampling_fields(samples_per_move, *policies, inference=inference)
 
 
 def progress_threshold(*policies: str) -> int:

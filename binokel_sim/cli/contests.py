@@ -96,8 +96,8 @@ def duel(
         warn_few(deals)
         mean, low, high = summary["mean_diff"], summary["ci_low"], summary["ci_high"]
         record = provenance(rules, seed=seed, a=a, b=b,
-                            **sampling_provenance(samples_per_move, a, b),
-                            **({"inference": inference} if "sampling" in (a, b) else {}),
+                            **sampling_provenance(samples_per_move, a, b,
+                                                  inference=inference),
                             **source(rules_file))
         result = {**record, **summary}
         if deliver(one_row(result), out_file, {}, fmt, result):

@@ -17,10 +17,12 @@ from typing import Optional
 from binokel_sim.constants import SAMPLES_PER_MOVE
 
 
-def sampling_fields(samples_per_move: Optional[int], *policies: str) -> dict:
+def sampling_fields(samples_per_move: Optional[int], *policies: str,
+                    inference: Optional[str] = None) -> dict:
     """``samples_per_move`` for a result's provenance when a policy samples (the default
-    written out), nothing otherwise."""
+    written out), and ``inference`` when given (``duel --inference``); nothing when no policy
+    samples."""
     if "sampling" not in policies:
         return {}
     return {"samples_per_move": SAMPLES_PER_MOVE if samples_per_move is None
-            else samples_per_move}
+            else samples_per_move, **({} if inference is None else {"inference": inference})}
