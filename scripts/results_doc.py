@@ -223,11 +223,18 @@ def solver_lines(data: dict) -> list[str]:
              "| search | median | p90 | p99 | max | mean nodes | target |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for name, what in (("solve", "the value (`solve`)"),
-                       ("solve_leads", "every lead's value (`solve_leads`)")):
-        x = d[name]
+                       ("solve_leads", "every lead's value (`solve_leads`)"),
+                       ("best_lead", "the policy's lead: the lowest best (`best_lead`)"),
+                       ("reply", "the policy's reply to a random lead (`solver_card`)")):
+        x = d.get(name)
+        if x is None:
+            continue
+        nodes = f"{x['mean_nodes']:,.0f}" if "mean_nodes" in x else "–"
         lines.append(f"| {what} | {x['median_ms']:.2f} ms | {x['p90_ms']:.2f} ms | "
-                     f"{x['p99_ms']:.2f} ms | {x['max_ms']:.1f} ms | {x['mean_nodes']:,.0f} | "
+                     f"{x['p99_ms']:.2f} ms | {x['max_ms']:.1f} ms | {nodes} | "
                      f"{met(x['median_ms'], d['target_median_ms'], higher=False)} |")
+    if d.get("machine_note"):
+        lines += ["", d["machine_note"]]
     return lines
 
 

@@ -160,6 +160,36 @@ def test_full_positions_are_consistent():
         assert swapped == total - value
 
 
+@pytest.mark.parametrize("rules", [TWO_HAND, house_rules()], ids=["two-hand-48", "house-72"])
+def test_best_lead_and_solve_beyond_agree_with_every_leads_value(rules):
+    """What the policy asks, against what it asked before: ``best_lead`` is the value and the
+    lowest card type of the best value among ``solve_leads``' values; ``solve_beyond`` is the
+    exact value when it is beyond the bound, else the bound, for bounds on both sides of the
+    value and at it. Endings of 2 to 12 tricks, both leaders, a small table."""
+    rng = random.Random(17)
+    k = Kernel(rules)
+    for i in range(60):
+        n = 2 + i % 11
+        hands = random_position(rng, rules, n)
+        trump, leader = rng.randrange(4), i % 2
+        value, _, leads = k.leads(hands, trump, leader)
+        best = max(leads.values()) if leader == 0 else min(leads.values())
+        held = 0
+        for t in leads:
+            held |= 1 << t
+        got = kernel.best_lead(k.planes(hands), trump, leader, k.points, rules.last_trick,
+                               k.ctx, k.table, np.int64(held))
+        assert (int(got[0]), int(got[1])) == (value, min(t for t, v in leads.items()
+                                                         if v == best))
+        for bound in (value - 7, value - 1, value, value + 1, value + 7):
+            for above in (True, False):
+                beyond = value > bound if above else value < bound
+                got = kernel.solve_beyond(k.planes(hands), trump, leader, k.points,
+                                          rules.last_trick, k.ctx, k.table, np.int64(bound),
+                                          above)
+                assert int(got) == (value if beyond else bound), (n, bound, above)
+
+
 def test_copies_fall_in_any_order_and_hands_are_left_alone():
     k = Kernel(TWO_HAND)
     hands = [[0] * 24, [0] * 24]

@@ -10,7 +10,11 @@ Entry points, for the driver (:mod:`binokel_sim.solver`) and for any talon kerne
 - :func:`solve` ``(hands, trump, leader, card_points, last_trick, ctx, tt) -> (points, card)``:
   the card points seat 0 secures from this trick start with best play of both sides (the last
   trick's bonus included; points won before do not matter), and one best card for ``leader``;
-- :func:`solve_leads`: the same, and the exact value of every card ``leader`` may lead.
+- :func:`solve_leads`: the same, and the exact value of every card ``leader`` may lead;
+- :func:`best_lead`: the value and the lowest card type of a best lead (what a player asks: one
+  null-window search per lower card type instead of every lead's exact value);
+- :func:`solve_beyond`: the value only when it is beyond a bound (what a follower asks of each
+  reply after the first: one null-window search when it is not).
 
 ``hands`` uint32 (2, 4): the bit planes of seats 0 and 1 (:mod:`binokel_sim.cards`), the same
 number of cards each, 1 to :data:`MAX_CARDS`; left untouched. ``trump`` suit 0..3, ``leader``
@@ -400,3 +404,57 @@ def solve_leads(hands, trump, leader, card_points, last_trick, ctx, tt, values):
             values[t] = _mtdf(mask, q0, q1, leader, rem, n, trump, ctx, tt, value,
                               np.int64(t))[0]
     return value, card
+
+
+@njit
+def best_lead(hands, trump, leader, card_points, last_trick, ctx, tt, legal):
+    """``(value, card)``: :func:`solve`'s value and the lowest card type of ``legal`` (an int64
+    mask of types ``leader`` holds, every one he may lead) whose lead secures that value, as
+    :func:`solve_leads` followed by the lowest best type would give. After the whole search,
+    each lower type takes one null-window search in the same table generation (does it reach
+    the value?) instead of an exact value of its own."""
+    mask, q0, q1, n, rem = _root(hands, card_points, last_trick, ctx)
+    leader = np.int64(leader)
+    trump = np.int64(trump)
+    value, card = _mtdf(mask, q0, q1, leader, rem, n, trump, ctx, tt, rem // 2, np.int64(ROOT))
+    cand = legal
+    while cand:
+        t = lowest_bit(cand)
+        cand &= cand - 1
+        if t == card or n == 1:
+            return value, t
+        if leader == 0:  # seat 0 maximises: does the lead reach the value?
+            if _search(mask, q0, q1, leader, value - 1, value, rem, n, np.int64(t), trump,
+                       ctx, tt) >= value:
+                return value, t
+        elif _search(mask, q0, q1, leader, value, value + 1, rem, n, np.int64(t), trump,
+                     ctx, tt) <= value:
+            return value, t
+    return value, card
+
+
+@njit
+def solve_beyond(hands, trump, leader, card_points, last_trick, ctx, tt, bound, above):
+    """:func:`solve`'s value if it is above ``bound`` (``above``) or below it (not
+    ``above``), else ``bound`` itself: one null-window search decides, and only a value beyond
+    the bound is then searched exactly (MTD(f) from that search's bound, in the same table
+    generation). What a follower asks of each reply after the first: is it better?"""
+    mask, q0, q1, n, rem = _root(hands, card_points, last_trick, ctx)
+    leader = np.int64(leader)
+    trump = np.int64(trump)
+    if n == 1:
+        value = _last_trick(q0, q1, leader, rem, suit_block(trump))
+        beyond = value > bound if above else value < bound
+        return value if beyond else bound
+    bound = np.int64(bound)
+    if above:
+        g = _search(mask, q0, q1, leader, bound, bound + 1, rem, n, np.int64(NO_CARD), trump,
+                    ctx, tt)
+        if g <= bound:
+            return bound
+    else:
+        g = _search(mask, q0, q1, leader, bound - 1, bound, rem, n, np.int64(NO_CARD), trump,
+                    ctx, tt)
+        if g >= bound:
+            return bound
+    return _mtdf(mask, q0, q1, leader, rem, n, trump, ctx, tt, g, np.int64(NO_CARD))[0]

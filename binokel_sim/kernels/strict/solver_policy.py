@@ -10,16 +10,24 @@ declarations are the heuristic's (:mod:`binokel_sim.kernels.strict.heuristic`).
 
 Several cards are often equally good; the policy then plays the lowest card type (suits S H D C,
 ranks from the 9 up), so its choice is a function of the position alone (docs/rules.md,
-"Policies"). A leader's values are :func:`~binokel_sim.kernels.strict.solver.solve_leads`'; a
-follower's, for each legal reply, the trick's points to seat 0 plus :func:`solve` of the
-position after it (the last trick's bonus instead when the hands are then empty).
+"Policies"). A leader's card is :func:`~binokel_sim.kernels.strict.solver.best_lead`'s (the
+lowest type of the best value, as every lead's value would give); a follower's value of each
+legal reply is the trick's points to seat 0 plus :func:`solve` of the position after it (the last
+trick's bonus instead when the hands are then empty), where a reply after the first needs only
+:func:`~binokel_sim.kernels.strict.solver.solve_beyond`: its exact value only when it is better.
 """
 
 import numpy as np
 
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.bits import lowest_bit, popcount
-from binokel_sim.kernels.strict.solver import CTX_SIZE, TT_BITS, solve, solve_leads
+from binokel_sim.kernels.strict.solver import (
+    CTX_SIZE,
+    TT_BITS,
+    best_lead,
+    solve,
+    solve_beyond,
+)
 from binokel_sim.kernels.play import card_key, remove_card, suit_block
 
 
@@ -49,12 +57,7 @@ def solver_card(a0, a1, a2, a3, b0, b1, b2, b3, seat, legal, led, trump, card_po
     best = np.int64(0)
     pick = np.int64(-1)
     if led < 0:
-        solve_leads(hands, trump, seat, card_points, last_trick, ctx, table, values)
-        for t in range(24):
-            if (legal >> t) & 1 and (pick < 0 or sign * values[t] > best):
-                best = sign * values[t]
-                pick = t
-        return pick
+        return best_lead(hands, trump, seat, card_points, last_trick, ctx, table, legal)[1]
     trump_block = suit_block(trump)
     led_block = suit_block(led // 6)
     key_led = card_key(led, led_block, trump_block)
@@ -70,8 +73,13 @@ def solver_card(a0, a1, a2, a3, b0, b1, b2, b3, seat, legal, led, trump, card_po
             value = trick + last_trick if winner == 0 else np.int64(0)
         else:
             remove_card(hands, seat, r)
-            rest, _ = solve(hands, trump, winner, card_points, last_trick, ctx, table)
-            value = rest + (trick if winner == 0 else np.int64(0))
+            won = trick if winner == 0 else np.int64(0)
+            if pick < 0:
+                rest, _ = solve(hands, trump, winner, card_points, last_trick, ctx, table)
+            else:  # only a better reply needs its exact value (the bound: as good as the best)
+                rest = solve_beyond(hands, trump, winner, card_points, last_trick, ctx, table,
+                                    sign * best - won, seat == 0)
+            value = rest + won
             p0, p1, p2, p3 = (a0, a1, a2, a3) if seat == 0 else (b0, b1, b2, b3)
             hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3] = p0, p1, p2, p3
         if pick < 0 or sign * value > best:
