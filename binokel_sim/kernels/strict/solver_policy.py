@@ -33,11 +33,11 @@ from binokel_sim.kernels.play import card_key, remove_card, suit_block
 
 @njit
 def solver_scratch(needed):
-    """The policy's scratch, allocated once per block of deals: ``(ctx, table, values, hands)``
-    for the solver; the table is a one-entry stub unless ``needed`` (a seat plays the policy)."""
+    """The policy's scratch, allocated once per block of deals: ``(ctx, table, hands)`` for the
+    solver; the table is a one-entry stub unless ``needed`` (a seat plays the policy)."""
     bits = TT_BITS if needed else 0
     return (np.zeros(CTX_SIZE, dtype=np.int64), np.zeros((1 << bits, 2), dtype=np.int64),
-            np.empty(24, dtype=np.int64), np.zeros((2, 4), dtype=np.uint32))
+            np.zeros((2, 4), dtype=np.uint32))
 
 
 @njit
@@ -50,7 +50,7 @@ def solver_card(a0, a1, a2, a3, b0, b1, b2, b3, seat, legal, led, trump, card_po
     :func:`solver_scratch` (``True``). Returns the lowest card type of the best value."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    ctx, table, values, hands = scratch
+    ctx, table, hands = scratch
     hands[0, 0], hands[0, 1], hands[0, 2], hands[0, 3] = a0, a1, a2, a3
     hands[1, 0], hands[1, 1], hands[1, 2], hands[1, 3] = b0, b1, b2, b3
     sign = np.int64(1) if seat == 0 else np.int64(-1)  # seat 1 minimises seat 0's points
