@@ -11,9 +11,10 @@ play of both), ``solve_leads`` (the exact value of every lead), ``best_lead`` (t
 lowest best lead: what the ``heuristic+solver`` policy asks to lead) and ``reply`` (the policy's
 whole card, ``solver_card``, for seat 1 answering a lead of seat 0 drawn from
 ``default_rng(seed + 1)``: one exact search for its first legal reply, then one bound search per
-further reply, exact only when it is better), each with a fresh, zeroed transposition table
-(the zeroing is not timed). Times are wall clock per call (``time.perf_counter_ns``); ``reply``
-has no node count (its searches each restart the count).
+further reply, exact only when it is better; only the positions where seat 1 has two or more
+legal card types, a forced reply needing no search), each with a fresh, zeroed transposition
+table (the zeroing is not timed). Times are wall clock per call (``time.perf_counter_ns``);
+``reply`` has no node count (its searches each restart the count).
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, call in calls.items():
         ns, nodes = [], []
         for i, (hands, trump) in enumerate(work):
+            if name == "reply" and bin(int(answers[i][9])).count("1") == 1:
+                continue  # a forced reply: no search
             table[:] = 0
             ctx[:] = 0
             scratch[0][:] = 0
@@ -120,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
             ns.append(time.perf_counter_ns() - start)
             if name != "reply":
                 nodes.append(int(ctx[kernel.CTX_NODES]))
-        figures[name] = summary(ns, nodes)
+        figures[name] = summary(ns, nodes) | ({"positions": len(ns)} if name == "reply" else {})
         s = figures[name]
         print(f"{name}: median {s['median_ms']:.3f} ms, p90 {s['p90_ms']:.3f}, p99 "
               f"{s['p99_ms']:.3f}, max {s['max_ms']:.3f}"

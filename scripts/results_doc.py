@@ -225,7 +225,8 @@ def solver_lines(data: dict) -> list[str]:
     for name, what in (("solve", "the value (`solve`)"),
                        ("solve_leads", "every lead's value (`solve_leads`)"),
                        ("best_lead", "the policy's lead: the lowest best (`best_lead`)"),
-                       ("reply", "the policy's reply to a random lead (`solver_card`)")):
+                       ("reply", "the policy's reply to a random lead, unforced "
+                                 "(`solver_card`)")):
         x = d.get(name)
         if x is None:
             continue
