@@ -421,7 +421,7 @@ def best_lead(hands, trump, leader, card_points, last_trick, ctx, tt, legal):
     while cand:
         t = lowest_bit(cand)
         cand &= cand - 1
-        if t == card or n == 1:
+        if t == card:
             return value, t
         if leader == 0:  # seat 0 maximises: does the lead reach the value?
             if _search(mask, q0, q1, leader, value - 1, value, rem, n, np.int64(t), trump,
@@ -442,11 +442,7 @@ def solve_beyond(hands, trump, leader, card_points, last_trick, ctx, tt, bound, 
     mask, q0, q1, n, rem = _root(hands, card_points, last_trick, ctx)
     leader = np.int64(leader)
     trump = np.int64(trump)
-    if n == 1:
-        value = _last_trick(q0, q1, leader, rem, suit_block(trump))
-        beyond = value > bound if above else value < bound
-        return value if beyond else bound
-    bound = np.int64(bound)
+    bound = np.int64(bound)  # (one card each: _search and _mtdf score the last trick exactly)
     if above:
         g = _search(mask, q0, q1, leader, bound, bound + 1, rem, n, np.int64(NO_CARD), trump,
                     ctx, tt)
