@@ -367,6 +367,9 @@ def fit(args) -> None:
     from binokel_sim.variants import find_variant
 
     data = [np.load(p) for p in args.files]
+    if any(d["rows"].shape[1] != REC for d in data):
+        raise SystemExit(f"distill_lead.py fit: a file of another layout ({REC} columns a row "
+                         f"expected): collect it again")
     rows = np.concatenate([d["rows"] for d in data])
     samples = int(data[0]["samples"])
     rules = find_variant(str(data[0]["variant"]))
