@@ -7,11 +7,12 @@ Two steps, each reproducible from its seed:
     choose from it also asks the sampling policy (``--samples`` deals of the unseen cards, the
     play-outs the heuristic's, or with ``--rollouts expert`` the expert's) and records the
     position (the 16 hand planes, seat, trick, trump, bidder, voids shown) with the sampling
-    policy's totals per card type. The expert's card is the one played, so the positions are the
-    expert's own. Writes an ``.npz``.
+    policy's totals per card type; with ``--follows`` every follow with a choice too. The
+    expert's card is the one played, so the positions are the expert's own. Writes an ``.npz``.
 
 ``fit``
-    Computes every candidate lead's features (:func:`features`, the expert's scorer
+    Prints the expert's regret under sampling's totals at each place in the trick, then
+    computes every candidate lead's features (:func:`features`, the expert's scorer
     ``kernels/partnership/heuristic.py:scored_lead``, ``W_*``), and fits integer weights that
     minimise the regret of the chosen card under the sampling totals (a softmax-smoothed regret,
     L-BFGS, then scaled and rounded). Prints the agreement with sampling and the regret of the
@@ -64,13 +65,14 @@ from binokel_sim.kernels.policies import POLICY_EXPERT
 
 # per row: the planes, (seat, trick, tricks, trump, bidder, voids, legal), the totals, (the
 # expert's card, sampling's card), per seat the types excluded by its plays and the types of the
-# meld it showed that it still holds
-REC = 16 + 7 + 24 + 2 + 4 + 4
+# meld it showed that it still holds, the position in the trick (0: the lead)
+REC = 16 + 7 + 24 + 2 + 4 + 4 + 1
 
 
 @njit
 def collect_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, tune,
-                   n_samples, expert_rollouts, show_rows, seed, n_blocks, block_size, out):
+                   n_samples, expert_rollouts, follows, show_rows, seed, n_blocks, block_size,
+                   out):
     """Play ``n_blocks`` blocks of deals, the expert on every seat, and write one row of ``out``
     (int64 (rows, REC)) per lead with two or more types; returns the rows written."""
     hand = deck.shape[0] // N_SEATS
@@ -102,17 +104,18 @@ def collect_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_m
                 continue
             copy_planes(hands, flat)
             rows = _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state,
-                         deck_counts, scratch, show_rows, card_points, last_trick, counters, out,
-                         rows)
-            if rows + 2 * hand > out.shape[0]:
+                         deck_counts, scratch, show_rows, card_points, last_trick, counters,
+                         follows, out, rows)
+            if rows + N_SEATS * hand > out.shape[0]:
                 return rows
     return rows
 
 
 @njit
 def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_counts, scratch,
-          show_rows, card_points, last_trick, counters, out, rows):
-    """One deal as ``sampling.play_known`` plays it, every seat the expert, recording leads."""
+          show_rows, card_points, last_trick, counters, follows, out, rows):
+    """One deal as ``sampling.play_known`` plays it, every seat the expert, recording the leads
+    (and with ``follows`` the follows) with a choice."""
     leader = bidder
     n_tricks = hand_cards(flat, leader)
     trump_block = suit_block(trump)
@@ -142,36 +145,37 @@ def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_coun
                 c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                                    others(flat, seat), voids, seat, k, n_tricks, trump,
                                    bidder, counters, knobs)
-                if popcount(legal) > 1:
-                    s = sampling_card(flat, seat, legal, leader, 0, cards, k, n_tricks, trump,
-                                      bidder, voids, excluded, played, shown, played_by,
-                                      deck_counts, n_samples, INFER_FULL, state, scratch,
-                                      card_points, last_trick, counters, rollout_knobs)
-                    r = out[rows]
-                    for q in range(16):
-                        r[q] = flat[q]
-                    r[16] = seat
-                    r[17] = k
-                    r[18] = n_tricks
-                    r[19] = trump
-                    r[20] = bidder
-                    r[21] = voids
-                    r[22] = legal
-                    for t in range(N_TYPES):
-                        r[23 + t] = totals[t] if (legal >> t) & 1 else 0
-                    r[47] = c
-                    r[48] = s
-                    for q in range(N_SEATS):
-                        r[49 + q] = excluded[q]
-                        held = np.int64(0)
-                        for t in range(N_TYPES):
-                            if shown[q, t] > played_by[q, t]:
-                                held |= np.int64(1) << t
-                        r[53 + q] = held
-                    rows += 1
             else:
                 c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card,
                                      win_seat, wins, trump, counters, knobs)
+            if popcount(legal) > 1 and (i == 0 or follows):
+                s = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
+                                  bidder, voids, excluded, played, shown, played_by,
+                                  deck_counts, n_samples, INFER_FULL, state, scratch,
+                                  card_points, last_trick, counters, rollout_knobs)
+                r = out[rows]
+                for q in range(16):
+                    r[q] = flat[q]
+                r[16] = seat
+                r[17] = k
+                r[18] = n_tricks
+                r[19] = trump
+                r[20] = bidder
+                r[21] = voids
+                r[22] = legal
+                for t in range(N_TYPES):
+                    r[23 + t] = totals[t] if (legal >> t) & 1 else 0
+                r[47] = c
+                r[48] = s
+                for q in range(N_SEATS):
+                    r[49 + q] = excluded[q]
+                    held = np.int64(0)
+                    for t in range(N_TYPES):
+                        if shown[q, t] > played_by[q, t]:
+                            held |= np.int64(1) << t
+                    r[53 + q] = held
+                r[57] = i
+                rows += 1
             take_card(flat, row, c)
             played[c] += 1
             played_by[seat, c] += 1
@@ -202,15 +206,15 @@ def collect(args) -> None:
     tables = compile_tables(rules)
     block = 50
     n_blocks = -(-args.deals // block)
-    out = np.zeros((n_blocks * block * 20 + 64, REC), dtype=np.int64)
+    out = np.zeros((n_blocks * block * (80 if args.follows else 20) + 64, REC), dtype=np.int64)
     t0 = time.perf_counter()
     n = collect_blocks(tables.deck, tables.kt, tables.trump_need, bidding_model(rules, tables),
                        tables.card_points, rules.last_trick, rules.min_meld, partnership_tune(rules),
-                       args.samples, args.rollouts == "expert", show_rows(rules), args.seed,
-                       n_blocks, block, out)
+                       args.samples, args.rollouts == "expert", args.follows, show_rows(rules),
+                       args.seed, n_blocks, block, out)
     np.savez_compressed(args.out, rows=out[:n], seed=args.seed, samples=args.samples,
                         rollouts=args.rollouts, variant=args.variant, deals=n_blocks * block)
-    print(f"{n:,} leads from {n_blocks * block:,} deals in {time.perf_counter() - t0:.0f} s "
+    print(f"{n:,} decisions from {n_blocks * block:,} deals in {time.perf_counter() - t0:.0f} s "
           f"-> {args.out}")
 
 
@@ -360,6 +364,21 @@ def smooth_regret(w, f, legal, regret, l2):
     return r.mean() + l2 * (w @ w), grad
 
 
+def expert_regret(rows: np.ndarray, samples: int, deals: int) -> None:
+    """The expert's regret under the sampling totals at each position in the trick: its card
+    against the best one, a decision and a deal."""
+    legal = bits(rows[:, 22])
+    totals = np.where(legal, rows[:, 23:47] / samples, -np.inf)
+    regret = totals.max(axis=1) - totals[np.arange(len(rows)), rows[:, 47]]
+    for position in range(N_SEATS):
+        m = rows[:, 57] == position
+        if m.any():
+            print(f"position {position}: {m.sum() / deals:.1f} decisions with a choice a deal, "
+                  f"the expert's regret {regret[m].mean():.3f} points a decision, "
+                  f"{regret[m].sum() / deals:.2f} a deal; agrees with sampling "
+                  f"{(rows[m, 47] == rows[m, 48]).mean():.3f}")
+
+
 def fit(args) -> None:
     from scipy.optimize import minimize
 
@@ -378,6 +397,9 @@ def fit(args) -> None:
             raise SystemExit(f"distill_lead.py fit: the files differ in {key}")
     rows = np.concatenate([d["rows"] for d in data])
     samples = int(data[0]["samples"])
+    deals = sum(int(d["deals"]) for d in data)
+    expert_regret(rows, samples, deals)
+    rows = rows[rows[:, 57] == 0]
     rules = find_variant(str(data[0]["variant"]))
     counters = int(counter_mask(compile_tables(rules).card_points))
     f = features(rows, counters)
@@ -454,6 +476,9 @@ def main() -> None:
     c.add_argument("--samples", type=int, default=64)
     c.add_argument("--rollouts", choices=("heuristic", "expert"), default="heuristic",
                    help="who plays the sampling policy's play-outs")
+    c.add_argument("--follows", action="store_true",
+                   help="record the follows with a choice too (fit reports the expert's regret "
+                        "at them and fits the leads)")
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
