@@ -44,23 +44,25 @@ import numpy as np
 
 from binokel_sim.kernels.bits import N_TYPES, popcount
 from binokel_sim.kernels.deal import block_start, deal_seats
-from binokel_sim.kernels.knowledge import INFER_FULL, excluded_by, shown_of
+from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.deals import bid_and_name, copy_planes, pair_melds
 from binokel_sim.kernels.partnership.heuristic import heuristic_follow, heuristic_lead
-from binokel_sim.kernels.partnership.sampling import sampling_card, sampling_scratch
+from binokel_sim.kernels.partnership.sampling import (
+    note_card,
+    sampling_card,
+    sampling_scratch,
+    table_knowledge,
+)
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
-    PLAY_HEURISTIC,
-    after_card,
     counter_mask,
     hand_cards,
     heuristic_knobs,
     others,
     seat_knobs,
-    take_card,
 )
-from binokel_sim.kernels.play import WINS_OVER, beaters, legal_under, suit_block
+from binokel_sim.kernels.play import beaters, legal_under, suit_block
 from binokel_sim.kernels.policies import POLICY_EXPERT
 
 # per row: the planes, (seat, trick, tricks, trump, bidder, voids, legal), the totals, (the
@@ -120,14 +122,7 @@ def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_coun
     n_tricks = hand_cards(flat, leader)
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
-    voids = np.int64(0)
-    excluded = np.zeros(N_SEATS, dtype=np.int64)
-    played = np.zeros(N_TYPES, dtype=np.int64)
-    played_by = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
-    shown = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
-    for seat in range(N_SEATS):
-        shown_of(flat, seat, show_rows, trump, shown[seat])
-    cards = np.zeros(N_SEATS, dtype=np.int64)
+    voids, excluded, played, played_by, shown, cards = table_knowledge(flat, show_rows, trump)
     totals = scratch[4]
     for k in range(n_tricks):
         led = 0
@@ -176,22 +171,9 @@ def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_coun
                     r[53 + q] = held
                 r[57] = i
                 rows += 1
-            take_card(flat, row, c)
-            played[c] += 1
-            played_by[seat, c] += 1
-            cards[i] = c
-            if i == 0:
-                led = c // 6
-                led_block = suit_block(led)
-                win_card = c
-                wins = WINS_OVER[(wins_row + c) & 127]
-            else:
-                excluded[seat] |= excluded_by(c, led_block, trump_block, beat)
-                out_of = np.int64((h0 & led_block) == 0)
-                voids |= out_of << (4 * seat + led)
-                voids |= (out_of & np.int64((h0 & trump_block) == 0)) << (4 * seat + trump)
-                wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card,
-                                                      win_seat, PLAY_HEURISTIC)
+            led, led_block, voids, wins, win_card, win_seat = note_card(
+                flat, seat, i, c, h0, beat, cards, played, played_by, excluded, voids, led,
+                led_block, trump, wins_row, wins, win_card, win_seat)
         leader = win_seat
     return rows
 

@@ -182,6 +182,45 @@ def sampling_active(seat_policies):
     return False
 
 
+@njit(inline="always")
+def table_knowledge(flat, show_rows, trump):
+    """What the table knows before the first card of a deal (``flat``: every hand), as
+    :func:`play_known` keeps it: ``(voids shown, per seat the types excluded by its plays, the
+    cards played, per seat the cards it played, per seat the meld cards it showed
+    (:func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``), the trick's cards)``."""
+    excluded = np.zeros(N_SEATS, dtype=np.int64)
+    played = np.zeros(N_TYPES, dtype=np.int64)
+    played_by = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
+    shown = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
+    for seat in range(N_SEATS):
+        shown_of(flat, seat, show_rows, trump, shown[seat])
+    return np.int64(0), excluded, played, played_by, shown, np.zeros(N_SEATS, dtype=np.int64)
+
+
+@njit(inline="always")
+def note_card(flat, seat, i, c, h0, beat, cards, played, played_by, excluded, voids, led,
+              led_block, trump, wins_row, wins, win_card, win_seat):
+    """``seat`` plays ``c`` as the ``i``-th card of the trick (``h0``: its plane 0 before the
+    card; ``beat``: the cards that would have headed the trick): the card leaves ``flat`` and
+    what the table knows (:func:`table_knowledge`'s arrays, updated in place; ``voids``) and the
+    trick's state move on. Returns ``(led, led_block, voids, wins, win_card, win_seat)``."""
+    take_card(flat, 4 * seat, c)
+    played[c] += 1
+    played_by[seat, c] += 1
+    cards[i] = c
+    if i == 0:
+        led = c // 6
+        return led, suit_block(led), voids, WINS_OVER[(wins_row + c) & 127], c, win_seat
+    trump_block = suit_block(trump)
+    excluded[seat] |= excluded_by(c, led_block, trump_block, beat)
+    out_of = np.int64((h0 & led_block) == 0)
+    voids |= out_of << (4 * seat + led)
+    voids |= (out_of & np.int64((h0 & trump_block) == 0)) << (4 * seat + trump)
+    wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card, win_seat,
+                                          PLAY_HEURISTIC)
+    return led, led_block, voids, wins, win_card, win_seat
+
+
 @njit
 def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck_counts,
                scratch, show_rows, card_points, last_trick, counters, knobs, trick_cards,
@@ -202,14 +241,7 @@ def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck
     n_tricks = hand_cards(flat, leader)
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
-    voids = np.int64(0)
-    excluded = np.zeros(N_SEATS, dtype=np.int64)
-    played = np.zeros(N_TYPES, dtype=np.int64)
-    played_by = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
-    shown = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
-    for seat in range(N_SEATS):
-        shown_of(flat, seat, show_rows, trump, shown[seat])
-    cards = np.zeros(N_SEATS, dtype=np.int64)
+    voids, excluded, played, played_by, shown, cards = table_knowledge(flat, show_rows, trump)
     play = np.zeros(2, dtype=np.int64)
     rollout_knobs = heuristic_knobs()  # the sampling policy's play-outs play the heuristic
     for k in range(n_tricks):
@@ -243,24 +275,11 @@ def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck
                                   bidder, voids, excluded, played, shown, played_by,
                                   deck_counts, n_samples, infer, state, scratch, card_points,
                                   last_trick, counters, rollout_knobs)
-            take_card(flat, row, c)
-            played[c] += 1
-            played_by[seat, c] += 1
-            cards[i] = c
             trick_cards[k, i] = c
             points += card_points[c]
-            if i == 0:
-                led = c // 6
-                led_block = suit_block(led)
-                win_card = c
-                wins = WINS_OVER[(wins_row + c) & 127]
-            else:
-                excluded[seat] |= excluded_by(c, led_block, trump_block, beat)
-                out_of = np.int64((h0 & led_block) == 0)
-                voids |= out_of << (4 * seat + led)
-                voids |= (out_of & np.int64((h0 & trump_block) == 0)) << (4 * seat + trump)
-                wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card,
-                                                      win_seat, PLAY_HEURISTIC)
+            led, led_block, voids, wins, win_card, win_seat = note_card(
+                flat, seat, i, c, h0, beat, cards, played, played_by, excluded, voids, led,
+                led_block, trump, wins_row, wins, win_card, win_seat)
         trick_winners[k] = win_seat
         play[win_seat & 1] += points
         leader = win_seat
