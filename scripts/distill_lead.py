@@ -370,7 +370,13 @@ def fit(args) -> None:
     from binokel_sim.tables import compile_tables
     from binokel_sim.variants import find_variant
 
-    data = [np.load(p) for p in args.files]
+    data = []
+    for path in args.files:
+        try:
+            data.append(np.load(path))
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"distill_lead.py fit: cannot read {path} as a file of collect: "
+                             f"{e}") from None
     if any(d["rows"].shape[1] != REC for d in data):
         raise SystemExit(f"distill_lead.py fit: a file of another layout ({REC} columns a row "
                          f"expected): collect it again")
