@@ -30,6 +30,7 @@ import numpy as np
 from binokel_sim import __version__, expert_play, tables
 from binokel_sim.contests import duel
 from binokel_sim.engines import engine, partnership, widow
+from binokel_sim.kernels.strict.heuristic import HEURISTIC_TUNE
 from binokel_sim.variants import find_variant
 
 # where the search starts: the phase-1 scorer on (score 1), winning what a spare card wins
@@ -46,10 +47,11 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
          "strict_follow_take": 1, "strict_follow_safe": 20, "strict_follow_big_wins": 0,
          "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
          "strict_follow_rank": -1, "follow_over": -50, "follow_smear": 10,
-         "partner_rules": 0}
+         "partner_rules": 0, "bury_aces_last": 0}
 STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()}
         | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
-FIXED = {"win_points", "win_meld", "score"}  # not searched: they switch the scorer on
+FIXED = {"win_points", "win_meld", "score",  # not searched: they switch the scorer on
+         "bury_aces_last"}  # only a widow game's soloist buries
 SWITCHES: set[str] = set()  # knobs that are 0 or 1
 
 # the partnership family (four-hand-80): its rules' switches, then the scored lead on, its
@@ -71,11 +73,26 @@ PARTNERSHIP_STEP = {name: 1 if name in PARTNERSHIP_SWITCHES else max(5, abs(v) /
                     for name, v in PARTNERSHIP_START.items()}
 
 
+# the widow games: the heuristic's rules (its knob values), the soloist burying his side aces
+# last; searched are that switch, the defenders as partners and the S-rules' two thresholds
+# (the strict scorer and the phase-1 knobs are another family's: docs/rules.md "Expert policy")
+WIDOW_SEARCHED = {"bury_aces_last": 1, "team": 1, "pull_margin": 1, "take_last": 5}
+WIDOW_SWITCHES = {"bury_aces_last", "team"}
+
+
+def widow_space() -> tuple[dict, dict, set, set]:
+    start = dict(zip(expert_play.KNOBS, HEURISTIC_TUNE)) | {"bury_aces_last": 1}
+    return (start, dict(WIDOW_SEARCHED), set(start) - set(WIDOW_SEARCHED), WIDOW_SWITCHES)
+
+
 def search_space(rules) -> tuple[dict, dict, set, set]:
-    """``(start, steps, fixed, switches)`` of ``rules``' family: the talon and widow games'
-    knobs or the partnership family's (kernels/partnership/heuristic.py)."""
+    """``(start, steps, fixed, switches)`` of ``rules``' family: the talon games' knobs, the
+    widow games' (:func:`widow_space`) or the partnership family's
+    (kernels/partnership/heuristic.py)."""
     if engine(rules) is partnership:
         return PARTNERSHIP_START, PARTNERSHIP_STEP, PARTNERSHIP_FIXED, PARTNERSHIP_SWITCHES
+    if engine(rules) is widow:
+        return widow_space()
     return START, STEP, FIXED, SWITCHES
 
 

@@ -29,5 +29,10 @@ for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40; do
   binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 --policy heuristic \
     --out "results/calibration/$v" --format json > /dev/null
 done
+# issue 28: the widow games' expert (their default policy) as the forecast and the outcome policy
+for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40; do
+  binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 --policy expert \
+    --out "results/calibration/$v-expert" --format json > /dev/null
+done
 # the auctions the heuristic makes in the widow games (docs/results.md, "Auctions")
 python scripts/auction_stats.py --deals 20000 --seed 1 --out results/auctions.json > /dev/null

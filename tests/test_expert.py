@@ -49,8 +49,31 @@ def test_four_hand_80_has_fitted_knobs_with_provenance():
     assert policies.default_policy(rules) == "expert"
 
 
+WIDOW = ("three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40")
+
+
+@pytest.mark.parametrize("name", WIDOW)
+def test_the_widow_games_have_fitted_knobs_with_provenance(name):
+    """The widow games' expert buries its side aces last (docs/rules.md "Expert policy")."""
+    entry = json.loads(expert_play.MODEL_FILE.read_text(encoding="utf-8"))["variants"][name]
+    assert set(entry["knobs"]) == set(expert_play.KNOBS)
+    assert entry["knobs"]["bury_aces_last"] == 1
+    assert entry["knobs"]["score"] == 0 and entry["knobs"]["strict_score"] == 0
+    low, high = entry["measured"]["ci95"]
+    assert 0 < low <= entry["measured"]["gain"] <= high
+    assert entry["provenance"]["command"].startswith("python scripts/fit_expert.py")
+    rules = find_variant(name)
+    assert policies.policy_id("expert", rules) == 6
+    assert policies.default_policy(rules) == "expert"
+
+
 @pytest.mark.parametrize("name", ["three-hand-auction-48", "swabian-3-40"])
-def test_variants_without_knobs_refuse_the_expert_in_one_line(name):
+def test_variants_without_knobs_refuse_the_expert_in_one_line(name, monkeypatch):
+    """A variant ``expert_play.json`` fits no knobs for (here: one taken out of it) refuses the
+    expert and defaults to the heuristic."""
+    model = expert_play._model()
+    unfitted = {**model, "variants": {k: v for k, v in model["variants"].items() if k != name}}
+    monkeypatch.setattr(expert_play, "_model", lambda: unfitted)
     rules = find_variant(name)
     with pytest.raises(SimulationError, match="policy expert plays the variants its knobs"):
         policies.policy_id("expert", rules)
@@ -185,5 +208,6 @@ def test_the_knob_names_follow_the_kernels_order():
           "strict_follow_safe": h.X_F_SAFE, "strict_follow_big_wins": h.X_F_BIG_WINS,
           "strict_follow_big_loses": h.X_F_BIG_LOSES, "strict_follow_smear": h.X_F_SMEAR,
           "strict_follow_trump": h.X_F_TRUMP, "strict_follow_rank": h.X_F_RANK,
-          "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3}
+          "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3,
+          "bury_aces_last": h.W_BURY}
     assert [at[name] for name in expert_play.KNOBS] == list(range(N_TUNE))

@@ -123,8 +123,51 @@ def test_heuristic_deals_equal_the_twin(widow_rules, mix):
     assert {r["trump"] for r in heuristic_solo} == {"S", "H", "D", "C"}
 
 
+def test_the_fitted_expert_buries_its_aces_last_as_the_twin(widow_rules):
+    """The fitted expert (docs/rules.md "Expert policy", "In the widow games") on every seat and
+    beside the heuristic and random seats: deal for deal the twin's burials and cards, and its
+    burials are not the heuristic's (a soloist who holds a side ace keeps it longer)."""
+    from binokel_sim.kernels.policies import POLICY_EXPERT
+
+    for names in (["expert"] * widow_rules.players,
+                  (["expert", "heuristic", "random", "heuristic"])[:widow_rules.players]):
+        ids = [{"expert": POLICY_EXPERT, "heuristic": HEURISTIC, "random": RANDOM}[n]
+               for n in names]
+        kernel = kernel_records(widow_rules, ids, n=60, seed=8, first_block=0, block_size=7,
+                                first_deal=0)
+        assert kernel == widow_twin.play_deals(widow_rules, 60, 8, 7, policies=names)
+    plain = kernel_records(widow_rules, [HEURISTIC] * widow_rules.players, n=60, seed=8,
+                           first_block=0, block_size=7, first_deal=0)
+    expert = kernel_records(widow_rules, [POLICY_EXPERT] * widow_rules.players, n=60, seed=8,
+                            first_block=0, block_size=7, first_deal=0)
+    assert [r["buried"] for r in plain] != [r["buried"] for r in expert]
+    buried_aces = [sum(c.startswith("A") for c in r["buried"]) for r in plain], \
+        [sum(c.startswith("A") for c in r["buried"]) for r in expert]
+    assert sum(buried_aces[1]) < sum(buried_aces[0])
+
+
+def test_the_burial_orders_kernel_and_twin():
+    """Row 2 of the preferences (the expert's burial) is the twin's ``bury_order`` with
+    ``aces_last``: no trump before a trump, a side ace after every other side card, then the
+    most card points; row 1 is the heuristic's."""
+    from binokel_sim.cards import N_RANKS, RANK_A
+    from binokel_sim.reference import widow_policy
+
+    for name in ("swabian-3-40", "four-hand-widow-48"):
+        rules = find_variant(name)
+        table = wg.preferences(rules)
+        for trump in range(4):
+            assert list(table[1, trump]) == widow_policy.bury_order(rules, trump)
+            order = list(table[2, trump])
+            assert order == widow_policy.bury_order(rules, trump, aces_last=True)
+            side = [t for t in order if t // N_RANKS != trump]
+            aces = [i for i, t in enumerate(side) if t % N_RANKS == RANK_A]
+            assert aces == list(range(len(side) - 3, len(side)))  # three side suits
+            assert order[len(side):] == [t for t in order if t // N_RANKS == trump]
+
+
 TRIAL_KNOBS = [  # the strict knobs the expert may carry: the S-rules' and the scorer's
-    {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10},
+    {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10, "bury_aces_last": 1},
     {"team": 1, "strict_score": 1, "strict_lead_trump": -20, "strict_lead_master": 10,
      "strict_lead_pull": 30, "strict_lead_big": 3, "strict_lead_rank": -1,
      "strict_lead_length": 1, "strict_lead_out": -2, "strict_follow_win": 20,
@@ -135,10 +178,11 @@ TRIAL_KNOBS = [  # the strict knobs the expert may carry: the S-rules' and the s
 
 @pytest.mark.parametrize("knobs", TRIAL_KNOBS)
 def test_expert_knobs_deals_equal_the_twin(widow_rules, knobs):
-    """No widow game ships expert knobs (docs/rules.md "Expert policy"), but the fitting script
-    may set them: with trial knobs (the defenders as partners, the S-rules' thresholds, the
-    strict scorer) the expert beside the heuristic and random seats plays the twin's cards,
-    deal for deal, and the knobs change play (the records differ from the heuristic's)."""
+    """Beside the fitted knobs (docs/rules.md "Expert policy"), the fitting script may set
+    others: with trial knobs (the soloist burying his side aces last, the defenders as partners,
+    the S-rules' thresholds, the strict scorer) the expert beside the heuristic and random seats
+    buries and plays as the twin, deal for deal, and the knobs change play (the records differ
+    from the heuristic's)."""
     from binokel_sim import expert_play
     from binokel_sim.kernels.policies import POLICY_EXPERT
 
@@ -272,7 +316,7 @@ def test_demand_and_burying_in_records(widow_rules):
 
 # --- whole deals ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize("policy", ["random", "heuristic", "expert"])
 def test_card_points_and_bonus_are_conserved(widow_rules, policy):
     played = wg.run_play(widow_rules, 3000, 2, policy)
     conceded = played.info[:, I_CONCEDED] != 0  # Abgehen: no play, no card points
@@ -280,7 +324,7 @@ def test_card_points_and_bonus_are_conserved(widow_rules, policy):
     assert set(np.unique(played.info[:, 7]).tolist()) <= {0, 1000}
 
 
-@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize("policy", ["random", "heuristic", "expert"])
 def test_records_replay_under_the_rules(widow_rules, policy):
     for record in records(widow_rules, 1500, 31, policy):
         replay_widow(widow_rules, record)

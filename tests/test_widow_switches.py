@@ -150,7 +150,7 @@ def test_sampling_deals_equal_the_twin(switched):
 # --- whole runs replayed --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("policy, deals", [("random", 2000), ("heuristic", 2000),
-                                           ("sampling", 256)])
+                                           ("expert", 2000), ("sampling", 256)])
 def test_records_replay_under_the_rules(switched, policy, deals):
     played = widow_games.run_play(switched, deals, 29, policy, samples_per_move=2)
     records = list(widow_records(played))

@@ -124,11 +124,11 @@ RulesOpt = Annotated[Optional[Path], typer.Option(
 
 
 PolicyOpt = Annotated[str, typer.Option(
-    "--policy", help="heuristic, random, expert (the fitted talon games and four-hand-80), "
+    "--policy", help="heuristic, random, expert (the variants its knobs are fitted for), "
                      "heuristic+solver (two-hand-48) or sampling (slow); docs/commands.md.")]
 DefaultPolicyOpt = Annotated[Optional[str], typer.Option(
     "--policy", show_default=False,
-    help="expert (the default where its knobs are fitted: the built-in talon games and four-hand-80; else "
+    help="expert (the default where its knobs are fitted: every built-in variant; else "
          "heuristic), heuristic, random, heuristic+solver (two-hand-48) or sampling (slow); "
          "the output names it; docs/commands.md.")]
 SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(

@@ -18,7 +18,7 @@ import numpy as np
 
 from binokel_sim import expert_play, widow_value
 from binokel_sim.bidding import ladder
-from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, counts_to_planes
+from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, RANK_A, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs
 from binokel_sim.engines.policies import (
@@ -84,8 +84,9 @@ def sampling_plays(rules: Rules) -> bool:
 
 def expert_plays(rules: Rules) -> bool:
     """The ``expert`` policy plays a widow game whose knobs are fitted
-    (``binokel_sim/expert_play.json``): it bids, takes the widow and buries as the heuristic,
-    and plays its cards by the heuristic's rules with its knobs."""
+    (``binokel_sim/expert_play.json``): it bids and takes the widow as the heuristic, buries
+    by its knob ``bury_aces_last`` (:func:`preferences`), and plays its cards by the heuristic's
+    rules with its knobs."""
     return expert_play.fitted(rules.name)
 
 
@@ -111,7 +112,7 @@ def check(rules: Rules) -> None:
 def compile_widow(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow.deals`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), completions
-    int64 (24, k) (:func:`completions`), preferences int64 (2, 4, 24) (:func:`preferences`), the
+    int64 (24, k) (:func:`completions`), preferences int64 (3, 4, 24) (:func:`preferences`), the
     meld sets a player shows (:func:`~binokel_sim.engines.policies.show_rows`: the sampling policy's
     knowledge), the soloist's estimate after the Dabb (:func:`binokel_sim.widow_value.weights`,
     Abgehen), a bidding seat's estimate before it and its bid limits
@@ -147,16 +148,20 @@ def compile_widow(rules: Rules) -> tuple:
 
 
 def preferences(rules: Rules) -> np.ndarray:
-    """The order in which the heuristic parts with cards (docs/rules.md, "Policies"), int64
-    (2, 4, 24): ``[0, any]`` for the card given back (the fewest card points, then the lowest
-    type), ``[1, trump]`` for burying (no trump before a trump, then the most card points, then
-    the lowest type)."""
+    """The order in which a soloist parts with cards (docs/rules.md, "Policies"), int64
+    (3, 4, 24): ``[0, any]`` for the card given back (the fewest card points, then the lowest
+    type), ``[1, trump]`` for the heuristic's burying (no trump before a trump, then the most
+    card points, then the lowest type), ``[2, trump]`` for burying with the expert's knob
+    ``bury_aces_last`` (the same, a side ace after every other side card)."""
     points = [rules.rank_points[t % N_RANKS] for t in range(N_TYPES)]
-    out = np.empty((2, 4, N_TYPES), dtype=np.int64)
+    out = np.empty((3, 4, N_TYPES), dtype=np.int64)
     for trump in range(4):
         out[0, trump] = sorted(range(N_TYPES), key=lambda t: (points[t], t))
         out[1, trump] = sorted(range(N_TYPES),
                                key=lambda t: (t // N_RANKS == trump, -points[t], t))
+        out[2, trump] = sorted(range(N_TYPES),
+                               key=lambda t: (t // N_RANKS == trump, t % N_RANKS == RANK_A,
+                                              -points[t], t))
     return out
 
 def completions(rules: Rules) -> np.ndarray:

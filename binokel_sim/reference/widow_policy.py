@@ -11,7 +11,7 @@ the cards that cannot raise one, which must not change a single decision.
 
 from __future__ import annotations
 
-from binokel_sim.cards import N_SUITS, N_TYPES, type_rank, type_suit
+from binokel_sim.cards import N_SUITS, N_TYPES, RANK_A, type_rank, type_suit
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
 from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
@@ -94,10 +94,12 @@ def give_back_order(rules: Rules) -> list[int]:
     return sorted(range(N_TYPES), key=lambda t: (rules.rank_points[type_rank(t)], t))
 
 
-def bury_order(rules: Rules, trump: int) -> list[int]:
-    """The order for burying: no trump before a trump, then the most card points, then the
-    lowest type."""
+def bury_order(rules: Rules, trump: int, aces_last: bool = False) -> list[int]:
+    """The order for burying: no trump before a trump, then (with ``aces_last``, the expert's
+    knob ``bury_aces_last``) every other card before an ace, then the most card points, then
+    the lowest type."""
     return sorted(range(N_TYPES), key=lambda t: (type_suit(t) == trump,
+                                                 aces_last and type_rank(t) == RANK_A,
                                                  -rules.rank_points[type_rank(t)], t))
 
 
@@ -116,11 +118,12 @@ def trump(rules: Rules, hand: list[int]) -> int:
     return values.index(max(values))
 
 
-def burial(rules: Rules, hand: list[int], trump_suit: int) -> int:
+def burial(rules: Rules, hand: list[int], trump_suit: int, aces_last: bool = False) -> int:
     """One card the soloist buries: any type he holds, by :func:`cheapest_loss` on the meld with
-    the trump he named."""
+    the trump he named (in :func:`bury_order`'s order)."""
     candidates = [t for t in range(N_TYPES) if hand[t] > 0]
-    return cheapest_loss(rules, hand, candidates, bury_order(rules, trump_suit), trump_suit)
+    return cheapest_loss(rules, hand, candidates, bury_order(rules, trump_suit, aces_last),
+                         trump_suit)
 
 
 def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: list[int],

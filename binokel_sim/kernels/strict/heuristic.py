@@ -68,6 +68,9 @@ X_F_WIN, X_F_TAKE, X_F_SAFE, X_F_BIG_WINS, X_F_BIG_LOSES, X_F_SMEAR, X_F_TRUMP, 
 # ten given to his trick (with the scorer; without it, rule E3)
 F_OVER, F_SMEAR = 41, 42
 F_E3 = 43  # 1 = rule E3 (the heuristic's throw) when the partner holds the trick, not the weights
+# the widow games' soloist buries by ``engines.widow.preferences`` order 1 + this knob: 0 the
+# most card points first (the heuristic), 1 the same with the side aces last (kept to win tricks)
+W_BURY = 44
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
 # the heuristic's row where no table is at hand: the sampling policy's play-outs copy it

@@ -65,9 +65,11 @@ from binokel_sim.kernels.policies import (
     POLICY_SAMPLING,
     POLICY_TOP,
     random_pick,
+    tune_row,
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
+from binokel_sim.kernels.strict.heuristic import W_BURY
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
@@ -630,8 +632,9 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 else:
                     t, _, w0, w1, w2, w3 = cheapest_loss(
                         hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                        hands[soloist, 3], w0, w1, w2, w3, held, prefer, np.int64(1),
-                        trump, kt, totals)
+                        hands[soloist, 3], w0, w1, w2, w3, held, prefer,
+                        1 + cfg[tune_row(policies[soloist], CFG_TUNE) + W_BURY], trump, kt,
+                        totals)
                 remove_card(hands, soloist, t)
                 buried[j] = t
             if smart is None or random_soloist:
