@@ -3,9 +3,10 @@
 The expert plays the heuristic's code (:mod:`binokel_sim.kernels.strict.heuristic`) with its
 own values of the knobs the heuristic holds fixed: in phase 1 the weights of a card scorer that
 replaces rules E1-E3, in strict tricks the S-rules' thresholds and an optional scorer's weights,
-and whether a widow-game defender counts the other defender as his partner (docs/rules.md,
-"Expert policy", names every knob). ``scripts/fit_expert.py`` fits them per variant by paired duels against the heuristic
-(the same deals played once per seating) and writes ``expert_play.json`` with its provenance:
+whether a widow-game defender counts the other defender as his partner, and whether a widow
+game's soloist buries his side aces last (docs/rules.md, "Expert policy", names every knob).
+``scripts/fit_expert.py`` fits them per variant by paired duels against the heuristic (the same
+deals played once per seating) and writes ``expert_play.json`` with its provenance:
 the command, the seed, the deals, and each variant's measured gain with its 95% interval.
 """
 

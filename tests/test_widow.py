@@ -167,7 +167,8 @@ def test_the_burial_orders_kernel_and_twin():
 
 
 TRIAL_KNOBS = [  # the strict knobs the expert may carry: the S-rules' and the scorer's
-    {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10, "bury_aces_last": 1},
+    {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10},
+    {"bury_aces_last": 1, "team": 1},
     {"team": 1, "strict_score": 1, "strict_lead_trump": -20, "strict_lead_master": 10,
      "strict_lead_pull": 30, "strict_lead_big": 3, "strict_lead_rank": -1,
      "strict_lead_length": 1, "strict_lead_out": -2, "strict_follow_win": 20,
@@ -446,18 +447,22 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, poli
     return out
 
 
+@pytest.mark.parametrize("policy", ["random", "expert"])
 @pytest.mark.parametrize("name, known, void", [
     ("three-hand-auction-48", ["left:TH TH KS", "right:TD"], ["1:C"]),
     ("four-hand-widow-48", ["partner:AS", "3:KD QD"], ["left:H", "right:S"]),
 ])
-def test_constrained_samples_equal_the_twin(name, known, void, small_blocks):
+def test_constrained_samples_equal_the_twin(name, known, void, policy, small_blocks):
+    """bid-odds' samples (seat 0 the soloist) against the twins, random on every seat or the
+    expert (its burial and its cards)."""
     from binokel_sim.constraints import parse_knowledge
 
     rules = find_variant(name)
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
     k = parse_knowledge(rules, hand, known, void)
-    out = wg.run_samples(rules, hand, 20, 3, "random", knowledge=k)
-    assert out.tolist() == twin_constrained_samples(rules, hand, 20, 3, 7, k)
+    out = wg.run_samples(rules, hand, 20, 3, policy, knowledge=k)
+    assert out.tolist() == twin_constrained_samples(
+        rules, hand, 20, 3, 7, k, policies=None if policy == "random" else [policy] * rules.players)
 
 
 def test_nothing_known_is_the_plain_shuffle(widow_rules):

@@ -303,7 +303,8 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
               pick: Pick, sample: bool = False, policies: list[str] | None = None,
               stream: Stream | None = None, n_samples: int = 0, inference: str = "full") -> dict:
     """One widow-game deal from the given hands and widow (counts per card type, seat 0 first),
-    with ``policies[seat]`` (``random``, ``heuristic`` or ``sampling``, which decides the
+    with ``policies[seat]`` (``random``, ``heuristic``, ``expert``, which buries by its knob
+    ``bury_aces_last`` and plays with its knobs, or ``sampling``, which decides the
     auction and the widow as the heuristic and plays its cards by ``n_samples`` deals a
     decision from ``stream``, the stream ``pick`` reads, respecting what the play excluded as
     ``inference`` says: ``reference.core.inferring``; default random on every seat). Returns

@@ -10,7 +10,8 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compil
 - ``card_points`` int64 (24,);
 - ``completions`` int64 (24, k): per card type, the other cards of each meld set it completes
   (-1 padded; :func:`binokel_sim.engines.widow.completions`);
-- ``prefer`` int64 (2, 4, 24): the heuristic's order for parting with cards
+- ``prefer`` int64 (3, 4, 24): the orders for parting with cards: the card given back, the
+  heuristic's burial and the expert's with its knob ``bury_aces_last``
   (:func:`binokel_sim.engines.widow.preferences`);
 - ``show_rows``: the meld sets a player shows (the sampling policy's knowledge);
 - ``value`` int64 (8,): the soloist's estimate after the Dabb, :func:`binokel_sim.widow_value.
@@ -343,7 +344,7 @@ def meld_without(h0, h1, h2, h3, t, kt, totals, trump):
 
 @njit  # called, not inlined: the deal loop calls it twice
 def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trump, kt, totals):
-    """The card of ``candidates`` the heuristic parts with (docs/rules.md, "Policies"): in the
+    """The card of ``candidates`` the soloist parts with (docs/rules.md, "Policies"): in the
     order of preference ``prefer[kind, max(trump, 0)]`` (:func:`binokel_sim.engines.widow.
     preferences`), the first whose loss leaves the seat's meld as it is (with ``trump``, or the
     best over the suits when ``trump < 0``); when every card costs meld, the one whose loss
@@ -633,8 +634,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     t, _, w0, w1, w2, w3 = cheapest_loss(
                         hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
                         hands[soloist, 3], w0, w1, w2, w3, held, prefer,
-                        1 + cfg[tune_row(policies[soloist], CFG_TUNE) + W_BURY], trump, kt,
-                        totals)
+                        1 + np.int64(cfg[tune_row(policies[soloist], CFG_TUNE) + W_BURY] != 0),
+                        trump, kt, totals)
                 remove_card(hands, soloist, t)
                 buried[j] = t
             if smart is None or random_soloist:
