@@ -3,8 +3,9 @@
 The expert plays the heuristic's code (:mod:`binokel_sim.kernels.strict.heuristic`) with its
 own values of the knobs the heuristic holds fixed: in phase 1 the weights of a card scorer that
 replaces rules E1-E3, in strict tricks the S-rules' thresholds and an optional scorer's weights,
-whether a widow-game defender counts the other defender as his partner, and whether a widow
-game's soloist buries his side aces last (docs/rules.md, "Expert policy", names every knob).
+whether a widow-game defender counts the other defender as his partner, and how a widow game's
+soloist buries: his side aces last, a short side suit first (docs/rules.md, "Expert policy",
+names every knob).
 ``scripts/fit_expert.py`` fits them per variant by paired duels against the heuristic (the same
 deals played once per seating) and writes ``expert_play.json`` with its provenance:
 the command, the seed, the deals, and each variant's measured gain with its 95% interval.
@@ -31,7 +32,7 @@ KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump
          "strict_follow_win", "strict_follow_take", "strict_follow_safe",
          "strict_follow_big_wins", "strict_follow_big_loses", "strict_follow_smear",
          "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
-         "partner_rules", "bury_aces_last")
+         "partner_rules", "bury_aces_last", "bury_void")
 # the partnership family's knobs (four-hand-80), in the order of its kernels' knob rows
 # (kernels/partnership/heuristic.py: P_*; tests/test_expert.py checks the order)
 PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", "lead_ruff",

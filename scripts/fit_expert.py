@@ -47,11 +47,11 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
          "strict_follow_take": 1, "strict_follow_safe": 20, "strict_follow_big_wins": 0,
          "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
          "strict_follow_rank": -1, "follow_over": -50, "follow_smear": 10,
-         "partner_rules": 0, "bury_aces_last": 0}
+         "partner_rules": 0, "bury_aces_last": 0, "bury_void": 0}
 STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()}
         | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
 FIXED = {"win_points", "win_meld", "score",  # not searched: they switch the scorer on
-         "bury_aces_last"}  # only a widow game's soloist buries
+         "bury_aces_last", "bury_void"}  # only a widow game's soloist buries
 SWITCHES: set[str] = set()  # knobs that are 0 or 1
 
 # the partnership family (four-hand-80): its rules' switches, then the scored lead on, its
@@ -74,14 +74,16 @@ PARTNERSHIP_STEP = {name: 1 if name in PARTNERSHIP_SWITCHES else max(5, abs(v) /
 
 
 # the widow games: the heuristic's rules (its knob values), the soloist burying his side aces
-# last; searched are that switch, the defenders as partners and the S-rules' two thresholds
-# (the strict scorer and the phase-1 knobs are another family's: docs/rules.md "Expert policy")
-WIDOW_SEARCHED = {"bury_aces_last": 1, "team": 1, "pull_margin": 1, "take_last": 5}
+# last and a side suit of at most 3 cards first; searched are those two burial knobs, the
+# defenders as partners and the S-rules' two thresholds (the strict scorer and the phase-1 knobs
+# are another family's: docs/rules.md "Expert policy")
+WIDOW_SEARCHED = {"bury_aces_last": 1, "bury_void": 1, "team": 1, "pull_margin": 1,
+                  "take_last": 5}
 WIDOW_SWITCHES = {"bury_aces_last", "team"}
 
 
 def widow_space() -> tuple[dict, dict, set, set]:
-    start = dict(zip(expert_play.KNOBS, HEURISTIC_TUNE)) | {"bury_aces_last": 1}
+    start = dict(zip(expert_play.KNOBS, HEURISTIC_TUNE)) | {"bury_aces_last": 1, "bury_void": 3}
     return (start, dict(WIDOW_SEARCHED), set(start) - set(WIDOW_SEARCHED), WIDOW_SWITCHES)
 
 

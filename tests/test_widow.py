@@ -169,6 +169,7 @@ def test_the_burial_orders_kernel_and_twin():
 TRIAL_KNOBS = [  # the strict knobs the expert may carry: the S-rules' and the scorer's
     {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10},
     {"bury_aces_last": 1, "team": 1},
+    {"bury_void": 4},
     {"team": 1, "strict_score": 1, "strict_lead_trump": -20, "strict_lead_master": 10,
      "strict_lead_pull": 30, "strict_lead_big": 3, "strict_lead_rank": -1,
      "strict_lead_length": 1, "strict_lead_out": -2, "strict_follow_win": 20,

@@ -199,18 +199,20 @@ class WidowHandling(NamedTuple):
 
 
 def handle_widow(rules: Rules, hands: list[list[int]], widow: list[int], soloist: int,
-                 pick: Pick, heuristic: bool = False, aces_last: bool = False) -> WidowHandling:
+                 pick: Pick, heuristic: bool = False, aces_last: bool = False,
+                 void: int = 0) -> WidowHandling:
     """Steps 1-4 of docs/rules.md "The widow, the demand, burying and trump", random policy:
     the soloist takes the widow, may demand a card (its holder gets a card of the soloist's
     choice back), buries ``rules.widow`` cards and names trump. ``hands`` is changed in place
     (every seat ends with ``rules.hand_size`` cards). A ``heuristic`` soloist decides as
     :mod:`binokel_sim.reference.widow_policy` says, naming trump before he buries (his side
-    aces last with ``aces_last``: the expert's knob ``bury_aces_last``)."""
+    aces last with ``aces_last``, a short side suit first with ``void``: the expert's knobs
+    ``bury_aces_last`` and ``bury_void``)."""
     own = hands[soloist]
     for t in range(N_TYPES):
         own[t] += widow[t]  # 1. the widow joins the hand
     if heuristic:
-        return heuristic_widow(rules, hands, soloist, aces_last)
+        return heuristic_widow(rules, hands, soloist, aces_last, void)
     demand = None
     card = choose(demand_options(rules, own), pick)  # 2. the demand
     if card is not None:
@@ -227,7 +229,7 @@ def handle_widow(rules: Rules, hands: list[list[int]], widow: list[int], soloist
 
 
 def heuristic_widow(rules: Rules, hands: list[list[int]], soloist: int,
-                    aces_last: bool = False) -> WidowHandling:
+                    aces_last: bool = False, void: int = 0) -> WidowHandling:
     """Steps 2-4 for a heuristic soloist (the widow already in his hand): the demand and the
     card given back, the trump, then the burials one by one."""
     own = hands[soloist]
@@ -244,7 +246,7 @@ def heuristic_widow(rules: Rules, hands: list[list[int]], soloist: int,
     trump = policy.trump(rules, own)
     buried = [0] * N_TYPES
     for _ in range(rules.widow):
-        t = policy.burial(rules, own, trump, aces_last)
+        t = policy.burial(rules, own, trump, aces_last, void)
         own[t] -= 1
         buried[t] += 1
     return WidowHandling(demand, buried, trump)
@@ -327,9 +329,9 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
               for seat, h in enumerate(dealt)]
     soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits)
     cards = [list(h) for h in dealt]
+    knobs = policy.expert_knobs(rules) if policies[soloist] == EXPERT else policy.HEURISTIC_KNOBS
     handling = handle_widow(rules, cards, widow, soloist, pick, policies[soloist] != RANDOM,
-                            policies[soloist] == EXPERT
-                            and policy.expert_knobs(rules)["bury_aces_last"] != 0)
+                            knobs["bury_aces_last"] != 0, knobs["bury_void"])
     assert all(sum(h) == rules.hand_size for h in cards)
     trump = handling.trump
     melds = [int(meld_total(rules, h, trump)) for h in cards]

@@ -11,7 +11,19 @@ the cards that cannot raise one, which must not change a single decision.
 
 from __future__ import annotations
 
-from binokel_sim.cards import N_SUITS, N_TYPES, RANK_A, type_rank, type_suit
+from binokel_sim.cards import (
+    N_RANKS,
+    N_SUITS,
+    N_TYPES,
+    RANK_9,
+    RANK_A,
+    RANK_J,
+    RANK_K,
+    RANK_Q,
+    RANK_T,
+    type_rank,
+    type_suit,
+)
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
 from binokel_sim.reference.core import meld_total
 from binokel_sim.reference.play import legal_cards, trick_winner
@@ -118,12 +130,28 @@ def trump(rules: Rules, hand: list[int]) -> int:
     return values.index(max(values))
 
 
-def burial(rules: Rules, hand: list[int], trump_suit: int, aces_last: bool = False) -> int:
+def void_first(hand: list[int], trump: int, limit: int, order: list[int]) -> list[int]:
+    """The expert's knob ``bury_void`` (``limit`` > 0): the ten, king, queen, jack and nine of
+    every side suit of which ``hand`` holds 1 to ``limit`` cards come first (a suit without a held
+    ace before one with, then the fewest cards, then the lower suit), then ``order``."""
+    def length(s: int) -> int:
+        return sum(hand[s * N_RANKS + r] for r in range(N_RANKS))
+
+    suits = sorted((s for s in range(N_SUITS) if s != trump and 0 < length(s) <= limit),
+                   key=lambda s: (hand[s * N_RANKS + RANK_A] > 0, length(s), s))
+    first = [s * N_RANKS + r for s in suits for r in (RANK_T, RANK_K, RANK_Q, RANK_J, RANK_9)]
+    return first + [t for t in order if t not in first]
+
+
+def burial(rules: Rules, hand: list[int], trump_suit: int, aces_last: bool = False,
+           void: int = 0) -> int:
     """One card the soloist buries: any type he holds, by :func:`cheapest_loss` on the meld with
-    the trump he named (in :func:`bury_order`'s order)."""
+    the trump he named (in :func:`bury_order`'s order; with ``void`` > 0, :func:`void_first`'s)."""
     candidates = [t for t in range(N_TYPES) if hand[t] > 0]
-    return cheapest_loss(rules, hand, candidates, bury_order(rules, trump_suit, aces_last),
-                         trump_suit)
+    order = bury_order(rules, trump_suit, aces_last)
+    if void > 0:
+        order = void_first(hand, trump_suit, void, order)
+    return cheapest_loss(rules, hand, candidates, order, trump_suit)
 
 
 def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: list[int],

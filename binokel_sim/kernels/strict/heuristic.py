@@ -71,6 +71,9 @@ F_E3 = 43  # 1 = rule E3 (the heuristic's throw) when the partner holds the tric
 # the widow games' soloist buries by ``engines.widow.preferences`` order 1 + this knob: 0 the
 # most card points first (the heuristic), 1 the same with the side aces last (kept to win tricks)
 W_BURY = 44
+# ... and first the cards but the ace of his side suit of the fewest cards, if it holds at most
+# this many (0: never), a suit without a held ace before one with (:func:`void_order`)
+W_VOID = 45
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
 # the heuristic's row where no table is at hand: the sampling policy's play-outs copy it

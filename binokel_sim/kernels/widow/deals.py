@@ -41,6 +41,7 @@ from binokel_sim.kernels.auction import NO_BID, next_bid
 from binokel_sim.kernels.bits import (
     ACES,
     ALL_TYPES,
+    SUIT_MASK,
     TENS,
     count_in,
     kth_bit,
@@ -70,7 +71,7 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
-from binokel_sim.kernels.strict.heuristic import W_BURY
+from binokel_sim.kernels.strict.heuristic import W_BURY, W_VOID
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
@@ -342,6 +343,37 @@ def meld_without(h0, h1, h2, h3, t, kt, totals, trump):
     return max(max(totals[0], totals[1]), max(totals[2], totals[3]))
 
 
+@njit(inline="always")
+def void_order(h0, h1, h2, h3, trump, limit, order, out):
+    """The expert's burial order with its knob ``bury_void`` (``limit`` > 0) into ``out``
+    int64 (24,): first the ten, king, queen, jack and nine of each side suit of at most ``limit``
+    cards he holds, a suit without a held ace before one with, then the fewest cards, then the
+    lower suit; then ``order`` (his ``bury_aces_last`` order) without those."""
+    keys = np.empty(4, dtype=np.int64)
+    for s in range(4):
+        n = count_in(h0, h1, h2, h3, np.int64(SUIT_MASK) << (6 * s))
+        ace = (np.int64(h0) >> (6 * s + 5)) & 1
+        keys[s] = 1000 + s if s == trump or n == 0 or n > limit else 100 * ace + 4 * n + s
+    pos = 0
+    listed = np.int64(0)
+    for _ in range(4):
+        best = 0
+        for s in range(1, 4):
+            if keys[s] < keys[best]:
+                best = s
+        if keys[best] >= 1000:
+            break
+        keys[best] = 2000
+        for r in (4, 3, 2, 1, 0):
+            out[pos] = best * 6 + r
+            listed |= np.int64(1) << (best * 6 + r)
+            pos += 1
+    for i in range(order.shape[0]):
+        if not (listed >> order[i]) & 1:
+            out[pos] = order[i]
+            pos += 1
+
+
 @njit  # called, not inlined: the deal loop calls it twice
 def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trump, kt, totals):
     """The card of ``candidates`` the soloist parts with (docs/rules.md, "Policies"): in the
@@ -447,6 +479,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     policies = np.empty(n_players, dtype=np.int64)
     play_pol = np.empty(n_players, dtype=np.int64)  # the seats' card play (a Durch's differs)
     buried = np.empty(n_widow, dtype=np.int64)
+    voided = np.empty((3, 4, 24), dtype=np.int64)  # the expert's burial order with bury_void
     melds = np.zeros(n_players, dtype=np.int64)
     card_pts = np.zeros(n_players, dtype=np.int64)
     points = card_pts.reshape((n_players, 1))  # the same card points, as play_strict adds them
@@ -631,11 +664,18 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 if smart is None or random_soloist:
                     t, s0, s1, s2, s3 = random_pick(held, s0, s1, s2, s3)
                 else:
+                    at = tune_row(policies[soloist], CFG_TUNE)
+                    kind = 1 + np.int64(cfg[at + W_BURY] != 0)
+                    order = prefer
+                    if cfg[at + W_VOID] > 0:
+                        void_order(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                                   hands[soloist, 3], trump, cfg[at + W_VOID],
+                                   prefer[kind, trump], voided[kind, trump])
+                        order = voided
                     t, _, w0, w1, w2, w3 = cheapest_loss(
                         hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                        hands[soloist, 3], w0, w1, w2, w3, held, prefer,
-                        1 + np.int64(cfg[tune_row(policies[soloist], CFG_TUNE) + W_BURY] != 0),
-                        trump, kt, totals)
+                        hands[soloist, 3], w0, w1, w2, w3, held, order, kind, trump, kt,
+                        totals)
                 remove_card(hands, soloist, t)
                 buried[j] = t
             if smart is None or random_soloist:
