@@ -132,7 +132,11 @@ def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tr
     branch: every rule's cards are worked out, and selects pick the rule that applies. L1 and L2
     play the highest rank of a set of masters, everything else the cheapest card of a set. The
     seat's knobs (``P_CASH_FIRST``, ``P_PULL_*``, ``P_LEAD_RUFF``) move L1's conditions, put L2
-    first and switch L3's preference; with ``P_LEAD_SCORE`` :func:`scored_lead` leads instead."""
+    first and switch L3's preference. With ``P_LEAD_SCORE`` :func:`scored_lead` leads instead (the
+    one branch: every lead of that seat takes it)."""
+    if knobs[seat, P_LEAD_SCORE] != 0:
+        return scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
+                           trump, bidder, counters, knobs)
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     partner = seat ^ 2
     opp_a = (seat + 1) & 3
@@ -161,11 +165,7 @@ def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tr
     high = either(pull, top, cash)
     use_high = either(pull, top != 0, cash != 0)
     cheap = either(pull, my_trumps, low)
-    card = either(use_high, high_rank_card(high), cheapest_card(cheap, trump_block, counters))
-    if knobs[seat, P_LEAD_SCORE] != 0:
-        card = scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
-                           trump, bidder, counters, knobs)
-    return card
+    return either(use_high, high_rank_card(high), cheapest_card(cheap, trump_block, counters))
 
 
 @njit(inline="always")
@@ -192,21 +192,34 @@ def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_trick
     ``W_OUT``) and while no opponent may hold a trump (``W_TRUMP_DRAWN``: none is unseen, or
     both have shown out of trump)."""
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
+    k = knobs[seat]
+    # what depends on the suit only (suit_score), from what every suit shares, worked out once
+    partner = seat ^ 2
+    opp_a = (seat + 1) & 3
+    opp_b = (seat + 3) & 3
+    trumps_unseen = (unseen & trump_block) != 0
+    drawn = (not trumps_unseen) | (bit_of(voids, 4 * opp_a + trump)
+                                   & bit_of(voids, 4 * opp_b + trump))
+    trump_part = (either((seat & 1) == (bidder & 1), k[W_TRUMP_BID], k[W_TRUMP_DEF])
+                  + either(2 * trick_index < n_tricks, k[W_TRUMP_EARLY], np.int64(0))
+                  + either(drawn, k[W_TRUMP_DRAWN], np.int64(0)))
+    opp_shown = either(trumps_unseen, ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 0xF,
+                       np.int64(0))
+    partner_shown = either(bit_of(voids, 4 * partner + trump), np.int64(0),
+                           (voids >> (4 * partner)) & 0xF)
+    b0 = suit_score(0, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
+    b1 = suit_score(1, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
+    b2 = suit_score(2, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
+    b3 = suit_score(3, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
     beaten = dominated(unseen)
-    # what depends on the suit only, per suit: the features of its cards' suit
-    b0 = suit_score(0, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
-                    bidder, knobs)
-    b1 = suit_score(1, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
-                    bidder, knobs)
-    b2 = suit_score(2, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
-                    bidder, knobs)
-    b3 = suit_score(3, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
-                    bidder, knobs)
-    w_master = knobs[seat, W_MASTER]
-    w_master_trump = knobs[seat, W_MASTER_TRUMP]
-    w_counter = knobs[seat, W_COUNTER]
-    w_rank = knobs[seat, W_RANK]
-    w_copies = knobs[seat, W_COPIES]
+    w_master = k[W_MASTER]
+    w_master_trump = k[W_MASTER_TRUMP]
+    w_counter = k[W_COUNTER]
+    w_rank = k[W_RANK]
+    w_copies = k[W_COPIES]
+    g1 = np.int64(h1)
+    g2 = np.int64(h2)
+    g3 = np.int64(h3)
     best = -1
     best_score = np.int64(-(1 << 40))
     m = legal
@@ -218,9 +231,8 @@ def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_trick
         master = either(bit_of(trump_block, c), w_master_trump, w_master)
         score += either(bit_of(beaten, c), np.int64(0), master)
         score += either(bit_of(counters, c), w_counter, np.int64(0))
-        copies = (((np.int64(h1) >> c) & 1) + ((np.int64(h2) >> c) & 1)
-                  + ((np.int64(h3) >> c) & 1))
-        score += w_rank * (c % 6) + w_copies * copies
+        copies = ((g1 >> c) & 1) + ((g2 >> c) & 1) + ((g3 >> c) & 1)
+        score += w_rank * (c - 6 * suit) + w_copies * copies
         better = score > best_score
         best = either(better, c, best)
         best_score = either(better, score, best_score)
@@ -228,34 +240,20 @@ def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_trick
 
 
 @njit(inline="always")
-def suit_score(suit, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump, bidder,
-               knobs):
-    """The part of :func:`scored_lead`'s score that a card owes to its suit ``suit``."""
+def suit_score(suit, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k):
+    """The part of :func:`scored_lead`'s score that a card owes to its suit ``suit``, without a
+    branch. ``k``: the seat's knob row; ``trump_part``: the trump's features that do not depend
+    on its cards (``W_TRUMP_BID`` or ``W_TRUMP_DEF``, ``W_TRUMP_EARLY``, ``W_TRUMP_DRAWN``);
+    ``opp_shown`` / ``partner_shown``: the suits (four bits) that earn ``W_VOID_OPP`` /
+    ``W_VOID_PARTNER``."""
     block = np.int64(SUIT_MASK) << (6 * suit)
-    partner = seat ^ 2
-    opp_a = (seat + 1) & 3
-    opp_b = (seat + 3) & 3
-    trumps_unseen = (unseen & (np.int64(SUIT_MASK) << (6 * trump))) != 0
     length = suit_count(h0, h1, h2, h3, block)
     out = popcount(unseen & block)
-    score = knobs[seat, W_LEN] * length + knobs[seat, W_OUT] * out
-    if suit == trump:
-        bidding = (seat & 1) == (bidder & 1)
-        score += knobs[seat, W_TRUMP_BID] if bidding else knobs[seat, W_TRUMP_DEF]
-        score += knobs[seat, W_TRUMP_OUT] * out + knobs[seat, W_TRUMP_LEN] * length
-        if 2 * trick_index < n_tricks:
-            score += knobs[seat, W_TRUMP_EARLY]
-        if (not trumps_unseen) or (bit_of(voids, 4 * opp_a + trump)
-                                   & bit_of(voids, 4 * opp_b + trump)):
-            score += knobs[seat, W_TRUMP_DRAWN]
-    else:
-        if trumps_unseen and (bit_of(voids, 4 * opp_a + suit) | bit_of(voids, 4 * opp_b + suit)):
-            score += knobs[seat, W_VOID_OPP]
-        if (not bit_of(voids, 4 * partner + trump)) and bit_of(voids, 4 * partner + suit):
-            score += knobs[seat, W_VOID_PARTNER]
-        if length == 1:
-            score += knobs[seat, W_SINGLETON]
-    return score
+    side = (either(bit_of(opp_shown, suit), k[W_VOID_OPP], np.int64(0))
+            + either(bit_of(partner_shown, suit), k[W_VOID_PARTNER], np.int64(0))
+            + either(length == 1, k[W_SINGLETON], np.int64(0)))
+    trump_score = trump_part + k[W_TRUMP_OUT] * out + k[W_TRUMP_LEN] * length
+    return k[W_LEN] * length + k[W_OUT] * out + either(suit == trump, trump_score, side)
 
 
 @njit(inline="always")
