@@ -190,6 +190,29 @@ def test_best_lead_and_solve_beyond_agree_with_every_leads_value(rules):
                 assert int(got) == (value if beyond else bound), (n, bound, above)
 
 
+def test_class_table_picks_what_the_walk_picks_when_points_rise():
+    """Two-hand-48's card points rise with rank: the table of picks (``CLASS_TABLE``) and the
+    walk through each suit (the path of points that do not rise) keep the same cards."""
+    ctx = np.zeros(kernel.CTX_SIZE, dtype=np.int64)
+    ctx[kernel.CTX_POINTS:kernel.CTX_POINTS + 24] = card_points_of(TWO_HAND)
+    rng = random.Random(3)
+    for _ in range(3000):
+        cands, theirs, wins = rng.getrandbits(24), rng.getrandbits(24), rng.random() < 0.5
+        ctx[kernel.CTX_RISING] = 1
+        table = kernel._classes(cands, theirs, wins, ctx)
+        ctx[kernel.CTX_RISING] = 0
+        assert table == kernel._classes(cands, theirs, wins, ctx), (cands, theirs, wins)
+
+
+def test_points_that_do_not_rise_are_walked():
+    k = Kernel(house_rules())
+    k.solve([[1] + [0] * 23, [0, 1] + [0] * 22], 0, 0)
+    assert k.ctx[kernel.CTX_RISING] == 0
+    k = Kernel(TWO_HAND)
+    k.solve([[1] + [0] * 23, [0, 1] + [0] * 22], 0, 0)
+    assert k.ctx[kernel.CTX_RISING] == 1
+
+
 def test_copies_fall_in_any_order_and_hands_are_left_alone():
     k = Kernel(TWO_HAND)
     hands = [[0] * 24, [0] * 24]

@@ -33,6 +33,8 @@ minimises), driven by null-window searches (MTD(f)). What makes it fast:
   when it wins the trick, its cheapest when it loses (:func:`_classes` has the argument).
   With two players the must-head obligation makes every legal reply win or every one lose,
   and a lead wins or loses whatever the reply, so that is known before the move is tried.
+  Where card points rise with rank (every built-in variant), a class's pick is its highest
+  or lowest rank, read from a table per suit (:data:`CLASS_TABLE`) instead of walked.
 - **A 25-bit position key.** The position is the set of the root's physical cards still held
   (at most 2 x 12 bits, each type's copies side by side) plus the leader. A card played is
   always its type's highest copy still held, so the set is canonical whatever order copies
@@ -53,8 +55,8 @@ signature crashes when loaded from the on-disk cache).
 
 import numpy as np
 
+from binokel_sim.kernels.bits import RANK0, leading_zeros, lowest_bit
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.bits import RANK0, lowest_bit
 from binokel_sim.kernels.play import beaters, card_key, legal_under, suit_block
 
 MAX_CARDS = 12  # per hand: two hands' physical cards fit the 24-bit position key
@@ -66,7 +68,8 @@ CTX_SPAN = 24
 CTX_GEN = 72
 CTX_NODES = 73
 CTX_BEST = 74
-CTX_SIZE = 75
+CTX_RISING = 75  # 1 when no card type is worth less than a lower rank of its suit (_classes)
+CTX_SIZE = 76
 
 VALUE_BITS = 26  # a bound in a table entry: card points up to 2**26 - 1
 VALUE_MASK = (1 << VALUE_BITS) - 1
@@ -75,6 +78,32 @@ TT_MIN_CARDS = 3  # smaller positions are searched again rather than looked up
 INF = 1 << 40
 NO_CARD = -1  # ``only`` of an inner node
 ROOT = -2  # ``only`` of the root: an inner node that also records its best lead in ctx
+
+
+def _class_table() -> np.ndarray:
+    """:func:`_classes` of one suit when card points rise with rank: row ``wins``, column
+    ``m | o << 6`` (``m`` the candidates' six rank bits, ``o`` the separators') → the picked
+    ranks. Every copy that is a separator is a class alone; each run of candidates between
+    separators keeps its highest rank when it wins (the dearest, the last of equal points) and
+    its lowest when it loses (the cheapest, the first of equal points)."""
+    table = np.zeros((2, 1 << 12), dtype=np.int64)
+    for wins in range(2):
+        for m in range(64):
+            for o in range(64):
+                out = m & o
+                run = []
+                for r in range(7):
+                    if r == 6 or (o >> r) & 1:
+                        if run:
+                            out |= 1 << (run[-1] if wins else run[0])
+                        run = []
+                    elif (m >> r) & 1:
+                        run.append(r)
+                table[wins, m | (o << 6)] = out
+    return table
+
+
+CLASS_TABLE = _class_table()
 
 
 @njit(inline="always")
@@ -108,9 +137,7 @@ def _sure_winners(mine, theirs, trump, trump_block):
             continue
         opp = theirs & block
         if opp:
-            top = 63
-            while not (opp >> top) & 1:
-                top -= 1
+            top = 63 - leading_zeros(opp)
             won |= own & ~((np.int64(1) << top) - 1)  # my cards of rank >= his best
         elif s == trump or (theirs & trump_block) == 0:
             won |= own
@@ -125,6 +152,12 @@ def _classes(cands, theirs, wins, ctx):
     the trick is won with it (``wins``), its cheapest when it is lost, is at least as good for
     the player as any other member: the other members are played later in the same roles, and
     their points then go to that later trick's winner, at best the same player."""
+    if ctx[CTX_RISING]:
+        row = 1 if wins else 0
+        return (CLASS_TABLE[row, (cands & 63) | ((theirs & 63) << 6)]
+                | (CLASS_TABLE[row, ((cands >> 6) & 63) | (((theirs >> 6) & 63) << 6)] << 6)
+                | (CLASS_TABLE[row, ((cands >> 12) & 63) | (((theirs >> 12) & 63) << 6)] << 12)
+                | (CLASS_TABLE[row, ((cands >> 18) & 63) | (((theirs >> 18) & 63) << 6)] << 18))
     out = np.int64(0)
     for s in range(4):
         m = (cands >> (6 * s)) & 63
@@ -335,6 +368,11 @@ def _root(hands, card_points, last_trick, ctx):
     table generation, the node count 0. Returns ``(mask, q0, q1, n, rem)`` (int64)."""
     ctx[CTX_GEN] += 1
     ctx[CTX_NODES] = 0
+    rising = 1
+    for t in range(24):
+        if t % 6 and card_points[t] < card_points[t - 1]:
+            rising = 0
+    ctx[CTX_RISING] = rising
     bit = np.int64(0)
     rem = np.int64(last_trick)
     for seat in range(2):
