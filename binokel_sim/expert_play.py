@@ -32,7 +32,7 @@ KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump
          "strict_follow_win", "strict_follow_take", "strict_follow_safe",
          "strict_follow_big_wins", "strict_follow_big_loses", "strict_follow_smear",
          "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
-         "partner_rules", "bury_aces_last", "bury_void")
+         "partner_rules", "bury_aces_last", "bury_void", "bid_shift")
 # the partnership family's knobs (four-hand-80), in the order of its kernels' knob rows
 # (kernels/partnership/heuristic.py: P_*; tests/test_expert.py checks the order)
 PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", "lead_ruff",

@@ -47,11 +47,12 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
          "strict_follow_take": 1, "strict_follow_safe": 20, "strict_follow_big_wins": 0,
          "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
          "strict_follow_rank": -1, "follow_over": -50, "follow_smear": 10,
-         "partner_rules": 0, "bury_aces_last": 0, "bury_void": 0}
+         "partner_rules": 0, "bury_aces_last": 0, "bury_void": 0, "bid_shift": 0}
 STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()}
         | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
 FIXED = {"win_points", "win_meld", "score",  # not searched: they switch the scorer on
-         "bury_aces_last", "bury_void"}  # only a widow game's soloist buries
+         "bury_aces_last", "bury_void",  # only a widow game's soloist buries
+         "bid_shift"}  # and only a widow game's seat bids by the widow tables
 SWITCHES: set[str] = set()  # knobs that are 0 or 1
 
 # the partnership family (four-hand-80): its rules' switches, then the scored lead on, its
@@ -78,7 +79,10 @@ PARTNERSHIP_STEP = {name: 1 if name in PARTNERSHIP_SWITCHES else max(5, abs(v) /
 # defenders as partners and the S-rules' two thresholds (the strict scorer and the phase-1 knobs
 # are another family's: docs/rules.md "Expert policy")
 WIDOW_SEARCHED = {"bury_aces_last": 1, "bury_void": 1, "team": 1, "pull_margin": 1,
-                  "take_last": 5}
+                  "take_last": 5, "bid_shift": 20}
+# knobs the search keeps inside a range: bid_shift (estimate points the expert adds before
+# reading its bid limit) at most 100, where the whole games it wins stop rising (docs/rules.md)
+BOUNDS = {"bid_shift": (0, 100)}
 WIDOW_SWITCHES = {"bury_aces_last", "team"}
 
 
@@ -125,6 +129,9 @@ def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
                 value = knobs[name] + sign * steps[name]
                 if name in switches and value not in (0, 1):
                     continue
+                if not BOUNDS.get(name, (value, value))[0] <= value <= BOUNDS.get(
+                        name, (value, value))[1]:
+                    continue
                 trial = dict(knobs, **{name: value})
                 value, _ = gain(rules, trial, deals, seed, threads)
                 if value > best + 0.05:
@@ -146,6 +153,8 @@ def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
                 trial[name] = 1 - trial[name]
             else:
                 trial[name] += rng.choice([-1, 1]) * rng.choice([1, 2, 5, 10, 20])
+                low, high = BOUNDS.get(name, (trial[name], trial[name]))
+                trial[name] = min(max(trial[name], low), high)
         value, _ = gain(rules, trial, deals, seed, threads)
         if value > best + 0.03:
             knobs, best = trial, value

@@ -221,5 +221,5 @@ def test_the_knob_names_follow_the_kernels_order():
           "strict_follow_big_loses": h.X_F_BIG_LOSES, "strict_follow_smear": h.X_F_SMEAR,
           "strict_follow_trump": h.X_F_TRUMP, "strict_follow_rank": h.X_F_RANK,
           "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3,
-          "bury_aces_last": h.W_BURY, "bury_void": h.W_VOID}
+          "bury_aces_last": h.W_BURY, "bury_void": h.W_VOID, "bid_shift": h.W_BID}
     assert [at[name] for name in expert_play.KNOBS] == list(range(N_TUNE))

@@ -215,8 +215,8 @@ def planes_of(texts):
 def run_auction(rules, texts, dealer, policies):
     tables = compile_tables(rules)
     hands = planes_of(texts)
-    seats = np.full(64, -1, np.int64)
-    values = np.full(64, NO_BID, np.int64)
+    seats = np.full(wg.most_calls(rules), -1, np.int64)  # the kernel writes without a check
+    values = np.full(wg.most_calls(rules), NO_BID, np.int64)
     state = np.zeros(4, np.uint64) + np.uint64(12345)
     soloist, bid, n, *_ = widow_auction(hands, dealer, np.array(policies, np.int64),
                                         wg.compile_widow(rules), tables.kt,
@@ -229,16 +229,17 @@ WEAK = "9H 9H JH JH 9D 9D JD 9C 9C JC JC QH TD TC TH"
 MID = "AH KH QH TH KD QD KC QC AC TC JS 9S KS AD QS"
 
 
-def limit_of(rules, text: str) -> int:
-    """The kernel's bid limit of a hand (:func:`~binokel_sim.kernels.widow.deals.bid_limit`),
-    asserted equal to the twin's."""
+def limit_of(rules, text: str, shift: int = 0) -> int:
+    """The kernel's bid limit of a hand (:func:`~binokel_sim.kernels.widow.deals.bid_limit`) read
+    ``shift`` estimate rows higher (the expert's knob ``bid_shift``), asserted equal to the
+    twin's."""
     from binokel_sim.kernels.widow.deals import CFG_TABLE_LOW
     from binokel_sim.reference.widow_policy import bid_limit as twin_bid_limit
 
     tw = wg.compile_widow(rules)
     limit = int(bid_limit(*planes_of([text])[0], compile_tables(rules).kt, np.empty(4, np.int64),
-                          tw[2], tw[7], tw[0][CFG_TABLE_LOW], tw[8]))
-    assert limit == twin_bid_limit(rules, [int(c) for c in counts_of(parse_cards(text))])
+                          tw[2], tw[7], tw[0][CFG_TABLE_LOW], tw[8], shift))
+    assert limit == twin_bid_limit(rules, [int(c) for c in counts_of(parse_cards(text))], shift)
     return limit
 
 
@@ -253,6 +254,29 @@ def test_auction_heuristic_bids_up_to_its_limit():
     assert calls[0] == (0, 200) and (2, NO_BID) in calls
     assert limits[1] <= bid <= limits[1] + 10 and bid <= limits[0]
     assert calls[-1][1] == NO_BID and calls[-1][0] == 1
+
+
+def test_the_experts_bid_shift_raises_its_limit_and_its_calls():
+    """``bid_shift``: an expert seat reads its limit that many estimate points higher; a
+    heuristic seat is unmoved. With the middle hand's expert shifted far up, it outbids the
+    strong hand."""
+    from binokel_sim import expert_play
+    from binokel_sim.kernels.policies import POLICY_EXPERT
+
+    rules = find_variant("three-hand-auction-48")
+    assert limit_of(rules, MID, 60) > limit_of(rules, MID, 0) >= limit_of(rules, MID, -60)
+    fitted = expert_play.knobs(rules.name, dict.fromkeys(expert_play.KNOBS, 0))
+    try:
+        expert_play.override(rules.name, {**fitted, "bid_shift": 400})
+        wg.compile_widow.cache_clear()
+        soloist, bid, _ = run_auction(rules, [STRONG, MID, WEAK], 2,
+                                      [HEURISTIC, POLICY_EXPERT, HEURISTIC])
+        assert soloist == 1 and bid > limit_of(rules, STRONG)
+        soloist, _, _ = run_auction(rules, [STRONG, MID, WEAK], 2, [HEURISTIC] * 3)
+        assert soloist == 0
+    finally:
+        expert_play.override(rules.name, None)
+        wg.compile_widow.cache_clear()
 
 
 def test_auction_all_pass_leaves_the_dealer_at_the_minimum_without_a_call():

@@ -84,8 +84,9 @@ def sampling_plays(rules: Rules) -> bool:
 
 def expert_plays(rules: Rules) -> bool:
     """The ``expert`` policy plays a widow game whose knobs are fitted
-    (``binokel_sim/expert_play.json``): it bids and takes the widow as the heuristic, buries
-    by its knobs ``bury_aces_last`` (:func:`preferences`) and ``bury_void``, and plays its cards
+    (``binokel_sim/expert_play.json``): it bids by the heuristic's table read ``bid_shift``
+    points of estimate higher, takes the widow as the heuristic, buries by its knobs
+    ``bury_aces_last`` (:func:`preferences`) and ``bury_void``, and plays its cards
     by the heuristic's rules with its knobs."""
     return expert_play.fitted(rules.name)
 

@@ -325,7 +325,9 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     dealt = [[int(c) for c in h] for h in hands]
     widow = [int(c) for c in widow]
     policies = policies or [RANDOM] * rules.players
-    limits = [policy.bid_limit(rules, h) if policies[seat] != RANDOM else None
+    shift = policy.expert_knobs(rules)["bid_shift"] if EXPERT in policies else 0
+    limits = [None if policies[seat] == RANDOM else
+              policy.bid_limit(rules, h, shift if policies[seat] == EXPERT else 0)
               for seat, h in enumerate(dealt)]
     soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits)
     cards = [list(h) for h in dealt]

@@ -47,13 +47,14 @@ def meld_of(rules: Rules, hand: list[int], trump: int | None) -> int:
     return meld_total(rules, hand, trump)
 
 
-def bid_limit(rules: Rules, hand: list[int]) -> int:
+def bid_limit(rules: Rules, hand: list[int], shift: int = 0) -> int:
     """The highest bid of a heuristic seat (docs/rules.md "Policies"): its estimate before the
     Dabb (:func:`binokel_sim.widow_value.bid_estimate` of the hand's counts, the meld per trump
     computed afresh) looked up in :func:`binokel_sim.widow_value.bid_table` (clamped to it):
-    the highest bid worth more than defending, ``NO_LIMIT`` when none is."""
+    the highest bid worth more than defending, ``NO_LIMIT`` when none is. An expert seat reads
+    the table ``shift`` points of estimate higher (its knob ``bid_shift``)."""
     melds = [meld_total(rules, hand, s) for s in range(N_SUITS)]
-    estimate = bid_estimate(rules, bid_features(rules, hand, melds))
+    estimate = bid_estimate(rules, bid_features(rules, hand, melds)) + shift
     low, limits = bid_table(rules)
     return int(limits[min(max(estimate - low, 0), len(limits) - 1)])
 

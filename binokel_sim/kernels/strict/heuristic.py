@@ -74,6 +74,9 @@ W_BURY = 44
 # ... and first the cards but the ace of his side suit of the fewest cards, if it holds at most
 # this many (0: never), a suit without a held ace before one with (:func:`void_order`)
 W_VOID = 45
+# the widow games: a bidding seat reads its bid limit this many estimate rows higher (0: as the
+# heuristic; widow_value.bid_table)
+W_BID = 46
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
 # the heuristic's row where no table is at hand: the sampling policy's play-outs copy it

@@ -71,7 +71,7 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
-from binokel_sim.kernels.strict.heuristic import W_BURY, W_VOID
+from binokel_sim.kernels.strict.heuristic import W_BID, W_BURY, W_VOID
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
 from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
@@ -133,11 +133,12 @@ def table_row(table, low, estimate):
 
 
 @njit(inline="always")
-def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limits):
+def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limits, shift):
     """The heuristic's highest bid (docs/rules.md, "Policies"; :mod:`binokel_sim.widow_value`):
     the hand's estimate before the Dabb (``bid_w``, the integer weights of
-    ``widow_value.bid_weights``) looked up in ``bid_limits`` (``widow_value.bid_table``, the
-    estimate ``bid_low`` first, clamped). Leaves the hand's meld per trump in ``totals``."""
+    ``widow_value.bid_weights``) plus ``shift`` (the expert's knob ``bid_shift``, else 0) looked
+    up in ``bid_limits`` (``widow_value.bid_table``, the estimate ``bid_low`` first, clamped).
+    Leaves the hand's meld per trump in ``totals``."""
     score_hand(p0, p1, p2, p3, kt, totals)
     trump = 0
     best = np.int64(-1)
@@ -153,7 +154,7 @@ def bid_limit(p0, p1, p2, p3, kt, totals, card_points, bid_w, bid_low, bid_limit
              + bid_w[4] * count_in(p0, p1, p2, p3, TENS)
              + bid_w[5] * hand_points(p0, p1, p2, p3, card_points)
              + bid_w[6] * count_in(p0, p1, p2, p3, block & (ACES | TENS)))
-    return table_row(bid_limits, bid_low, total // SCALE)
+    return table_row(bid_limits, bid_low, total // SCALE + shift)
 
 
 @njit(inline="always")
@@ -264,22 +265,24 @@ def dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points, card_points, value
 
 @njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3, card_points, bid_w, bid_low,
+                bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3, card_points, bid_w, cfg,
                 bid_limits):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
     and writes the calls to ``bid_seats[row]`` / ``bid_values[row]`` (a pass is ``NO_BID``). A
     heuristic seat bids the smallest bid above the current one while it is within its
     :func:`bid_limit` (its hand's meld per trump is kept in ``bid_totals[seat]``); a random seat
-    passes or bids that smallest bid with probability 1/2 each. ``limits`` and ``active`` are
-    scratch (P,)."""
+    passes or bids that smallest bid with probability 1/2 each; an expert seat reads its limit
+    with its knob ``bid_shift`` (``cfg``: the variant's numbers, the knob rows among them).
+    ``limits`` and ``active`` are scratch (P,)."""
     n_players = hands.shape[0]
     for seat in range(n_players):
         limits[seat] = 0
         active[seat] = True
         if smart is not None and policies[seat] != POLICY_RANDOM:
             limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                     hands[seat, 3], kt, totals, card_points, bid_w, bid_low,
-                                     bid_limits)
+                                     hands[seat, 3], kt, totals, card_points, bid_w,
+                                     cfg[CFG_TABLE_LOW], bid_limits,
+                                     cfg[tune_row(policies[seat], CFG_TUNE) + W_BID])
             for s in range(4):
                 bid_totals[seat, s] = totals[s]
     n_active = n_players
@@ -322,7 +325,7 @@ def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_v
     return run_auction(hands, dealer, seat_policies, np.int64(1), tw[1], kt, totals, limits, active,
                        bid_totals, bid_seats.reshape((1, bid_seats.shape[0])),
                        bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3, tw[2],
-                       tw[7], tw[0][CFG_TABLE_LOW], tw[8])
+                       tw[7], tw[0], tw[8])
 
 
 @njit(inline="always")
@@ -575,12 +578,12 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                     bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3, card_points, bid_w,
-                    cfg[CFG_TABLE_LOW], bid_limits)
+                    cfg, bid_limits)
             else:
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                     hands, dealer, policies, smart, ladder, kt, totals, limits, active,
                     bid_totals, calls_seats, calls_values, np.int64(0), s0, s1, s2, s3,
-                    card_points, bid_w, cfg[CFG_TABLE_LOW], bid_limits)
+                    card_points, bid_w, cfg, bid_limits)
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
                 give_card(hands, soloist, widow[j])
