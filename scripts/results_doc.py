@@ -167,8 +167,9 @@ def expert_lines(data: dict) -> list[str]:
              "deal, every deal played once per seating, with the 95% interval. Share: the "
              "expert's gain over the heuristic as a part of sampling's. Target (issue 28): at "
              "least 0.5 in every variant. The expert plays every built-in variant; in the widow "
-             "games sampling buries as the heuristic, so its gain is card play, while the "
-             "expert's is mostly its bidding and its burial (docs/rules.md, \"Expert policy\").", "",
+             "games sampling bids and buries as the heuristic, so its gain is card play, while "
+             "the expert's is mostly its bidding and its burial (docs/rules.md, \"Expert "
+             "policy\").", "",
              "| variant | sampling − heuristic | expert − heuristic | expert − sampling | share "
              "| target |", "|---|---|---|---|---|---|"]
     for variant in variants:
