@@ -27,6 +27,7 @@ from binokel_sim.kernels.partnership.heuristic import (
     heuristic_card,
 )
 from binokel_sim.kernels.partnership.tricks import (
+    PLAY_EXPERT,
     PLAY_RANDOM,
     counter_mask,
     legal_mask,
@@ -34,13 +35,14 @@ from binokel_sim.kernels.partnership.tricks import (
     playout,
     playout_blocks,
     playout_fast,
+    playout_pair_expert,
     playout_pair_heuristic,
     playout_pair_random,
     score_deal,
     seat_knobs,
     trick_winner,
 )
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
+from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
@@ -238,11 +240,12 @@ def test_heuristic_is_deterministic_and_reads_no_random_numbers():
 
 
 @EXAMPLES
-@given(deals(), st.lists(st.sampled_from([POLICY_RANDOM, POLICY_HEURISTIC]), min_size=4,
-                         max_size=4))
+@given(deals(), st.lists(st.sampled_from([POLICY_RANDOM, POLICY_HEURISTIC, POLICY_EXPERT]),
+                         min_size=4, max_size=4))
 def test_fast_playout_equals_recorded(deal, policies):
-    """The play-out without records (specialised per policy mix) plays the same deal as the
-    recorded one: the same points, the same stream left behind."""
+    """The play-out without records (specialised per policy mix: the heuristic proper with its
+    knobs as constants, an expert through the knob rows) plays the same deal as the recorded
+    one: the same points, the same stream left behind."""
     hands, leader, trump, seed = deal
     planes = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32)
     state = np.empty(4, dtype=np.uint64)
@@ -264,11 +267,13 @@ def test_fast_playout_equals_recorded(deal, policies):
 
 
 @settings(max_examples=50, deadline=None)
-@given(deals(), deals(), st.sampled_from([[POLICY_RANDOM] * 4, [POLICY_HEURISTIC] * 4]))
+@given(deals(), deals(), st.sampled_from([[POLICY_RANDOM] * 4, [POLICY_HEURISTIC] * 4,
+                                           [POLICY_EXPERT, POLICY_HEURISTIC] * 2]))
 def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
-    """Two play-outs interleaved card by card give what each gives alone, through the two
-    specialised pairs the drivers run (random or heuristic on every seat: mixed seats are never
-    paired), so the test compiles no other copy of the pair loop."""
+    """Two play-outs interleaved card by card give what each gives alone, through the three
+    specialised pairs the drivers run (random or the heuristic proper on every seat, or no
+    random seat and an expert: the bid odds' pairs; other mixes are never paired), so the test
+    compiles no other copy of the pair loop."""
     counters = counter_mask(TABLES.card_points)
     mode, seats = play_mode(np.array(policies, dtype=np.int64))
     flats, states, alone = [], [], []
@@ -279,12 +284,16 @@ def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
         flats.append(flat)
         states.append(state)
         alone.append(playout_fast(mode, flat.copy(), leader, trump, seats, *state,
-                                  TABLES.card_points, RULES.last_trick, counters, HEURISTIC_ROWS))
+                                  TABLES.card_points, RULES.last_trick, counters,
+                                  knobs_of(policies)))
     (_, la, ta, _), (_, lb, tb, _) = deal_a, deal_b
     if mode == PLAY_RANDOM:
         got = playout_pair_random(flats[0], la, ta, *states[0], flats[1], lb, tb, *states[1],
                                   HAND, TABLES.card_points, RULES.last_trick, counters,
                                   HEURISTIC_ROWS)
+    elif mode == PLAY_EXPERT:
+        got = playout_pair_expert(flats[0], la, ta, flats[1], lb, tb, HAND, TABLES.card_points,
+                                  RULES.last_trick, counters, knobs_of(policies))
     else:
         got = playout_pair_heuristic(flats[0], la, ta, flats[1], lb, tb, HAND,
                                      TABLES.card_points, RULES.last_trick, counters,

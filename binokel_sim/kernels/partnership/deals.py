@@ -23,11 +23,13 @@ from binokel_sim.kernels.partnership.sampling import (
 )
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
+    PLAY_EXPERT,
     PLAY_HEURISTIC,
     counter_mask,
     play_mode,
     playout,
     playout_fast,
+    playout_pair_expert,
     playout_pair_heuristic,
     score_deal,
     seat_knobs,
@@ -360,6 +362,18 @@ def sample_melds(melds, trumps, d, pair_meld, opp_meld):
         opp_meld[d, j] = melds[1, t] + melds[3, t]
 
 
+@njit(inline="always")
+def pair_play_out(mode, fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters,
+                  knobs):
+    """Two deals' play-outs, paired: the heuristic's (its knobs as constants) when every seat
+    plays the heuristic proper, else each seat by its knob row (``PLAY_EXPERT``)."""
+    if mode == PLAY_EXPERT:
+        return playout_pair_expert(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick,
+                                   counters, knobs)
+    return playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick,
+                                  counters, knobs)
+
+
 @njit
 def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats, card_points,
               last_trick, counters, knobs, seed, block, start, stop, pair_meld, pair_play, opp_meld,
@@ -403,7 +417,8 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     # int64 once for every caller (a literal argument compiles a copy of its own)
     lead = np.int64(0)
     d = start
-    if general is None or (mode == PLAY_HEURISTIC and (show_rows is None or sampler[0] == 0)):
+    if general is None or ((mode == PLAY_HEURISTIC or mode == PLAY_EXPERT)
+                           and (show_rows is None or sampler[0] == 0)):
         while d < stop:
             n_samples = min(2, stop - d)
             draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
@@ -425,9 +440,9 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                     sb, jb = (x + 1) // n_trumps, (x + 1) % n_trumps
                     for q in range(N_SEATS * 4):
                         flat_b[q] = dealt[sb, q]
-                    a0, b0, _, _ = playout_pair_heuristic(flat_a, lead, trumps[ja], flat_b, lead,
-                                                          trumps[jb], hand, card_points,
-                                                          last_trick, counters, knobs)
+                    a0, b0, _, _ = pair_play_out(mode, flat_a, lead, trumps[ja], flat_b, lead,
+                                                 trumps[jb], hand, card_points, last_trick,
+                                                 counters, knobs)
                     pair_play[d + sa, ja] = a0
                     pair_play[d + sb, jb] = b0
                 else:  # the last job alone: paired with itself (the heuristic draws nothing,
@@ -435,9 +450,9 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                     # one-deal play-out out of this specialisation
                     for q in range(N_SEATS * 4):
                         flat_b[q] = flat_a[q]  # the pair consumes both deals' cards
-                    a0, _, _, _ = playout_pair_heuristic(flat_a, lead, trumps[ja], flat_b, lead,
-                                                         trumps[ja], hand, card_points,
-                                                         last_trick, counters, knobs)
+                    a0, _, _, _ = pair_play_out(mode, flat_a, lead, trumps[ja], flat_b, lead,
+                                                trumps[ja], hand, card_points, last_trick,
+                                                counters, knobs)
                     pair_play[d + sa, ja] = a0
                 x += 2
             for sa in range(n_samples):

@@ -109,14 +109,14 @@ def heuristic_pick(legal, h0, h1, h2, h3, unseen, voids, seat, position, led, wi
     :func:`heuristic_lead` or :func:`heuristic_follow`."""
     if position == 0:
         return heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
-                              trump, bidder, counters, knobs)
+                              trump, bidder, counters, knobs, False)
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     higher = above(win_card)
     # the cards that would take the lead from win_card
     wins = either(win_card // 6 == trump, trump_block & higher,
                   trump_block | ((np.int64(SUIT_MASK) << (6 * led)) & higher))
     return heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_seat, wins,
-                            trump, counters, knobs)
+                            trump, counters, knobs, False)
 
 
 @njit(inline="always")
@@ -126,15 +126,23 @@ def bit_of(x, i):
 
 
 @njit(inline="always")
+def knob(knobs, seat, i, plain):
+    """Knob ``i`` of ``seat``: its row's (``knobs``), or with ``plain`` (every seat plays the
+    heuristic proper: a constant of the compiled play-out) the heuristic's constant, which
+    lets the compiler fold the rule switches away."""
+    return HEURISTIC_PTUNE[i] if plain else knobs[seat, i]
+
+
+@njit(inline="always")
 def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
-                   bidder, counters, knobs):
+                   bidder, counters, knobs, plain):
     """Rules L1-L3 of :func:`heuristic_card` (the seat leads; ``legal`` is its hand), without a
     branch: every rule's cards are worked out, and selects pick the rule that applies. L1 and L2
     play the highest rank of a set of masters, everything else the cheapest card of a set. The
     seat's knobs (``P_CASH_FIRST``, ``P_PULL_*``, ``P_LEAD_RUFF``) move L1's conditions, put L2
     first and switch L3's preference. With ``P_LEAD_SCORE`` :func:`scored_lead` leads instead (the
     one branch: every lead of that seat takes it)."""
-    if knobs[seat, P_LEAD_SCORE] != 0:
+    if knob(knobs, seat, P_LEAD_SCORE, plain) != 0:
         return scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
                            trump, bidder, counters, knobs)
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
@@ -146,9 +154,9 @@ def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tr
     # the trumps held: every plane's trump bits (planes are nested: copy q is in plane q)
     held = suit_count(h0, h1, h2, h3, trump_block)
     # L1: the bidding side (and with P_PULL_DEFENDERS the defenders) pulls trumps early
-    puller = ((seat & 1) == (bidder & 1)) | (knobs[seat, P_PULL_DEFENDERS] != 0)
-    early = 8 * trick_index < knobs[seat, P_PULL_WINDOW] * n_tricks
-    pull = (puller & early & (held >= knobs[seat, P_PULL_MIN]) & (held > 0) & trumps_unseen
+    puller = ((seat & 1) == (bidder & 1)) | (knob(knobs, seat, P_PULL_DEFENDERS, plain) != 0)
+    early = 8 * trick_index < knob(knobs, seat, P_PULL_WINDOW, plain) * n_tricks
+    pull = (puller & early & (held >= knob(knobs, seat, P_PULL_MIN, plain)) & (held > 0) & trumps_unseen
             & (not opp_trump_void))
     my_trumps = legal & trump_block
     top = masters(my_trumps, unseen)
@@ -156,10 +164,10 @@ def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tr
     side = legal & ~trump_block
     shown = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 0xF
     cash = masters(side, unseen) & ~either(trumps_unseen, suit_blocks(shown), np.int64(0))
-    pull &= not ((knobs[seat, P_CASH_FIRST] != 0) & (cash != 0))
+    pull &= not ((knob(knobs, seat, P_CASH_FIRST, plain) != 0) & (cash != 0))
     # L3: the cheapest side card, in a suit the partner has shown out of while he may trump
     partner_suits = (voids >> (4 * partner)) & 0xF & ~(np.int64(1) << trump)
-    no_ruff = bit_of(voids, 4 * partner + trump) | (knobs[seat, P_LEAD_RUFF] == 0)
+    no_ruff = bit_of(voids, 4 * partner + trump) | (knob(knobs, seat, P_LEAD_RUFF, plain) == 0)
     ruff = either(no_ruff, np.int64(0), side & suit_blocks(partner_suits))
     low = either(ruff != 0, ruff, either(side != 0, side, legal))
     high = either(pull, top, cash)
@@ -258,7 +266,7 @@ def suit_score(suit, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partn
 
 @njit(inline="always")
 def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_seat, wins, trump,
-                     counters, knobs):
+                     counters, knobs, plain):
     """Rules F1-F3 of :func:`heuristic_card` (``position`` 1..3), without a branch. ``wins``: the
     cards that would take the trick from ``win_card`` (its suit's higher cards, and every trump
     when it is no trump: ``legal & wins`` are the cards that beat it). Each rule plays the
@@ -283,13 +291,13 @@ def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_se
     safe = last | ((not bit_of(beaten, win_card)) & (win_is_trump | (not next_may_ruff)))
     smear = legal & counters & ~trump_block
     trump_losers = legal & counters & trump_block & beaten
-    smear = either((knobs[seat, P_SMEAR_TRUMP] != 0) & (smear == 0), trump_losers, smear)
+    smear = either((knob(knobs, seat, P_SMEAR_TRUMP, plain) != 0) & (smear == 0), trump_losers, smear)
     losers = smear & beaten
-    smear = either((knobs[seat, P_SMEAR_LOSERS] != 0) & (losers != 0), losers, smear)
+    smear = either((knob(knobs, seat, P_SMEAR_LOSERS, plain) != 0) & (losers != 0), losers, smear)
     f1 = (win_seat == (seat ^ 2)) & safe
     # F2: beat it, last cheaply, else only with a safe master (with P_RUFF_LOW: any trump on a
     # side suit the next seat has not shown out of)
-    low_ruff = either((knobs[seat, P_RUFF_LOW] != 0) & (led != trump) & (not next_may_ruff),
+    low_ruff = either((knob(knobs, seat, P_RUFF_LOW, plain) != 0) & (led != trump) & (not next_may_ruff),
                       beat & trump_block, np.int64(0))
     safe_beat = ((beat & ~beaten) | low_ruff) & either(next_may_ruff, trump_block, np.int64(-1))
     f2 = either(last, beat, either(safe_beat != 0, safe_beat, legal))

@@ -266,10 +266,11 @@ def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck
                 if i == 0:
                     c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                                        others(flat, seat), voids, seat, k, n_tricks, trump,
-                                       bidder, counters, knobs)
+                                       bidder, counters, knobs, False)
                 else:
                     c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led,
-                                         win_card, win_seat, wins, trump, counters, knobs)
+                                         win_card, win_seat, wins, trump, counters, knobs,
+                                         False)
             else:
                 c = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
                                   bidder, voids, excluded, played, shown, played_by,

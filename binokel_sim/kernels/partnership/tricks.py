@@ -95,6 +95,7 @@ def playout(hands, leader, trump, seat_policies, knobs, state, card_points, last
 PLAY_RANDOM = 0  # every seat plays the random policy
 PLAY_HEURISTIC = 1  # every seat plays the heuristic
 PLAY_MIXED = 2  # each seat its own policy (``heuristic_seats``: bit s set for a heuristic seat)
+PLAY_EXPERT = 3  # no random seat, an expert among them: every seat reads its knob row
 
 
 @njit
@@ -136,13 +137,15 @@ def play_mode(seat_policies):
     PLAY_MIXED, and the heuristic seats as bits (the expert is the heuristic with its own knobs:
     :func:`seat_knobs`)."""
     heuristic_seats = 0
+    expert = False
     for seat in range(N_SEATS):
         if seat_policies[seat] != POLICY_RANDOM:
             heuristic_seats |= 1 << seat
+        expert |= seat_policies[seat] == POLICY_EXPERT
     if heuristic_seats == 0:
         return PLAY_RANDOM, heuristic_seats
     if heuristic_seats == (1 << N_SEATS) - 1:
-        return PLAY_HEURISTIC, heuristic_seats
+        return (PLAY_EXPERT if expert else PLAY_HEURISTIC), heuristic_seats
     return PLAY_MIXED, heuristic_seats
 
 
@@ -183,7 +186,7 @@ def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, co
     else:
         c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                            others(flat, seat), voids, seat, k, n_tricks, trump, bidder, counters,
-                           knobs)
+                           knobs, mode == PLAY_HEURISTIC)
     take_card(flat, row, c)
     return c, s0, s1, s2, s3
 
@@ -206,7 +209,7 @@ def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_
         c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
     else:
         c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card, win_seat,
-                             wins, trump, counters, knobs)
+                             wins, trump, counters, knobs, mode == PLAY_HEURISTIC)
     take_card(flat, row, c)
     if mode != PLAY_RANDOM:
         # shown out of the led suit; neither following nor trumping: out of trump too (the
@@ -458,6 +461,8 @@ def playout_fast(mode, flat, leader, trump, heuristic_seats, s0, s1, s2, s3, car
     if mode == PLAY_HEURISTIC:
         return playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
                                  counters, knobs)
+    # PLAY_EXPERT: the mixed play-out, every seat's bit set, reads each seat's knob row and
+    # draws nothing (no third single play-out to compile)
     return playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
                          last_trick, counters, knobs)
 
@@ -490,6 +495,18 @@ def playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_t
     a0, b0, a1, b1, _, _, _, _, _, _, _, _ = play_tricks_pair(
         fa, la, ta, zero, zero, zero, zero, fb, lb, tb, zero, zero, zero, zero, n_tricks, 0,
         card_points, last_trick, counters, knobs, PLAY_HEURISTIC)
+    return a0, b0, a1, b1
+
+
+@njit
+def playout_pair_expert(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters,
+                        knobs):
+    """:func:`playout_pair_heuristic` with an expert on some seat: each seat plays the
+    heuristic's rules by its knob row (``knobs``), none draws a random number."""
+    zero = np.uint64(0)
+    a0, b0, a1, b1, _, _, _, _, _, _, _, _ = play_tricks_pair(
+        fa, la, ta, zero, zero, zero, zero, fb, lb, tb, zero, zero, zero, zero, n_tricks,
+        (1 << N_SEATS) - 1, card_points, last_trick, counters, knobs, PLAY_EXPERT)
     return a0, b0, a1, b1
 
 
@@ -567,7 +584,7 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
         flat_b = np.empty(N_SEATS * 4, dtype=np.uint32)
         hands_b = flat_b.reshape((N_SEATS, 4))
         d_b = start_b
-        while mode != PLAY_MIXED and d_a < stop_a and d_b < stop_b:
+        while (mode == PLAY_RANDOM or mode == PLAY_HEURISTIC) and d_a < stop_a and d_b < stop_b:
             deal_seats(work_a, 0, hand, state_a, hands_a)
             trump_a = benchmark_trump(flat_a[0], flat_a[1], flat_a[2], flat_a[3], km, trump_need,
                                       totals)
