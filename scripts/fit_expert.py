@@ -129,8 +129,8 @@ def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
                 value = knobs[name] + sign * steps[name]
                 if name in switches and value not in (0, 1):
                     continue
-                if not BOUNDS.get(name, (value, value))[0] <= value <= BOUNDS.get(
-                        name, (value, value))[1]:
+                low, high = BOUNDS.get(name, (value, value))
+                if not low <= value <= high:
                     continue
                 trial = dict(knobs, **{name: value})
                 value, _ = gain(rules, trial, deals, seed, threads)

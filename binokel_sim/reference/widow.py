@@ -325,13 +325,13 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     dealt = [[int(c) for c in h] for h in hands]
     widow = [int(c) for c in widow]
     policies = policies or [RANDOM] * rules.players
-    shift = policy.expert_knobs(rules)["bid_shift"] if EXPERT in policies else 0
+    expert = policy.expert_knobs(rules) if EXPERT in policies else policy.HEURISTIC_KNOBS
     limits = [None if policies[seat] == RANDOM else
-              policy.bid_limit(rules, h, shift if policies[seat] == EXPERT else 0)
+              policy.bid_limit(rules, h, expert["bid_shift"] if policies[seat] == EXPERT else 0)
               for seat, h in enumerate(dealt)]
     soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits)
     cards = [list(h) for h in dealt]
-    knobs = policy.expert_knobs(rules) if policies[soloist] == EXPERT else policy.HEURISTIC_KNOBS
+    knobs = expert if policies[soloist] == EXPERT else policy.HEURISTIC_KNOBS
     handling = handle_widow(rules, cards, widow, soloist, pick, policies[soloist] != RANDOM,
                             knobs["bury_aces_last"] != 0, knobs["bury_void"])
     assert all(sum(h) == rules.hand_size for h in cards)

@@ -156,7 +156,8 @@ def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tr
     # L1: the bidding side (and with P_PULL_DEFENDERS the defenders) pulls trumps early
     puller = ((seat & 1) == (bidder & 1)) | (knob(knobs, seat, P_PULL_DEFENDERS, plain) != 0)
     early = 8 * trick_index < knob(knobs, seat, P_PULL_WINDOW, plain) * n_tricks
-    pull = (puller & early & (held >= knob(knobs, seat, P_PULL_MIN, plain)) & (held > 0) & trumps_unseen
+    pull = (puller & early & (held >= knob(knobs, seat, P_PULL_MIN, plain)) & (held > 0)
+            & trumps_unseen
             & (not opp_trump_void))
     my_trumps = legal & trump_block
     top = masters(my_trumps, unseen)
@@ -291,13 +292,16 @@ def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_se
     safe = last | ((not bit_of(beaten, win_card)) & (win_is_trump | (not next_may_ruff)))
     smear = legal & counters & ~trump_block
     trump_losers = legal & counters & trump_block & beaten
-    smear = either((knob(knobs, seat, P_SMEAR_TRUMP, plain) != 0) & (smear == 0), trump_losers, smear)
+    smear = either((knob(knobs, seat, P_SMEAR_TRUMP, plain) != 0) & (smear == 0), trump_losers,
+                   smear)
     losers = smear & beaten
-    smear = either((knob(knobs, seat, P_SMEAR_LOSERS, plain) != 0) & (losers != 0), losers, smear)
+    smear = either((knob(knobs, seat, P_SMEAR_LOSERS, plain) != 0) & (losers != 0), losers,
+                   smear)
     f1 = (win_seat == (seat ^ 2)) & safe
     # F2: beat it, last cheaply, else only with a safe master (with P_RUFF_LOW: any trump on a
     # side suit the next seat has not shown out of)
-    low_ruff = either((knob(knobs, seat, P_RUFF_LOW, plain) != 0) & (led != trump) & (not next_may_ruff),
+    low_ruff = either((knob(knobs, seat, P_RUFF_LOW, plain) != 0) & (led != trump)
+                      & (not next_may_ruff),
                       beat & trump_block, np.int64(0))
     safe_beat = ((beat & ~beaten) | low_ruff) & either(next_may_ruff, trump_block, np.int64(-1))
     f2 = either(last, beat, either(safe_beat != 0, safe_beat, legal))
