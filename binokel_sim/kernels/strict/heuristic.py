@@ -79,8 +79,6 @@ W_VOID = 45
 W_BID = 46
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
-# the heuristic's row where no table is at hand: the sampling policy's play-outs copy it
-HEURISTIC_KNOBS = np.array(HEURISTIC_TUNE, dtype=np.int64)
 
 
 @njit(inline="always")
@@ -210,6 +208,24 @@ def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, p
 def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led, win_card,
                          partner_wins, last, trick_points, ready, trump, counters, tune, row,
                          pending, shown):
+    """The card the heuristic plays out of ``legal`` (int64 mask): :func:`talon_card_rules` with
+    the knobs of ``tune`` from ``row`` on, or with ``tune`` None the heuristic's own
+    (:data:`HEURISTIC_TUNE`, constants of the compiled code: numba prunes the branch that does
+    not apply by the argument's type, and the compiler folds the rules' switches away; the
+    play-outs of the sampling policy, where every seat plays the heuristic proper, pass None)."""
+    if tune is None:
+        return talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position,
+                                led, win_card, partner_wins, last, trick_points, ready, trump,
+                                counters, HEURISTIC_TUNE, np.int64(0), pending, shown)
+    return talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led,
+                            win_card, partner_wins, last, trick_points, ready, trump, counters,
+                            tune, row, pending, shown)
+
+
+@njit(inline="always")
+def talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led,
+                     win_card, partner_wins, last, trick_points, ready, trump, counters, tune,
+                     row, pending, shown):
     """The card the heuristic plays out of ``legal`` (int64 mask). Arguments: ``h0..h3`` the seat's
     planes; ``g0..g3`` the planes of the cards played so far; ``copies`` copies of a
     card in the deck; ``early`` phase 1 (the talon lasts); ``position`` the seat's place in the

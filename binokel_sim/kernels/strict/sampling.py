@@ -23,7 +23,6 @@ from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
-from binokel_sim.kernels.strict.heuristic import HEURISTIC_KNOBS
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.widow_knowledge import widow_learn, widow_part
 
@@ -38,9 +37,7 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
     the stream as the sampler reads it; a play-out's points, tricks won and policies (the
     heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
     games' knowledge (:func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`, a stub in the
-    talon games); the heuristic's knobs for the play-outs (a plain array, of the same type as
-    the engines' tables: the heuristic's card is compiled for one type of them); and ``infer``,
-    what the deals respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`)."""
+    talon games); and ``infer``, what the deals respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
     return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),
@@ -51,8 +48,7 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
             np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-            np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow,
-            HEURISTIC_KNOBS.copy(), np.int64(infer))
+            np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow, np.int64(infer))
 
 
 @njit

@@ -101,6 +101,17 @@ def counter_cards(card_points):
     return counters
 
 
+@njit
+def teamed(tune, at, soloist, seat, win_seat):
+    """Whether ``seat`` counts ``win_seat`` as its partner in a widow game: its knob ``S_TEAM``
+    (``tune`` from ``at`` on) is on and both are the soloist's opponents. ``tune`` None (the
+    heuristic's knobs, :func:`~binokel_sim.kernels.strict.heuristic.heuristic_talon_card`):
+    never."""
+    if tune is None:
+        return False
+    return tune[at + S_TEAM] != 0 and soloist >= 0 and seat != soloist and win_seat != soloist
+
+
 @njit(inline="always")
 def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, copies, pairs,
                 card_points, counters, g0, g1, g2, g3, points, won, record, d,
@@ -170,8 +181,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                                 np.int64(last_trick), scratch)
             else:
                 at = tune_row(policies[useat], tune_at)
-                team = (tune[at + S_TEAM] != 0 and soloist >= 0 and seat != soloist
-                        and win_seat != soloist)
+                team = teamed(tune, at, soloist, seat, win_seat)
                 c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1], hands[useat, 2],
                                          hands[useat, 3], g0, g1, g2, g3, copies, np.bool_(False), i,
                                          led, win_card,
@@ -233,7 +243,7 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
                                      g0, g1, g2, g3, copies, np.bool_(False), i, led, win_card,
                                      pairs and win_seat == (s ^ 2), i == n_players - 1,
                                      trick_points, np.int64(0), trump, counters,
-                                     knows[19], np.int64(0), np.int64(0), np.int64(0))
+                                     None, np.int64(0), np.int64(0), np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += card_points[c]
@@ -247,7 +257,7 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
         work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), None, copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, won, False, 0, stub3, stub2, stub2,
         np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (last_trick, knows[19], np.int64(0), np.int64(-1)), no_solver, None)
+        (last_trick, None, np.int64(0), np.int64(-1)), no_solver, None)
     points[winner, 0] += last_trick
 
 
@@ -263,7 +273,7 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_groups` and the sampler's bound;
     reading
     ``s0..s3``: one 53-bit uniform per type with copies to place; the other seats' excluded
-    types respected as ``knows[20]`` says, :data:`~binokel_sim.kernels.knowledge.INFERENCE`,
+    types respected as ``knows[19]`` says, :data:`~binokel_sim.kernels.knowledge.INFERENCE`,
     the widow games' soloist the declarer), and every legal type is
     played out on the sample (:func:`strict_rollout`) and valued: the talon games'
     :func:`~binokel_sim.kernels.strict.sampling.side_value` of the points from this trick on, the
@@ -281,7 +291,7 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     widow = wk[0][W_ON] != 0
     n_players = hands.shape[0]
     view = view_known(wk, known, seat) if widow else known
-    inferring = infers(knows[20], seat, wk[0][W_SOLOIST] if widow else -1)
+    inferring = infers(knows[19], seat, wk[0][W_SOLOIST] if widow else -1)
     n_groups = strict_view(hands, seat, view, excluded, inferring, copies, g0, g1, g2, g3, pool,
                            allowed, capacity)
     if widow:

@@ -45,7 +45,6 @@ from binokel_sim.kernels.talon.declare import (
     CFG_COPIES,
     CFG_HAND,
     CFG_LAST_TRICK,
-    CFG_TUNE,
     CFG_PAIRS,
     CFG_STRICT1,
     CFG_SWAP_RANK,
@@ -170,7 +169,8 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                                          g0, g1, g2, g3, copies, np.bool_(True), i, led, win_card,
                                          pairs and i > 0 and win_seat == (seat ^ 2),
                                          i == n_players - 1, trick_points, ready, trump,
-                                         counters, cfg, CFG_TUNE, np.int64(0), np.int64(0))
+                                         counters, None, np.int64(0), np.int64(0),
+                                         np.int64(0))
             take_copy(h, served, served_any, seat, c)
             g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             trick_points += card_points[c]
@@ -206,7 +206,7 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         h, leader, phase1, n_tricks, trump, policies, np.int64(1), np.int64(1), copies, pairs,
         card_points, counters, g0, g1, g2, g3, points, won, False, 0, scratch[11],
         scratch[12], scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(-1)), scratch[13], None)
+        (cfg[CFG_LAST_TRICK], None, np.int64(0), np.int64(-1)), scratch[13], None)
     points[winner, 0] += cfg[CFG_LAST_TRICK]
 
 
