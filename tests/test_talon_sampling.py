@@ -19,6 +19,19 @@ from binokel_sim.engines.policies import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.strict.tricks import counter_cards
+from binokel_sim.kernels.talon.declare import (
+    CFG_SWAP_RANK,
+    apply_declaration,
+    declaration_legal,
+    legal_declarations,
+)
+from binokel_sim.kernels.talon.lookup import (
+    declaration_tables,
+    held_rows,
+    held_rows_high,
+    key_mask,
+    row_legal,
+)
 from binokel_sim.kernels.talon.sampling import (
     known_copies,
     shuffle_pool,
@@ -77,6 +90,7 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
     played = talon_games.run_play(rules, 12, 21, "heuristic")
     records = list(talon_records(played))
     scratch = talon_sampling_scratch(p, rules.talon, tt[4], True)
+    dt = declaration_tables(tt[1], tt[2], tt[4])
     for d, record in enumerate(records):
         hands = played.hands[d].astype(np.int64)
         talon = played.talon[d].copy()
@@ -88,9 +102,59 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
         talon_rest(hands, talon, 0, np.zeros((p, 24, 4), np.int64),
                    np.zeros((p, max(tt[4], 1)), np.int64), points, np.zeros(p, np.int64),
                    np.full(p, POLICY_HEURISTIC, np.int64), (dealer + 1) % p, 0, 0, -1, z, -1,
-                   (dealer + 1) % p, 0, z, z, z, z, int(talon[-1]) // 6, tt,
+                   (dealer + 1) % p, 0, z, z, z, z, int(talon[-1]) // 6, tt, dt,
                    counter_cards(tt[3]), scratch, -1)
         assert points.tolist() == played.points[d].tolist(), d
+
+
+@pytest.mark.parametrize("name", ["two-hand-48", "three-hand-72"])
+def test_the_play_outs_lookup_finds_the_legal_rows(name):
+    """The play-outs' declarations by lookups (kernels/talon/sampling.py, ``talon_rest``): the
+    rows the hand holds (``held_rows``), a row with a card of which some copy has served any meld
+    checked by ``row_legal``, are exactly the rows the scan finds legal
+    (``declaration_legal``). Random hands of 12 to 20 cards, each having made up to three random
+    legal declarations (served copies, melds inside others, swaps) before it is asked."""
+    rules = find_variant(name)
+    tt = compile_talon(rules)
+    cfg, decl, n_decl = tt[0], tt[1], tt[2]
+    fits, sets, keys, _ = declaration_tables(decl, n_decl, tt[4])
+    deck = np.arange(24 * rules.copies) % 24
+    rng = np.random.default_rng(5)
+    out = np.empty(decl.shape[1], dtype=np.int64)
+    legal_rows_seen = checked = 0
+    for case in range(400):
+        trump = case % 4
+        order = rng.permutation(deck)
+        size = int(rng.integers(12, 21))
+        hands = planes_of(order[:size])[None, :].copy()
+        talon = order[size:size + 4].astype(np.int64)
+        served = np.zeros((1, 24, 4), dtype=np.int64)
+        served_any = np.zeros((1, max(tt[4], 1)), dtype=np.int64)
+        swap_nine = trump * 6 + cfg[CFG_SWAP_RANK] if cfg[CFG_SWAP_RANK] >= 0 else -1
+        for _ in range(int(rng.integers(0, 4))):
+            n = legal_declarations(hands, served, served_any, 0, decl[trump], n_decl[trump],
+                                   trump, talon, cfg, out)
+            if n == 0:
+                break
+            pick = int(out[int(rng.integers(n))])
+            row, swap = (-pick - 1, True) if pick < 0 else (pick, False)
+            apply_declaration(hands, served, served_any, talon, 0, decl[trump], row, swap,
+                              swap_nine)
+        q = [np.int64(x) for x in hands[0]]
+        held = int(held_rows(fits, sets, trump, q[0], q[1])
+                   | held_rows_high(fits, sets, trump, q[2], q[3]))
+        dirty = 0
+        for m in range(served_any.shape[1]):
+            dirty |= int(served_any[0, m])
+        for r in range(n_decl[trump]):
+            scan = declaration_legal(hands, served, served_any, 0, decl[trump], r)
+            looked_up = bool((held >> r) & 1) and (
+                not key_mask(keys[trump, r]) & dirty
+                or row_legal(keys, decl, served, served_any, 0, trump, r, *q))
+            assert looked_up == scan, (case, r)
+            legal_rows_seen += scan
+            checked += bool((held >> r) & 1) and bool(key_mask(keys[trump, r]) & dirty)
+    assert legal_rows_seen > 400 and checked > 100  # the cases declare, and records matter
 
 
 def test_the_decision_reads_nothing_hidden():
@@ -131,7 +195,8 @@ def decide(tt, hands, talon):
     z = np.int64(0)
     out = talon_sampling_card(hands, talon, 0, served, served_any, np.zeros((2, 2), np.int64), 0,
                               np.int64(hands[0, 0]), 0, 0, 0, -1, z, -1, 0, 0, z, z, z, z,
-                              int(talon[-1]) // 6, -1, -1, tt, counter_cards(tt[3]), 8,
+                              int(talon[-1]) // 6, -1, -1, tt,
+                              declaration_tables(tt[1], tt[2], tt[4]), counter_cards(tt[3]), 8,
                               talon_sampling_scratch(2, 24, tt[4], True), *state)
     return tuple(int(x) for x in out)
 

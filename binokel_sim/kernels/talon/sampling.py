@@ -37,7 +37,12 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of, suit_block
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.strict.heuristic import WIN_FOR_POINTS, beats, heuristic_talon_card
+from binokel_sim.kernels.strict.heuristic import (
+    WIN_FOR_MELD,
+    WIN_FOR_POINTS,
+    beats,
+    heuristic_talon_card,
+)
 from binokel_sim.kernels.strict.sampling import best_type, side_value
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import must_head, play_strict, trick_step
@@ -53,6 +58,16 @@ from binokel_sim.kernels.talon.declare import (
     heuristic_declaration,
     served_copies,
     take_copy,
+)
+from binokel_sim.kernels.talon.lookup import (
+    S_BIG,
+    S_SWAP,
+    S_WIDE,
+    held_rows,
+    held_rows_high,
+    key_mask,
+    key_points,
+    row_legal,
 )
 
 
@@ -126,15 +141,19 @@ def shuffle_pool(pool, n, s0, s1, s2, s3):
 
 @njit
 def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leader, k, position,
-               led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, counters,
-               scratch, first):
+               led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, dt,
+               counters, scratch, first):
     """Play a talon deal to its end with the heuristic on every seat, from phase-1 trick ``k``
     with ``position`` cards of it on the table (``led``, ``wins``, ``win_card``, ``win_seat``,
     ``trick_points``: the trick so far, as :func:`talon_items` keeps it), the next card
     ``first`` (-1: the heuristic's). ``h`` int64 (P, 4)
     hands, ``talon`` the whole talon of which ``drawn`` are drawn, ``served`` / ``served_any``
     the records, ``points`` (P, 2) card and meld points so far are all updated in place;
-    ``g0..g3`` the cards played. The last trick's bonus is added."""
+    ``g0..g3`` the cards played. The last trick's bonus is added. The declarations are looked up
+    in ``dt`` (:mod:`~binokel_sim.kernels.talon.lookup`; a wide table scans its rows): the rows
+    the hand holds, a row with a card of which some copy has served checked by
+    :func:`~binokel_sim.kernels.talon.lookup.row_legal`: no call in the common case, since a call
+    given arrays costs reference counting (docs/performance.md)."""
     cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
     n_players = h.shape[0]
     n_talon = talon.shape[0]
@@ -147,6 +166,9 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
     swap_nine = trump * 6 + cfg[CFG_SWAP_RANK] if cfg[CFG_SWAP_RANK] >= 0 else -1
     rows = decl[trump]
     n_rows = n_decl[trump]
+    fits, sets, keys = dt[0], dt[1], dt[2]
+    wide = sets[0, S_WIDE] != 0
+    n_melds = served_any.shape[1]
     led_block = suit_block(led) if position > 0 else np.int64(0)
     for kk in range(k, phase1):
         for i in range(position if kk == k else 0, n_players):
@@ -162,9 +184,29 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                 ready = np.int64(0)
                 if i > 0 and trick_points < WIN_FOR_POINTS and beats(legal, win_card, led,
                                                                     trump_block):
-                    r, _ = heuristic_declaration(h, served, served_any, seat, rows, n_rows,
-                                                 trump, talon, cfg)
-                    ready = rows[r, D_POINTS] if r >= 0 else 0
+                    if wide:
+                        r, _ = heuristic_declaration(h, served, served_any, seat, rows, n_rows,
+                                                     trump, talon, cfg)
+                        ready = rows[r, D_POINTS] if r >= 0 else 0
+                    else:  # rule E2 asks only whether one worth WIN_FOR_MELD waits
+                        q0, q1, q2, q3 = h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3]
+                        todo = ((held_rows(fits, sets, trump, q0, q1)
+                                 | held_rows_high(fits, sets, trump, q2, q3))
+                                & sets[trump, S_BIG])
+                        dirty = np.int64(0)
+                        for m in range(n_melds):
+                            dirty |= served_any[seat, m]
+                        ready = np.int64(0)
+                        while todo:
+                            r = lowest_bit(todo)
+                            todo &= todo - 1
+                            key = keys[trump, r]
+                            if key_mask(key) & dirty and not row_legal(
+                                    keys, decl, served, served_any, seat, trump, r, q0, q1, q2,
+                                    q3):
+                                continue
+                            ready = WIN_FOR_MELD
+                            break
                 c = heuristic_talon_card(legal, h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3],
                                          g0, g1, g2, g3, copies, np.bool_(True), i, led, win_card,
                                          pairs and i > 0 and win_seat == (seat ^ 2),
@@ -179,8 +221,31 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                                                                   win_seat)
         winner = win_seat
         points[winner, 0] += trick_points
-        r, swap = heuristic_declaration(h, served, served_any, winner, rows, n_rows, trump,
-                                        talon, cfg)
+        if wide:
+            r, swap = heuristic_declaration(h, served, served_any, winner, rows, n_rows, trump,
+                                            talon, cfg)
+        else:
+            q0, q1, q2, q3 = h[winner, 0], h[winner, 1], h[winner, 2], h[winner, 3]
+            todo = (held_rows(fits, sets, trump, q0, q1)
+                    | held_rows_high(fits, sets, trump, q2, q3))
+            dirty = np.int64(0)
+            for m in range(n_melds):
+                dirty |= served_any[winner, m]
+            r = -1
+            best_points = 0
+            while todo:
+                row = lowest_bit(todo)
+                todo &= todo - 1
+                key = keys[trump, row]
+                if key_points(key) <= best_points:
+                    continue
+                if key_mask(key) & dirty and not row_legal(keys, decl, served, served_any,
+                                                          winner, trump, row, q0, q1, q2, q3):
+                    continue
+                r = row
+                best_points = key_points(key)
+            swap = (r >= 0 and ((sets[trump, S_SWAP] >> r) & 1) != 0 and swap_nine >= 0
+                    and talon[n_talon - 1] != swap_nine)
         if r >= 0:
             apply_declaration(h, served, served_any, talon, winner, rows, r, swap, swap_nine)
             points[winner, 1] += rows[r, D_POINTS]
@@ -214,8 +279,8 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
 @njit
 def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, legal, leader, k,
                         position, led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3,
-                        trump, took_seat, took_card, tt, counters, n_samples, scratch, s0, s1,
-                        s2, s3):
+                        trump, took_seat, took_card, tt, dt, counters, n_samples, scratch, s0,
+                        s1, s2, s3):
     """The phase-1 card of the sampling seat ``seat`` out of ``legal`` (int64 mask, two or more
     types): the state is :func:`talon_items`' at trick ``k``, ``position`` cards on the table,
     ``drawn`` talon cards drawn, ``took_seat`` / ``took_card`` the swap's taker and the card he
@@ -275,7 +340,7 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             pts[:, :] = points
             won[:] = 0
             talon_rest(h, tal, drawn, srv, sany, pts, won, policies, leader, k, position, led,
-                       wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt,
+                       wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, dt,
                        counters, scratch, c)
             totals[c] += side_value(pts, seat, pairs)
     return best_type(legal, totals), s0, s1, s2, s3
