@@ -37,7 +37,8 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
     the stream as the sampler reads it; a play-out's points, tricks won and policies (the
     heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
     games' knowledge (:func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`, a stub in the
-    talon games); and ``infer``, what the deals respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`)."""
+    talon games); and ``infer``, what the deals respect
+    (:data:`~binokel_sim.kernels.knowledge.INFERENCE`)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
     return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),

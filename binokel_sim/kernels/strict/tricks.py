@@ -131,7 +131,9 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
     (:func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`), which every card played
     then updates. ``knobs`` is ``(last_trick, tune, at, soloist)``: the last trick's bonus,
     ``tune`` holding the heuristic's knobs from ``at`` on and the expert's after them
-    (:func:`~binokel_sim.kernels.policies.tune_row`), and the widow games' soloist (-1: none),
+    (:func:`~binokel_sim.kernels.policies.tune_row`; None where every seat plays the heuristic
+    proper, the sampling policy's play-outs: its knobs are then constants), and the widow
+    games' soloist (-1: none),
     whose opponents are partners to a seat whose knob ``S_TEAM`` is on (one argument, not
     four: past 30 arguments Python passes them as ``*args``, which numba does not inline).
     Adds each trick's card points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes

@@ -24,7 +24,8 @@ from binokel_sim.kernels.talon.declare import (
     doubtful_types,
 )
 
-# The deal loop and the sampling policy's play-outs find the declarations a hand may make without scanning the rows: per trump,
+# The deal loop and the sampling policy's play-outs find the declarations a hand may make
+# without scanning the rows: per trump,
 # ``fits[trump, s, pattern]`` has bit ``r`` set when the six-bit ``pattern`` of suit ``s``
 # holds row ``r``'s cards of that suit, so the rows whose ``level`` copies of every card are held
 # are, per level ``L``, the AND over the four suits of the patterns of plane ``L - 1``, masked to
