@@ -30,7 +30,7 @@ from binokel_sim.kernels.talon.lookup import (
     held_rows,
     held_rows_high,
     key_mask,
-    row_legal,
+    legal_rows,
 )
 from binokel_sim.kernels.talon.sampling import (
     known_copies,
@@ -111,7 +111,7 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
 def test_the_play_outs_lookup_finds_the_legal_rows(name):
     """The play-outs' declarations by lookups (kernels/talon/sampling.py, ``talon_rest``): the
     rows the hand holds (``held_rows``), a row with a card of which some copy has served any meld
-    checked by ``row_legal``, are exactly the rows the scan finds legal
+    checked by ``legal_rows`` on its own, are exactly the rows the scan finds legal
     (``declaration_legal``). Random hands of 12 to 20 cards, each having made up to three random
     legal declarations (served copies, melds inside others, swaps) before it is asked."""
     rules = find_variant(name)
@@ -150,7 +150,7 @@ def test_the_play_outs_lookup_finds_the_legal_rows(name):
             scan = declaration_legal(hands, served, served_any, 0, decl[trump], r)
             looked_up = bool((held >> r) & 1) and (
                 not key_mask(keys[trump, r]) & dirty
-                or row_legal(keys, decl, served, served_any, 0, trump, r, *q))
+                or legal_rows(keys, decl, served, served_any, 0, trump, 1 << r, 1 << r, *q) != 0)
             assert looked_up == scan, (case, r)
             legal_rows_seen += scan
             checked += bool((held >> r) & 1) and bool(key_mask(keys[trump, r]) & dirty)

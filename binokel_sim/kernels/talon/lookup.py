@@ -3,7 +3,7 @@ of the declaration rows (:func:`binokel_sim.kernels.talon.declare.heuristic_decl
 scan; both find the same declarations). The deal loop
 (:mod:`binokel_sim.kernels.talon.deals`) keeps per seat the rows a served copy may forbid; the
 sampling policy's play-outs (:mod:`binokel_sim.kernels.talon.sampling`) check a held row with
-:func:`row_legal` when one of its cards has a copy that has served any meld.
+:func:`legal_rows` when one of its cards has a copy that has served any meld.
 """
 
 import numpy as np
@@ -193,15 +193,3 @@ def choice_row(rows, swaps, k):
     in_low = k < n_low
     high = 32 + kth_bit(rows >> 32, either(in_low, 0, k - n_low))
     return either(in_low, kth_bit(low, k), high), False
-
-
-@njit
-def row_legal(keys, decl, served, served_any, seat, trump, r, q0, q1, q2, q3):
-    """Whether the held row ``r`` is legal for ``seat`` (hand planes ``q0..q3``) under the
-    records: a row with a card some copy of which has served its meld or a meld it sits inside
-    needs ``level`` copies that may serve it."""
-    key = keys[trump, r]
-    inside = decl[trump, r, D_INSIDE]
-    doubtful = doubtful_types(served_any, seat, key_meld(key), inside, key_mask(key))
-    return doubtful == 0 or copies_serve(served, seat, doubtful, key_meld(key), key_level(key),
-                                         key_per_copy(key), inside, q0, q1, q2, q3)

@@ -67,7 +67,7 @@ from binokel_sim.kernels.talon.lookup import (
     held_rows_high,
     key_mask,
     key_points,
-    row_legal,
+    legal_rows,
 )
 
 
@@ -152,7 +152,7 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
     ``g0..g3`` the cards played. The last trick's bonus is added. The declarations are looked up
     in ``dt`` (:mod:`~binokel_sim.kernels.talon.lookup`; a wide table scans its rows): the rows
     the hand holds, a row with a card of which some copy has served checked by
-    :func:`~binokel_sim.kernels.talon.lookup.row_legal`: no call in the common case, since a call
+    :func:`~binokel_sim.kernels.talon.lookup.legal_rows`: no call in the common case, since a call
     given arrays costs reference counting (docs/performance.md)."""
     cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
     n_players = h.shape[0]
@@ -200,10 +200,10 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                         while todo:
                             r = lowest_bit(todo)
                             todo &= todo - 1
-                            key = keys[trump, r]
-                            if key_mask(key) & dirty and not row_legal(
-                                    keys, decl, served, served_any, seat, trump, r, q0, q1, q2,
-                                    q3):
+                            bit = np.int64(1) << r
+                            if key_mask(keys[trump, r]) & dirty and not legal_rows(
+                                    keys, decl, served, served_any, seat, trump, bit, bit, q0,
+                                    q1, q2, q3):
                                 continue
                             ready = WIN_FOR_MELD
                             break
@@ -239,8 +239,9 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                 key = keys[trump, row]
                 if key_points(key) <= best_points:
                     continue
-                if key_mask(key) & dirty and not row_legal(keys, decl, served, served_any,
-                                                          winner, trump, row, q0, q1, q2, q3):
+                bit = np.int64(1) << row
+                if key_mask(key) & dirty and not legal_rows(keys, decl, served, served_any, winner,
+                                                           trump, bit, bit, q0, q1, q2, q3):
                     continue
                 r = row
                 best_points = key_points(key)
