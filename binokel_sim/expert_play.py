@@ -40,7 +40,7 @@ PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", 
                      "lead_trump_def", "lead_trump_early", "lead_trump_len", "lead_master",
                      "lead_master_trump", "lead_counter", "lead_rank", "lead_len", "lead_out",
                      "lead_void_opp", "lead_void_partner", "lead_copies", "lead_singleton",
-                     "lead_trump_out", "lead_trump_drawn")
+                     "lead_trump_out", "lead_trump_drawn", "infer", "lead_beaters")
 _override: dict[str, dict[str, int]] = {}
 
 

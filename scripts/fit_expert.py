@@ -64,9 +64,9 @@ PARTNERSHIP_START = {"cash_first": 0, "pull_defenders": 0, "pull_window": 4, "pu
                      "lead_master_trump": 30, "lead_counter": -10, "lead_rank": -2,
                      "lead_len": 0, "lead_out": 1, "lead_void_opp": -40,
                      "lead_void_partner": 15, "lead_copies": 0, "lead_singleton": 0,
-                     "lead_trump_out": 0, "lead_trump_drawn": 0}
+                     "lead_trump_out": 0, "lead_trump_drawn": 0, "infer": 1, "lead_beaters": 0}
 PARTNERSHIP_SWITCHES = {"cash_first", "pull_defenders", "lead_ruff", "ruff_low", "smear_losers",
-                        "smear_trump"}
+                        "smear_trump", "infer"}
 # the scored lead replaces rules L1-L3, so their knobs are not searched with it on
 PARTNERSHIP_FIXED = {"lead_score", "cash_first", "pull_defenders", "pull_window", "pull_min",
                      "lead_ruff"}

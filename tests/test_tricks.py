@@ -22,6 +22,7 @@ from binokel_sim.cards import (
 )
 from binokel_sim.kernels.bits import kth_bit, nth_bit
 from binokel_sim.kernels.partnership.heuristic import (
+    CEILING,
     HEURISTIC_PTUNE,
     N_PTUNE,
     heuristic_card,
@@ -391,6 +392,9 @@ def positions_to_play(draw):
     seat = draw(st.integers(0, 3))
     voids = {(s, u) for s in range(4) for u in range(4) if s != seat and draw(st.booleans())
              and draw(st.booleans())}
+    # what the table knows besides: per other seat and suit the top card types it cannot hold
+    ceilings = {(s, u): draw(st.integers(0, 6)) for s in range(4) for u in range(4)
+                if s != seat and draw(st.booleans())}
     hand = list(counts_of(own))
     if position == 0:
         led, win, win_seat, legal = -1, -1, -1, sorted(set(own))
@@ -400,12 +404,12 @@ def positions_to_play(draw):
         win_seat = (seat - draw(st.integers(1, position))) % 4
         trick = [led * 6] if led != win // 6 else []
         legal = ref.legal_cards(hand, trick + [win], trump)
-    return (hand, legal, set(others), voids, seat, position, led, win, win_seat,
+    return (hand, legal, set(others), voids, ceilings, seat, position, led, win, win_seat,
             draw(st.integers(0, HAND - 1)), trump, draw(st.integers(0, 3)))
 
 
 SWITCHES = {"cash_first", "pull_defenders", "lead_ruff", "ruff_low", "smear_losers",
-            "smear_trump", "lead_score"}
+            "smear_trump", "lead_score", "infer"}
 
 
 @st.composite
@@ -441,15 +445,21 @@ def test_heuristic_equals_reference(position, knobs):
     """The heuristic (branch-free: every rule's cards worked out, selects choose) plays the card
     its rules, written out one after another in the twin, choose; with the heuristic's knobs
     or any others (the expert's rules and scorers)."""
-    (hand, legal, unseen, voids, seat, pos, led, win, win_seat, trick_index, trump,
+    (hand, legal, unseen, voids, ceilings, seat, pos, led, win, win_seat, trick_index, trump,
      bidder) = position
     counters = {t for t in range(N_TYPES) if TABLES.card_points[t] > 0}
+    # the twin's view of the ceilings: per seat the card types it cannot hold
+    excluded = [{6 * u + r for (q, u), k in ceilings.items() if q == s for r in range(6 - k, 6)}
+                for s in range(4)]
     want = ref.heuristic_card(hand, legal, unseen, voids, seat, pos, led, win, win_seat,
-                              trick_index, HAND, trump, bidder, counters, knobs)
+                              trick_index, HAND, trump, bidder, counters, knobs, excluded)
     rows = np.array([[knobs[n] for n in expert_play.PARTNERSHIP_KNOBS]] * 4, dtype=np.int64)
+    packed = sum(1 << (4 * s + u) for s, u in voids) + sum(
+        k << (CEILING + 3 * (4 * s + u)) for (s, u), k in ceilings.items())
+    packed = np.array([packed], dtype=np.uint64).view(np.int64)[0]  # the top bits: the sign's
     got = heuristic_card(sum(1 << t for t in legal),
                          np.array(counts_to_planes(np.array(hand)), dtype=np.uint32),
-                         sum(1 << t for t in unseen), sum(1 << (4 * s + u) for s, u in voids),
+                         sum(1 << t for t in unseen), packed,
                          seat, pos, led, win, win_seat, trick_index, HAND, trump, bidder,
                          sum(1 << t for t in counters), rows)
     assert got == want

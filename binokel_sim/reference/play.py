@@ -204,7 +204,8 @@ HEURISTIC_KNOBS = {"cash_first": 0, "pull_defenders": 0, "pull_window": 4, "pull
                    "lead_trump_early": 0, "lead_trump_len": 0, "lead_master": 0,
                    "lead_master_trump": 0, "lead_counter": 0, "lead_rank": 0, "lead_len": 0,
                    "lead_out": 0, "lead_void_opp": 0, "lead_void_partner": 0, "lead_copies": 0,
-                   "lead_singleton": 0, "lead_trump_out": 0, "lead_trump_drawn": 0}
+                   "lead_singleton": 0, "lead_trump_out": 0, "lead_trump_drawn": 0,
+                   "infer": 0, "lead_beaters": 0}
 """The heuristic's knobs by name: the rules L1-L3 and F1-F3 as written below. The expert plays
 the same rules with its own values (``binokel_sim/expert_play.json``, docs/rules.md "Expert
 policy")."""
@@ -215,18 +216,49 @@ def expert_knobs(rules: Rules) -> dict[str, int]:
     return expert_play.knobs(rules.name, HEURISTIC_KNOBS)
 
 
+def _may_hold(unseen: set[int], voids: set[tuple[int, int]], excluded: list[set[int]] | None,
+              seat: int) -> set[int]:
+    """The unseen card types ``seat`` may hold: all of them, less the suits it has shown out of
+    and what else the table knows it cannot hold (``excluded``, per seat; None: nothing)."""
+    out = {t for t in unseen if (seat, type_suit(t)) not in voids}
+    return out - excluded[seat] if excluded is not None else out
+
+
+def _has_trump(cards: set[int], trump: int) -> bool:
+    return any(type_suit(t) == trump for t in cards)
+
+
 def _scored_lead(hand: list[int], legal: set[int], unseen: set[int], voids: set[tuple[int, int]],
                  seat: int, trick_index: int, n_tricks: int, trump: int, bidder: int,
-                 counters: set[int], w: dict[str, int]) -> int:
+                 counters: set[int], w: dict[str, int],
+                 excluded: list[set[int]] | None = None) -> int:
     """The expert's scored lead (kernel ``scored_lead``): the sum of the weights of each legal
-    card's features, the highest sum wins, the lowest card type on a tie."""
+    card's features, the highest sum wins, the lowest card type on a tie. With the knob
+    ``infer`` a master, a suit an opponent showed out of and one the partner showed out of
+    ask who *may* hold the cards (:func:`_may_hold`), not just who has not shown
+    out."""
     partner, opp_a, opp_b = seat ^ 2, (seat + 1) % 4, (seat + 3) % 4
-    trumps_unseen = any(type_suit(u) == trump for u in unseen)
     held_trumps = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == trump)
+    if w["infer"]:
+        may_a = _may_hold(unseen, voids, excluded, opp_a)
+        may_b = _may_hold(unseen, voids, excluded, opp_b)
+        threats = may_a | may_b
+        drawn = not _has_trump(threats, trump)
+        def opp_void(suit):
+            return (((opp_a, suit) in voids and _has_trump(may_a, trump))
+                    or ((opp_b, suit) in voids and _has_trump(may_b, trump)))
+        partner_may_ruff = _has_trump(_may_hold(unseen, voids, excluded, partner), trump)
+    else:
+        threats = unseen
+        trumps_unseen = _has_trump(unseen, trump)
+        drawn = not trumps_unseen or ((opp_a, trump) in voids and (opp_b, trump) in voids)
+        def opp_void(suit):
+            return trumps_unseen and ((opp_a, suit) in voids or (opp_b, suit) in voids)
+        partner_may_ruff = (partner, trump) not in voids
     best, best_score = -1, None
     for card in sorted(legal):
         suit = type_suit(card)
-        master = bool(_masters({card}, unseen))
+        master = bool(_masters({card}, threats))
         length = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == suit)
         out = sum(1 for u in unseen if type_suit(u) == suit)
         score = 0
@@ -238,17 +270,19 @@ def _scored_lead(hand: list[int], legal: set[int], unseen: set[int], voids: set[
             score += w["lead_trump_len"] * held_trumps
             if master:
                 score += w["lead_master_trump"]
-            if not trumps_unseen or ((opp_a, trump) in voids and (opp_b, trump) in voids):
+            if drawn:
                 score += w["lead_trump_drawn"]
         else:
             if master:
                 score += w["lead_master"]
-            if trumps_unseen and ((opp_a, suit) in voids or (opp_b, suit) in voids):
+            if opp_void(suit):
                 score += w["lead_void_opp"]
-            if (partner, trump) not in voids and (partner, suit) in voids:
+            if partner_may_ruff and (partner, suit) in voids:
                 score += w["lead_void_partner"]
             if length == 1:
                 score += w["lead_singleton"]
+        score += w["lead_beaters"] * sum(1 for u in threats
+                                         if type_suit(u) == suit and type_rank(u) > type_rank(card))
         if card in counters:
             score += w["lead_counter"]
         score += w["lead_rank"] * type_rank(card)
@@ -263,14 +297,17 @@ def _scored_lead(hand: list[int], legal: set[int], unseen: set[int], voids: set[
 def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: set[tuple[int, int]],
                    seat: int, position: int, led: int, win_card: int, win_seat: int,
                    trick_index: int, n_tricks: int, trump: int, bidder: int,
-                   counters: set[int], knobs: dict[str, int] | None = None) -> int:
+                   counters: set[int], knobs: dict[str, int] | None = None,
+                   excluded: list[set[int]] | None = None) -> int:
     """Twin of ``kernels.partnership.heuristic.heuristic_card``: the card the heuristic plays, by its rules
     L1-L3 (leading) and F1-F3 (following) as that docstring lists them. ``hand``: the seat's
     counts per card type; ``legal``: the legal card types; ``unseen``: the card types the other
     three seats hold; ``voids``: ``(seat, suit)`` pairs of shown voids; ``win_card`` and
     ``win_seat`` the card holding the trick and its seat (ignored when leading);
     ``counters``: the card types worth points. ``knobs``: the seat's knobs by name (None: the
-    heuristic's, :data:`HEURISTIC_KNOBS`; the expert's: :func:`expert_knobs`)."""
+    heuristic's, :data:`HEURISTIC_KNOBS`; the expert's: :func:`expert_knobs`). ``excluded``:
+    per seat the card types the table knows it cannot hold (the must-head inferences, read with
+    the knob ``infer``; None: nothing known)."""
     w = HEURISTIC_KNOBS if knobs is None else knobs
     legal_set = set(legal)
     partner, opp_a, opp_b = seat ^ 2, (seat + 1) % 4, (seat + 3) % 4
@@ -278,7 +315,7 @@ def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: s
     if position == 0:
         if w["lead_score"]:
             return _scored_lead(hand, legal_set, unseen, voids, seat, trick_index, n_tricks,
-                                trump, bidder, counters, w)
+                                trump, bidder, counters, w, excluded)
         own_trumps = sum(hand[t] for t in range(N_TYPES) if type_suit(t) == trump)
         my_trumps = {t for t in legal_set if type_suit(t) == trump}
         side = legal_set - my_trumps
@@ -310,9 +347,16 @@ def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: s
             or (win_suit != trump and type_suit(t) == led == win_suit
                 and type_rank(t) > type_rank(win_card))}
     next_seat = (seat + 1) % 4
-    next_may_ruff = trumps_unseen and (next_seat, led) in voids and (next_seat, trump) not in voids
+    if w["infer"]:  # what the next seat may hold: may it beat our card, may it trump?
+        threats = _may_hold(unseen, voids, excluded, next_seat)
+        next_may_ruff = (not any(type_suit(t) == led for t in threats)
+                         and _has_trump(threats, trump))
+    else:
+        threats = unseen
+        next_may_ruff = (trumps_unseen and (next_seat, led) in voids
+                         and (next_seat, trump) not in voids)
     if win_seat == partner:
-        safe = last or (bool(_masters({win_card}, unseen))
+        safe = last or (bool(_masters({win_card}, threats))
                         and (win_suit == trump or not next_may_ruff))
         if safe:  # F1
             smear = {t for t in legal_set if t in counters and type_suit(t) != trump}
@@ -326,7 +370,7 @@ def heuristic_card(hand: list[int], legal: list[int], unseen: set[int], voids: s
     if beat:  # F2
         if last:
             return _cheapest(beat, trump, counters)
-        safe_beat = _masters(beat, unseen)
+        safe_beat = _masters(beat, threats)
         if w["ruff_low"] and led != trump and not next_may_ruff:
             safe_beat |= {t for t in beat if type_suit(t) == trump}
         if next_may_ruff:

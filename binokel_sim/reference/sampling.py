@@ -85,9 +85,11 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
     """Play trick ``k`` (``trick`` its cards so far, led by ``leader``) and every later trick with
     the heuristic on every seat (with ``knobs``: the expert's, :func:`~binokel_sim.reference.
     play.expert_knobs`); ``hands``, ``voids`` consumed. Play points of the pairs from trick ``k``
-    on, the last trick's bonus included."""
+    on, the last trick's bonus included. The expert's knowledge of who may hold what (its knob
+    ``infer``) starts from nothing at trick ``k``'s first card played here."""
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
     points = [0, 0]
+    excluded: list[set[int]] = [set() for _ in range(4)]
     for j in range(k, n_tricks):
         cards = list(trick) if j == k else []
         for i in range(len(cards), 4):
@@ -96,8 +98,9 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
             win_card, win_seat, led = holding(cards, leader, trump)
             card = heuristic_card(hands[seat], legal, _unseen(hands, seat), voids, seat, i, led,
                                   win_card, win_seat, j, n_tricks, trump, bidder, counters,
-                                  knobs)
+                                  knobs, excluded)
             if cards:
+                excluded[seat] |= excluded_after(card, cards, trump)
                 _shows_voids(voids, seat, card, led, trump)
             hands[seat][card] -= 1
             cards.append(card)
@@ -201,7 +204,8 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
             elif policies[seat] in (HEURISTIC, EXPERT):
                 card = heuristic_card(hands[seat], legal, _unseen(hands, seat), voids, seat, i,
                                       led, win_card, win_seat, k, n_tricks, trump, bidder,
-                                      counters, expert if policies[seat] == EXPERT else None)
+                                      counters, expert if policies[seat] == EXPERT else None,
+                                      excluded)
             else:
                 seen = excluded if inferring(inference, seat, bidder) else [set()] * 4
                 card = sampling_card(rules, hands, seat, legal, leader, cards, k, n_tricks,

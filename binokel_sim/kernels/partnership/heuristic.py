@@ -49,8 +49,36 @@ W_COPIES = 21
 W_SINGLETON = 22
 W_TRUMP_OUT = 23
 W_TRUMP_DRAWN = 24
-N_PTUNE = 25
+# 1 = the seat reads what the table knows of each hand (:func:`may_hold`): its follows count as
+# safe a card no card the next seat may hold beats, its scored lead a master one that no card an
+# opponent may hold beats (0: no unseen card, whoever holds it)
+P_INFER = 25
+W_BEATERS = 26  # the scored lead: per card type above the card in its suit an opponent may hold
+N_PTUNE = 27
 HEURISTIC_PTUNE = (0, 0, 4, 2, 1, 0, 0, 0, 0) + (0,) * (N_PTUNE - 9)
+
+# What the table knows of each hand beyond the voids, kept in the same int64 as the voids (bits
+# 0..15): for seat ``s`` and suit ``u`` the 3 bits at ``CEILING + 3 * (4 * s + u)`` count the
+# suit's top card types the seat can no longer hold (6: none of the suit). Every card a follower
+# plays excludes an upper part of one or two suits (:func:`~binokel_sim.kernels.knowledge.
+# excluded_by`: the led suit or trump, from the cards that would have headed the trick or the
+# whole suit), so a count per suit holds all of it.
+CEILING = 16
+
+
+def _ceiling_masks():
+    """Per 12-bit code of one seat's four counts (3 bits a suit, suit 0 lowest) the card types
+    they exclude: :func:`may_hold` looks them up instead of building them suit by suit."""
+    masks = np.zeros(1 << 12, dtype=np.int64)
+    for code in range(1 << 12):
+        for suit in range(4):
+            k = min((code >> (3 * suit)) & 7, 6)
+            for rank in range(6 - k, 6):
+                masks[code] |= 1 << (6 * suit + rank)
+    return masks
+
+
+CEILING_MASKS = _ceiling_masks()
 
 
 @njit
@@ -62,7 +90,8 @@ def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, wi
     own bit planes; ``unseen`` the card types still held by the other three players taken
     together (= deck minus own hand minus cards played: public knowledge plus own hand, never
     who holds what); ``voids`` bit ``4*seat + suit`` set when that seat has shown out of that
-    suit (failed to follow it; a seat that neither followed nor trumped is void in trump too);
+    suit (failed to follow it; a seat that neither followed nor trumped is void in trump too),
+    and from bit :data:`CEILING` on what else its plays excluded (read with ``P_INFER``);
     ``seat`` the seat to play and ``position`` its place in the trick (0 = leads); ``led`` the
     led suit (-1 when leading); ``win_card`` / ``win_seat`` the card winning the trick so far and
     its seat (-1 when leading); ``trick_index`` 0..n_tricks-1; ``trump`` the trump suit;
@@ -134,6 +163,34 @@ def knob(knobs, seat, i, plain):
 
 
 @njit(inline="always")
+def note_excluded(voids, seat, excluded, led, trump):
+    """``voids`` with what ``excluded`` (a follower's :func:`~binokel_sim.kernels.knowledge.
+    excluded_by`, within the led suit and trump) tells of ``seat`` added to its counts
+    (:data:`CEILING`)."""
+    voids = raise_ceiling(voids, seat, led,
+                          popcount(excluded & (np.int64(SUIT_MASK) << (6 * led))))
+    return raise_ceiling(voids, seat, trump,
+                         popcount(excluded & (np.int64(SUIT_MASK) << (6 * trump))))
+
+
+@njit(inline="always")
+def raise_ceiling(voids, seat, suit, k):
+    """``voids`` with ``seat``'s count of excluded top types of ``suit`` at least ``k``."""
+    at = CEILING + 3 * (4 * seat + suit)
+    old = (voids >> at) & 7
+    return voids ^ ((old ^ max(old, np.int64(k))) << at)
+
+
+@njit(inline="always")
+def may_hold(voids, seat, unseen):
+    """The card types of ``unseen`` that ``seat`` may hold as far as the table knows: none of a
+    suit it has shown out of, and of each suit not its top types counted in ``voids``
+    (:data:`CEILING`, looked up in :data:`CEILING_MASKS`)."""
+    return unseen & ~(CEILING_MASKS[(voids >> (CEILING + 12 * seat)) & 0xFFF]
+                      | suit_blocks((voids >> (4 * seat)) & 0xF))
+
+
+@njit(inline="always")
 def heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
                    bidder, counters, knobs, plain):
     """Rules L1-L3 of :func:`heuristic_card` (the seat leads; ``legal`` is its hand), without a
@@ -199,33 +256,48 @@ def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_trick
     (``W_VOID_PARTNER``), a side suit of one card held (``W_SINGLETON``), per further copy held
     (``W_COPIES``), and for a trump per unseen trump type (``W_TRUMP_OUT``, on top of
     ``W_OUT``) and while no opponent may hold a trump (``W_TRUMP_DRAWN``: none is unseen, or
-    both have shown out of trump)."""
+    both have shown out of trump), and per card type above it in its suit an opponent may hold
+    (``W_BEATERS``). With ``P_INFER`` "may hold" is :func:`may_hold`'s: a master is a card no
+    card an opponent may hold beats, and the void features need the void seat able to trump."""
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     k = knobs[seat]
     # what depends on the suit only (suit_score), from what every suit shares, worked out once
     partner = seat ^ 2
     opp_a = (seat + 1) & 3
     opp_b = (seat + 3) & 3
-    trumps_unseen = (unseen & trump_block) != 0
-    drawn = (not trumps_unseen) | (bit_of(voids, 4 * opp_a + trump)
-                                   & bit_of(voids, 4 * opp_b + trump))
+    void_a = (voids >> (4 * opp_a)) & 0xF
+    void_b = (voids >> (4 * opp_b)) & 0xF
+    void_p = (voids >> (4 * partner)) & 0xF
+    if k[P_INFER] != 0:  # who may hold what (may_hold)
+        may_a = may_hold(voids, opp_a, unseen)
+        may_b = may_hold(voids, opp_b, unseen)
+        threats = may_a | may_b
+        drawn = (threats & trump_block) == 0
+        opp_shown = (either((may_a & trump_block) != 0, void_a, np.int64(0))
+                     | either((may_b & trump_block) != 0, void_b, np.int64(0)))
+        partner_shown = either((may_hold(voids, partner, unseen) & trump_block) != 0, void_p,
+                               np.int64(0))
+    else:
+        threats = unseen
+        trumps_unseen = (unseen & trump_block) != 0
+        drawn = (not trumps_unseen) | (bit_of(voids, 4 * opp_a + trump)
+                                       & bit_of(voids, 4 * opp_b + trump))
+        opp_shown = either(trumps_unseen, void_a | void_b, np.int64(0))
+        partner_shown = either(bit_of(voids, 4 * partner + trump), np.int64(0), void_p)
     trump_part = (either((seat & 1) == (bidder & 1), k[W_TRUMP_BID], k[W_TRUMP_DEF])
                   + either(2 * trick_index < n_tricks, k[W_TRUMP_EARLY], np.int64(0))
                   + either(drawn, k[W_TRUMP_DRAWN], np.int64(0)))
-    opp_shown = either(trumps_unseen, ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 0xF,
-                       np.int64(0))
-    partner_shown = either(bit_of(voids, 4 * partner + trump), np.int64(0),
-                           (voids >> (4 * partner)) & 0xF)
     b0 = suit_score(0, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
     b1 = suit_score(1, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
     b2 = suit_score(2, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
     b3 = suit_score(3, h0, h1, h2, h3, unseen, trump, trump_part, opp_shown, partner_shown, k)
-    beaten = dominated(unseen)
+    beaten = dominated(threats)
     w_master = k[W_MASTER]
     w_master_trump = k[W_MASTER_TRUMP]
     w_counter = k[W_COUNTER]
     w_rank = k[W_RANK]
     w_copies = k[W_COPIES]
+    w_beaters = k[W_BEATERS]
     g1 = np.int64(h1)
     g2 = np.int64(h2)
     g3 = np.int64(h3)
@@ -242,6 +314,7 @@ def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_trick
         score += either(bit_of(counters, c), w_counter, np.int64(0))
         copies = ((g1 >> c) & 1) + ((g2 >> c) & 1) + ((g3 >> c) & 1)
         score += w_rank * (c - 6 * suit) + w_copies * copies
+        score += w_beaters * popcount(threats & above(c) & (np.int64(SUIT_MASK) << (6 * suit)))
         better = score > best_score
         best = either(better, c, best)
         best_score = either(better, score, best_score)
@@ -274,22 +347,30 @@ def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_se
     cheapest card of a set (F1's smear, the cheapest non-trump counter, is that set's cheapest
     card), so selects pick the set and one :func:`~binokel_sim.kernels.bits.cheapest_card` plays.
     The seat's knobs (``P_SMEAR_LOSERS``, ``P_RUFF_LOW``, ``P_SMEAR_TRUMP``) move F1's and F2's
-    sets."""
+    sets; with ``P_INFER`` "safe" asks what the next seat may hold (:func:`may_hold`)."""
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     trumps_unseen = (unseen & trump_block) != 0
     last = position == 3
     beat = legal & wins
     beaten = dominated(unseen)  # the card types an unseen card of their suit beats
     # The only opponent still to play is the next seat (at position 1 the partner plays last).
-    # May he trump a side-suit card? Shown out of the led suit, not shown out of trump.
+    # May he trump a side-suit card? Shown out of the led suit, not shown out of trump. With
+    # P_INFER: whether a card he may hold (may_hold) beats ours, and whether he may hold trumps
+    # but no card of the led suit.
     next_seat = (seat + 1) & 3
-    next_may_ruff = (trumps_unseen & bit_of(voids, 4 * next_seat + led)
-                     & (not bit_of(voids, 4 * next_seat + trump)))
+    infer = knob(knobs, seat, P_INFER, plain) != 0
+    next_may = may_hold(voids, next_seat, unseen)
+    next_may_ruff = either(infer,
+                           ((next_may & (np.int64(SUIT_MASK) << (6 * led))) == 0)
+                           & ((next_may & trump_block) != 0),
+                           trumps_unseen & bit_of(voids, 4 * next_seat + led)
+                           & (not bit_of(voids, 4 * next_seat + trump)))
+    threatened = either(infer, dominated(next_may), beaten)  # what he may beat
     # F1: partner holds the trick safely: smear a side counter, else the cheapest card (with
     # P_SMEAR_LOSERS: a counter an unseen card beats first, keeping the masters; with
     # P_SMEAR_TRUMP and no side counter: a trump counter an unseen trump beats)
     win_is_trump = bit_of(trump_block, win_card)
-    safe = last | ((not bit_of(beaten, win_card)) & (win_is_trump | (not next_may_ruff)))
+    safe = last | ((not bit_of(threatened, win_card)) & (win_is_trump | (not next_may_ruff)))
     smear = legal & counters & ~trump_block
     trump_losers = legal & counters & trump_block & beaten
     smear = either((knob(knobs, seat, P_SMEAR_TRUMP, plain) != 0) & (smear == 0), trump_losers,
@@ -303,7 +384,8 @@ def heuristic_follow(legal, unseen, voids, seat, position, led, win_card, win_se
     low_ruff = either((knob(knobs, seat, P_RUFF_LOW, plain) != 0) & (led != trump)
                       & (not next_may_ruff),
                       beat & trump_block, np.int64(0))
-    safe_beat = ((beat & ~beaten) | low_ruff) & either(next_may_ruff, trump_block, np.int64(-1))
+    safe_beat = ((beat & ~threatened) | low_ruff) & either(next_may_ruff, trump_block,
+                                                             np.int64(-1))
     f2 = either(last, beat, either(safe_beat != 0, safe_beat, legal))
     # F3: the cheapest legal card
     chosen = either(f1, either(smear != 0, smear, legal), either(beat != 0, f2, legal))
