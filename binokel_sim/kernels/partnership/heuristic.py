@@ -163,14 +163,17 @@ def knob(knobs, seat, i, plain):
 
 
 @njit(inline="always")
-def note_excluded(voids, seat, excluded, led, trump):
-    """``voids`` with what ``excluded`` (a follower's :func:`~binokel_sim.kernels.knowledge.
-    excluded_by`, within the led suit and trump) tells of ``seat`` added to its counts
-    (:data:`CEILING`)."""
-    voids = raise_ceiling(voids, seat, led,
-                          popcount(excluded & (np.int64(SUIT_MASK) << (6 * led))))
-    return raise_ceiling(voids, seat, trump,
-                         popcount(excluded & (np.int64(SUIT_MASK) << (6 * trump))))
+def note_follow(voids, seat, c, follows, led, trump, beat):
+    """``voids`` with what a follower's card ``c`` tells of ``seat`` beyond his voids (bits
+    0..15, which the caller keeps), :func:`~binokel_sim.kernels.knowledge.excluded_by`'s rule as
+    a count (:data:`CEILING`): a card of the suit the obligation made him play (the led suit if
+    he ``follows``, else trump) that does not head the trick (``beat``: the cards that would
+    have) means none of that suit's heading cards."""
+    suit = either(follows, led, trump)
+    headed = ((beat >> c) & 1) != 0
+    return raise_ceiling(voids, seat, suit,
+                         either(headed, np.int64(0),
+                                popcount(beat & (np.int64(SUIT_MASK) << (6 * suit)))))
 
 
 @njit(inline="always")

@@ -26,7 +26,7 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.heuristic import (
     heuristic_follow,
     heuristic_lead,
-    note_excluded,
+    note_follow,
 )
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
@@ -216,12 +216,11 @@ def note_card(flat, seat, i, c, h0, beat, cards, played, played_by, excluded, vo
         led = c // 6
         return led, suit_block(led), voids, WINS_OVER[(wins_row + c) & 127], c, win_seat
     trump_block = suit_block(trump)
-    told = excluded_by(c, led_block, trump_block, beat)
-    excluded[seat] |= told
+    excluded[seat] |= excluded_by(c, led_block, trump_block, beat)
     out_of = np.int64((h0 & led_block) == 0)
     voids |= out_of << (4 * seat + led)
     voids |= (out_of & np.int64((h0 & trump_block) == 0)) << (4 * seat + trump)
-    voids = note_excluded(voids, seat, told, led, trump)  # for the expert seats (P_INFER)
+    voids = note_follow(voids, seat, c, out_of == 0, led, trump, beat)  # for the expert seats
     wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card, win_seat,
                                           PLAY_HEURISTIC)
     return led, led_block, voids, wins, win_card, win_seat

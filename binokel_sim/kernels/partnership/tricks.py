@@ -10,7 +10,7 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 
 import numpy as np
 
-from binokel_sim.kernels.bits import SUIT_MASK, either, popcount
+from binokel_sim.kernels.bits import either, popcount
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
@@ -19,7 +19,7 @@ from binokel_sim.kernels.partnership.heuristic import (
     N_PTUNE,
     heuristic_follow,
     heuristic_lead,
-    raise_ceiling,
+    note_follow,
 )
 from binokel_sim.kernels.play import WINS_OVER, beaters, card_key, legal_under, suit_block
 from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_RANDOM, random_pick
@@ -219,14 +219,7 @@ def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_
         voids |= shown << (4 * seat + led)
         voids |= (shown & np.int64(trumps == 0)) << (4 * seat + trump)
     if mode != PLAY_RANDOM and mode != PLAY_HEURISTIC:
-        # what else the card tells (an expert may read it: P_INFER), excluded_by's rule beside
-        # the voids above: a card of the suit the obligation made him play (the led suit, else
-        # trump) that did not head the trick: none of that suit's cards that would have
-        suit = either(follow != 0, led, trump)
-        headed = ((wins >> c) & 1) != 0
-        voids = raise_ceiling(voids, seat, suit,
-                              either(headed, np.int64(0),
-                                     popcount(wins & (np.int64(SUIT_MASK) << (6 * suit)))))
+        voids = note_follow(voids, seat, c, follow != 0, led, trump, wins)  # for P_INFER
     return c, voids, s0, s1, s2, s3
 
 
