@@ -3,9 +3,10 @@
 numba's on-disk cache (``cache=True``) checks each cached function against its own source file
 only: a caller whose file did not change keeps the machine code of the callees it inlined or
 linked when it was compiled, even after a callee's file changed. So a kernel edit can leave a
-stale caller in the cache, and tests would run old code. Before a session, :func:`clear_if_stale`
-compares a hash of every kernel source with the one recorded at the last clear, and when they
-differ deletes every cached kernel of the package (``*.nbi`` index and ``*.nbc`` data files of
+stale caller in the cache, and tests would run old code; so can a change to a module outside the
+kernels whose constants a kernel reads (numba freezes them). Before a session,
+:func:`clear_if_stale` compares a hash of every kernel source and of those modules with the one
+recorded at the last clear, and when they differ deletes every cached kernel of the package (``*.nbi`` index and ``*.nbc`` data files of
 the kernel modules, wherever numba keeps them: ``__pycache__`` beside the sources, or under
 ``NUMBA_CACHE_DIR``), then records the new hash.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 KERNELS = Path(__file__).resolve().parents[1] / "binokel_sim" / "kernels"
@@ -26,11 +28,24 @@ def numba_cache_dir() -> str | None:
     return os.environ.get("NUMBA_CACHE_DIR") or None
 
 
+def read_modules(kernels: Path = KERNELS) -> list[Path]:
+    """The package's modules outside ``kernels`` that a kernel imports
+    (``from binokel_sim.X import ...``: constants and tables numba freezes into the machine code
+    when it compiles, so that a change to one leaves the cached kernels stale as well)."""
+    package = kernels.parent
+    names = set()
+    for path in kernels.rglob("*.py"):
+        names |= set(re.findall(r"^from binokel_sim\.(\w+) import", path.read_text(), re.M))
+    return sorted(package / f"{name}.py" for name in names - {"kernels"}
+                  if (package / f"{name}.py").is_file())
+
+
 def sources_hash(kernels: Path = KERNELS) -> str:
-    """SHA-256 over every ``.py`` file under ``kernels`` (relative path and bytes, in order)."""
+    """SHA-256 over every ``.py`` file under ``kernels`` and the modules they import
+    (:func:`read_modules`), relative path and bytes, in order."""
     digest = hashlib.sha256()
-    for path in sorted(kernels.rglob("*.py")):
-        digest.update(path.relative_to(kernels).as_posix().encode() + b"\0")
+    for path in sorted(kernels.rglob("*.py")) + read_modules(kernels):
+        digest.update(path.relative_to(kernels.parent).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 

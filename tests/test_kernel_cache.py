@@ -68,3 +68,21 @@ def test_the_session_reads_numbas_cache_dir(monkeypatch, tmp_path):
     assert kernel_cache.numba_cache_dir() == str(tmp_path)
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     assert kernel_cache.numba_cache_dir() is None
+
+
+def test_a_changed_module_a_kernel_imports_clears_the_cache(tmp_path):
+    """A kernel reads ``binokel_sim.constants`` (numba freezes its values): a change there
+    clears the cache too; a change to a module no kernel imports does not."""
+    kernels = _kernels(tmp_path)
+    (kernels / "deal.py").write_text("from binokel_sim.constants import EVERY\n")
+    (tmp_path / "constants.py").write_text("EVERY = 8\n")
+    (tmp_path / "notes.py").write_text("X = 1\n")
+    assert kernel_cache.read_modules(kernels) == [tmp_path / "constants.py"]
+    top, _ = kernel_cache.cache_dirs(kernels)
+    assert kernel_cache.clear_if_stale(kernels) == 0  # no stamp yet
+    (tmp_path / "notes.py").write_text("X = 2\n")
+    assert kernel_cache.clear_if_stale(kernels) is None
+    cached = _cache(top, ["deal.deal-1.py311.nbi"])
+    (tmp_path / "constants.py").write_text("EVERY = 4\n")
+    assert kernel_cache.clear_if_stale(kernels) == 1
+    assert not cached[0].exists()

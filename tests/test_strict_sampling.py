@@ -68,6 +68,22 @@ def test_sampling_deals_equal_the_twin(name, policies, seed, samples):
         assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
 
 
+@pytest.mark.parametrize("name, policies", [
+    ("three-hand-72", ["heuristic", "sampling", "heuristic"]),
+    ("four-hand-72", ["heuristic", "heuristic", "sampling", "heuristic"]),
+])
+def test_the_race_equals_the_twin(name, policies):
+    """With 16 samples a decision the race looks once, after 8 samples, in phase 1 and in the
+    strict phase 2 (``kernels/strict/sampling.py`` race_drop, the twin's ``race_survivors``):
+    two deals, every trick and the points, kernel against twin."""
+    rules = find_variant(name)
+    kernel = kernel_records(rules, policies, 2, 9, block_size=2, samples=16)
+    twin = play_deals(rules, policies, 2, 9, 2, n_samples=16)
+    for k, t in zip(kernel, twin, strict=True):
+        assert k["tricks"] == t["tricks"], k["deal"]
+        assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
+
+
 @pytest.mark.parametrize("name, seed", [("three-hand-72", 15), ("four-hand-72", 16)])
 def test_no_inference_equals_the_twin(name, seed):
     """The ablation (``duel --inference off``): every seat sampling, its phase-2 deals ignoring

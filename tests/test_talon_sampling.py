@@ -17,7 +17,9 @@ from binokel_sim.engines import policies as engine_policies
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.engines.policies import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
+from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import seed_stream
+from binokel_sim.kernels.strict.sampling import race_drop, race_note
 from binokel_sim.kernels.strict.tricks import counter_cards
 from binokel_sim.kernels.talon.declare import (
     CFG_SWAP_RANK,
@@ -41,6 +43,7 @@ from binokel_sim.kernels.talon.sampling import (
     unseen_pool,
 )
 from binokel_sim.records.talon import records as talon_records
+from binokel_sim.reference.core import race_survivors
 from binokel_sim.reference.talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
@@ -280,6 +283,55 @@ def test_phase_1_equals_the_twin(policies, seed):
     twin = twin_deals(RULES, policies, 3, seed, 1, n_samples=2)
     for k, t in zip(kernel, twin, strict=True):
         assert k["tricks"][:phase1] == t["tricks"], k["deal"]
+
+
+def test_phase_1_races_as_the_twin():
+    """With 24 samples a decision the race looks twice (after 8 and 16 samples): the sampling
+    seat's phase-1 cards, and so the types it dropped and where it stopped reading the stream,
+    equal the twin's deal for deal."""
+    phase1 = RULES.talon // RULES.players
+    policies = ["heuristic", "sampling"]
+    kernel = kernel_records(RULES, policies, 2, 12, block_size=2, samples=24)
+    twin = twin_deals(RULES, policies, 2, 12, 2, n_samples=24)
+    for k, t in zip(kernel, twin, strict=True):
+        assert k["tricks"][:phase1] == t["tricks"], k["deal"]
+
+
+@njit
+def race_kernel(alive, values):
+    """Feeds ``values`` (n, 24) sample by sample to ``race_note`` and drops after the last."""
+    totals = np.zeros(24, dtype=np.int64)
+    cross = np.zeros((24, 24), dtype=np.int64)
+    for i in range(values.shape[0]):
+        for t in range(24):
+            totals[t] += values[i, t]
+        race_note(alive, values[i], cross)
+    return race_drop(alive, totals, cross, values.shape[0])
+
+
+def test_the_race_drops_as_the_twin():
+    """1,000 random races (2 to 10 types, 8 to 40 samples of integer values, the types' means
+    apart by up to 3 times their spread): the types the kernel keeps are the twin's; some races
+    drop types, some keep more than the leader."""
+    rng = np.random.default_rng(5)
+    dropped = kept = 0
+    for _ in range(1000):
+        types = sorted(rng.choice(24, size=int(rng.integers(2, 11)), replace=False).tolist())
+        n = int(rng.integers(8, 41))
+        spread = int(rng.integers(1, 200))
+        values = np.zeros((n, 24), dtype=np.int64)
+        for t in types:
+            shift = int(rng.integers(-3 * spread, 3 * spread + 1))
+            values[:, t] = rng.integers(-spread, spread + 1, size=n) + shift
+        common = rng.integers(-500, 501, size=n)  # what every type shares on a sample
+        values[:, types] += common[:, None]
+        alive = sum(1 << t for t in types)
+        kernel = race_kernel(np.int64(alive), values)
+        twin = race_survivors(types, {t: values[:, t].tolist() for t in types})
+        assert kernel == sum(1 << t for t in twin)
+        dropped += len(twin) < len(types)
+        kept += len(twin) > 1
+    assert dropped > 200 and kept > 200
 
 
 # --- whole deals ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ same hands as the kernel.
 from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES
+from binokel_sim.constants import RACE_EVERY, RACE_Z2
 from binokel_sim.meld_rules import fixed_sets, may_name, meld_table, suit_sets
 from binokel_sim.variants import Rules
 
@@ -154,3 +155,27 @@ def inferring(inference: str, seat: int, declarer: int) -> bool:
     ``inference``: ``full`` every seat's, ``declarer`` only the declarer's (the bid winner, the
     soloist; -1 none), ``off`` none."""
     return inference == "full" or (inference == "declarer" and seat == declarer)
+
+
+def race_survivors(alive: list[int], values: dict[int, list[int]],
+                   n_samples: int) -> list[int]:
+    """The card types of ``alive`` still in the sampling decision's race after a sample
+    (``kernels/strict/sampling.py`` race_step): ``values[t]`` the values of ``t`` on the ``n``
+    samples so far (the same samples for every type). Unless ``n`` is a multiple of
+    ``RACE_EVERY`` below ``n_samples`` (a look) all of ``alive`` stay. At a look the leader (the
+    highest sum, the lowest type on a tie) stays, and every type whose differences to it have a
+    mean not ``z`` standard errors below zero: with ``S`` the sum and ``Q`` the sum of squares of
+    the differences, a type goes when ``S < 0`` and ``S**2 (n - 1) > z**2 (n Q - S**2)``,
+    ``z**2`` the integer ``RACE_Z2``."""
+    n = len(values[alive[0]])
+    if n % RACE_EVERY or n >= n_samples:
+        return alive
+    lead = max(alive, key=lambda t: (sum(values[t]), -t))
+    keep = []
+    for t in alive:
+        diffs = [a - b for a, b in zip(values[t], values[lead])]
+        s, q = sum(diffs), sum(d * d for d in diffs)
+        if t != lead and s < 0 and s * s * (n - 1) > RACE_Z2 * (n * q - s * s):
+            continue
+        keep.append(t)
+    return keep

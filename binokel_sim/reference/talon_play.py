@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 
 from binokel_sim import expert_play
 from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
-from binokel_sim.reference.core import Stream, block_streams, deck_cards, inferring
+from binokel_sim.reference.core import (
+    Stream,
+    block_streams,
+    deck_cards,
+    inferring,
+    race_survivors,
+)
 from binokel_sim.reference.play import legal_cards, stream_pick, trick_winner
 from binokel_sim.reference.sampler import sample_counts, ways_from
 from binokel_sim.reference.talon import (
@@ -464,7 +470,8 @@ def clone(deal: Deal) -> Deal:
 
 def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     """The sampling seat's phase-1 card: ``n_samples`` uniform shuffles of what it cannot see,
-    every legal type played out by the heuristic on each, the best total of
+    every legal type still in the race (:func:`race_survivors`: a look every ``RACE_EVERY``
+    samples; one left ends the decision) played out by the heuristic on each, the best total of
     :func:`side_value`, the lowest type on a tie. Draws from ``stream`` as the kernel does: per
     sample one Fisher-Yates pass over the pool as the previous sample left it, whose first
     cards go to the other seats' unknown cards (seats in order from the seat's left), the rest
@@ -485,7 +492,8 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     hidden = {s: sum(hand_counts(deal.hands[s])) - sum(known[s]) for s in others}
     assert min(hidden.values()) >= 0
     assert sum(hidden.values()) + len(deal.talon) - 1 == len(pool)
-    totals = dict.fromkeys(legal, 0)
+    values: dict[int, list[int]] = {t: [] for t in legal}
+    alive = legal
     for _ in range(n_samples):
         for j in range(len(pool) - 1):
             r = stream.bounded(stream.next_u64() >> 32, len(pool) - j)
@@ -502,14 +510,17 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
             j += hidden[s]
             sample.hands[s] = hand
         sample.talon = pool[j:] + [deal.talon[-1]]
-        for card in legal:
+        for card in alive:
             trial = clone(sample)
             play_card(trial, card)
             if len(trial.trick) == players:
                 end_trick(trial, heuristic_declare)
             play_on(trial)
-            totals[card] += side_value(trial, seat)
-    return max(legal, key=lambda t: (totals[t], -t))
+            values[card].append(side_value(trial, seat))
+        alive = race_survivors(alive, values, n_samples)
+        if len(alive) == 1:
+            break
+    return max(alive, key=lambda t: (sum(values[t]), -t))
 
 
 # --- the sampling policy's phase-2 card, three and four players (kernels/strict/tricks.py) -------
@@ -541,8 +552,9 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
     deals of what it cannot see by the constrained sampler's twin (known copies placed, the rest
     only to seats not excluded from their type; one 53-bit draw per type with copies to place),
     every legal type played on each and the deal finished by the heuristic; the best total of
-    :func:`side_value` over the points from this trick on (the last trick's bonus included), the
-    lowest type on a tie. A single legal type is played without sampling."""
+    :func:`side_value` over the points from this trick on (the last trick's bonus included) among
+    the types still in the race (:func:`race_survivors`, as in phase 1), the lowest type on a
+    tie. A single legal type is played without sampling."""
     rules, seat = deal.rules, deal.seat()
     legal = sorted(deal.legal())
     if len(legal) == 1:
@@ -551,7 +563,8 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
     memo: dict = {}
     if sum(pool) != sum(capacity) or ways_from(0, tuple(capacity), pool, allowed, memo) == 0:
         raise ValueError("sampling policy: no deal fits what the table knows")
-    totals = dict.fromkeys(legal, 0)
+    values: dict[int, list[int]] = {t: [] for t in legal}
+    alive = legal
     for _ in range(n_samples):
         split = sample_counts(pool, allowed, capacity, stream, memo)
         sample = clone(deal)
@@ -560,15 +573,18 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
         sample.meld_points = [0] * rules.players
         for g, s in enumerate(others):
             sample.hands[s] = fresh_hand([split[g][t] + deal.known[s][t] for t in range(N_TYPES)])
-        for card in legal:
+        for card in alive:
             trial = clone(sample)
             play_card(trial, card)
             while len(trial.trick) < rules.players:
                 play_card(trial, heuristic_choice(trial))
             end_trick(trial, heuristic_declare)
             play_on(trial)
-            totals[card] += side_value(trial, seat)
-    return max(legal, key=lambda t: (totals[t], -t))
+            values[card].append(side_value(trial, seat))
+        alive = race_survivors(alive, values, n_samples)
+        if len(alive) == 1:
+            break
+    return max(alive, key=lambda t: (sum(values[t]), -t))
 
 
 # --- whole deals ------------------------------------------------------------------------------

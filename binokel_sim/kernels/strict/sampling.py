@@ -19,6 +19,7 @@ seat infers.
 
 import numpy as np
 
+from binokel_sim.constants import RACE_EVERY, RACE_Z2
 from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of
@@ -28,7 +29,7 @@ from binokel_sim.kernels.strict.widow_knowledge import widow_learn, widow_part
 
 
 @njit
-def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
+def strict_knowledge(n_players, hand, n_samples, infer, active, widow, race):
     """The strict tricks' knowledge and the decision's working arrays (small stubs unless
     ``active``): per seat the excluded card types and the known copies per type; the samples per
     decision; the sampler's ``ways`` (float64 (50, h + 1, h + 1, h + 1) for hands of ``h``
@@ -37,8 +38,10 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
     the stream as the sampler reads it; a play-out's points, tricks won and policies (the
     heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
     games' knowledge (:func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`, a stub in the
-    talon games); and ``infer``, what the deals respect
-    (:data:`~binokel_sim.kernels.knowledge.INFERENCE`)."""
+    talon games); ``infer``, what the deals respect
+    (:data:`~binokel_sim.kernels.knowledge.INFERENCE`); whether the decision races its types
+    (``race``, :func:`race_drop`: the talon games) and the race's values per type and sums of
+    products (:func:`race_note`)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
     return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),
@@ -49,17 +52,20 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, widow):
             np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-            np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow, np.int64(infer))
+            np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow, np.int64(infer),
+            np.int64(race), np.zeros(N_TYPES, dtype=np.int64),
+            np.zeros((N_TYPES, N_TYPES), dtype=np.int64))
 
 
 @njit
 def strict_knowledge_without_widow(n_players, hand, n_samples, infer, active):
     """:func:`strict_knowledge` for a game without a widow (the talon games): the widow part is
     :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`'s stub, built here so that no
-    family but the widow's knows the widow's knowledge."""
+    family but the widow's knows the widow's knowledge. The talon games' decisions race their
+    types (:func:`race_drop`), as phase 1's do."""
     return strict_knowledge(n_players, hand, n_samples, infer, active,
                             widow_part(1, False, np.zeros((1, 1), dtype=np.int64),
-                                       np.zeros(1, dtype=np.int64)))
+                                       np.zeros(1, dtype=np.int64)), True)
 
 
 @njit(inline="always")
@@ -132,3 +138,59 @@ def best_type(legal, totals):
         if best < 0 or totals[c] > totals[best]:
             best = c
     return best
+
+
+@njit(inline="always")
+def race_note(alive, value, cross):
+    """Adds one sample's values (``value[t]`` for the types of ``alive``) to ``cross``, the sums of
+    products per pair of types (``cross[a, b]``, ``a <= b``) that :func:`race_drop` reads."""
+    todo = alive
+    while todo:
+        a = lowest_bit(todo)
+        todo &= todo - 1
+        va = value[a]
+        cross[a, a] += va * va
+        rest = todo
+        while rest:
+            b = lowest_bit(rest)
+            rest &= rest - 1
+            cross[a, b] += va * value[b]
+
+
+@njit(inline="always")
+def race_drop(alive, totals, cross, n):
+    """The types of ``alive`` still in the race after ``n`` samples (``totals`` their sums,
+    ``cross`` :func:`race_note`'s): the leader (:func:`best_type`) and every type whose mean
+    difference to it, per sample on the same samples, is not ``z`` standard errors below zero
+    (``z**2`` is :data:`~binokel_sim.constants.RACE_Z2`). In integers: with ``S`` and ``Q`` the
+    sum and the sum of squares of the differences, a type is dropped when ``S < 0`` and
+    ``S**2 * (n - 1) > z**2 * (n * Q - S**2)`` (docs/rules.md, "Sampling policy and inference":
+    the race)."""
+    lead = best_type(alive, totals)
+    keep = alive
+    todo = alive
+    while todo:
+        c = lowest_bit(todo)
+        todo &= todo - 1
+        if c == lead:
+            continue
+        s = totals[c] - totals[lead]
+        if s >= 0:
+            continue
+        q = cross[c, c] + cross[lead, lead] - 2 * (cross[c, lead] if c < lead else cross[lead, c])
+        if s * s * (n - 1) > RACE_Z2 * (n * q - s * s):
+            keep &= ~(np.int64(1) << c)
+    return keep
+
+
+@njit(inline="always")
+def race_step(alive, value, totals, cross, n, n_samples):
+    """The race after sample ``n`` of ``n_samples`` (``value`` its values, ``totals`` the sums so
+    far): notes the sample (:func:`race_note`) and, at a look (``n`` a multiple of
+    :data:`~binokel_sim.constants.RACE_EVERY` below ``n_samples``), returns the types still in
+    it (:func:`race_drop`); otherwise ``alive``."""
+    race_note(alive, value, cross)
+    if n % RACE_EVERY == 0 and n < n_samples:
+        return race_drop(alive, totals, cross, n)
+    return alive
+

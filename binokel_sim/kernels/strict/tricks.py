@@ -30,7 +30,13 @@ from binokel_sim.kernels.policies import (
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
 from binokel_sim.kernels.strict.heuristic import S_TEAM, heuristic_talon_card
-from binokel_sim.kernels.strict.sampling import best_type, learn, side_value, strict_view
+from binokel_sim.kernels.strict.sampling import (
+    best_type,
+    learn,
+    race_step,
+    side_value,
+    strict_view,
+)
 from binokel_sim.kernels.strict.solver_policy import solver_card
 from binokel_sim.kernels.strict.widow_knowledge import (
     W_ON,
@@ -280,9 +286,12 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     played out on the sample (:func:`strict_rollout`) and valued: the talon games'
     :func:`~binokel_sim.kernels.strict.sampling.side_value` of the points from this trick on, the
     widow games' :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_value` of the deal's
-    score. It
-    plays the type with the highest total, the lowest on a tie (a single legal type is played
-    without sampling). Reads of ``hands`` its own row and the other rows' sizes. Returns
+    score. With the race on (``knows[20]``: the talon games) every
+    :data:`~binokel_sim.constants.RACE_EVERY` samples the types far behind the leader leave
+    (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one left ends the decision). It
+    plays the type with the highest total among those left, the lowest on a tie (a single legal
+    type is played without sampling). Reads of ``hands`` its own row and the other rows' sizes.
+    Returns
     ``(card, s0..s3)``."""
     if popcount(legal) == 1:
         return lowest_bit(legal), s0, s1, s2, s3
@@ -307,7 +316,10 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     for q in range(4):
         base[seat, q] = hands[seat, q]
     totals[:] = 0
-    for _ in range(n_samples):
+    race, value, cross = knows[20] != 0, knows[21], knows[22]
+    cross[:, :] = 0
+    alive = legal
+    for sample in range(n_samples):
         sample_bounded(pool, allowed, capacity, n_groups, ways, state, split, wk[6])
         for g in range(n_players - 1):
             s = seat + 1 + g
@@ -320,7 +332,7 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
             base[s, 3] = q3
         buried_points = sample_buried_points(wk, seat, split, n_groups, card_points) if widow \
             else np.int64(0)
-        todo = legal
+        todo = alive
         while todo:
             c = lowest_bit(todo)
             todo &= todo - 1
@@ -329,7 +341,13 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
                            trick_points, k, n_tricks, trump, copies, pairs, card_points,
                            counters, g0, g1, g2, g3, last_trick, knows)
             if widow:
-                totals[c] += widow_value(wk, points, won, seat, buried_points, pairs)
+                v = widow_value(wk, points, won, seat, buried_points, pairs)
             else:
-                totals[c] += side_value(points, seat, pairs)
-    return best_type(legal, totals), state[0], state[1], state[2], state[3]
+                v = side_value(points, seat, pairs)
+            totals[c] += v
+            value[c] = v
+        if race:
+            alive = race_step(alive, value, totals, cross, sample + 1, n_samples)
+            if alive & (alive - 1) == 0:
+                break
+    return best_type(alive, totals), state[0], state[1], state[2], state[3]

@@ -16,7 +16,10 @@ order from the seat's left, the rest to the hidden talon in draw order) is a uni
 deals consistent with what is known. The sampler is exact without conditioning; the variant must
 play phase 1 freely (``games.policy_id`` refuses the policy elsewhere).
 
-On each of ``n_samples`` samples every legal card type is tried: the card is played, and the deal
+On each of ``n_samples`` samples every legal card type still in the race is tried (every
+:data:`~binokel_sim.constants.RACE_EVERY` samples a type whose mean is far behind the leader's on
+the same samples is dropped, :func:`~binokel_sim.kernels.strict.sampling.race_drop`; a decision
+ends when one is left): the card is played, and the deal
 is played to its end with the heuristic on every seat (:func:`talon_rest`: the trick, the
 winner's declaration, the draws, the rest of phase 1, then phase 2 through
 :func:`~binokel_sim.kernels.strict.tricks.play_strict`). The policy plays the card type with the
@@ -43,7 +46,7 @@ from binokel_sim.kernels.strict.heuristic import (
     beats,
     heuristic_talon_card,
 )
-from binokel_sim.kernels.strict.sampling import best_type, side_value
+from binokel_sim.kernels.strict.sampling import best_type, race_step, side_value
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import must_head, play_strict, trick_step
 from binokel_sim.kernels.talon.declare import (
@@ -87,7 +90,8 @@ def talon_sampling_scratch(n_players, n_talon, n_melds, active):
             np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
             np.zeros((p, 4), dtype=np.int64), np.zeros(max(n_talon, 1), dtype=np.int64),
             np.empty((0, 1, 1), dtype=np.int64), np.empty((0, 1), dtype=np.int64),
-            solver_scratch(False), np.zeros((p, 4), dtype=np.int64), np.zeros(p, dtype=np.int64))
+            solver_scratch(False), np.zeros((p, 4), dtype=np.int64), np.zeros(p, dtype=np.int64),
+            np.zeros(N_TYPES, dtype=np.int64), np.zeros((N_TYPES, N_TYPES), dtype=np.int64))
 
 
 @njit
@@ -288,12 +292,15 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
     took (-1: none known). Reads the stream ``s0..s3``: per sample one Fisher-Yates shuffle of
     the pool (a bounded draw per position but the last), whose first cards go to the other
     seats' unknown cards in seat order from the seat's left, the rest to the hidden talon in
-    draw order. Plays the type with the best total of :func:`side_value`. Returns
+    draw order. Every ``RACE_EVERY`` samples the types far behind the leader leave the race
+    (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one type left ends the decision and
+    the stream is read no further). Plays the type with the best total of :func:`side_value`
+    among those left. Returns
     ``(card, s0..s3)``. Only what the seat knows is read from the true state (see the module's
     docstring)."""
     cfg = tt[0]
     pool, h, tal, srv, sany, pts, won, policies, totals, base_h, base_talon = scratch[:11]
-    known, hidden = scratch[14], scratch[15]
+    known, hidden, value, cross = scratch[14], scratch[15], scratch[16], scratch[17]
     n_players = hands.shape[0]
     n_talon = talon.shape[0]
     copies = cfg[CFG_COPIES]
@@ -313,7 +320,9 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
     for j in range(n_talon):  # drawn cards are gone, the hidden ones sampled: only the last read
         base_talon[j] = talon[n_talon - 1] if j == n_talon - 1 else -1
     totals[:] = 0
-    for _ in range(n_samples):
+    cross[:, :] = 0
+    alive = legal
+    for sample in range(n_samples):
         s0, s1, s2, s3 = shuffle_pool(pool, n_pool, s0, s1, s2, s3)
         j = 0
         for g in range(1, n_players):
@@ -330,7 +339,7 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             base_h[s, 3] = q3
         for i in range(talon_hidden):
             base_talon[drawn + i] = pool[j + i]
-        todo = legal
+        todo = alive
         while todo:
             c = lowest_bit(todo)
             todo &= todo - 1
@@ -343,8 +352,13 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             talon_rest(h, tal, drawn, srv, sany, pts, won, policies, leader, k, position, led,
                        wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, dt,
                        counters, scratch, c)
-            totals[c] += side_value(pts, seat, pairs)
-    return best_type(legal, totals), s0, s1, s2, s3
+            v = side_value(pts, seat, pairs)
+            totals[c] += v
+            value[c] = v
+        alive = race_step(alive, value, totals, cross, sample + 1, n_samples)
+        if alive & (alive - 1) == 0:
+            break
+    return best_type(alive, totals), s0, s1, s2, s3
 
 
 @njit

@@ -503,7 +503,7 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
     learning = sampling_seats and search is not None
     knows = strict_knowledge(n_players, hand, n_samples, infer, learning,
-                             widow_part(n_players, learning, points, won))
+                             widow_part(n_players, learning, points, won), False)  # no race
     flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
