@@ -432,6 +432,27 @@ def test_unwritable_out_is_one_line_error(tmp_path):
         locked.chmod(0o755)
 
 
+def test_a_folder_that_refuses_a_new_entry_fails_before_any_deal(monkeypatch, tmp_path):
+    """Permission bits that say writable do not settle it (a root user, a read-only mount,
+    /proc): the check makes and removes a temporary folder there, and when that fails the
+    command stops in one line before it plays a deal."""
+    import errno
+
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    def no_deals(*args, **kwargs):
+        raise AssertionError("a deal was played before the output was checked")
+
+    monkeypatch.setattr(sys.modules["binokel_sim.report.publish"].tempfile, "mkdtemp", refuse)
+    monkeypatch.setattr("binokel_sim.report.view_of", lambda family: type(
+        "View", (), {"TURNED_CARD": False, "MARKS_MELD": True, "odds": staticmethod(no_deals)}))
+    for out in (tmp_path, tmp_path / "new"):
+        assert_one_line_error(invoke("report", "--out", str(out), "--deals", "100"),
+                              "Read-only file system")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_without_matplotlib_says_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
     result = invoke("report", "--deals", "1000", "--out", str(tmp_path / "report"))

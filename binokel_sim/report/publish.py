@@ -33,7 +33,9 @@ def require_matplotlib() -> None:
 
 def check_out_dir(path: Path) -> Path:
     """``--out DIR`` must be a folder that exists and can be written, or one that can be made
-    (its parent exists and can be written)."""
+    (its parent exists and can be written). Checked by the permissions and then by making and
+    removing an empty temporary folder where :func:`publish` will make its own (the permission
+    bits do not tell everything: a root user, a read-only mount, /proc)."""
     p = Path(path)
     if str(p) == "-":
         raise OutputError("--out: give a folder for the figures and report.md (not -)")
@@ -44,14 +46,22 @@ def check_out_dir(path: Path) -> Path:
         if not os.access(p, os.W_OK | os.X_OK):
             raise OutputError(f"cannot write the report to {str(p)!r}: the folder is not "
                               f"writable")
-        return p
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise OutputError(f"cannot write the report to {str(p)!r}: folder {str(parent)!r} does "
-                          f"not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write the report to {str(p)!r}: folder {str(parent)!r} is "
-                          f"not writable")
+    else:
+        parent = p.parent if str(p.parent) else Path(".")
+        if parent.exists() and not parent.is_dir():
+            raise OutputError(f"cannot write the report to {str(p)!r}: {str(parent)!r} is a "
+                              f"file, not a folder")
+        if not parent.is_dir():
+            raise OutputError(f"cannot write the report to {str(p)!r}: folder {str(parent)!r} "
+                              f"does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write the report to {str(p)!r}: folder {str(parent)!r} "
+                              f"is not writable")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=f".{p.name}.check-", dir=p if p.exists() else parent))
+    except OSError as exc:
+        raise OutputError(f"cannot write the report to {str(p)!r}: "
+                          f"{exc.strerror or exc}") from None
     return p
 
 
