@@ -14,7 +14,7 @@ BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
 # The sampling policy (docs/rules.md, "Sampling policy"): deals sampled per card decision.
 SAMPLES_PER_MOVE = 128
 MAX_SAMPLES_PER_MOVE = 100_000
-# The race among a decision's card types (docs/rules.md, "Sampling policy and inference"): after
+# The race among a decision's card types (docs/rules.md, talon games, "Policies": the race): after
 # every RACE_EVERY samples a type whose mean difference to the leader's, on the same samples, is
 # more than z = 2 standard errors below zero is dropped (RACE_Z2 is z squared, an integer, so
 # that kernel and twin compare integers).

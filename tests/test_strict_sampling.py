@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from talon_replay import replay_talon
 from test_talon import kernel_records
+from test_talon_sampling import counting_race
 
 from binokel_sim.cards import parse_card, parse_cards
 from binokel_sim.engines import talon as talon_games
@@ -72,16 +73,19 @@ def test_sampling_deals_equal_the_twin(name, policies, seed, samples):
     ("three-hand-72", ["heuristic", "sampling", "heuristic"]),
     ("four-hand-72", ["heuristic", "heuristic", "sampling", "heuristic"]),
 ])
-def test_the_race_equals_the_twin(name, policies):
+def test_the_race_equals_the_twin(name, policies, monkeypatch):
     """With 16 samples a decision the race looks once, after 8 samples, in phase 1 and in the
-    strict phase 2 (``kernels/strict/sampling.py`` race_drop, the twin's ``race_survivors``):
-    two deals, every trick and the points, kernel against twin."""
+    strict phase 2 (``kernels/strict/sampling.py`` race_step, the twin's ``race_survivors``):
+    two deals, every trick and the points, kernel against twin; the looks dropped types in
+    both phases and ended decisions."""
     rules = find_variant(name)
+    seen = counting_race(monkeypatch)
     kernel = kernel_records(rules, policies, 2, 9, block_size=2, samples=16)
     twin = play_deals(rules, policies, 2, 9, 2, n_samples=16)
     for k, t in zip(kernel, twin, strict=True):
         assert k["tricks"] == t["tricks"], k["deal"]
         assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
+    assert min(seen["dropped", 1], seen["dropped", 2], seen["ended"]) > 0
 
 
 @pytest.mark.parametrize("name, seed", [("three-hand-72", 15), ("four-hand-72", 16)])

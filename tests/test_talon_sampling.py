@@ -286,16 +286,41 @@ def test_phase_1_equals_the_twin(policies, seed):
         assert k["tricks"][:phase1] == t["tricks"], k["deal"]
 
 
-def test_phase_1_races_as_the_twin():
+def counting_race(monkeypatch):
+    """Wraps the twin's ``race_survivors`` to count the looks that dropped a type and those
+    that left one type (the decision ends there), in all and per phase (``"dropped", 2``: by
+    the phase-2 decision, ``strict_sampling_choice``)."""
+    import sys
+
+    import binokel_sim.reference.talon_play as twin_play
+
+    seen = Counter()
+    race = twin_play.race_survivors
+
+    def counted(alive, values, n_samples):
+        kept = race(alive, values, n_samples)
+        phase = 2 if sys._getframe(1).f_code.co_name == "strict_sampling_choice" else 1
+        for what, happened in (("dropped", len(kept) < len(alive)), ("ended", len(kept) == 1)):
+            seen[what] += happened
+            seen[what, phase] += happened
+        return kept
+
+    monkeypatch.setattr(twin_play, "race_survivors", counted)
+    return seen
+
+
+def test_phase_1_races_as_the_twin(monkeypatch):
     """With 24 samples a decision the race looks twice (after 8 and 16 samples): the sampling
     seat's phase-1 cards, and so the types it dropped and where it stopped reading the stream,
-    equal the twin's deal for deal."""
+    equal the twin's deal for deal; the looks dropped types and ended decisions."""
     phase1 = RULES.talon // RULES.players
     policies = ["heuristic", "sampling"]
+    seen = counting_race(monkeypatch)
     kernel = kernel_records(RULES, policies, 2, 12, block_size=2, samples=24)
     twin = twin_deals(RULES, policies, 2, 12, 2, n_samples=24)
     for k, t in zip(kernel, twin, strict=True):
         assert k["tricks"][:phase1] == t["tricks"], k["deal"]
+    assert seen["dropped"] > 0 and seen["ended"] > 0
 
 
 @njit
@@ -333,6 +358,26 @@ def test_the_race_drops_as_the_twin():
         dropped += len(twin) < len(types)
         kept += len(twin) > 1
     assert dropped > 200 and kept > 200
+
+
+@pytest.mark.parametrize("columns, survivors", [
+    ({3: [5, 1, 5, 1, 5, 1, 5, 1], 7: [1, 5, 1, 5, 1, 5, 1, 5]}, [3, 7]),  # tied: 3 leads
+    ({3: [9] * 8, 7: [4] * 8}, [3]),  # 5 behind on every sample: no spread, dropped
+    ({3: [2, 8, 4, 6, 2, 8, 4, 6], 7: [2, 8, 4, 6, 2, 8, 4, 6]}, [3, 7]),  # the same: kept
+    ({3: [2, 8, 4, 6, 2, 8, 4, 6], 7: [0, 6, 2, 4, 0, 6, 2, 4],
+      9: [9, 1, 9, 1, 0, 9, 1, 0]}, [3, 9]),  # 7 two behind every time; 9 too noisy to drop
+])
+def test_the_race_at_its_edges(columns, survivors):
+    """A tied leader (the lower type leads and the other stays), a type behind by the same on
+    every sample (no spread: dropped), two types equal on every sample (kept): kernel and twin
+    after one look of 8 samples."""
+    values = np.zeros((8, 24), dtype=np.int64)
+    for t, column in columns.items():
+        values[:, t] = column
+    alive = sum(1 << t for t in columns)
+    twin = race_survivors(sorted(columns), {t: list(c) for t, c in columns.items()}, 9)
+    assert twin == survivors
+    assert race_kernel(np.int64(alive), values) == sum(1 << t for t in survivors)
 
 
 # --- whole deals ----------------------------------------------------------------------------------

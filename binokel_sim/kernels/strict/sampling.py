@@ -164,8 +164,8 @@ def race_drop(alive, totals, cross, n):
     difference to it, per sample on the same samples, is not ``z`` standard errors below zero
     (``z**2`` is :data:`~binokel_sim.constants.RACE_Z2`). In integers: with ``S`` and ``Q`` the
     sum and the sum of squares of the differences, a type is dropped when ``S < 0`` and
-    ``S**2 * (n - 1) > z**2 * (n * Q - S**2)`` (docs/rules.md, "Sampling policy and inference":
-    the race)."""
+    ``S**2 * (n - 1) > z**2 * (n * Q - S**2)`` (docs/rules.md, talon games, "Policies": the
+    race)."""
     lead = best_type(alive, totals)
     keep = alive
     todo = alive

@@ -23,7 +23,7 @@ ends when one is left): the card is played, and the deal
 is played to its end with the heuristic on every seat (:func:`talon_rest`: the trick, the
 winner's declaration, the draws, the rest of phase 1, then phase 2 through
 :func:`~binokel_sim.kernels.strict.tricks.play_strict`). The policy plays the card type with the
-highest total of its side's score less the other sides' mean
+highest total, among those still in the race, of its side's score less the other sides' mean
 (:func:`~binokel_sim.kernels.strict.sampling.side_value`; card points and declarations: the deal's
 score), the same samples for every card, the lowest type on a tie. The samples read the block's
 stream.
