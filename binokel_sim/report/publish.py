@@ -31,6 +31,11 @@ def require_matplotlib() -> None:
                           f"install it with: {INSTALL}") from None
 
 
+def cannot_write(out_dir: Path, why: str) -> OutputError:
+    """The one-line error of a report that cannot be written to ``out_dir``."""
+    return OutputError(f"cannot write the report to {str(out_dir)!r}: {why}")
+
+
 def check_out_dir(path: Path) -> Path:
     """``--out DIR`` must be a folder that exists and can be written, or one that can be made
     (its parent exists and can be written). Checked by the permissions and then by making and
@@ -39,31 +44,18 @@ def check_out_dir(path: Path) -> Path:
     p = Path(path)
     if str(p) == "-":
         raise OutputError("--out: give a folder for the figures and report.md (not -)")
-    if p.exists():
-        if not p.is_dir():
-            raise OutputError(f"cannot write the report to {str(p)!r}: it is a file, not a "
-                              f"folder")
-        if not os.access(p, os.W_OK | os.X_OK):
-            raise OutputError(f"cannot write the report to {str(p)!r}: the folder is not "
-                              f"writable")
-    else:
-        parent = p.parent if str(p.parent) else Path(".")
-        if parent.exists() and not parent.is_dir():
-            raise OutputError(f"cannot write the report to {str(p)!r}: {str(parent)!r} is a "
-                              f"file, not a folder")
-        if not parent.is_dir():
-            raise OutputError(f"cannot write the report to {str(p)!r}: folder {str(parent)!r} "
-                              f"does not exist")
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise OutputError(f"cannot write the report to {str(p)!r}: folder {str(parent)!r} "
-                              f"is not writable")
+    where = p if p.exists() else (p.parent if str(p.parent) else Path("."))
+    if where.exists() and not where.is_dir():
+        raise cannot_write(p, f"{str(where)!r} is a file, not a folder")
+    if not where.is_dir():
+        raise cannot_write(p, f"folder {str(where)!r} does not exist")
+    if not os.access(where, os.W_OK | os.X_OK):
+        raise cannot_write(p, f"folder {str(where)!r} is not writable")
     try:
-        os.rmdir(tempfile.mkdtemp(prefix=f".{p.name}.check-", dir=p if p.exists() else parent))
+        os.rmdir(tempfile.mkdtemp(prefix=f".{p.name}.check-", dir=where))
     except OSError as exc:
-        raise OutputError(f"cannot write the report to {str(p)!r}: "
-                          f"{exc.strerror or exc}") from None
+        raise cannot_write(p, exc.strerror or str(exc)) from None
     return p
-
 
 
 def publish(out_dir: Path, files: dict[str, bytes]) -> None:
@@ -77,8 +69,7 @@ def publish(out_dir: Path, files: dict[str, bytes]) -> None:
         staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.report-",
                                         dir=out_dir if existed else out_dir.parent))
     except OSError as exc:
-        raise OutputError(f"cannot write the report to {str(out_dir)!r}: "
-                          f"{exc.strerror or exc}") from None
+        raise cannot_write(out_dir, exc.strerror or str(exc)) from None
     try:
         names = sorted(files, key=lambda name: name == REPORT_MD)  # report.md last
         for name in names:
@@ -94,8 +85,7 @@ def publish(out_dir: Path, files: dict[str, bytes]) -> None:
             os.rename(staging, out_dir)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
-        raise OutputError(f"cannot write the report to {str(out_dir)!r}: "
-                          f"{exc.strerror or exc}") from None
+        raise cannot_write(out_dir, exc.strerror or str(exc)) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
