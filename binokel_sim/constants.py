@@ -16,7 +16,10 @@ SAMPLES_PER_MOVE = 128
 MAX_SAMPLES_PER_MOVE = 100_000
 # The race among a decision's card types (docs/rules.md, talon games, "Policies": the race): after
 # every RACE_EVERY samples a type whose mean difference to the leader's, on the same samples, is
-# more than z = 2 standard errors below zero is dropped (RACE_Z2 is z squared, an integer, so
-# that kernel and twin compare integers).
+# more than z = 2 standard errors below RACE_DELTA is dropped: one far behind, and one that is at
+# best a little better (RACE_DELTA, in the play-out values of kernels/strict/sampling.py
+# side_value, a deal's points; RACE_Z2 is z squared, an integer, so that kernel and twin compare
+# integers).
 RACE_EVERY = 8
 RACE_Z2 = 4
+RACE_DELTA = 8

@@ -13,14 +13,14 @@ from talon_replay import replay_talon
 from test_talon import kernel_records
 
 from binokel_sim.cards import counts_to_planes, parse_cards
-from binokel_sim.constants import RACE_EVERY
+from binokel_sim.constants import RACE_DELTA, RACE_EVERY
 from binokel_sim.engines import policies as engine_policies
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.engines.policies import sampling_options
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import seed_stream
-from binokel_sim.kernels.strict.sampling import race_drop, race_note
+from binokel_sim.kernels.strict.sampling import race_drop, race_note, race_zone
 from binokel_sim.kernels.strict.tricks import counter_cards
 from binokel_sim.kernels.talon.declare import (
     CFG_SWAP_RANK,
@@ -45,6 +45,7 @@ from binokel_sim.kernels.talon.sampling import (
 )
 from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference.core import race_survivors
+from binokel_sim.reference.core import race_zone as twin_race_zone
 from binokel_sim.reference.talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
@@ -297,8 +298,8 @@ def counting_race(monkeypatch):
     seen = Counter()
     race = twin_play.race_survivors
 
-    def counted(alive, values, n_samples):
-        kept = race(alive, values, n_samples)
+    def counted(alive, values, n_samples, zone):
+        kept = race(alive, values, n_samples, zone)
         phase = 2 if sys._getframe(1).f_code.co_name == "strict_sampling_choice" else 1
         for what, happened in (("dropped", len(kept) < len(alive)), ("ended", len(kept) == 1)):
             seen[what] += happened
@@ -325,59 +326,83 @@ def test_phase_1_races_as_the_twin(monkeypatch):
 
 @njit
 def race_kernel(alive, values):
-    """Feeds ``values`` (n, 24) sample by sample to ``race_note`` and drops after the last."""
+    """Feeds ``values`` (n, 24) sample by sample to ``race_note`` and drops after the last, with
+    the zone of a seat playing for itself (``RACE_DELTA``)."""
     totals = np.zeros(24, dtype=np.int64)
     cross = np.zeros((24, 24), dtype=np.int64)
     for i in range(values.shape[0]):
         for t in range(24):
             totals[t] += values[i, t]
         race_note(alive, values[i], cross)
-    return race_drop(alive, totals, cross, values.shape[0])
+    return race_drop(alive, totals, cross, values.shape[0], RACE_DELTA)
 
 
 def test_the_race_drops_as_the_twin():
     """1,000 random races at a look (2 to 10 types, 8 to 40 samples of integer values, the
-    types' means apart by up to 3 times their spread): the types the kernel keeps are the
-    twin's; some races drop types, some keep more than the leader."""
+    types' means apart by up to 2 times their spread): the types the kernel keeps are the
+    twin's; some races drop types, some keep more than the leader, and some drop a type that
+    is not 2 standard errors behind but at best ``RACE_DELTA`` better (the twin with no zone
+    keeps it)."""
     rng = np.random.default_rng(5)
-    dropped = kept = 0
+    dropped = kept = within = 0
     for _ in range(1000):
         types = sorted(rng.choice(24, size=int(rng.integers(2, 11)), replace=False).tolist())
         n = RACE_EVERY * int(rng.integers(1, 6))  # a look
         spread = int(rng.integers(1, 200))
         values = np.zeros((n, 24), dtype=np.int64)
         for t in types:
-            shift = int(rng.integers(-3 * spread, 3 * spread + 1))
+            shift = int(rng.integers(-2 * spread, 2 * spread + 1))
             values[:, t] = rng.integers(-spread, spread + 1, size=n) + shift
         common = rng.integers(-500, 501, size=n)  # what every type shares on a sample
         values[:, types] += common[:, None]
         alive = sum(1 << t for t in types)
         kernel = race_kernel(np.int64(alive), values)
-        twin = race_survivors(types, {t: values[:, t].tolist() for t in types}, n + 1)
+        columns = {t: values[:, t].tolist() for t in types}
+        twin = race_survivors(types, columns, n + 1, RACE_DELTA)
         assert kernel == sum(1 << t for t in twin)
         dropped += len(twin) < len(types)
         kept += len(twin) > 1
-    assert dropped > 200 and kept > 200
+        within += len(race_survivors(types, columns, n + 1, 0)) > len(twin)
+    assert dropped > 200 and kept > 200 and within > 20, (dropped, kept, within)
+
+
+D = RACE_DELTA
 
 
 @pytest.mark.parametrize("columns, survivors", [
-    ({3: [5, 1, 5, 1, 5, 1, 5, 1], 7: [1, 5, 1, 5, 1, 5, 1, 5]}, [3, 7]),  # tied: 3 leads
+    ({3: [10 * D, -10 * D] * 4, 7: [-10 * D, 10 * D] * 4}, [3, 7]),  # tied, noisy: 3 leads
     ({3: [9] * 8, 7: [4] * 8}, [3]),  # 5 behind on every sample: no spread, dropped
-    ({3: [2, 8, 4, 6, 2, 8, 4, 6], 7: [2, 8, 4, 6, 2, 8, 4, 6]}, [3, 7]),  # the same: kept
-    ({3: [2, 8, 4, 6, 2, 8, 4, 6], 7: [0, 6, 2, 4, 0, 6, 2, 4],
-      9: [9, 1, 9, 1, 0, 9, 1, 0]}, [3, 9]),  # 7 two behind every time; 9 too noisy to drop
+    ({3: [2, 8, 4, 6] * 2, 7: [2, 8, 4, 6] * 2}, [3]),  # the same on every sample: dropped
+    ({3: [2, 8, 4, 6] * 2, 7: [2 + D, 8 - D, 4, 6] * 2}, [3]),  # tied within delta: dropped
+    ({3: [2, 8, 4, 6] * 2, 7: [0, 6, 2, 4] * 2,
+      9: [2 + 10 * D - 1, 8 - 10 * D - 1, 4 + 10 * D - 1, 6 - 10 * D - 1] * 2},
+     [3, 9]),  # 7 two behind every time; 9 one behind on average, too noisy to drop
 ])
 def test_the_race_at_its_edges(columns, survivors):
-    """A tied leader (the lower type leads and the other stays), a type behind by the same on
-    every sample (no spread: dropped), two types equal on every sample (kept): kernel and twin
-    after one look of 8 samples."""
+    """A tied leader (the lower type leads, the other stays while its spread leaves room to be
+    more than ``RACE_DELTA`` better), a type behind by the same on every sample (no spread:
+    dropped), types equal on every sample or tied within ``RACE_DELTA`` (dropped: at best a
+    little better): kernel and twin after one look of 8 samples."""
     values = np.zeros((8, 24), dtype=np.int64)
     for t, column in columns.items():
         values[:, t] = column
     alive = sum(1 << t for t in columns)
-    twin = race_survivors(sorted(columns), {t: list(c) for t, c in columns.items()}, 9)
+    twin = race_survivors(sorted(columns), {t: list(c) for t, c in columns.items()}, 9,
+                          RACE_DELTA)
     assert twin == survivors
     assert race_kernel(np.int64(alive), values) == sum(1 << t for t in survivors)
+
+
+@njit
+def zone_kernel(pairs):
+    return race_zone(pairs)
+
+
+def test_a_partnership_seat_races_with_half_the_zone():
+    """The zone is ``RACE_DELTA`` shared by the seats of a side: the kernel's flag for
+    partnerships and the twin's seats per side agree, and a partnership's is half."""
+    assert zone_kernel(False) == twin_race_zone(1) == RACE_DELTA
+    assert zone_kernel(True) == twin_race_zone(2) == RACE_DELTA // 2 > 0
 
 
 # --- whole deals ----------------------------------------------------------------------------------

@@ -134,7 +134,8 @@ DefaultPolicyOpt = Annotated[Optional[str], typer.Option(
 SamplesPerMoveOpt = Annotated[Optional[int], typer.Option(
     "--samples-per-move", metavar="N", show_default=False,
     help=f"Sampling policy: deals per card decision (default {SAMPLES_PER_MOVE}; in the "
-         "talon games at most: a card far behind leaves, one left ends the decision).")]
+         "talon games at most: a card far behind, or at best a little better, leaves; one "
+         "left ends the decision).")]
 SamplesOpt = Annotated[int, typer.Option("--deals", "-n", metavar="N",
                                          callback=lambda value: cap_deals(value),
                                          help="Simulated deals.")]

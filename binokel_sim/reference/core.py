@@ -10,7 +10,7 @@ same hands as the kernel.
 from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES
-from binokel_sim.constants import RACE_EVERY, RACE_Z2
+from binokel_sim.constants import RACE_DELTA, RACE_EVERY, RACE_Z2
 from binokel_sim.meld_rules import fixed_sets, may_name, meld_table, suit_sets
 from binokel_sim.variants import Rules
 
@@ -157,16 +157,24 @@ def inferring(inference: str, seat: int, declarer: int) -> bool:
     return inference == "full" or (inference == "declarer" and seat == declarer)
 
 
-def race_survivors(alive: list[int], values: dict[int, list[int]],
-                   n_samples: int) -> list[int]:
+def race_zone(seats_per_side: int) -> int:
+    """The race's indifference zone for a seat whose side has ``seats_per_side`` seats
+    (``kernels/strict/sampling.py`` race_zone): ``RACE_DELTA`` shared by the side's seats, who
+    make that many times the decisions of a deal."""
+    return RACE_DELTA // seats_per_side
+
+
+def race_survivors(alive: list[int], values: dict[int, list[int]], n_samples: int,
+                   zone: int) -> list[int]:
     """The card types of ``alive`` still in the sampling decision's race after a sample
     (``kernels/strict/sampling.py`` race_step): ``values[t]`` the values of ``t`` on the ``n``
     samples so far (the same samples for every type). Unless ``n`` is a multiple of
     ``RACE_EVERY`` below ``n_samples`` (a look) all of ``alive`` stay. At a look the leader (the
     highest sum, the lowest type on a tie) stays, and every type whose differences to it have a
-    mean not ``z`` standard errors below zero: with ``S`` the sum and ``Q`` the sum of squares of
-    the differences, a type goes when ``S < 0`` and ``S**2 (n - 1) > z**2 (n Q - S**2)``,
-    ``z**2`` the integer ``RACE_Z2``."""
+    mean not ``z`` standard errors below ``zone`` (the indifference zone, :func:`race_zone`):
+    with ``S`` the sum and ``Q`` the sum of squares of the differences and ``M = zone n - S``, a
+    type goes when ``M > 0`` and ``z**2 (n Q - S**2) < (n - 1) M**2``, ``z**2`` the integer
+    ``RACE_Z2``."""
     n = len(values[alive[0]])
     if n % RACE_EVERY or n >= n_samples:
         return alive
@@ -175,7 +183,8 @@ def race_survivors(alive: list[int], values: dict[int, list[int]],
     for t in alive:
         diffs = [a - b for a, b in zip(values[t], values[lead])]
         s, q = sum(diffs), sum(d * d for d in diffs)
-        if t != lead and s < 0 and s * s * (n - 1) > RACE_Z2 * (n * q - s * s):
+        m = zone * n - s
+        if t != lead and m > 0 and RACE_Z2 * (n * q - s * s) < (n - 1) * m * m:
             continue
         keep.append(t)
     return keep

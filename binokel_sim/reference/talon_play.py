@@ -27,6 +27,7 @@ from binokel_sim.reference.core import (
     deck_cards,
     inferring,
     race_survivors,
+    race_zone,
 )
 from binokel_sim.reference.play import legal_cards, stream_pick, trick_winner
 from binokel_sim.reference.sampler import sample_counts, ways_from
@@ -451,6 +452,11 @@ def known_copies(deal: Deal, seat: int, t: int) -> int:
     return served_count(deal, seat, t) + (1 if deal.took == (seat, t) else 0)
 
 
+def side_size(rules: Rules) -> int:
+    """The seats of a side: two with the variant's partnerships, else one."""
+    return len(rules.partnerships[0]) if rules.partnerships else 1
+
+
 def side_value(deal: Deal, seat: int) -> int:
     """What a sampling seat maximises (``kernels/strict/sampling.py`` side_value): its side's
     points (card and meld, as ``deal`` counts them) times the number of other sides, less the
@@ -517,7 +523,7 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
                 end_trick(trial, heuristic_declare)
             play_on(trial)
             values[card].append(side_value(trial, seat))
-        alive = race_survivors(alive, values, n_samples)
+        alive = race_survivors(alive, values, n_samples, race_zone(side_size(rules)))
         if len(alive) == 1:
             break
     return max(alive, key=lambda t: (sum(values[t]), -t))
@@ -581,7 +587,7 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
             end_trick(trial, heuristic_declare)
             play_on(trial)
             values[card].append(side_value(trial, seat))
-        alive = race_survivors(alive, values, n_samples)
+        alive = race_survivors(alive, values, n_samples, race_zone(side_size(rules)))
         if len(alive) == 1:
             break
     return max(alive, key=lambda t: (sum(values[t]), -t))

@@ -19,7 +19,7 @@ seat infers.
 
 import numpy as np
 
-from binokel_sim.constants import RACE_EVERY, RACE_Z2
+from binokel_sim.constants import RACE_DELTA, RACE_EVERY, RACE_Z2
 from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of
@@ -158,13 +158,23 @@ def race_note(alive, value, cross):
 
 
 @njit(inline="always")
-def race_drop(alive, totals, cross, n):
+def race_zone(pairs):
+    """The race's indifference zone (:func:`race_drop`'s ``zone``, in :func:`side_value`'s units):
+    :data:`~binokel_sim.constants.RACE_DELTA` for a seat playing for itself, half of it for a
+    partnership's seat (``pairs``), whose side makes twice the decisions a deal."""
+    return RACE_DELTA // 2 if pairs else RACE_DELTA
+
+
+@njit(inline="always")
+def race_drop(alive, totals, cross, n, zone):
     """The types of ``alive`` still in the race after ``n`` samples (``totals`` their sums,
     ``cross`` :func:`race_note`'s): the leader (:func:`best_type`) and every type whose mean
-    difference to it, per sample on the same samples, is not ``z`` standard errors below zero
-    (``z**2`` is :data:`~binokel_sim.constants.RACE_Z2`). In integers: with ``S`` and ``Q`` the
-    sum and the sum of squares of the differences, a type is dropped when ``S < 0`` and
-    ``S**2 * (n - 1) > z**2 * (n * Q - S**2)`` (docs/rules.md, talon games, "Policies": the
+    difference to it, per sample on the same samples, is not ``z`` standard errors below
+    ``zone`` (``z**2`` is :data:`~binokel_sim.constants.RACE_Z2`, ``zone`` :func:`race_zone`'s):
+    a type far behind goes, and so does one that is at best a little better. In integers: with
+    ``S`` and ``Q`` the sum and the sum of squares of the differences and ``M = zone * n - S``,
+    a type is dropped when ``M > 0`` and
+    ``z**2 * (n * Q - S**2) < (n - 1) * M**2`` (docs/rules.md, talon games, "Policies": the
     race)."""
     lead = best_type(alive, totals)
     keep = alive
@@ -175,22 +185,21 @@ def race_drop(alive, totals, cross, n):
         if c == lead:
             continue
         s = totals[c] - totals[lead]
-        if s >= 0:
-            continue
         q = cross[c, c] + cross[lead, lead] - 2 * (cross[c, lead] if c < lead else cross[lead, c])
-        if s * s * (n - 1) > RACE_Z2 * (n * q - s * s):
+        m = zone * n - s
+        if m > 0 and RACE_Z2 * (n * q - s * s) < (n - 1) * m * m:
             keep &= ~(np.int64(1) << c)
     return keep
 
 
 @njit(inline="always")
-def race_step(alive, value, totals, cross, n, n_samples):
+def race_step(alive, value, totals, cross, n, n_samples, zone):
     """The race after sample ``n`` of ``n_samples`` (``value`` its values, ``totals`` the sums so
     far): notes the sample (:func:`race_note`) and, at a look (``n`` a multiple of
     :data:`~binokel_sim.constants.RACE_EVERY` below ``n_samples``), returns the types still in
-    it (:func:`race_drop`); otherwise ``alive``."""
+    it (:func:`race_drop` with ``zone``); otherwise ``alive``."""
     race_note(alive, value, cross)
     if n % RACE_EVERY == 0 and n < n_samples:
-        return race_drop(alive, totals, cross, n)
+        return race_drop(alive, totals, cross, n, zone)
     return alive
 

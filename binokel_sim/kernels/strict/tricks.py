@@ -34,6 +34,7 @@ from binokel_sim.kernels.strict.sampling import (
     best_type,
     learn,
     race_step,
+    race_zone,
     side_value,
     strict_view,
 )
@@ -287,8 +288,9 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     :func:`~binokel_sim.kernels.strict.sampling.side_value` of the points from this trick on, the
     widow games' :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_value` of the deal's
     score. With the race on (``knows[20]``: the talon games) every
-    :data:`~binokel_sim.constants.RACE_EVERY` samples the types far behind the leader leave
-    (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one left ends the decision). It
+    :data:`~binokel_sim.constants.RACE_EVERY` samples the types far behind the leader, or at best
+    a little better, leave (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one left
+    ends the decision). It
     plays the type with the highest total among those left, the lowest on a tie (a single legal
     type is played without sampling). Reads of ``hands`` its own row and the other rows' sizes.
     Returns
@@ -347,7 +349,8 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
             totals[c] += v
             value[c] = v
         if race:
-            alive = race_step(alive, value, totals, cross, sample + 1, n_samples)
+            alive = race_step(alive, value, totals, cross, sample + 1, n_samples,
+                              race_zone(pairs))
             if alive & (alive - 1) == 0:
                 break
     return best_type(alive, totals), state[0], state[1], state[2], state[3]

@@ -18,10 +18,11 @@ play phase 1 freely (``games.policy_id`` refuses the policy elsewhere).
 
 On each of ``n_samples`` samples every legal card type still in the race is tried (every
 :data:`~binokel_sim.constants.RACE_EVERY` samples a type whose mean is far behind the leader's on
-the same samples is dropped, :func:`~binokel_sim.kernels.strict.sampling.race_drop`; a decision
-ends when one is left): the card is played, and the deal
-is played to its end with the heuristic on every seat (:func:`talon_rest`: the trick, the
-winner's declaration, the draws, the rest of phase 1, then phase 2 through
+the same samples, or at best a little above it, is dropped,
+:func:`~binokel_sim.kernels.strict.sampling.race_drop`; a decision ends when one is left): the
+card is played, and the deal is played to its end with the heuristic on every seat
+(:func:`talon_rest`: the trick, the winner's declaration, the draws, the rest of phase 1, then
+phase 2 through
 :func:`~binokel_sim.kernels.strict.tricks.play_strict`). The policy plays the card type with the
 highest total, among those still in the race, of its side's score less the other sides' mean
 (:func:`~binokel_sim.kernels.strict.sampling.side_value`; card points and declarations: the deal's
@@ -46,7 +47,7 @@ from binokel_sim.kernels.strict.heuristic import (
     beats,
     heuristic_talon_card,
 )
-from binokel_sim.kernels.strict.sampling import best_type, race_step, side_value
+from binokel_sim.kernels.strict.sampling import best_type, race_step, race_zone, side_value
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import must_head, play_strict, trick_step
 from binokel_sim.kernels.talon.declare import (
@@ -292,7 +293,8 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
     took (-1: none known). Reads the stream ``s0..s3``: per sample one Fisher-Yates shuffle of
     the pool (a bounded draw per position but the last), whose first cards go to the other
     seats' unknown cards in seat order from the seat's left, the rest to the hidden talon in
-    draw order. Every ``RACE_EVERY`` samples the types far behind the leader leave the race
+    draw order. Every ``RACE_EVERY`` samples the types far behind the leader, or at best a little
+    better, leave the race
     (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one type left ends the decision and
     the stream is read no further). Plays the type with the best total of :func:`side_value`
     among those left. Returns
@@ -355,7 +357,8 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             v = side_value(pts, seat, pairs)
             totals[c] += v
             value[c] = v
-        alive = race_step(alive, value, totals, cross, sample + 1, n_samples)
+        alive = race_step(alive, value, totals, cross, sample + 1, n_samples,
+                          race_zone(pairs))
         if alive & (alive - 1) == 0:
             break
     return best_type(alive, totals), s0, s1, s2, s3
