@@ -16,10 +16,13 @@ SAMPLES_PER_MOVE = 128
 MAX_SAMPLES_PER_MOVE = 100_000
 # The race among a decision's card types (docs/rules.md, talon games, "Policies": the race): after
 # every RACE_EVERY samples a type whose mean difference to the leader's, on the same samples, is
-# more than z = 2 standard errors below RACE_DELTA is dropped: one far behind, and one that is at
-# best a little better (RACE_DELTA, in the play-out values of kernels/strict/sampling.py
-# side_value, a deal's points; RACE_Z2 is z squared, an integer, so that kernel and twin compare
-# integers).
+# more than z = 2 standard errors below the zone is dropped: one far behind, and one that is at
+# best a little better. The zone is RACE_DELTA for a seat playing for itself and half of it for a
+# partnership's seat (kernels/strict/sampling.py race_zone), in the play-out values of its
+# side_value (two-hand-48: points of own less other's; three-hand-72: twice (own less the
+# others' mean)). RACE_Z2 is z squared, an integer, so that kernel and twin compare integers.
+# The test's products stay below 2**63 for per-sample differences up to about 7,000 at the
+# largest --samples-per-move (MAX_SAMPLES_PER_MOVE).
 RACE_EVERY = 8
 RACE_Z2 = 4
 RACE_DELTA = 8

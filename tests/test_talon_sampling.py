@@ -288,9 +288,10 @@ def test_phase_1_equals_the_twin(policies, seed):
 
 
 def counting_race(monkeypatch):
-    """Wraps the twin's ``race_survivors`` to count the looks that dropped a type and those
-    that left one type (the decision ends there), in all and per phase (``"dropped", 2``: by
-    the phase-2 decision, ``strict_sampling_choice``)."""
+    """Wraps the twin's ``race_survivors`` to count the looks that dropped a type, those that
+    left one type (the decision ends there) and those whose zone dropped a type no zone would
+    have kept (``"zoned"``), in all and per phase (``"dropped", 2``: by the phase-2 decision,
+    ``strict_sampling_choice``)."""
     import sys
 
     import binokel_sim.reference.talon_play as twin_play
@@ -301,7 +302,9 @@ def counting_race(monkeypatch):
     def counted(alive, values, n_samples, zone):
         kept = race(alive, values, n_samples, zone)
         phase = 2 if sys._getframe(1).f_code.co_name == "strict_sampling_choice" else 1
-        for what, happened in (("dropped", len(kept) < len(alive)), ("ended", len(kept) == 1)):
+        zoned = len(kept) < len(race(alive, values, n_samples, 0))
+        for what, happened in (("dropped", len(kept) < len(alive)), ("ended", len(kept) == 1),
+                               ("zoned", zoned)):
             seen[what] += happened
             seen[what, phase] += happened
         return kept
@@ -313,7 +316,8 @@ def counting_race(monkeypatch):
 def test_phase_1_races_as_the_twin(monkeypatch):
     """With 24 samples a decision the race looks twice (after 8 and 16 samples): the sampling
     seat's phase-1 cards, and so the types it dropped and where it stopped reading the stream,
-    equal the twin's deal for deal; the looks dropped types and ended decisions."""
+    equal the twin's deal for deal; the looks dropped types, some by the zone, and ended
+    decisions."""
     phase1 = RULES.talon // RULES.players
     policies = ["heuristic", "sampling"]
     seen = counting_race(monkeypatch)
@@ -321,28 +325,28 @@ def test_phase_1_races_as_the_twin(monkeypatch):
     twin = twin_deals(RULES, policies, 2, 12, 2, n_samples=24)
     for k, t in zip(kernel, twin, strict=True):
         assert k["tricks"][:phase1] == t["tricks"], k["deal"]
-    assert seen["dropped"] > 0 and seen["ended"] > 0
+    assert seen["dropped"] > 0 and seen["ended"] > 0 and seen["zoned"] > 0
 
 
 @njit
-def race_kernel(alive, values):
-    """Feeds ``values`` (n, 24) sample by sample to ``race_note`` and drops after the last, with
-    the zone of a seat playing for itself (``RACE_DELTA``)."""
+def race_kernel(alive, values, zone):
+    """Feeds ``values`` (n, 24) sample by sample to ``race_note`` and drops after the last with
+    the indifference zone ``zone``."""
     totals = np.zeros(24, dtype=np.int64)
     cross = np.zeros((24, 24), dtype=np.int64)
     for i in range(values.shape[0]):
         for t in range(24):
             totals[t] += values[i, t]
         race_note(alive, values[i], cross)
-    return race_drop(alive, totals, cross, values.shape[0], RACE_DELTA)
+    return race_drop(alive, totals, cross, values.shape[0], zone)
 
 
 def test_the_race_drops_as_the_twin():
     """1,000 random races at a look (2 to 10 types, 8 to 40 samples of integer values, the
-    types' means apart by up to 2 times their spread): the types the kernel keeps are the
-    twin's; some races drop types, some keep more than the leader, and some drop a type that
-    is not 2 standard errors behind but at best ``RACE_DELTA`` better (the twin with no zone
-    keeps it)."""
+    types' means apart by up to 2 times their spread), each with no zone, a partnership seat's
+    and a seat's own (0, ``RACE_DELTA // 2``, ``RACE_DELTA``): the types the kernel keeps are
+    the twin's; some races drop types, some keep more than the leader, and some drop a type
+    that is not 2 standard errors behind but at best ``RACE_DELTA`` better (no zone keeps it)."""
     rng = np.random.default_rng(5)
     dropped = kept = within = 0
     for _ in range(1000):
@@ -356,27 +360,35 @@ def test_the_race_drops_as_the_twin():
         common = rng.integers(-500, 501, size=n)  # what every type shares on a sample
         values[:, types] += common[:, None]
         alive = sum(1 << t for t in types)
-        kernel = race_kernel(np.int64(alive), values)
         columns = {t: values[:, t].tolist() for t in types}
-        twin = race_survivors(types, columns, n + 1, RACE_DELTA)
-        assert kernel == sum(1 << t for t in twin)
+        kept_by = {}
+        for zone in (0, RACE_DELTA // 2, RACE_DELTA):
+            twin = race_survivors(types, columns, n + 1, zone)
+            assert race_kernel(np.int64(alive), values, np.int64(zone)) == sum(
+                1 << t for t in twin)
+            kept_by[zone] = twin
+        twin = kept_by[RACE_DELTA]
         dropped += len(twin) < len(types)
         kept += len(twin) > 1
-        within += len(race_survivors(types, columns, n + 1, 0)) > len(twin)
+        within += len(kept_by[0]) > len(twin)
     assert dropped > 200 and kept > 200 and within > 20, (dropped, kept, within)
 
 
-D = RACE_DELTA
+DELTA = RACE_DELTA
 
 
 @pytest.mark.parametrize("columns, survivors", [
-    ({3: [10 * D, -10 * D] * 4, 7: [-10 * D, 10 * D] * 4}, [3, 7]),  # tied, noisy: 3 leads
+    ({3: [10 * DELTA, -10 * DELTA] * 4, 7: [-10 * DELTA, 10 * DELTA] * 4},
+     [3, 7]),  # tied, noisy: 3 leads, 7 stays
     ({3: [9] * 8, 7: [4] * 8}, [3]),  # 5 behind on every sample: no spread, dropped
     ({3: [2, 8, 4, 6] * 2, 7: [2, 8, 4, 6] * 2}, [3]),  # the same on every sample: dropped
-    ({3: [2, 8, 4, 6] * 2, 7: [2 + D, 8 - D, 4, 6] * 2}, [3]),  # tied within delta: dropped
+    ({3: [2, 8, 4, 6] * 2, 7: [2 + DELTA, 8 - DELTA, 4, 6] * 2},
+     [3]),  # tied within the zone: dropped
+    ({3: [0] * 8, 7: [3 * DELTA // 2, -3 * DELTA // 2] * 3 + [DELTA // 2, -DELTA // 2]},
+     [3, 7]),  # tied, on the edge: 4 (n Q - S**2) equals (n - 1) M**2, kept
     ({3: [2, 8, 4, 6] * 2, 7: [0, 6, 2, 4] * 2,
-      9: [2 + 10 * D - 1, 8 - 10 * D - 1, 4 + 10 * D - 1, 6 - 10 * D - 1] * 2},
-     [3, 9]),  # 7 two behind every time; 9 one behind on average, too noisy to drop
+      9: [2 + 10 * DELTA - 1, 8 - 10 * DELTA - 1, 4 + 10 * DELTA - 1, 6 - 10 * DELTA - 1] * 2},
+     [3, 9]),  # 7 (total 24) two behind every time; 9 one behind on average, too noisy to drop
 ])
 def test_the_race_at_its_edges(columns, survivors):
     """A tied leader (the lower type leads, the other stays while its spread leaves room to be
@@ -390,11 +402,13 @@ def test_the_race_at_its_edges(columns, survivors):
     twin = race_survivors(sorted(columns), {t: list(c) for t, c in columns.items()}, 9,
                           RACE_DELTA)
     assert twin == survivors
-    assert race_kernel(np.int64(alive), values) == sum(1 << t for t in survivors)
+    assert race_kernel(np.int64(alive), values, np.int64(RACE_DELTA)) == sum(
+        1 << t for t in survivors)
 
 
 @njit
 def zone_kernel(pairs):
+    """The kernel's zone for a seat of a partnership (``pairs``) or for one playing alone."""
     return race_zone(pairs)
 
 

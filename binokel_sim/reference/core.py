@@ -159,8 +159,9 @@ def inferring(inference: str, seat: int, declarer: int) -> bool:
 
 def race_zone(seats_per_side: int) -> int:
     """The race's indifference zone for a seat whose side has ``seats_per_side`` seats
-    (``kernels/strict/sampling.py`` race_zone): ``RACE_DELTA`` shared by the side's seats, who
-    make that many times the decisions of a deal."""
+    (``kernels/strict/sampling.py`` race_zone, which takes the partnership flag: a side of two
+    seats or of one): ``RACE_DELTA`` shared by the side's seats, who make that many times the
+    decisions of a deal."""
     return RACE_DELTA // seats_per_side
 
 

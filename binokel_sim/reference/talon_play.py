@@ -476,8 +476,9 @@ def clone(deal: Deal) -> Deal:
 
 def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     """The sampling seat's phase-1 card: ``n_samples`` uniform shuffles of what it cannot see,
-    every legal type still in the race (:func:`race_survivors`: a look every ``RACE_EVERY``
-    samples; one left ends the decision) played out by the heuristic on each, the best total of
+    every legal type still in the race (:func:`race_survivors` with the side's
+    :func:`race_zone`: a look every ``RACE_EVERY`` samples; one left ends the decision) played
+    out by the heuristic on each, the best total of
     :func:`side_value`, the lowest type on a tie. Draws from ``stream`` as the kernel does: per
     sample one Fisher-Yates pass over the pool as the previous sample left it, whose first
     cards go to the other seats' unknown cards (seats in order from the seat's left), the rest

@@ -321,6 +321,7 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     race, value, cross = knows[20] != 0, knows[21], knows[22]
     cross[:, :] = 0
     alive = legal
+    zone = race_zone(pairs)
     for sample in range(n_samples):
         sample_bounded(pool, allowed, capacity, n_groups, ways, state, split, wk[6])
         for g in range(n_players - 1):
@@ -349,8 +350,7 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
             totals[c] += v
             value[c] = v
         if race:
-            alive = race_step(alive, value, totals, cross, sample + 1, n_samples,
-                              race_zone(pairs))
+            alive = race_step(alive, value, totals, cross, sample + 1, n_samples, zone)
             if alive & (alive - 1) == 0:
                 break
     return best_type(alive, totals), state[0], state[1], state[2], state[3]

@@ -324,6 +324,7 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
     totals[:] = 0
     cross[:, :] = 0
     alive = legal
+    zone = race_zone(pairs)
     for sample in range(n_samples):
         s0, s1, s2, s3 = shuffle_pool(pool, n_pool, s0, s1, s2, s3)
         j = 0
@@ -357,8 +358,7 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             v = side_value(pts, seat, pairs)
             totals[c] += v
             value[c] = v
-        alive = race_step(alive, value, totals, cross, sample + 1, n_samples,
-                          race_zone(pairs))
+        alive = race_step(alive, value, totals, cross, sample + 1, n_samples, zone)
         if alive & (alive - 1) == 0:
             break
     return best_type(alive, totals), s0, s1, s2, s3
