@@ -25,7 +25,10 @@ Two steps, each reproducible from its seed:
     weights'; the held-out part is every fifth position.
 
 What it found (docs/rules.md, "Expert policy"): fitted weights that cut the regret under
-sampling's totals play worse, not better, in duels.
+sampling's totals play worse, not better, in duels. The features are the scorer's before its
+``lead_beaters`` weight (``W_BEATERS``) and the ``infer`` knob came: they reproduce the shipped
+expert's lead in about 97% of the positions (``fit`` prints the share), and the fitted JSON has
+no ``lead_beaters``, so ``fit_expert.py --start`` keeps the shipped value.
 
 Example (the study of docs/rules.md ran ``collect --deals 15000 --samples 128`` with seeds 11
 and 12, and with ``--rollouts expert`` 7,500 deals with seeds 21 and 22)::
@@ -139,10 +142,10 @@ def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_coun
             if i == 0:
                 c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                                    others(flat, seat), voids, seat, k, n_tricks, trump,
-                                   bidder, counters, knobs)
+                                   bidder, counters, knobs, False)
             else:
                 c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card,
-                                     win_seat, wins, trump, counters, knobs)
+                                     win_seat, wins, trump, counters, knobs, False)
             if popcount(legal) > 1 and (i == 0 or follows):
                 s = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
                                   bidder, voids, excluded, played, shown, played_by,
