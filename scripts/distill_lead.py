@@ -28,7 +28,7 @@ What it found (docs/rules.md, "Expert policy"): fitted weights that cut the regr
 sampling's totals play worse, not better, in duels. The features are the scorer's before its
 ``lead_beaters`` weight (``W_BEATERS``) and the ``infer`` knob came: they reproduce the shipped
 expert's lead in about 97% of the positions (``fit`` prints the share), and the fitted JSON has
-no ``lead_beaters``, so ``fit_expert.py --start`` keeps the shipped value.
+no ``lead_beaters``, so ``fit_expert.py --start`` starts that knob where its own start does (0).
 
 Example (the study of docs/rules.md ran ``collect --deals 15000 --samples 128`` with seeds 11
 and 12, and with ``--rollouts expert`` 7,500 deals with seeds 21 and 22)::
