@@ -5,19 +5,27 @@
 # games' soloist) or nobody's (off); the same deals and seed for the three, 128 samples a
 # decision. Writes results/duels/ablation/<variant>-<inference>.json; scripts/results_doc.py
 # quotes them in docs/results.md. Usage: scripts/run_ablation.sh [DEALS [VARIANT...]]
-# (default 2000 deals; four-hand-80 and the widow games). About 25 minutes on two cores.
+# (default 2000 deals; four-hand-80 and the widow games, then three- and four-hand-72 with off
+# and full only: the talon games have no bid winner, and `duel` refuses `declarer` there; in
+# two-hand-48 sampling infers nothing). About 30 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deals="${1:-2000}"
 shift || true
 variants=("$@")
+talon=()
 if [ ${#variants[@]} -eq 0 ]; then
   variants=(four-hand-80 three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40)
+  talon=(three-hand-72 four-hand-72)
 fi
 mkdir -p results/duels/ablation
+run() {  # variant, inference
+  binokel-sim duel --variant "$1" -a sampling -b heuristic --deals "$deals" --seed 1 \
+    --inference "$2" --out "results/duels/ablation/$1-$2.json"
+}
 for v in "${variants[@]}"; do
-  for i in off declarer full; do
-    binokel-sim duel --variant "$v" -a sampling -b heuristic --deals "$deals" --seed 1 \
-      --inference "$i" --out "results/duels/ablation/$v-$i.json"
-  done
+  for i in off declarer full; do run "$v" "$i"; done
+done
+for v in "${talon[@]}"; do
+  for i in off full; do run "$v" "$i"; done
 done
