@@ -311,8 +311,7 @@ def ablation_lines() -> list[str]:
              f"play told the table (voids, no trump, must-head; in the widow games also the "
              f"demand's pass-by) for nobody's decisions (off), only the declarer's (the bid "
              f"winner, the soloist; the talon games have none: –) or every seat's (full); the "
-             f"cards seen (played, shown, the "
-             f"widow) are respected always (docs/rules.md, \"Sampling policy and inference\"). "
+             f"cards seen (played, shown, the widow) are respected always (docs/rules.md, \"Sampling policy and inference\"). "
              f"The same seed in every column: each 8-deal block's first deal is the same, the "
              f"later ones follow the play (the sampler reads the block's stream), so full − off "
              f"has a 95% interval about 1.4 times either column's.", "",

@@ -13,19 +13,18 @@ cd "$(dirname "$0")/.."
 deals="${1:-2000}"
 shift || true
 variants=("$@")
-talon=()
+# the talon games have no bid winner: `duel` refuses --inference declarer there
+no_declarer=(three-hand-72 four-hand-72)
 if [ ${#variants[@]} -eq 0 ]; then
-  variants=(four-hand-80 three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40)
-  talon=(three-hand-72 four-hand-72)
+  variants=(four-hand-80 three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40
+            "${no_declarer[@]}")
 fi
 mkdir -p results/duels/ablation
-run() {  # variant, inference
-  binokel-sim duel --variant "$1" -a sampling -b heuristic --deals "$deals" --seed 1 \
-    --inference "$2" --out "results/duels/ablation/$1-$2.json"
-}
 for v in "${variants[@]}"; do
-  for i in off declarer full; do run "$v" "$i"; done
-done
-for v in "${talon[@]}"; do
-  for i in off full; do run "$v" "$i"; done
+  inferences=(off declarer full)
+  if [[ " ${no_declarer[*]} " == *" $v "* ]]; then inferences=(off full); fi
+  for i in "${inferences[@]}"; do
+    binokel-sim duel --variant "$v" -a sampling -b heuristic --deals "$deals" --seed 1 \
+      --inference "$i" --out "results/duels/ablation/$v-$i.json"
+  done
 done

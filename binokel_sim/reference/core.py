@@ -165,6 +165,12 @@ def race_zone(seats_per_side: int) -> int:
     return RACE_DELTA // seats_per_side
 
 
+def race_leader(alive: list[int], values: dict[int, list[int]]) -> int:
+    """The type of ``alive`` with the highest sum of ``values``, the lowest type on a tie
+    (``kernels/strict/sampling.py`` best_type): the race's leader and the decision's card."""
+    return max(alive, key=lambda t: (sum(values[t]), -t))
+
+
 def race_survivors(alive: list[int], values: dict[int, list[int]], n_samples: int,
                    zone: int) -> list[int]:
     """The card types of ``alive`` still in the sampling decision's race after a sample
@@ -179,7 +185,7 @@ def race_survivors(alive: list[int], values: dict[int, list[int]], n_samples: in
     n = len(values[alive[0]])
     if n % RACE_EVERY or n >= n_samples:
         return alive
-    lead = max(alive, key=lambda t: (sum(values[t]), -t))
+    lead = race_leader(alive, values)
     keep = []
     for t in alive:
         diffs = [a - b for a, b in zip(values[t], values[lead])]

@@ -26,6 +26,7 @@ from binokel_sim.reference.core import (
     block_streams,
     deck_cards,
     inferring,
+    race_leader,
     race_survivors,
     race_zone,
 )
@@ -501,6 +502,7 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
     assert sum(hidden.values()) + len(deal.talon) - 1 == len(pool)
     values: dict[int, list[int]] = {t: [] for t in legal}
     alive = legal
+    zone = race_zone(side_size(rules))
     for _ in range(n_samples):
         for j in range(len(pool) - 1):
             r = stream.bounded(stream.next_u64() >> 32, len(pool) - j)
@@ -524,10 +526,10 @@ def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:
                 end_trick(trial, heuristic_declare)
             play_on(trial)
             values[card].append(side_value(trial, seat))
-        alive = race_survivors(alive, values, n_samples, race_zone(side_size(rules)))
+        alive = race_survivors(alive, values, n_samples, zone)
         if len(alive) == 1:
             break
-    return max(alive, key=lambda t: (sum(values[t]), -t))
+    return race_leader(alive, values)
 
 
 # --- the sampling policy's phase-2 card, three and four players (kernels/strict/tricks.py) -------
@@ -572,6 +574,7 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
         raise ValueError("sampling policy: no deal fits what the table knows")
     values: dict[int, list[int]] = {t: [] for t in legal}
     alive = legal
+    zone = race_zone(side_size(rules))
     for _ in range(n_samples):
         split = sample_counts(pool, allowed, capacity, stream, memo)
         sample = clone(deal)
@@ -588,10 +591,10 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
             end_trick(trial, heuristic_declare)
             play_on(trial)
             values[card].append(side_value(trial, seat))
-        alive = race_survivors(alive, values, n_samples, race_zone(side_size(rules)))
+        alive = race_survivors(alive, values, n_samples, zone)
         if len(alive) == 1:
             break
-    return max(alive, key=lambda t: (sum(values[t]), -t))
+    return race_leader(alive, values)
 
 
 # --- whole deals ------------------------------------------------------------------------------
