@@ -33,6 +33,13 @@ KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump
          "strict_follow_big_wins", "strict_follow_big_loses", "strict_follow_smear",
          "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
          "partner_rules", "bury_aces_last", "bury_void", "bid_shift")
+# phase 1 of the talon games: a follower's weights by its place in the trick, added to the
+# follow_* scores (kernels/strict/heuristic.py: C_FOLLOW, the places in this order, N_FEAT
+# features each in this order)
+PLACES = ("second", "third", "last", "third_partner", "last_partner")
+PLACE_FEATURES = ("win", "take", "ready", "big_wins", "big_loses", "keep", "trump", "rank",
+                  "pending", "shown", "trump_wins", "rank_wins")
+KNOBS += tuple(f"{place}_{feature}" for place in PLACES for feature in PLACE_FEATURES)
 # the partnership family's knobs (four-hand-80), in the order of its kernels' knob rows
 # (kernels/partnership/heuristic.py: P_*; tests/test_expert.py checks the order)
 PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", "lead_ruff",

@@ -48,7 +48,8 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
          "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
          "strict_follow_rank": -1, "follow_over": -50, "follow_smear": 10,
          "partner_rules": 0, "bury_aces_last": 0, "bury_void": 0, "bid_shift": 0}
-STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()}
+START |= {name: 0 for name in expert_play.KNOBS[len(START):]}  # the places' weights
+STEP = ({name: max(1, abs(v) // 2) if name in START and v else 10 for name, v in START.items()}
         | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
 FIXED = {"win_points", "win_meld", "score",  # not searched: they switch the scorer on
          "bury_aces_last", "bury_void",  # only a widow game's soloist buries

@@ -138,6 +138,37 @@ def test_heuristic_deals_equal_the_twin(name, policies):
         assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
 
 
+@pytest.mark.parametrize("name", ["three-hand-72", "four-hand-72"])
+def test_the_expert_with_every_place_weighted_equals_the_twin(name):
+    """Every place's weights at random values (the scorer on under the partner's card too): the
+    kernel's expert plays the twin's cards deal for deal."""
+    import random
+
+    from binokel_sim import expert_play
+
+    rules = find_variant(name)
+    rng = random.Random(name)
+    knobs = dict(talon_twin.expert_knobs(rules), partner_rules=0)
+    for place in expert_play.PLACES:
+        for feature in expert_play.PLACE_FEATURES:
+            knobs[f"{place}_{feature}"] = rng.randint(-60, 60)
+    policies = ["expert", "heuristic", "expert", "heuristic"][:rules.players]
+    expert_play.override(name, knobs)
+    compile_talon.cache_clear()
+    try:
+        kernel = kernel_records(rules, policies, 40, 17)
+        twin = talon_twin.play_deals(rules, policies, 40, 17, 7)
+        expert_play.override(name, {**knobs, **dict.fromkeys(
+            (k for k in knobs if k.startswith(expert_play.PLACES)), 0)})
+        compile_talon.cache_clear()
+        plain = kernel_records(rules, policies, 40, 17)  # the places' weights all zero
+    finally:
+        expert_play.override(name, None)
+        compile_talon.cache_clear()
+    assert [k["tricks"] for k in kernel] == [t["tricks"] for t in twin]
+    assert [k["tricks"] for k in kernel] != [k["tricks"] for k in plain]
+
+
 # --- tricks with nines and two or three players ---------------------------------------------------
 
 @st.composite

@@ -169,7 +169,7 @@ def expert_knobs(rules: Rules) -> dict[str, int]:
 
 def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: set[int],
                 position: int, win_card: int, led: int, partner_wins: bool, trick_points: int,
-                ready: int, trump: int, pending: set[int], shown: set[int]) -> int:
+                ready: int, trump: int, pending: set[int], shown: set[int], last: bool) -> int:
     """The legal card of the highest weighted score, the lowest type on a tie (docs/rules.md
     "Expert policy"): leading, the weights ``lead_*``; following, ``follow_*`` (the partner
     holding the trick: ``follow_over`` and ``follow_smear`` for the winning and losing terms)."""
@@ -200,9 +200,33 @@ def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: 
                       + knobs["follow_rank"] * f["rank"]
                       + knobs["follow_pending"] * f["pending"]
                       + knobs["follow_shown"] * f["shown"])
+            score += place_score(knobs, place_of(position, partner_wins, last), c in wins, f,
+                                 trick_points, ready)
         if top is None or score > top:
             best, top = c, score
     return best
+
+
+def place_of(position: int, partner_wins: bool, last: bool) -> str:
+    """The follower's place in the trick, which names its weights: ``second``, ``third`` or
+    ``last`` under an opponent's card, ``third_partner`` or ``last_partner`` under the
+    partner's."""
+    place = "last" if last else "second" if position == 1 else "third"
+    return place + "_partner" if partner_wins else place
+
+
+def place_score(knobs: dict[str, int], place: str, win: bool, f: dict[str, int],
+                trick_points: int, ready: int) -> int:
+    """What a follower's place adds to a card's score (knobs ``<place>_<feature>``)."""
+    w = {name: knobs[f"{place}_{name}"] for name in expert_play.PLACE_FEATURES}
+    if win:
+        score = (w["win"] + w["take"] * trick_points + w["ready"] * (ready // 10)
+                 + w["big_wins"] * f["big"] + w["trump_wins"] * f["trump"]
+                 + w["rank_wins"] * f["rank"])
+    else:
+        score = w["big_loses"] * f["big"]
+    return score + (w["keep"] * f["keep"] + w["trump"] * f["trump"] + w["rank"] * f["rank"]
+                    + w["pending"] * f["pending"] + w["shown"] * f["shown"])
 
 
 def strict_scored_card(knobs: dict[str, int], legal: set[int], held: list[int],
@@ -322,7 +346,7 @@ def heuristic_choice(deal: Deal, expert: bool = False) -> int:
         unseen = {t for t in range(N_TYPES) if held[t] + deal.played[t] < rules.copies}
         shown = {t for t in range(N_TYPES) if served_count(deal, seat, t) > 0}
         return scored_card(knobs, legal, unseen, _keep(deal.trump), i, win, led, partner,
-                           points, ready, deal.trump, pending, shown)
+                           points, ready, deal.trump, pending, shown, i == rules.players - 1)
     ready = 0
     if early and i > 0 and points < knobs["win_points"] and _beats(legal, win, led, deal.trump):
         ready = best_declaration(rules, deal.hands[seat], deal.trump)[1]

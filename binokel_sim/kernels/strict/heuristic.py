@@ -77,6 +77,15 @@ W_VOID = 45
 # the widow games: a bidding seat reads its bid limit this many estimate rows higher (0: as the
 # heuristic; widow_value.bid_table)
 W_BID = 46
+# phase 1, following: per place in the trick (second, third and last under an opponent's card,
+# third and last under the partner's: binokel_sim/expert_play.py PLACES) a row of weights added
+# to the follow scores: a card that takes the trick, per point it takes, per ten points ready, an
+# ace or ten that takes it, one that does not, a kept card, a trump, the rank, pending, shown, a
+# trump that takes it, the rank of a card that takes it (expert_play.PLACE_FEATURES)
+P_FOLLOW = 47  # the first place's row
+P_WIN, P_TAKE, P_READY, P_BIG_WINS, P_BIG_LOSES, P_KEEP, P_TRUMP, P_RANK, P_PENDING, P_SHOWN, \
+    P_TRUMP_WINS, P_RANK_WINS = range(12)
+N_PLACE = 12  # weights a place
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
 
@@ -119,14 +128,19 @@ def beats(legal, win_card, led, trump_block):
 
 @njit(inline="always")
 def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, trick_points, ready,
-                trump_block, tune, row, pending, shown):
+                trump_block, tune, row, pending, shown, last):
     """The expert's phase-1 card (knob ``T_SCORE``): the legal card type of the highest weighted
     score (the lowest type on a tie), the weights ``L_*`` when leading and ``F_*`` when
     following an opponent's card, ``F_OVER`` and ``F_SMEAR`` in place of the winning and
-    losing terms when the partner holds the trick (``unseen``: the types some copy of which the
-    seat has not seen; ``keep``: the heuristic's kept cards)."""
+    losing terms when the partner holds the trick, and when following the weights of the seat's
+    place in the trick (``P_*``, ``last``: it plays last) added (``unseen``: the types some copy
+    of which the seat has not seen; ``keep``: the heuristic's kept cards)."""
     masters = ~dominated(unseen)
     wins = beats(legal, win_card, led, trump_block) if position > 0 else np.int64(0)
+    place = 2 if last else (0 if position == 1 else 1)  # second, third, last
+    if partner_wins:
+        place = 4 if last else 3  # third, last under the partner's card
+    at = row + P_FOLLOW + place * N_PLACE
     best = np.int64(-1)
     top = np.int64(-(1 << 62))
     todo = legal
@@ -158,6 +172,12 @@ def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, tric
             score += (tune[row + F_KEEP] * kept + tune[row + F_TRUMP] * trump
                       + tune[row + F_RANK] * rank + tune[row + F_PENDING] * meld
                       + tune[row + F_SHOWN] * served)
+            score += (win * (tune[at + P_WIN] + tune[at + P_TAKE] * trick_points
+                             + tune[at + P_READY] * (ready // 10) + tune[at + P_BIG_WINS] * big
+                             + tune[at + P_TRUMP_WINS] * trump + tune[at + P_RANK_WINS] * rank)
+                      + (1 - win) * tune[at + P_BIG_LOSES] * big + tune[at + P_KEEP] * kept
+                      + tune[at + P_TRUMP] * trump + tune[at + P_RANK] * rank
+                      + tune[at + P_PENDING] * meld + tune[at + P_SHOWN] * served)
         if score > top:
             top = score
             best = c
@@ -259,7 +279,8 @@ def talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, posit
         if tune[row + T_SCORE] != 0 and not (partner_wins and tune[row + F_E3] != 0):
             return scored_card(legal, unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies),
                                keep, position, led, win_card, np.int64(partner_wins),
-                               trick_points, ready, trump_block, tune, row, pending, shown)
+                               trick_points, ready, trump_block, tune, row, pending, shown,
+                               last)
         if position == 0:  # E1
             spare = legal & ~keep & ~trump_block
             if spare:
