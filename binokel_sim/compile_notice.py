@@ -29,7 +29,7 @@ from dataclasses import dataclass
 # Process CPU seconds each group of kernels (one command on one engine family, with the policies
 # of the step when they compile apart: "random", "sampling"; "" the default, the heuristic) adds
 # to a cold cache after the groups before it in this order (a family's groups share callees: the
-# tricks, the melds, the heuristic). Measured 2026-12-04 on the project's 2-core machine, numba
+# tricks, the melds, the heuristic). Measured 2026-12-05 on the project's 2-core machine, numba
 # 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
 # NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread);
 # docs/performance.md, "Compile cost". The talon and widow engines run every command through
@@ -37,29 +37,29 @@ from dataclasses import dataclass
 # seats), the search policies (sampling, the solver); after a family's first command its other
 # commands with the same kind of seats compile nothing.
 COMPILE_SECONDS = {
-    ("meld", "meld-odds", ""): 21,
-    ("partnership", "bid-odds", ""): 38,  # README's first line
-    ("partnership", "play", ""): 20,
-    ("partnership", "duel", ""): 34,  # the random and mixed play-outs come with it
+    ("meld", "meld-odds", ""): 16,
+    ("partnership", "bid-odds", ""): 52,  # README's first line
+    ("partnership", "play", ""): 25,
+    ("partnership", "duel", ""): 55,  # the random and mixed play-outs come with it
     ("partnership", "match", ""): 1,
-    ("partnership", "bid-odds", "random"): 28,
-    ("partnership", "bid-odds", "sampling"): 45,
+    ("partnership", "bid-odds", "random"): 16,
+    ("partnership", "bid-odds", "sampling"): 38,
     ("partnership", "play", "sampling"): 4,
-    ("partnership", "duel", "sampling"): 4,
+    ("partnership", "duel", "sampling"): 3,
     ("partnership", "match", "sampling"): 2,
-    ("talon", "deal-odds", ""): 34,
+    ("talon", "deal-odds", ""): 73,
     ("talon", "play", ""): 0,
     ("talon", "duel", ""): 0,
     ("talon", "match", ""): 0,
-    ("talon", "play", "random"): 19,
-    ("talon", "duel", "sampling"): 58,
+    ("talon", "play", "random"): 18,
+    ("talon", "duel", "sampling"): 74,
     ("solver", "solve", ""): 15,  # 0 after the sampling group, which compiles the solver
-    ("widow", "bid-odds", ""): 61,
+    ("widow", "bid-odds", ""): 86,
     ("widow", "play", ""): 0,
     ("widow", "duel", ""): 0,
     ("widow", "match", ""): 0,
-    ("widow", "play", "random"): 29,
-    ("widow", "duel", "sampling"): 47,
+    ("widow", "play", "random"): 23,
+    ("widow", "duel", "sampling"): 50,
 }
 
 

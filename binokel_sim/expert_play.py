@@ -21,7 +21,7 @@ from binokel_sim.errors import RulesError
 
 MODEL_FILE = Path(__file__).with_name("expert_play.json")
 # the knobs by name, in the order of the kernels' tune rows (kernels/strict/heuristic.py: T_*,
-# L_*, F_*, S_*, X_*; tests/test_expert.py checks the order)
+# L_*, F_*, S_*, X_*, W_*, then the places' PL_*; tests/test_expert.py checks the order)
 KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump", "lead_master",
          "lead_rank", "lead_ready", "follow_win", "follow_take", "follow_ready",
          "follow_big_wins", "follow_big_loses", "follow_keep", "follow_trump", "follow_rank",
@@ -34,8 +34,8 @@ KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump
          "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
          "partner_rules", "bury_aces_last", "bury_void", "bid_shift")
 # phase 1 of the talon games: a follower's weights by its place in the trick, added to the
-# follow_* scores (kernels/strict/heuristic.py: C_FOLLOW, the places in this order, N_FEAT
-# features each in this order)
+# follow_* scores (kernels/strict/heuristic.py: PL_FOLLOW, the places in this order, N_PLACE
+# features each in this order, PL_*)
 PLACES = ("second", "third", "last", "third_partner", "last_partner")
 PLACE_FEATURES = ("win", "take", "ready", "big_wins", "big_loses", "keep", "trump", "rank",
                   "pending", "shown", "trump_wins", "rank_wins")

@@ -12,12 +12,12 @@ of its place in the trick (``second_*``, ``third_*``, ``last_*``, ``third_partne
    sampling seat played;
 2. per place named in ``--places``, fits a conditional logit (the card played against the
    others, L-BFGS with a small ridge, deals ``d % 5 != 0``), prints its agreement with the
-   sampling card on the held-out deals next to the shipped expert's, and turns the weights,
-   times ``--scale`` and rounded, into the place's knobs: what they must add to the shipped
-   ``follow_*`` knobs (``follow_over`` and ``follow_smear`` under the partner's card) to give
-   the fitted weights;
-3. prints the variant's shipped knobs with those place knobs as JSON, for ``fit_expert.py
-   --start``.
+   sampling card on the held-out deals next to the expert's of ``--base`` (the shipped knobs by
+   default), and turns the weights, times ``--scale`` and rounded, into the place's knobs: what
+   they must add to the base's ``follow_*`` knobs (``follow_over`` and ``follow_smear`` under
+   the partner's card) to give the fitted weights;
+3. prints the base's knobs of the variant with those place knobs as JSON, for
+   ``fit_expert.py --start``.
 
 What it found for four-hand-72 (docs/rules.md): the sampling seat second in the trick, under an
 opponent's card with its partner still to play, often lets the trick go (it wins about half the
@@ -43,33 +43,29 @@ import numpy as np
 from scipy.optimize import minimize
 
 from binokel_sim import expert_play
-from binokel_sim.cards import N_TYPES, type_rank
+from binokel_sim.cards import planes_to_counts, type_rank
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.reference import talon_play as tp
 from binokel_sim.reference.play import trick_winner
 from binokel_sim.variants import find_variant
 
 
-def counts_of(planes) -> list[int]:
-    """Copies per card type of a hand's thermometer planes."""
-    return [sum((int(q) >> t) & 1 for q in planes) for t in range(N_TYPES)]
-
-
-def follows(rules, deals: int, seed: int, samples: int) -> list[dict]:
+def follows(rules, deals: int, seed: int, samples: int, knobs: dict[str, int]) -> list[dict]:
     """The sampling policy's phase-1 follows with a choice: per follow its place, the legal
-    cards' features (:func:`features`) and the index of the card played."""
+    cards' features (:func:`features`), the index of the card played and of the card the expert
+    with ``knobs`` would have played."""
     played = talon_games.run_play(rules, deals, seed, "sampling", samples_per_move=samples)
     out = []
     for d in range(deals):
         talon = [int(x) for x in played.talon[d]]
-        deal = tp.new_deal(rules, [counts_of(h) for h in played.hands[d]], talon,
-                           d % rules.players)
+        hands = [[int(n) for n in h] for h in planes_to_counts(played.hands[d])]
+        deal = tp.new_deal(rules, hands, talon, d % rules.players)
         for k in range(deal.phase1):
             for i in range(rules.players):
                 card = int(played.trick_cards[d, k, i])
                 legal = sorted(deal.legal())
                 if i > 0 and len(legal) >= 2:
-                    place, rows = features(deal, legal)
+                    place, rows = features(deal, legal, knobs["win_points"])
                     out.append({"deal": d, "place": place, "x": rows,
                                 "played": legal.index(card),
                                 "expert": legal.index(tp.heuristic_choice(deal, expert=True))})
@@ -80,10 +76,11 @@ def follows(rules, deals: int, seed: int, samples: int) -> list[dict]:
     return out
 
 
-def features(deal, legal: list[int]) -> tuple[str, np.ndarray]:
+def features(deal, legal: list[int], win_points: int) -> tuple[str, np.ndarray]:
     """The follower's place and, per legal card, the features its place weights multiply
     (``expert_play.PLACE_FEATURES``), as the kernel computes them: ``ready`` and ``pending``
-    only when some legal card takes the trick."""
+    only when some legal card takes the trick and the table holds fewer than ``win_points``
+    (the expert's knob)."""
     rules, seat, trump = deal.rules, deal.seat(), deal.trump
     i = len(deal.trick)
     led = deal.trick[0] // 6
@@ -91,13 +88,13 @@ def features(deal, legal: list[int]) -> tuple[str, np.ndarray]:
     win_seat = (deal.leader + trick_winner(deal.trick, trump)) % rules.players
     partner = bool(rules.partnerships) and win_seat == seat ^ 2
     wins = tp._beats(set(legal), win, led, trump)
+    points = sum(rules.rank_points[type_rank(t)] for t in deal.trick)
     ready, pending = 0, set()
-    if wins:
+    if wins and points < win_points:
         for decl in tp.legal_declarations(rules, deal.hands[seat], trump, False)[1:]:
             meld = rules.melds[decl.meld]
             ready = max(ready, tp.declaration_points(meld, decl.level))
             pending |= set(tp.meld_set_types(meld, decl.suit))
-    points = sum(rules.rank_points[type_rank(t)] for t in deal.trick)
     keep = tp._keep(trump)
     rows = []
     for c in legal:
@@ -161,27 +158,35 @@ def main() -> None:
     if unknown:
         raise SystemExit(f"unknown places {sorted(unknown)}; known: "
                          + ", ".join(expert_play.PLACES))
+    with open(args.base, encoding="utf-8") as f:
+        fitted = json.load(f)["variants"].get(rules.name, {}).get("knobs")
+    if fitted is None:
+        raise SystemExit(f"{args.base}: no expert knobs for {rules.name}")
+    knobs = tp.HEURISTIC_KNOBS | fitted
     started = time.time()
-    data = follows(rules, args.deals, args.seed, args.samples)
+    expert_play.override(rules.name, knobs)  # the base's expert, for the agreement printed
+    try:
+        data = follows(rules, args.deals, args.seed, args.samples, knobs)
+    finally:
+        expert_play.override(rules.name, None)
     print(f"{len(data):,} follows in {time.time() - started:.0f} s", file=sys.stderr)
     by_place = collections.defaultdict(list)
     for row in data:
         by_place[row["place"]].append(row)
-    with open(args.base, encoding="utf-8") as f:
-        fitted = json.load(f)["variants"][rules.name]["knobs"]
-    knobs = tp.HEURISTIC_KNOBS | fitted
     start = dict(fitted)
     if any(place.endswith("_partner") for place in places):
         start["partner_rules"] = 0  # the scorer, not rule E3, under the partner's card
     for place in places:
         rows = by_place[place]
+        if not rows:
+            raise SystemExit(f"{rules.name} has no follows in the place {place}")
         train = [r for r in rows if r["deal"] % 5]
         held = [r for r in rows if r["deal"] % 5 == 0]
         weights = np.round(logit(train, args.ridge) * args.scale)
         agree = np.mean([int(np.argmax(r["x"] @ weights)) == r["played"] for r in held])
         shipped = np.mean([r["expert"] == r["played"] for r in held])
         print(f"{place}: {len(rows):,} follows; held-out agreement with sampling: fitted "
-              f"{agree:.3f}, shipped expert {shipped:.3f}; weights "
+              f"{agree:.3f}, the base's expert {shipped:.3f}; weights "
               f"{dict(zip(expert_play.PLACE_FEATURES, weights.astype(int).tolist()))}",
               file=sys.stderr)
         base = base_weights(knobs, place.endswith("_partner"))

@@ -12,7 +12,9 @@ command, the seeds and the date. Reproducible: the same arguments give the same 
     python scripts/fit_expert.py --variant four-hand-80 --deals 100000 --seed 1 --trials 1200
 
 With ``--trials N`` the sweeps are followed by N random trials (one to three knobs changed at
-once, kept when the gain rises), which gets past the sweeps' local optima.
+once, kept when the gain rises), which gets past the sweeps' local optima. The talon games'
+place weights (``expert_play.PLACES``) are searched only when ``--start`` names one of them, as
+the starts of ``scripts/distill_follow.py`` do (four-hand-72's).
 """
 
 from __future__ import annotations
@@ -48,8 +50,11 @@ START = {"win_points": 1000, "win_meld": 40, "score": 1,
          "strict_follow_big_loses": -20, "strict_follow_smear": 40, "strict_follow_trump": -10,
          "strict_follow_rank": -1, "follow_over": -50, "follow_smear": 10,
          "partner_rules": 0, "bury_aces_last": 0, "bury_void": 0, "bid_shift": 0}
-START |= {name: 0 for name in expert_play.KNOBS[len(START):]}  # the places' weights
-STEP = ({name: max(1, abs(v) // 2) if name in START and v else 10 for name, v in START.items()}
+# the followers' place weights (expert_play.PLACES): searched, from 0 in steps of 10, only when
+# the start names one of them (scripts/distill_follow.py's starts do), else left at 0
+PLACE_KNOBS = tuple(name for name in expert_play.KNOBS if name.startswith(expert_play.PLACES))
+START |= dict.fromkeys(PLACE_KNOBS, 0)
+STEP = ({name: max(1, abs(v) // 2) for name, v in START.items()} | dict.fromkeys(PLACE_KNOBS, 10)
         | {"grab": 10, "strict_lead_big": 5, "strict_lead_out": 2, "strict_follow_big_wins": 5})
 FIXED = {"win_points", "win_meld", "score",  # not searched: they switch the scorer on
          "bury_aces_last", "bury_void",  # only a widow game's soloist buries
@@ -117,6 +122,8 @@ def fit(variant: str, deals: int, seed: int, threads: int, sweeps: int,
     rules = find_variant(variant)
     rng = random.Random(seed)
     first, first_steps, fixed, switches = search_space(rules)
+    if not set(PLACE_KNOBS) & set(start or {}):
+        fixed = fixed | set(PLACE_KNOBS)
     knobs = dict(first, **(start or {}))
     steps = dict(first_steps)
     best, _ = gain(rules, knobs, deals, seed, threads)

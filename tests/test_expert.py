@@ -223,11 +223,11 @@ def test_the_knob_names_follow_the_kernels_order():
           "strict_follow_trump": h.X_F_TRUMP, "strict_follow_rank": h.X_F_RANK,
           "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3,
           "bury_aces_last": h.W_BURY, "bury_void": h.W_VOID, "bid_shift": h.W_BID}
-    weight = {"win": h.P_WIN, "take": h.P_TAKE, "ready": h.P_READY, "big_wins": h.P_BIG_WINS,
-              "big_loses": h.P_BIG_LOSES, "keep": h.P_KEEP, "trump": h.P_TRUMP,
-              "rank": h.P_RANK, "pending": h.P_PENDING, "shown": h.P_SHOWN,
-              "trump_wins": h.P_TRUMP_WINS, "rank_wins": h.P_RANK_WINS}
+    weight = {"win": h.PL_WIN, "take": h.PL_TAKE, "ready": h.PL_READY, "big_wins": h.PL_BIG_WINS,
+              "big_loses": h.PL_BIG_LOSES, "keep": h.PL_KEEP, "trump": h.PL_TRUMP,
+              "rank": h.PL_RANK, "pending": h.PL_PENDING, "shown": h.PL_SHOWN,
+              "trump_wins": h.PL_TRUMP_WINS, "rank_wins": h.PL_RANK_WINS}
     assert len(weight) == h.N_PLACE
     for i, place in enumerate(("second", "third", "last", "third_partner", "last_partner")):
-        at |= {f"{place}_{name}": h.P_FOLLOW + i * h.N_PLACE + j for name, j in weight.items()}
+        at |= {f"{place}_{name}": h.PL_FOLLOW + i * h.N_PLACE + j for name, j in weight.items()}
     assert [at[name] for name in expert_play.KNOBS] == list(range(N_TUNE))

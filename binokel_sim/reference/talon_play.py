@@ -172,7 +172,9 @@ def scored_card(knobs: dict[str, int], legal: set[int], unseen: set[int], keep: 
                 ready: int, trump: int, pending: set[int], shown: set[int], last: bool) -> int:
     """The legal card of the highest weighted score, the lowest type on a tie (docs/rules.md
     "Expert policy"): leading, the weights ``lead_*``; following, ``follow_*`` (the partner
-    holding the trick: ``follow_over`` and ``follow_smear`` for the winning and losing terms)."""
+    holding the trick: ``follow_over`` and ``follow_smear`` for the winning and losing terms)
+    and the weights of the follower's place in the trick (:func:`place_score`; ``last``: it
+    plays last)."""
     masters = set(range(N_TYPES)) - _dominated(unseen)
     wins = _beats(legal, win_card, led, trump) if position > 0 else set()
     best, top = -1, None
@@ -211,8 +213,9 @@ def place_of(position: int, partner_wins: bool, last: bool) -> str:
     """The follower's place in the trick, which names its weights: ``second``, ``third`` or
     ``last`` under an opponent's card, ``third_partner`` or ``last_partner`` under the
     partner's."""
-    place = "last" if last else "second" if position == 1 else "third"
-    return place + "_partner" if partner_wins else place
+    if partner_wins:
+        return "last_partner" if last else "third_partner"
+    return "last" if last else "second" if position == 1 else "third"
 
 
 def place_score(knobs: dict[str, int], place: str, win: bool, f: dict[str, int],

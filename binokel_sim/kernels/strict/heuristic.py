@@ -82,9 +82,9 @@ W_BID = 46
 # to the follow scores: a card that takes the trick, per point it takes, per ten points ready, an
 # ace or ten that takes it, one that does not, a kept card, a trump, the rank, pending, shown, a
 # trump that takes it, the rank of a card that takes it (expert_play.PLACE_FEATURES)
-P_FOLLOW = 47  # the first place's row
-P_WIN, P_TAKE, P_READY, P_BIG_WINS, P_BIG_LOSES, P_KEEP, P_TRUMP, P_RANK, P_PENDING, P_SHOWN, \
-    P_TRUMP_WINS, P_RANK_WINS = range(12)
+PL_FOLLOW = 47  # the first place's row
+PL_WIN, PL_TAKE, PL_READY, PL_BIG_WINS, PL_BIG_LOSES, PL_KEEP, PL_TRUMP, PL_RANK, PL_PENDING, \
+    PL_SHOWN, PL_TRUMP_WINS, PL_RANK_WINS = range(12)
 N_PLACE = 12  # weights a place
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
@@ -133,14 +133,14 @@ def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, tric
     score (the lowest type on a tie), the weights ``L_*`` when leading and ``F_*`` when
     following an opponent's card, ``F_OVER`` and ``F_SMEAR`` in place of the winning and
     losing terms when the partner holds the trick, and when following the weights of the seat's
-    place in the trick (``P_*``, ``last``: it plays last) added (``unseen``: the types some copy
+    place in the trick (``PL_*``, ``last``: it plays last) added (``unseen``: the types some copy
     of which the seat has not seen; ``keep``: the heuristic's kept cards)."""
     masters = ~dominated(unseen)
     wins = beats(legal, win_card, led, trump_block) if position > 0 else np.int64(0)
     place = 2 if last else (0 if position == 1 else 1)  # second, third, last
     if partner_wins:
         place = 4 if last else 3  # third, last under the partner's card
-    at = row + P_FOLLOW + place * N_PLACE
+    at = row + PL_FOLLOW + place * N_PLACE
     best = np.int64(-1)
     top = np.int64(-(1 << 62))
     todo = legal
@@ -172,12 +172,12 @@ def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, tric
             score += (tune[row + F_KEEP] * kept + tune[row + F_TRUMP] * trump
                       + tune[row + F_RANK] * rank + tune[row + F_PENDING] * meld
                       + tune[row + F_SHOWN] * served)
-            score += (win * (tune[at + P_WIN] + tune[at + P_TAKE] * trick_points
-                             + tune[at + P_READY] * (ready // 10) + tune[at + P_BIG_WINS] * big
-                             + tune[at + P_TRUMP_WINS] * trump + tune[at + P_RANK_WINS] * rank)
-                      + (1 - win) * tune[at + P_BIG_LOSES] * big + tune[at + P_KEEP] * kept
-                      + tune[at + P_TRUMP] * trump + tune[at + P_RANK] * rank
-                      + tune[at + P_PENDING] * meld + tune[at + P_SHOWN] * served)
+            score += (win * (tune[at + PL_WIN] + tune[at + PL_TAKE] * trick_points
+                             + tune[at + PL_READY] * (ready // 10) + tune[at + PL_BIG_WINS] * big
+                             + tune[at + PL_TRUMP_WINS] * trump + tune[at + PL_RANK_WINS] * rank)
+                      + (1 - win) * tune[at + PL_BIG_LOSES] * big + tune[at + PL_KEEP] * kept
+                      + tune[at + PL_TRUMP] * trump + tune[at + PL_RANK] * rank
+                      + tune[at + PL_PENDING] * meld + tune[at + PL_SHOWN] * served)
         if score > top:
             top = score
             best = c
