@@ -137,10 +137,28 @@ def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, tric
     of which the seat has not seen; ``keep``: the heuristic's kept cards)."""
     masters = ~dominated(unseen)
     wins = beats(legal, win_card, led, trump_block) if position > 0 else np.int64(0)
+    # a follower's weights, once a call: the follow_* knobs (follow_over and follow_smear for
+    # the winning and losing terms under the partner's card) plus its place's (PL_*)
     place = 2 if last else (0 if position == 1 else 1)  # second, third, last
     if partner_wins:
         place = 4 if last else 3  # third, last under the partner's card
     at = row + PL_FOLLOW + place * N_PLACE
+    taking = (tune[at + PL_WIN] + tune[at + PL_TAKE] * trick_points
+              + tune[at + PL_READY] * (ready // 10))
+    if partner_wins:
+        taking += tune[row + F_OVER]
+        big_wins = tune[at + PL_BIG_WINS]
+        big_loses = tune[row + F_SMEAR] + tune[at + PL_BIG_LOSES]
+    else:
+        taking += (tune[row + F_WIN] + tune[row + F_TAKE] * trick_points
+                   + tune[row + F_READY] * (ready // 10))
+        big_wins = tune[row + F_BIG_WINS] + tune[at + PL_BIG_WINS]
+        big_loses = tune[row + F_BIG_LOSES] + tune[at + PL_BIG_LOSES]
+    w_keep = tune[row + F_KEEP] + tune[at + PL_KEEP]
+    w_trump = tune[row + F_TRUMP] + tune[at + PL_TRUMP]
+    w_rank = tune[row + F_RANK] + tune[at + PL_RANK]
+    w_pending = tune[row + F_PENDING] + tune[at + PL_PENDING]
+    w_shown = tune[row + F_SHOWN] + tune[at + PL_SHOWN]
     best = np.int64(-1)
     top = np.int64(-(1 << 62))
     todo = legal
@@ -162,22 +180,10 @@ def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, tric
                      + tune[row + L_PENDING] * meld + tune[row + L_SHOWN] * served)
         else:
             win = (wins >> c) & 1
-            if partner_wins:
-                score = win * tune[row + F_OVER] + (1 - win) * tune[row + F_SMEAR] * big
-            else:
-                score = (win * (tune[row + F_WIN] + tune[row + F_TAKE] * trick_points
-                                + tune[row + F_READY] * (ready // 10)
-                                + tune[row + F_BIG_WINS] * big)
-                         + (1 - win) * tune[row + F_BIG_LOSES] * big)
-            score += (tune[row + F_KEEP] * kept + tune[row + F_TRUMP] * trump
-                      + tune[row + F_RANK] * rank + tune[row + F_PENDING] * meld
-                      + tune[row + F_SHOWN] * served)
-            score += (win * (tune[at + PL_WIN] + tune[at + PL_TAKE] * trick_points
-                             + tune[at + PL_READY] * (ready // 10) + tune[at + PL_BIG_WINS] * big
-                             + tune[at + PL_TRUMP_WINS] * trump + tune[at + PL_RANK_WINS] * rank)
-                      + (1 - win) * tune[at + PL_BIG_LOSES] * big + tune[at + PL_KEEP] * kept
-                      + tune[at + PL_TRUMP] * trump + tune[at + PL_RANK] * rank
-                      + tune[at + PL_PENDING] * meld + tune[at + PL_SHOWN] * served)
+            score = (win * (taking + big_wins * big + tune[at + PL_TRUMP_WINS] * trump
+                            + tune[at + PL_RANK_WINS] * rank)
+                     + (1 - win) * big_loses * big + w_keep * kept + w_trump * trump
+                     + w_rank * rank + w_pending * meld + w_shown * served)
         if score > top:
             top = score
             best = c
