@@ -91,10 +91,7 @@ def features(deal, legal: list[int], win_points: int) -> tuple[str, np.ndarray]:
     points = sum(rules.rank_points[type_rank(t)] for t in deal.trick)
     ready, pending = 0, set()
     if wins and points < win_points:
-        for decl in tp.legal_declarations(rules, deal.hands[seat], trump, False)[1:]:
-            meld = rules.melds[decl.meld]
-            ready = max(ready, tp.declaration_points(meld, decl.level))
-            pending |= set(tp.meld_set_types(meld, decl.suit))
+        ready, pending = tp.waiting(rules, deal.hands[seat], trump)
     keep = tp._keep(trump)
     rows = []
     for c in legal:

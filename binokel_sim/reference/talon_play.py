@@ -322,6 +322,17 @@ class Deal:
         return set(legal_cards(held, self.trick, self.trump))
 
 
+def waiting(rules: Rules, hand: list[list[int]], trump: int) -> tuple[int, set[int]]:
+    """What the expert knows of the declarations ``hand`` could make now: the most one is worth
+    (*ready*) and the card types of every one (*pending*)."""
+    ready, pending = 0, set()
+    for decl in legal_declarations(rules, hand, trump, False)[1:]:
+        meld = rules.melds[decl.meld]
+        ready = max(ready, declaration_points(meld, decl.level))
+        pending |= set(meld_set_types(meld, decl.suit))
+    return ready, pending
+
+
 def heuristic_choice(deal: Deal, expert: bool = False) -> int:
     """The heuristic's card for the seat to play, or with ``expert`` the expert's: the
     heuristic's rules with the expert's knobs (:func:`expert_knobs`), its scorer in phase 1
@@ -342,10 +353,7 @@ def heuristic_choice(deal: Deal, expert: bool = False) -> int:
     if early and knobs["score"] and not (partner and knobs["partner_rules"]):
         ready, pending = 0, set()
         if i == 0 or (points < knobs["win_points"] and _beats(legal, win, led, deal.trump)):
-            for decl in legal_declarations(rules, deal.hands[seat], deal.trump, False)[1:]:
-                meld = rules.melds[decl.meld]
-                ready = max(ready, declaration_points(meld, decl.level))
-                pending |= set(meld_set_types(meld, decl.suit))
+            ready, pending = waiting(rules, deal.hands[seat], deal.trump)
         unseen = {t for t in range(N_TYPES) if held[t] + deal.played[t] < rules.copies}
         shown = {t for t in range(N_TYPES) if served_count(deal, seat, t) > 0}
         return scored_card(knobs, legal, unseen, _keep(deal.trump), i, win, led, partner,
