@@ -45,6 +45,7 @@ from scipy.optimize import minimize
 from binokel_sim import expert_play
 from binokel_sim.cards import planes_to_counts, type_rank
 from binokel_sim.engines import talon as talon_games
+from binokel_sim.errors import RulesError
 from binokel_sim.reference import talon_play as tp
 from binokel_sim.reference.play import trick_winner
 from binokel_sim.variants import find_variant
@@ -149,14 +150,20 @@ def main() -> None:
     parser.add_argument("--base", default=str(expert_play.MODEL_FILE),
                         help="an expert_play.json whose knobs of the variant the start extends")
     args = parser.parse_args()
-    rules = find_variant(args.variant)
+    try:
+        rules = find_variant(args.variant)
+    except RulesError as e:
+        raise SystemExit(str(e)) from None
     places = args.places.split(",")
     unknown = set(places) - set(expert_play.PLACES)
     if unknown:
         raise SystemExit(f"unknown places {sorted(unknown)}; known: "
                          + ", ".join(expert_play.PLACES))
-    with open(args.base, encoding="utf-8") as f:
-        fitted = json.load(f)["variants"].get(rules.name, {}).get("knobs")
+    try:
+        with open(args.base, encoding="utf-8") as f:
+            fitted = json.load(f).get("variants", {}).get(rules.name, {}).get("knobs")
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"cannot read --base {args.base}: {e}") from None
     if fitted is None:
         raise SystemExit(f"{args.base}: no expert knobs for {rules.name}")
     knobs = tp.HEURISTIC_KNOBS | fitted
