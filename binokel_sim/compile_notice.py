@@ -7,9 +7,12 @@ first run spends minutes compiling. A command says so before it starts, in one l
 
 How it knows: numba announces every compilation with its ``numba:compile`` event, which it
 raises only on a cache miss, right before compiling (``Dispatcher.compile``: a signature found
-on disk is loaded without the event). :func:`install` (called by ``kernels/options.py``, so
-only once numba is loaded) registers one listener; it prints the line at the first event
-while a command is :func:`expect`-ing one and stays silent afterwards. A warm run raises no
+on disk is loaded without the event). :func:`install` (called by ``kernels/__init__.py``, so
+only once the kernels are loaded; not by ``kernels/options.py``, which every kernel imports:
+an edit of :data:`COMPILE_SECONDS` would make every cached kernel stale) registers one
+listener and, on a cold cache, stamps the kernel sources
+(:func:`binokel_sim.kernel_cache.stamp_if_cold`); it prints the line at the first event while
+a command is :func:`expect`-ing one and stays silent afterwards. A warm run raises no
 event and prints nothing. Runs on Dask workers compile in the workers' processes, where no
 command listens: ``binokel-sim warm-up`` before such a run compiles ahead.
 
@@ -203,11 +206,17 @@ _installed = False
 
 
 def install() -> None:
-    """Listen to numba's compilations (once per process)."""
+    """Listen to numba's compilations (once per process). On a cold cache, first stamp the
+    kernel sources it will compile (:mod:`binokel_sim.kernel_cache`): what this process caches
+    is then known to be current, and the test session keeps it."""
     global _installed
     if _installed:
         return
     from numba.core import event
+
+    from binokel_sim.kernel_cache import numba_cache_dir, stamp_if_cold
+
+    stamp_if_cold(cache_root=numba_cache_dir())
 
     class _Listener(event.Listener):
         def on_start(self, ev):

@@ -19,10 +19,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
-from binokel_sim import compile_notice, variants
+from binokel_sim import compile_notice, kernel_cache, variants
 from binokel_sim.cli import app
 from binokel_sim.hands import parse_hand
-from tests import kernel_cache
 
 DATA = Path(__file__).parent / "data"
 # Tiny made-up variants (tests/data/*.toml) small enough to enumerate every hand.
@@ -47,8 +46,9 @@ def pytest_sessionstart(session):
     if hasattr(config, "workerinput"):
         return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    # a kernel edited since the last session: numba's cache may keep stale callees in a caller
-    removed = kernel_cache.clear_if_stale(cache_root=kernel_cache.numba_cache_dir())
+    # a kernel edited since the last session: numba's cache may keep stale callees in a caller;
+    # the files of the kernels whose sources (or what they import) changed are cleared
+    removed = kernel_cache.clear_stale(cache_root=kernel_cache.numba_cache_dir())
     if removed and reporter is not None:
         reporter.write_line(f"kernel sources changed: {removed} cached kernel files cleared")
     workers = getattr(config.option, "numprocesses", None)

@@ -1,20 +1,31 @@
-"""The session guard that clears numba's cache of the kernels when a kernel source changed
-(tests/kernel_cache.py), on a made-up kernels folder: in-tree caches and NUMBA_CACHE_DIR."""
+"""The guard against stale compiled kernels (binokel_sim/kernel_cache.py), on a made-up package:
+a kernel module's cache is cleared when its closure (its source and every package module it
+imports, directly or not) changed, and only then; a cold cache is stamped and kept."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from tests import kernel_cache
+from binokel_sim import kernel_cache
 
 
-def _kernels(root: Path) -> Path:
-    kernels = root / "kernels"
+def _package(root: Path) -> Path:
+    """A package ``binokel_sim`` under ``root`` with kernels: ``deal`` imports ``bits`` and the
+    constants, ``talon/items`` imports ``deal``, ``melds`` stands alone; returns its kernels."""
+    package = root / "binokel_sim"
+    kernels = package / "kernels"
     (kernels / "talon").mkdir(parents=True)
-    (kernels / "deal.py").write_text("def deal(): pass\n")
-    (kernels / "talon" / "items.py").write_text("def items(): pass\n")
+    (package / "constants.py").write_text("EVERY = 8\n")
+    (package / "notes.py").write_text("X = 1\n")
+    (kernels / "bits.py").write_text("def bits(): pass\n")
+    (kernels / "deal.py").write_text("from binokel_sim.kernels.bits import bits\n"
+                                     "from binokel_sim.constants import EVERY\n")
+    (kernels / "melds.py").write_text("def melds(): pass\n")
+    (kernels / "talon" / "items.py").write_text(
+        "from binokel_sim.kernels.deal import (\n    deal,\n)\n")
     return kernels
 
 
@@ -26,22 +37,93 @@ def _cache(folder: Path, names: list[str]) -> list[Path]:
     return files
 
 
+def _cached_everywhere(kernels: Path, root: str | None) -> dict[str, list[Path]]:
+    top = kernel_cache.cache_dir(kernels, root)
+    sub = kernel_cache.cache_dir(kernels / "talon", root)
+    return {"bits": _cache(top, ["bits.bits-1.py311.nbi"]),
+            "deal": _cache(top, ["deal.deal-1.py311.nbi", "deal.deal-1.py311.1.nbc"]),
+            "melds": _cache(top, ["melds.melds-1.py311.nbi"]),
+            "items": _cache(sub, ["items.items-1.py311.nbi"])}
+
+
+def test_closures_follow_imports_through_modules(tmp_path):
+    kernels = _package(tmp_path)
+    package = kernels.parent
+    found = {path.relative_to(package).as_posix():
+             sorted(p.relative_to(package).as_posix() for p in files)
+             for path, files in kernel_cache.closures(kernels).items()}
+    assert found["kernels/talon/items.py"] == [
+        "constants.py", "kernels/bits.py", "kernels/deal.py", "kernels/talon/items.py"]
+    assert found["kernels/melds.py"] == ["kernels/melds.py"]
+    assert found["kernels/bits.py"] == ["kernels/bits.py"]
+
+
 @pytest.mark.parametrize("user_dir", [False, True])
-def test_a_changed_source_clears_every_kernel_cache_file_once(tmp_path, user_dir):
-    kernels = _kernels(tmp_path)
+def test_an_edit_clears_the_modules_that_depend_on_it_and_no_other(tmp_path, user_dir):
+    kernels = _package(tmp_path)
     root = str(tmp_path / "numba-cache") if user_dir else None
-    top, sub = kernel_cache.cache_dirs(kernels, root)  # sorted: kernels/, kernels/talon/
-    ours = (_cache(top, ["deal.deal-1.py311.nbi", "deal.deal-1.py311.1.nbc"])
-            + _cache(sub, ["items.items-1.py311.nbi"]))
-    other = _cache(top, ["other.f-3.py311.nbi", "deal.notes.txt"])
-    assert kernel_cache.clear_if_stale(kernels, root) == 3  # no stamp yet: cleared
-    assert not any(f.exists() for f in ours) and all(f.exists() for f in other)
-    again = _cache(sub, ["items.items-1.py311.nbi"])
-    assert kernel_cache.clear_if_stale(kernels, root) is None  # unchanged: kept
-    assert again[0].exists()
-    (kernels / "talon" / "items.py").write_text("def items(): return 1\n")
-    assert kernel_cache.clear_if_stale(kernels, root) == 1
-    assert not again[0].exists() and all(f.exists() for f in other)
+    files = _cached_everywhere(kernels, root)
+    other = _cache(kernel_cache.cache_dir(kernels, root), ["other.f-3.py311.nbi",
+                                                           "deal.notes.txt"])
+    assert kernel_cache.clear_stale(kernels, root) == 5  # no stamp yet: every kernel's files
+    assert not any(f.exists() for group in files.values() for f in group)
+    assert all(f.exists() for f in other)
+    files = _cached_everywhere(kernels, root)
+    assert kernel_cache.clear_stale(kernels, root) is None  # unchanged: all kept
+    assert all(f.exists() for group in files.values() for f in group)
+    (kernels / "deal.py").write_text((kernels / "deal.py").read_text() + "# edited\n")
+    assert kernel_cache.clear_stale(kernels, root) == 3  # deal, and items that imports it
+    assert not any(f.exists() for f in files["deal"] + files["items"])
+    assert all(f.exists() for f in files["bits"] + files["melds"] + other)
+    assert kernel_cache.clear_stale(kernels, root) is None
+
+
+def test_a_module_outside_the_kernels_counts_only_for_the_kernels_that_import_it(tmp_path):
+    """numba freezes the constants a kernel reads: a change there clears that kernel and its
+    callers; a change to a module no kernel imports clears nothing."""
+    kernels = _package(tmp_path)
+    assert kernel_cache.clear_stale(kernels) == 0  # no stamp, nothing cached
+    (kernels.parent / "notes.py").write_text("X = 2\n")
+    assert kernel_cache.clear_stale(kernels) is None
+    files = _cached_everywhere(kernels, None)
+    (kernels.parent / "constants.py").write_text("EVERY = 4\n")
+    assert kernel_cache.clear_stale(kernels) == 3
+    assert not any(f.exists() for f in files["deal"] + files["items"])
+    assert all(f.exists() for f in files["bits"] + files["melds"])
+
+
+def test_a_cold_cache_is_stamped_and_kept_by_the_session(tmp_path):
+    """A fresh clone's first command stamps the sources before it compiles; the test session
+    that follows clears nothing of what it compiled."""
+    kernels = _package(tmp_path)
+    assert kernel_cache.stamp_if_cold(kernels) is True
+    assert kernel_cache.stamp_if_cold(kernels) is False  # stamped already
+    files = _cached_everywhere(kernels, None)  # what the command compiled
+    assert kernel_cache.clear_stale(kernels) is None
+    assert all(f.exists() for group in files.values() for f in group)
+
+
+def test_an_unstamped_warm_cache_is_not_stamped_but_cleared(tmp_path):
+    """Cached kernels without a stamp may come from older sources: no stamp is made for them,
+    and the session clears them all."""
+    kernels = _package(tmp_path)
+    files = _cached_everywhere(kernels, None)
+    assert kernel_cache.stamp_if_cold(kernels) is False
+    assert kernel_cache.read_stamp(kernels, None) is None
+    assert kernel_cache.clear_stale(kernels) == 5
+    assert not any(f.exists() for group in files.values() for f in group)
+
+
+def test_a_broken_stamp_counts_as_none(tmp_path):
+    kernels = _package(tmp_path)
+    kernel_cache.clear_stale(kernels)
+    stamp = kernel_cache.stamp_path(kernels, None) / kernel_cache.STAMP
+    assert set(json.loads(stamp.read_text())) == {
+        "kernels/bits.py", "kernels/deal.py", "kernels/melds.py", "kernels/talon/items.py"}
+    stamp.write_text("{not json")
+    files = _cached_everywhere(kernels, None)
+    assert kernel_cache.clear_stale(kernels) == 5
+    assert not any(f.exists() for group in files.values() for f in group)
 
 
 def test_the_cache_dirs_are_numbas(tmp_path):
@@ -49,18 +131,29 @@ def test_the_cache_dirs_are_numbas(tmp_path):
     (numba's own locator computes the same one)."""
     from numba.core.caching import UserProvidedCacheLocator
 
-    kernels = _kernels(tmp_path)
+    kernels = _package(tmp_path)
     root = tmp_path / "numba-cache"
-    expected = [root / UserProvidedCacheLocator.get_suitable_cache_subpath(str(f))
-                for f in (kernels / "deal.py", kernels / "talon" / "items.py")]
-    assert kernel_cache.cache_dirs(kernels, str(root)) == expected
-    assert kernel_cache.cache_dirs(kernels) == [kernels / "__pycache__",
-                                                kernels / "talon" / "__pycache__"]
+    for folder in (kernels, kernels / "talon"):
+        expected = root / UserProvidedCacheLocator.get_suitable_cache_subpath(
+            str(folder / "deal.py"))
+        assert kernel_cache.cache_dir(folder, str(root)) == expected
+        assert kernel_cache.cache_dir(folder, None) == folder / "__pycache__"
 
 
-def test_the_real_kernels_hash_is_stable():
-    assert kernel_cache.sources_hash() == kernel_cache.sources_hash()
-    assert len(kernel_cache.sources_hash()) == 64
+def test_the_real_kernels_closures():
+    """Every real kernel module is hashed; the widow driver's closure holds the strict tricks it
+    calls and the constants it reads, and no kernel's closure holds the compile notice (the
+    kernels' ``__init__`` installs it, and holds no kernel)."""
+    hashes = kernel_cache.closure_hashes()
+    assert hashes == kernel_cache.closure_hashes()
+    assert "kernels/widow/deals.py" in hashes and all(len(h) == 64 for h in hashes.values())
+    package = kernel_cache.KERNELS.parent
+    closures = {path.relative_to(package).as_posix(): {p.relative_to(package).as_posix()
+                                                       for p in files}
+                for path, files in kernel_cache.closures().items()}
+    assert {"kernels/strict/tricks.py", "constants.py"} <= closures["kernels/widow/deals.py"]
+    assert not any("compile_notice.py" in files for name, files in closures.items()
+                   if not name.endswith("__init__.py"))
 
 
 def test_the_session_reads_numbas_cache_dir(monkeypatch, tmp_path):
@@ -68,21 +161,3 @@ def test_the_session_reads_numbas_cache_dir(monkeypatch, tmp_path):
     assert kernel_cache.numba_cache_dir() == str(tmp_path)
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     assert kernel_cache.numba_cache_dir() is None
-
-
-def test_a_changed_module_a_kernel_imports_clears_the_cache(tmp_path):
-    """A kernel reads ``binokel_sim.constants`` (numba freezes its values): a change there
-    clears the cache too; a change to a module no kernel imports does not."""
-    kernels = _kernels(tmp_path)
-    (kernels / "deal.py").write_text("from binokel_sim.constants import EVERY\n")
-    (tmp_path / "constants.py").write_text("EVERY = 8\n")
-    (tmp_path / "notes.py").write_text("X = 1\n")
-    assert kernel_cache.read_modules(kernels) == [tmp_path / "constants.py"]
-    top, _ = kernel_cache.cache_dirs(kernels)
-    assert kernel_cache.clear_if_stale(kernels) == 0  # no stamp yet
-    (tmp_path / "notes.py").write_text("X = 2\n")
-    assert kernel_cache.clear_if_stale(kernels) is None
-    cached = _cache(top, ["deal.deal-1.py311.nbi"])
-    (tmp_path / "constants.py").write_text("EVERY = 4\n")
-    assert kernel_cache.clear_if_stale(kernels) == 1
-    assert not cached[0].exists()

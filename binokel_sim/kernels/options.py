@@ -9,10 +9,6 @@ slower).
 
 import numba
 
-from binokel_sim.compile_notice import install
-
-install()  # a command's line before numba compiles (binokel_sim/compile_notice.py)
-
 NJIT_OPTIONS = {"cache": True, "nogil": True, "boundscheck": False}
 
 
