@@ -1,11 +1,11 @@
 """The sampling policy of three-hand-72 and four-hand-72 (phase 1 ``kernels/talon/sampling.py``,
-phase 2 ``kernels/strict/sampling.py`` and ``strict_tricks.strict_sampling_card``) against its
-pure-Python twin (:mod:`binokel_sim.reference.talon_play`): whole deals (phase 1's shuffles,
-phase 2's constrained samples) card for card with mixed policies; the twin's phase-2 knowledge
-sound on recorded deals (no seat ever holds a type it is excluded from, every seat holds its
-known copies); the decision reading nothing hidden (cards exchanged between two other seats,
-consistently with what the table knows, give the same card from the same stream); and whole
-runs: records that replay under the rules, 1 thread = 2, and the policy's strength."""
+phase 2 ``kernels/strict/sampling.py`` and ``strict/tricks.py``'s ``strict_sampling_card``) against
+its pure-Python twin (:mod:`binokel_sim.reference.talon_play`): whole deals (phase 1's shuffles,
+phase 2's constrained samples) card for card with mixed policies; the twin's phase-2 knowledge sound
+on recorded deals (no seat ever holds a type it is excluded from, every seat holds its known
+copies); the decision reading nothing hidden (cards exchanged between two other seats, consistently
+with what the table knows, give the same card from the same stream); and whole runs: records that
+replay under the rules, 1 thread = 2, and the policy's strength."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The sampling policy of the widow games (``kernels/strict/widow_knowledge.py`` with
-``strict_tricks.strict_sampling_card`` and the sampler's bound) against its pure-Python twin
-(:mod:`binokel_sim.reference.widow_sampling`): whole deals card for card with mixed policies; the
-twin's view sound at every decision of recorded deals (no seat holds a type it is excluded from,
-every seat holds its known copies, the true deal meets the shown widow's bound, the pool is
-exactly the unseen cards); the decision reading nothing hidden (hidden cards moved between other
-seats and the buried cards, consistently with what the seat knows, give the same card from the
+``kernels/strict/tricks.py``'s ``strict_sampling_card`` and the sampler's bound) against its
+pure-Python twin (:mod:`binokel_sim.reference.widow_sampling`): whole deals card for card with mixed
+policies; the twin's view sound at every decision of recorded deals (no seat holds a type it is
+excluded from, every seat holds its known copies, the true deal meets the shown widow's bound, the
+pool is exactly the unseen cards); the decision reading nothing hidden (hidden cards moved between
+other seats and the buried cards, consistently with what the seat knows, give the same card from the
 same stream); and whole runs: records that replay under the rules, 1 thread = 2, the policy's
 strength, bid odds with it."""
 

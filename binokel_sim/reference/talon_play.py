@@ -5,13 +5,14 @@ heuristic declarations of ``kernels/talon/declare.py``) and of the sampling poli
 :mod:`binokel_sim.reference.talon` (per card type a list of the copies' served records).
 
 :func:`play_deals` plays whole deals with a policy per seat (``random``, ``heuristic`` or
-``sampling``) from the same streams as the kernel, so its records equal ``talon_records`` of
-:func:`binokel_sim.engines.talon.run_play` deal for deal; with a ``sampling`` seat of two
-players it stops after phase 1 (phase 2 is then the exact solver's, whose twin takes positions
-of a few tricks only). What the table knows in phase 2 (:class:`Deal`'s ``excluded`` and
-``known``) is kept as sets and counts; the phase-2 samples come from the constrained sampler's
-twin (:mod:`binokel_sim.reference.sampler`). Sets of card types instead of bit masks, no numba,
-rules as docs/rules.md ("Talon games", Policies, "Sampling policy and inference") states them.
+``sampling``) from the same streams as the kernel, so its records equal the records
+(:mod:`binokel_sim.records.talon`) of :func:`binokel_sim.engines.talon.run_play` deal for deal;
+with a ``sampling`` seat of two players it stops after phase 1 (phase 2 is then the exact
+solver's, whose twin takes positions of a few tricks only). What the table knows in phase 2
+(:class:`Deal`'s ``excluded`` and ``known``) is kept as sets and counts; the phase-2 samples
+come from the constrained sampler's twin (:mod:`binokel_sim.reference.sampler`). Sets of card
+types instead of bit masks, no numba, rules as docs/rules.md ("Talon games", Policies,
+"Sampling policy and inference") states them.
 """
 
 from __future__ import annotations
@@ -665,8 +666,8 @@ def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream,
 def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block_size: int,
                n_samples: int = 1, inference: str = "full") -> list[dict]:
     """Deals ``0 .. n_deals - 1`` (dealer ``d % players``) with ``policies[seat]`` on each seat,
-    from the kernel's streams: records as ``talon_records`` makes them (``deal`` and the tricks;
-    with a ``sampling`` seat of two players only phase 1's tricks)."""
+    from the kernel's streams: records as :mod:`binokel_sim.records.talon` makes them (``deal``
+    and the tricks; with a ``sampling`` seat of two players only phase 1's tricks)."""
     records = []
     sampling = "sampling" in policies
     for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size, 0):
