@@ -3,11 +3,12 @@ beside its pure-Python twin's rate on one thread and the ratio between them.
 
 A row is a :class:`Measure`: what is timed (a kernel or a library driver, numba cache warm, no
 process start-up), its unit, the work of one timed run and, where the engine has one, the twin
-doing the same work. Each figure is the best of five runs after a warm-up
-(:func:`binokel_sim.bench.best_seconds`): wall time on a shared machine is noisy and the best
-run is the least disturbed. ``scale`` shrinks every run (a quick look, or the tests); the
-published table (``results/benchmarks.json``, section ``all``; the README's "Speed" section) is
-made at scale 1 by ``scripts/run_benchmarks.sh``.
+doing the same work (a family's own measurement, such as the widow games' exact widow, asked of
+the row's family: :func:`binokel_sim.bench.family_bench`). Each figure is the best of five runs
+after a warm-up (:func:`binokel_sim.bench.best_seconds`): wall time on a shared machine is noisy
+and the best run is the least disturbed. ``scale`` shrinks every run (a quick look, or the
+tests); the published table (``results/benchmarks.json``, section ``all``; the README's "Speed"
+section) is made at scale 1 by ``scripts/run_benchmarks.sh``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from binokel_sim import bench
-from binokel_sim.bench import partnership, widow
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.variants import Rules, find_variant
 
@@ -65,10 +65,10 @@ def measures() -> list[Measure]:
     rows += [
         Measure("bid-odds random", V80, "example hand, every marriage trump", "samples/s",
                 400_000, lambda r, n, t: bench.bid_odds_rate(r, "random", n, t), 400,
-                partnership.reference_bid_odds_rate),
+                lambda r, n: bench.family_bench(r).reference_bid_odds_rate(r, n)),
         Measure("bid-odds heuristic", V80, "example hand, every marriage trump", "samples/s",
                 400_000, lambda r, n, t: bench.bid_odds_rate(r, "heuristic", n, t), 100,
-                lambda r, n: partnership.reference_bid_odds_rate(r, n, "heuristic")),
+                lambda r, n: bench.family_bench(r).reference_bid_odds_rate(r, n, "heuristic")),
         Measure("bid-odds heuristic", WIDOW[0], "example hand", "samples/s", 200_000,
                 lambda r, n, t: bench.bid_odds_rate(r, "heuristic", n, t)),
         Measure("deal-odds heuristic", TALON[0], "example hand and turned card", "samples/s",
@@ -99,10 +99,11 @@ def measures() -> list[Measure]:
         Measure("exact meld table", V80, "every meld's distribution, trump S", "tables/s", 2,
                 lambda r, n, t: bench.exact_table_rate(r, n), threaded=False),
         Measure("exact widow", WIDOW[0], "every widow of the example hand", "hands/s", 200,
-                lambda r, n, t: widow.exact_widow_rate(r, n), 1, widow.reference_exact_widow_rate,
+                lambda r, n, t: bench.family_bench(r).exact_widow_rate(r, n), 1,
+                lambda r, n: bench.family_bench(r).reference_exact_widow_rate(r, n),
                 threaded=False),
         Measure("exact widow", WIDOW[1], "every widow of the example hand", "hands/s", 20,
-                lambda r, n, t: widow.exact_widow_rate(r, n), threaded=False),
+                lambda r, n, t: bench.family_bench(r).exact_widow_rate(r, n), threaded=False),
     ]
     return rows
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from binokel_sim.constants import NO_BID
 from binokel_sim.errors import SimulationError
+from binokel_sim.numbers import read_int
 from binokel_sim.variants import Rules
 
 BIG = np.iinfo(np.int64).max  # no upper bound on a limit
@@ -95,11 +96,10 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
             calls.append((seat, NO_BID))
             passed.add(seat)
         else:
-            try:
-                bid = int(word)
-            except ValueError:
-                raise SimulationError(f"--auction: call {i} is {token!r}, not a bid or 'pass'"
-                                      ) from None
+            bid = read_int(word, signed=False)
+            if bid is None:
+                raise SimulationError(f"--auction: call {i} is {token!r}, not a bid (digits 0-9) "
+                                      f"or 'pass'")
             lowest = next_bid(rules, current)
             if bid < lowest or next_bid(rules, bid - 1) != bid:
                 raise SimulationError(f"--auction: call {i} bids {bid}; the next legal bid is "

@@ -26,6 +26,7 @@ from binokel_sim.cards import (
     parse_suit,
 )
 from binokel_sim.errors import CardError
+from binokel_sim.numbers import read_int
 from binokel_sim.variants import Rules
 
 
@@ -79,8 +80,9 @@ def parse_seat(text: str, players: int, option: str, own: bool = False) -> int:
     key = text.strip().lower()
     if key in names:
         return names[key]
-    if key.isdigit() and first <= int(key) < players:
-        return int(key)
+    number = read_int(key, signed=False)  # ASCII digits only (binokel_sim.numbers)
+    if number is not None and first <= number < players:
+        return number
     choices = ", ".join([str(i) for i in range(first, players)] + list(names))
     raise CardError(f"{option}: unknown seat {text!r} (seats are counted from the hand's seat 0: "
                     f"{choices})")
@@ -213,5 +215,5 @@ def hand_sampler_inputs(rules: Rules, counts: np.ndarray, knowledge: "Knowledge 
     """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
     not hold, the other seats' hands and a widow (checked: an impossible combination is a
     :class:`CardError`), or placeholders (``groups`` 0: shuffle as usual) when nothing is
-    known: the partnership and widow families' ``sampler_inputs``."""
+    known: what the partnership and widow families' ``sampler_inputs`` return."""
     return inputs_for(rules, counts, knowledge, hidden=rules.widow)

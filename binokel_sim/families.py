@@ -38,11 +38,16 @@ def engine_family(rules: Rules) -> str:
     return PARTNERSHIP
 
 
-def family_module(package: str, rules: Rules) -> ModuleType:
-    """The module of ``rules``' engine family in ``package``: family ``f``'s module is
-    ``package.f``, the registry of every package that differs by family (engines, records, odds,
-    bench, cli.bid_odds; docs/architecture.md, "The layers")."""
-    return import_module(f"{package}.{engine_family(rules)}")
+def family_module(package: str, family: str | Rules) -> ModuleType:
+    """The module of an engine family in ``package``: family ``f``'s module is ``package.f``, the
+    registry of every package that differs by family (engines, records, odds, bench, report,
+    cli.bid_odds, documents.bid_odds; docs/architecture.md, "The layers"), and the only way
+    another module reaches it. ``family``: the rules the family plays (:func:`engine_family`),
+    or a name of :data:`FAMILIES` (a study of one family's game)."""
+    name = family if isinstance(family, str) else engine_family(family)
+    if name not in FAMILIES:
+        raise ValueError(f"no engine family {name!r}; the families: {', '.join(FAMILIES)}")
+    return import_module(f"{package}.{name}")
 
 
 def sides(rules: Rules) -> int:

@@ -18,15 +18,16 @@ MAX_GAME_DEALS = 1000  # a game still open after this many deals is reported unf
 
 
 def stream_blocks(first: int, slow: bool, base: int, what: str = "deals") -> tuple[int, int]:
-    """``(block_size, first_block)`` of a run whose first item is ``first`` (a multiple of
-    ``base``, :data:`GAME_BLOCK` or :data:`MATCH_BLOCK`): blocks of ``base`` items, or, when a
-    seat samples (``slow``), of ``gcd(base, SAMPLED_BLOCK)`` items, so that even a run of a few
+    """``(block_size, first_block)`` of a run whose first item is ``first`` (a multiple of the
+    block size): blocks of ``base`` items (:data:`GAME_BLOCK` or :data:`MATCH_BLOCK`), or, when
+    a seat samples (``slow``), of ``gcd(base, SAMPLED_BLOCK)`` items, so that even a run of a few
     hundred sampled deals spreads over the threads (the threads split a run by whole blocks; a
     sampled deal costs thousands of heuristic ones). Block ``i`` reads stream ``(seed, i)``
     either way: a run gives the same bytes on any thread count, and a run from ``first`` the
-    same items as the whole run's."""
+    same items as the whole run's. (The commands' tasks start at a whole ``base``; ``play
+    --deal`` starts a sampled run at its deal's small block.)"""
     size = math.gcd(base, SAMPLED_BLOCK) if slow else base
-    return size, block_of(first, base, what) * (base // size)
+    return size, block_of(first, size, what)
 
 
 def chunk_blocks(total: int, threads: int, block: int):

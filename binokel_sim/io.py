@@ -33,6 +33,13 @@ def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -
     if p.suffix.lower() not in suffixes:
         raise OutputError(f"cannot write {str(p)!r}: the suffix must be one of "
                           f"{', '.join(suffixes)}")
+    try:
+        return _check_folder(p)
+    except OSError as exc:  # a name too long, a loop of links: the file system's own answer
+        raise OutputError(f"cannot write {str(p)!r}: {exc.strerror or exc}") from None
+
+
+def _check_folder(p: Path) -> Path:
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise OutputError(f"cannot write {str(p)!r}: folder {str(folder)!r} does not exist")
@@ -40,6 +47,7 @@ def check_output(path: str | Path, suffixes: tuple[str, ...] = tuple(FORMATS)) -
         raise OutputError(f"cannot write {str(p)!r}: folder {str(folder)!r} is not writable")
     if p.is_dir():
         raise OutputError(f"cannot write {str(p)!r}: it is a folder")
+    os.remove(_temp_beside(p))  # the temporary file the writer makes: its name must fit too
     return p
 
 
@@ -126,8 +134,11 @@ def _literal(value) -> pl.Expr:
 
 def with_provenance(df: pl.DataFrame, provenance: dict) -> pl.DataFrame:
     """The table with one constant column per provenance field (seed, variant, version, ...):
-    integers as Int64, everything else as strings, so files of different runs concatenate."""
-    return df.with_columns([_literal(v).alias(k) for k, v in provenance.items()])
+    integers as Int64, everything else as strings, so files of different runs concatenate. A
+    field the table has a column of its own for keeps the rows' values (``batch``'s ``seed``:
+    row i was simulated with seed S + i; the run's S stays in the Parquet metadata)."""
+    return df.with_columns([_literal(v).alias(k) for k, v in provenance.items()
+                            if k not in df.columns])
 
 
 def write_table(df: pl.DataFrame, path: str | Path, provenance: dict,

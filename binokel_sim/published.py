@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import polars as pl
@@ -31,19 +32,10 @@ from binokel_sim import __version__
 from binokel_sim.analysis import exact_meld_odds, provenance
 from binokel_sim.cards import N_SUITS, planes_to_counts
 from binokel_sim.exact import exact_meld_distribution
+from binokel_sim.families import PARTNERSHIP, WIDOW, family_module
 from binokel_sim.io import write_table
 from binokel_sim.kernels.melds import meld_hand
-from binokel_sim.kernels.partnership.partner_meld import partner_meld_blocks
-from binokel_sim.simulate import (
-    BLOCK_SIZE,
-    Progress,
-    SimulationError,
-    check_run,
-    chunks,
-    deal,
-    set_threads,
-    spread_blocks,
-)
+from binokel_sim.simulate import Progress, SimulationError, check_run, deal
 from binokel_sim.stats import mean_interval, wilson_interval
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
@@ -91,6 +83,12 @@ def write_both(df: pl.DataFrame, out_dir: str | Path, stem: str, record: dict) -
     return [write_table(df, out / f"{stem}{suffix}", record) for suffix in (".csv", ".parquet")]
 
 
+def _drivers(family: str) -> ModuleType:
+    """The drivers of the engine family whose game a table studies (the partnership game's, the
+    widow games'), from the family registry (:func:`binokel_sim.families.family_module`)."""
+    return family_module("binokel_sim.engines", family)
+
+
 # --- exact meld tables --------------------------------------------------------------------------
 
 def exact_melds_table(rules: Rules, trump: int = 0) -> pl.DataFrame:
@@ -116,9 +114,7 @@ def exact_melds_provenance(rules: Rules, trump: int = 0) -> dict:
 def check_partnership_bidding(rules: Rules) -> None:
     """The partner-meld and pair-make tables need a four-hand-80 style game (partners 0+2 and
     1+3, every card dealt, trump named by the bid winner)."""
-    from binokel_sim.engines.partnership import check as check_game
-
-    check_game(rules)
+    _drivers(PARTNERSHIP).check(rules)
 
 
 @dataclass(frozen=True)
@@ -136,32 +132,12 @@ class PartnerMeld:
 
 def run_partner_meld(rules: Rules, deals: int, seed: int, own_edges: Sequence[int] = MELD_EDGES,
                      threads: int | None = None, progress: Progress | None = None) -> PartnerMeld:
-    """Deal ``deals`` deals (``kernels/partnership/partner_meld.py``: seat 0 names the suit of its best meld
-    among the suits it holds a marriage in, the first of S H D C on a tie; its partner is seat 2)
-    and histogram own meld class, trump length and partner meld. Block ``i`` reads stream
-    ``(seed, i)``: the same numbers on any thread count and in any chunking."""
-    check_partnership_bidding(rules)
-    check_run(deals, seed)
-    n_threads = set_threads(threads)
-    tables = compile_tables(rules)
-    edges = np.asarray(own_edges, dtype=np.int64)
-    shape = (edges.shape[0], rules.hand_size + 1, tables.max_total + 1)
-    hist = np.zeros(shape, dtype=np.int64)
-    no_trump = np.zeros(edges.shape[0], dtype=np.int64)
-    done = 0
-    for first_block, _, n in chunks(deals, n_threads):
-        n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
-        h = np.zeros((n_blocks, *shape), dtype=np.int64)
-        nt = np.zeros((n_blocks, edges.shape[0]), dtype=np.int64)
-        spread_blocks(partner_meld_blocks, n_blocks, deck=tables.deck,
-                      hand_size=rules.hand_size, kt=tables.kt, trump_need=tables.trump_need,
-                      own_edges=edges, seed=seed, first_block=first_block,
-                      block_size=BLOCK_SIZE, n_deals=n, hist=h, no_trump=nt)
-        hist += h.sum(axis=0)  # serial reduction, in block order
-        no_trump += nt.sum(axis=0)
-        done += n
-        if progress is not None:
-            progress(done, deals)
+    """Deal ``deals`` deals (the partnership drivers' ``partner_meld_hist``: seat 0 names the suit
+    of its best meld among the suits it holds a marriage in, the first of S H D C on a tie; its
+    partner is seat 2) and histogram own meld class, trump length and partner meld. Block ``i``
+    reads stream ``(seed, i)``: the same numbers on any thread count and in any chunking."""
+    hist, no_trump = _drivers(PARTNERSHIP).partner_meld_hist(
+        rules, deals, seed, np.asarray(own_edges, dtype=np.int64), threads, progress)
     return PartnerMeld(deals, seed, tuple(int(e) for e in own_edges), hist, no_trump)
 
 
@@ -244,9 +220,7 @@ def bidding_pair(info: np.ndarray, melds: np.ndarray) -> dict[str, np.ndarray]:
     """The bid winner's pair in played deals (``games.PlayedDeals`` arrays): its meld and play
     and the opponents', with the named trump (melds 0 when no trump was named), and whether a
     trump was named."""
-    from binokel_sim.engines.partnership import DEAL_FIELDS
-
-    col = {name: i for i, name in enumerate(DEAL_FIELDS)}
+    col = {name: i for i, name in enumerate(_drivers(PARTNERSHIP).DEAL_FIELDS)}
     bidder, trump = info[:, col["bidder"]], info[:, col["trump"]]
     named = trump >= 0
     t = np.where(named, trump, 0)
@@ -273,14 +247,14 @@ def run_pair_make(rules: Rules, deals: int, seed: int, policy: str = "heuristic"
     ``games.GAME_BLOCK``; the same deals as one run of them all), and count per class of the
     bidding pair's meld with the named trump the deals that would make each contract
     (:func:`binokel_sim.odds.partnership.deal_scores`: the play does not depend on the bid)."""
-    from binokel_sim.engines.partnership import run_play
     from binokel_sim.game_blocks import GAME_BLOCK
-    from binokel_sim.odds.partnership import deal_scores
 
     check_partnership_bidding(rules)
     check_run(deals, seed)
     if chunk < 1 or chunk % GAME_BLOCK:
         raise SimulationError(f"chunk must be a positive multiple of {GAME_BLOCK}, got {chunk}")
+    run_play = _drivers(PARTNERSHIP).run_play
+    deal_scores = family_module("binokel_sim.odds", PARTNERSHIP).deal_scores
     n_classes = len(pair_edges) + 1  # the last: no trump named
     class_deals = np.zeros(n_classes, dtype=np.int64)
     made = np.zeros((n_classes, len(contracts)), dtype=np.int64)
@@ -374,8 +348,7 @@ def best_meld(rules: Rules, planes: np.ndarray) -> int:
 
 def _widow_sums(args) -> tuple:
     """The :class:`WidowGain` sums over some hands (bit planes (n, 4)); a process pool's task."""
-    from binokel_sim.engines.widow import exact_widow
-
+    exact_widow = _drivers(WIDOW).exact_widow
     rules, planes, own_edges, gain_edges = args
     n_own, n_gain = len(own_edges), len(gain_edges)
     class_hands = np.zeros(n_own, dtype=np.int64)
@@ -410,9 +383,7 @@ def run_widow_gain(rules: Rules, hands: int, seed: int,
     + widow minus the hand's best meld (both the highest over the four trumps), tallied by the
     hand's own meld class. ``workers`` > 1 spreads chunks of ``chunk`` hands over a process
     pool; the sums are exact integers, so the result does not depend on either."""
-    from binokel_sim.engines.widow import check as check_widow
-
-    check_widow(rules)
+    _drivers(WIDOW).check(rules)
     check_run(hands, seed, "hands")
     planes = deal(rules, hands, seed, hand_sizes=[rules.hand_size], threads=None)[:, 0]
     tasks = [(rules, planes[i:i + chunk], tuple(own_edges), tuple(gain_edges))

@@ -21,6 +21,7 @@ import numpy as np
 
 from binokel_sim.cards import N_PLANES, N_TYPES
 from binokel_sim.errors import SimulationError  # noqa: F401  (re-exported)
+from binokel_sim.families import engine_family
 from binokel_sim.kernels.deal import deal_blocks
 from binokel_sim.kernels.meld_odds import meld_odds_blocks
 from binokel_sim.tables import compile_tables
@@ -89,6 +90,25 @@ def check_memory(n_bytes: int, what: str) -> None:
     if n_bytes > MAX_MEMORY:
         raise SimulationError(f"{what} would need {n_bytes / 2**30:.0f} GiB of memory (at most "
                               f"{MAX_MEMORY / 2**30:.0f}); use fewer --deals")
+
+
+def require_options(rules: Rules, what: str, **options) -> None:
+    """Refuse a call of ``what`` (a function every engine family defines with one signature,
+    docs/architecture.md, "The family registry") that left out an option ``rules``' family needs
+    (the ``options`` given as None)."""
+    missing = [name for name, value in options.items() if value is None]
+    if missing:
+        raise SimulationError(f"variant {rules.name}: the {engine_family(rules)} engine's {what} "
+                              f"needs {', '.join(missing)}")
+
+
+def refuse_options(rules: Rules, what: str, **options) -> None:
+    """Refuse a call of ``what`` that gave an option ``rules``' family has no use for (the
+    ``options`` given other than None): another family's option is an error, never ignored."""
+    given = [name for name, value in options.items() if value is not None]
+    if given:
+        raise SimulationError(f"variant {rules.name}: the {engine_family(rules)} engine's {what} "
+                              f"takes no {', '.join(given)}")
 
 
 def chunks(deals: int, threads: int, block_size: int = BLOCK_SIZE, blocks_per_thread: int = 4):

@@ -14,7 +14,6 @@ import numpy as np
 from binokel_sim import expert_play
 from binokel_sim.cards import MAX_COPIES, N_RANKS, N_SUITS, N_TYPES, card_type
 from binokel_sim.kernels import melds as km
-from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.variants import MAX_INSIDE, MAX_MELDS, Rules
 
 # meld scope codes used by the kernels
@@ -175,7 +174,7 @@ def allowed_trumps(rules: Rules, counts: np.ndarray) -> list[bool]:
     return [may_name(rules, counts, s) for s in range(N_SUITS)]
 
 
-# --- the talon games (kernels/talon/deals.py) ----------------------------------------------
+# --- what the family kernels' own tables are built from (each family's family_tables) -----------
 
 def declaration_rows(rules: Rules, trump: int) -> list[tuple[int, int, int, int, int, int]]:
     """Every declaration a player of a talon game might make with ``trump`` as trump, in the order
@@ -211,52 +210,3 @@ def tune_rows(rules: Rules) -> np.ndarray:
     for i, name in enumerate(expert_play.KNOBS):
         row[i] = expert[name]
     return np.array(list(HEURISTIC_TUNE) + row, dtype=np.int64)
-
-
-def partnership_tune(rules: Rules) -> np.ndarray:
-    """The partnership card player's knobs as its kernels read them (int64 (2, N_PTUNE),
-    ``kernels.partnership.tricks.seat_knobs``): the heuristic's row (its fixed values), then the
-    expert's (:mod:`binokel_sim.expert_play`, the heuristic's values where none are fitted)."""
-    from binokel_sim.kernels.partnership.heuristic import HEURISTIC_PTUNE
-
-    heuristic = dict(zip(expert_play.PARTNERSHIP_KNOBS, HEURISTIC_PTUNE))
-    expert = expert_play.knobs(rules.name, heuristic)
-    return np.array([list(HEURISTIC_PTUNE), [expert[n] for n in expert_play.PARTNERSHIP_KNOBS]],
-                    dtype=np.int64)
-
-
-@functools.lru_cache(maxsize=32)
-def compile_talon(rules: Rules) -> tuple:
-    """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon.deals`): ``(cfg,
-    declaration rows int64 (4, rows, N_DECL): :func:`declaration_rows` and the record bits of the
-    melds each sits inside, rows per trump int64 (4,), card points int64 (24,), number of
-    melds)``."""
-    from binokel_sim.kernels.talon import declare as k
-
-    cfg = np.zeros(k.N_CFG, dtype=np.int64)
-    cfg[k.CFG_PLAYERS] = rules.players
-    cfg[k.CFG_HAND] = rules.hand_size
-    cfg[k.CFG_TALON] = rules.talon
-    cfg[k.CFG_LAST_TRICK] = rules.last_trick
-    cfg[k.CFG_STRICT1] = int(rules.strict == "always")
-    cfg[k.CFG_BONUS_RANK] = rules.turned_bonus_rank
-    cfg[k.CFG_BONUS] = rules.turned_bonus
-    swap = [m for m in rules.melds if m.name == rules.swap_meld]
-    cfg[k.CFG_SWAP_RANK] = swap[0].ranks[0] if swap else -1
-    cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
-    cfg[k.CFG_COPIES] = rules.copies
-    cfg[k.CFG_TUNE:k.CFG_TUNE + 2 * N_TUNE] = tune_rows(rules)
-    by_trump = [declaration_rows(rules, trump) for trump in range(N_SUITS)]
-    width = max(len(rows) for rows in by_trump)
-    decl = np.zeros((N_SUITS, width, k.N_DECL), dtype=np.int64)
-    # a row's meld sits inside its parents: their served-record bits, 3 << 2p each (a copy that
-    # served one may not serve the row; SPEC "Variant two-hand-48", docs/rules.md "Declarations")
-    names = [meld.name for meld in rules.melds]
-    inside = [sum(3 << (2 * names.index(p)) for p in meld.inside) for meld in rules.melds]
-    for trump, rows in enumerate(by_trump):
-        decl[trump, :len(rows), :k.D_INSIDE] = rows
-        decl[trump, :len(rows), k.D_INSIDE] = [inside[row[0]] for row in rows]
-    n_decl = np.array([len(rows) for rows in by_trump], dtype=np.int64)
-    card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)],
-                           dtype=np.int64)
-    return cfg, decl, n_decl, card_points, len(rules.melds)

@@ -182,9 +182,9 @@ def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_coun
 
 
 def collect(args) -> None:
-    from binokel_sim.engines.partnership import bidding_model
+    from binokel_sim.engines.partnership import bidding_model, family_tables
     from binokel_sim.engines.policies import show_rows
-    from binokel_sim.tables import compile_tables, partnership_tune
+    from binokel_sim.tables import compile_tables
     from binokel_sim.variants import find_variant
 
     rules = find_variant(args.variant)
@@ -194,7 +194,7 @@ def collect(args) -> None:
     out = np.zeros((n_blocks * block * (80 if args.follows else 20) + 64, REC), dtype=np.int64)
     t0 = time.perf_counter()
     n = collect_blocks(tables.deck, tables.kt, tables.trump_need, bidding_model(rules, tables),
-                       tables.card_points, rules.last_trick, rules.min_meld, partnership_tune(rules),
+                       tables.card_points, rules.last_trick, rules.min_meld, family_tables(rules),
                        args.samples, args.rollouts == "expert", args.follows, show_rows(rules),
                        args.seed, n_blocks, block, out)
     np.savez_compressed(args.out, rows=out[:n], seed=args.seed, samples=args.samples,

@@ -29,9 +29,9 @@ import time
 
 import numpy as np
 
-from binokel_sim import __version__, expert_play, tables
+from binokel_sim import __version__, expert_play
 from binokel_sim.contests import duel
-from binokel_sim.engines import engine, partnership, widow
+from binokel_sim.engines import engine, partnership, talon, widow
 from binokel_sim.kernels.strict.heuristic import HEURISTIC_TUNE
 from binokel_sim.variants import find_variant
 
@@ -111,8 +111,8 @@ def search_space(rules) -> tuple[dict, dict, set, set]:
 def gain(rules, knobs: dict, deals: int, seed: int, threads: int) -> tuple[float, float]:
     """Expert minus heuristic per deal with ``knobs``, and its 95% half-width."""
     expert_play.override(rules.name, knobs)
-    tables.compile_talon.cache_clear()
-    widow.compile_widow.cache_clear()
+    talon.family_tables.cache_clear()
+    widow.family_tables.cache_clear()
     diff = duel(rules, "expert", "heuristic", deals, seed, threads=threads)
     return float(diff.mean()), float(1.96 * diff.std(ddof=1) / math.sqrt(len(diff)))
 

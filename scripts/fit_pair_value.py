@@ -61,7 +61,7 @@ def samples(rules, hands: int, n: int, seed: int):
         trumps = marriage_trumps(rules, np.array(hand))
         if not trumps:
             continue
-        out = run_samples(rules, np.array(hand), n, seed + i, "heuristic", trumps, threads=1)
+        out = run_samples(rules, np.array(hand), n, seed + i, "heuristic", trumps=trumps, threads=1)
         for j, t in enumerate(trumps):
             row = np.concatenate(([1.0], np.array(features(hand, t)) / dens))
             own = meld_total(rules, hand, t)

@@ -121,7 +121,7 @@ def use_model(document: dict, path: Path) -> None:
     widow_value.MODEL_FILE = path
     for cached in (widow_value.load_model, widow_value.weights, widow_value.bid_weights,
                    widow_value.bid_table, widow_value.concede_table,
-                   widow_engine.compile_widow):
+                   widow_engine.family_tables):
         cached.cache_clear()
 
 

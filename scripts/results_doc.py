@@ -103,6 +103,7 @@ def main() -> None:
     lines += expert_lines(data)
     lines += auction_lines()
     lines += calibration_lines()
+    lines += uniformity_lines()
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
     if "all" in data and "startup" in data:
         write_speed_section(data)
@@ -430,6 +431,50 @@ def same_deals_line(studies: list[Path]) -> list[str]:
                       f"{same['ece']:.4f} and Brier {same['brier']:.4f}: leaving the "
                       f"{docs[g]['no_forecast']:,} deals out is not what improves the figures."]
     return lines
+
+
+def uniformity_lines() -> list[str]:
+    """The uniformity report (scripts/uniformity.py: results/uniformity.json), if it has been
+    run: per variant the p-values of the card × seat table, the talon or widow positions and
+    the pairs; the constrained sampler against exact enumeration."""
+    path = ROOT / "results" / "uniformity.json"
+    if not path.exists():
+        return []
+    from uniformity import table_lines  # scripts/uniformity.py: the report's own tables
+
+    doc = json.loads(path.read_text())
+    run, total = doc["provenance"], doc["summary"]
+    minutes, seconds = divmod(round(run["seconds"]), 60)
+    return ["", "## Uniformity of the deals", "",
+            f"`{run['command']}` (binokel-sim {run['version']}, {run['date']}, "
+            f"{run['threads']} threads, {minutes} min {seconds} s; `results/uniformity.json` "
+            "holds every count and figure). Each variant's deals come from the production "
+            "dealing kernels and block streams (`kernels/uniformity.py`: `deal_seats` in "
+            "four-hand-80, one shuffle read off in order in the talon and widow games), "
+            f"{run['deals_per_variant']:,} a variant, variant *i* of `binokel-sim variants` "
+            f"with seed {run['seed']} + *i* (every test on streams of its own). *Card × seat*: "
+            "the copies of each card type each seat got (the talon or widow as one more seat) "
+            "against the exact expectation, Pearson's χ² scaled by (N − 1)/N (each deal's table "
+            "has both margins fixed) with (seats − 1)(types − 1) degrees of freedom; *max |z|* "
+            "the largest standardised cell. *Positions*: each talon or widow position (in draw "
+            "order) a seat of its own; *its last card* (the turned card of the talon games) "
+            "alone. *Pairs* (in the JSON's order): Q♠ + J♦ in seat 0 (binokel), K♥ + Q♥ in "
+            "seat 1, A♠ and its deck neighbour in the last seat, A♠ in seats 0 and 1, A♣ in "
+            "the talon or widow and in seat 0: the joint count against the exact multivariate "
+            "hypergeometric distribution. The constrained sampler (`--known`, `--void`, the "
+            f"widow games' bound, a given auction) draws {run['draws_per_case']:,} deals a "
+            f"case (seed {run['seed']} + 100 + *j* for case *j*) against brute-force "
+            "enumeration of every consistent deal (`reference/sampler.py`). Every p-value is "
+            f"shown: of the {total['tests']} tests, {total['below_0.05']} are below 0.05, "
+            f"{total['below_0.01']} below 0.01 and {total['below_0.001']} below 0.001 (the "
+            f"smallest {total['smallest_p']:.4f}); a Kolmogorov-Smirnov test of all the "
+            f"p-values against the uniform distribution gives p = "
+            f"{total['uniform_p_values_ks_p']:.3f}. A test below p = {run['follow_up_below']} "
+            f"is followed up: run again {run['follow_up_runs']} times at the same size on "
+            "fresh streams (the run that raised the question left out); "
+            + (f"{total['followed_up']} were, and {total['followed_up_combined_below_0.01']} "
+               "of them stayed below 0.01 on the fresh runs together (the last table)."
+               if total["followed_up"] else "none was below it."), "", *table_lines(doc)]
 
 
 SPEED_START, SPEED_END = "<!-- speed:start -->", "<!-- speed:end -->"

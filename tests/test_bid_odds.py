@@ -133,7 +133,7 @@ def test_bid_rows_equal_deal_scores(sample):
 @pytest.mark.parametrize("trumps", [[S, H, D], [C, S]])
 def test_bid_samples_random_equal_reference(trumps, monkeypatch):
     monkeypatch.setattr(games, "GAME_BLOCK", 4)
-    got = run_bid_samples(RULES, EXAMPLE, 30, 17, "random", trumps)
+    got = run_bid_samples(RULES, EXAMPLE, 30, 17, "random", trumps=trumps)
     want = ref.bid_samples(RULES, list(EXAMPLE), 30, 17, trumps, 4)
     assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
              for j in range(len(trumps))] for d in range(30)] == want
@@ -145,7 +145,7 @@ def test_bid_samples_heuristic_equal_reference(trumps, monkeypatch):
     """The heuristic's samples (played two at a time by the kernel) against the twin's, which
     plays each alone with the twin heuristic."""
     monkeypatch.setattr(games, "GAME_BLOCK", 4)
-    got = run_bid_samples(RULES, EXAMPLE, 30, 17, "heuristic", trumps)
+    got = run_bid_samples(RULES, EXAMPLE, 30, 17, "heuristic", trumps=trumps)
     want = sampling_twin.heuristic_bid_samples(RULES, list(EXAMPLE), 30, 17, trumps, 4)
     assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
              for j in range(len(trumps))] for d in range(30)] == want
@@ -154,9 +154,9 @@ def test_bid_samples_heuristic_equal_reference(trumps, monkeypatch):
 def test_bid_samples_heuristic_trumps_together_equal_alone():
     """The heuristic reads no random numbers, so the bid kernel plays a sample's trumps two at a
     time; each column is what that trump alone gives on the same deals."""
-    together = run_bid_samples(RULES, EXAMPLE, 3000, 8, "heuristic", [S, H, D])
+    together = run_bid_samples(RULES, EXAMPLE, 3000, 8, "heuristic", trumps=[S, H, D])
     for j, trump in enumerate([S, H, D]):
-        alone = run_bid_samples(RULES, EXAMPLE, 3000, 8, "heuristic", [trump])
+        alone = run_bid_samples(RULES, EXAMPLE, 3000, 8, "heuristic", trumps=[trump])
         for name in ("pair_meld", "pair_play", "opp_meld"):
             assert (getattr(together, name)[:, j] == getattr(alone, name)[:, 0]).all()
 
@@ -195,16 +195,16 @@ def test_bid_tally_equals_deal_scores(rows, married):
 
 
 def test_bid_tally_of_simulated_samples_equals_deal_scores():
-    samples = run_bid_samples(RULES, EXAMPLE, 5000, 3, "random", [S, H, D, C])
+    samples = run_bid_samples(RULES, EXAMPLE, 5000, 3, "random", trumps=[S, H, D, C])
     assert bid_tally(RULES, samples, [S, H, D]) == tally_by_deal_scores(samples, [S, H, D])
 
 
 def test_bid_samples_reject_bad_arguments():
     with pytest.raises(SimulationError, match="unknown policy"):
-        run_bid_samples(RULES, EXAMPLE, 10, 1, "clever", [S])
+        run_bid_samples(RULES, EXAMPLE, 10, 1, "clever", trumps=[S])
     with pytest.raises(SimulationError, match="four-hand-80"):
         two = find_variant("two-hand-48")
-        run_bid_samples(two, counts(two, two.example_hand), 10, 1, "random", [S])
+        run_bid_samples(two, counts(two, two.example_hand), 10, 1, "random", trumps=[S])
 
 
 # --- bid_odds on whole hands ---------------------------------------------------------------------
@@ -340,7 +340,7 @@ def test_bid_samples_under_constraints_equal_reference(known, void, monkeypatch)
     deal, with the random policy reading the stream after each draw."""
     monkeypatch.setattr(games, "GAME_BLOCK", 4)
     k = knowledge_of(known, void)
-    got = run_bid_samples(RULES, EXAMPLE, 24, 5, "random", [S, H], knowledge=k)
+    got = run_bid_samples(RULES, EXAMPLE, 24, 5, "random", trumps=[S, H], knowledge=k)
     want = ref.bid_samples(RULES, list(EXAMPLE), 24, 5, [S, H], 4,
                            known=[[int(x) for x in k.known[s]] for s in (1, 2, 3)],
                            allowed=[int(k.allowed[s]) for s in (1, 2, 3)])
@@ -362,8 +362,8 @@ def test_twin_samples_keep_the_constraints():
 
 
 def test_empty_knowledge_is_the_plain_shuffle():
-    plain = run_bid_samples(RULES, EXAMPLE, 2000, 4, "heuristic", [S, H])
-    empty = run_bid_samples(RULES, EXAMPLE, 2000, 4, "heuristic", [S, H],
+    plain = run_bid_samples(RULES, EXAMPLE, 2000, 4, "heuristic", trumps=[S, H])
+    empty = run_bid_samples(RULES, EXAMPLE, 2000, 4, "heuristic", trumps=[S, H],
                             knowledge=knowledge_of([], []))
     assert (plain.pair_play == empty.pair_play).all()
     assert (plain.pair_meld == empty.pair_meld).all()
@@ -371,9 +371,9 @@ def test_empty_knowledge_is_the_plain_shuffle():
 
 def test_constrained_heuristic_trumps_together_equal_alone():
     k = knowledge_of(["partner:AS AS"], ["right:H"])
-    together = run_bid_samples(RULES, EXAMPLE, 1500, 8, "heuristic", [S, H, D], knowledge=k)
+    together = run_bid_samples(RULES, EXAMPLE, 1500, 8, "heuristic", trumps=[S, H, D], knowledge=k)
     for j, trump in enumerate([S, H, D]):
-        alone = run_bid_samples(RULES, EXAMPLE, 1500, 8, "heuristic", [trump], knowledge=k)
+        alone = run_bid_samples(RULES, EXAMPLE, 1500, 8, "heuristic", trumps=[trump], knowledge=k)
         assert (alone.pair_play[:, 0] == together.pair_play[:, j]).all()
         assert (alone.opp_meld[:, 0] == together.opp_meld[:, j]).all()
 
@@ -437,7 +437,7 @@ def test_samples_given_the_auction_equal_the_twin(monkeypatch):
     checks), the random policy reading the stream after each accepted deal; some samples took
     more than one deal."""
     monkeypatch.setattr(games, "GAME_BLOCK", 4)
-    got = run_bid_samples(RULES, EXAMPLE, 16, 3, "random", [S, H], auction=AUCTION)
+    got = run_bid_samples(RULES, EXAMPLE, 16, 3, "random", trumps=[S, H], auction=AUCTION)
     want = ref.bid_samples(RULES, list(EXAMPLE), 16, 3, [S, H], 4, auction=AUCTION)
     assert [[(int(got.pair_meld[d, j]), int(got.pair_play[d, j]), int(got.opp_meld[d, j]))
              for j in range(2)] for d in range(16)] == want
@@ -447,9 +447,11 @@ def test_samples_given_the_auction_equal_the_twin(monkeypatch):
 def test_heuristic_samples_given_the_auction_weaken_a_passing_partner():
     """The partner passed at the first offer (limit below the minimum bid): the pair's meld is
     lower than in plain samples; threads do not change the samples."""
-    plain = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", [H], threads=1)
-    one = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", [H], threads=1, auction=AUCTION)
-    two = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", [H], threads=2, auction=AUCTION)
+    plain = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", trumps=[H], threads=1)
+    one = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", trumps=[H], threads=1,
+                          auction=AUCTION)
+    two = run_bid_samples(RULES, EXAMPLE, 2000, 3, "heuristic", trumps=[H], threads=2,
+                          auction=AUCTION)
     assert np.array_equal(one.pair_play, two.pair_play)
     assert np.array_equal(one.draws, two.draws)
     assert one.pair_meld.mean() < plain.pair_meld.mean() - 2
@@ -460,7 +462,7 @@ def test_samples_given_an_impossible_auction_fail_in_one_error():
     lo = np.array([NO_BID, 80, NO_BID, NO_BID])
     hi = np.array([10**9, 70, 10**9, 10**9])  # a limit of at least 80 and at most 70
     with pytest.raises(games.AuctionTooRare, match="fits the auction in 500 tries"):
-        run_bid_samples(RULES, EXAMPLE, 64, 1, "heuristic", [S], auction=(lo, hi),
+        run_bid_samples(RULES, EXAMPLE, 64, 1, "heuristic", trumps=[S], auction=(lo, hi),
                         max_draws=500)
 
 
@@ -496,7 +498,8 @@ def test_bid_odds_given_the_auction_is_the_library_call():
     assert want["rows"].to_dicts() != plain["rows"].to_dicts()
     assert plain["deals_per_sample"] == 1 and "deals_per_sample" not in json.loads(
         ok("bid-odds", "--deals", "2048", "--threads", "1", "--format", "json").stdout)
-    draws = run_bid_samples(RULES, EXAMPLE, 2048, 1, "heuristic", [S], 1, auction=bounds).draws
+    draws = run_bid_samples(RULES, EXAMPLE, 2048, 1, "heuristic", trumps=[S], threads=1,
+                            auction=bounds).draws
     assert one["deals_per_sample"] == pytest.approx(draws.mean())
 
 

@@ -216,7 +216,8 @@ def test_calibrate_given_the_auction():
         bounds = auction_bounds(rules, event["bidder"], zip(played.bid_seats[d, :n_calls],
                                                             played.bid_values[d, :n_calls]))
         s = run_bid_samples(rules, parse_hand(event["hand"], rules), 64, sample_seed(5, d),
-                            "heuristic", ["SHDC".index(event["trump"])], 1, auction=bounds,
+                            "heuristic", trumps=["SHDC".index(event["trump"])], threads=1,
+                            auction=bounds,
                             max_draws=AUCTION_DRAWS)
         made, _, _ = deal_scores(rules, event["bid"], s.pair_meld[:, 0], s.pair_play[:, 0],
                                  s.opp_meld[:, 0], s.opp_play[:, 0], True)

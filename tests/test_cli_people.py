@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import polars as pl
 import pytest
@@ -89,6 +90,18 @@ def test_exact_table_shows_tiny_probabilities_as_tiny():
 ])
 def test_table_commands_fit(args):
     assert_fits(ok(*args).stdout)
+
+
+def test_a_ladder_of_four_trumps_fits_and_cuts_no_header():
+    """A marriage in every suit (ordinary in pinochle): four trumps' ladder columns would not fit
+    80 side by side ("S  expecte" / "d score"); each figure gets a table, a column per trump."""
+    hand = "AS AS TS KS QS JS AH TH KH QH AD KD QD JD AC KC QC JC TC TD"
+    text = ok("bid-odds", "--hand", hand, "--deals", "2000").stdout
+    assert_fits(text)
+    assert "p_make by trump" in text and "expected score by trump" in text
+    assert not re.search(r"expecte(?!d)|(?<![a-z])d score", text), text
+    header = next(line for line in text.splitlines() if line.split()[:1] == ["bid"])
+    assert header.split() == ["bid", "S", "H", "D", "C"]
 
 
 def test_bid_odds_default_is_a_summary_and_full_lists_every_row():

@@ -99,12 +99,12 @@ def test_an_unknown_knob_is_refused(monkeypatch, tmp_path):
 def duel_with(name: str, knobs: dict | None, deals: int) -> np.ndarray:
     rules = find_variant(name)
     expert_play.override(name, knobs)
-    tables.compile_talon.cache_clear()
+    talon_games.family_tables.cache_clear()
     try:
         return talon_games.run_duel(rules, "expert", "heuristic", deals, 3)
     finally:
         expert_play.override(name, None)
-        tables.compile_talon.cache_clear()
+        talon_games.family_tables.cache_clear()
 
 
 def test_the_heuristics_knobs_play_the_heuristics_cards():

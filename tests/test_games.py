@@ -29,12 +29,12 @@ from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream, deal_hand, meld_total
 from binokel_sim.simulate import SimulationError, spread_blocks
 from binokel_sim.stats import mean_interval
-from binokel_sim.tables import compile_tables, partnership_tune
+from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 
 RULES = find_variant("four-hand-80")
 TABLES = compile_tables(RULES)
-TUNE = partnership_tune(RULES)
+TUNE = games.family_tables(RULES)
 DECK = [int(t) for t in TABLES.deck]
 HAND = RULES.hand_size
 TOTAL = RULES.total_card_points  # 50
@@ -60,7 +60,7 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
     )
     spread_blocks(play_blocks, -(-n // block_size), TABLES.deck, TABLES.kt, TABLES.trump_need,
                   games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
-                  RULES.min_play, np.full(4, policy, np.int64), partnership_tune(RULES), 0, None,
+                  RULES.min_play, np.full(4, policy, np.int64), games.family_tables(RULES), 0, None,
                   seed, first_block,
                   block_size, first_deal, played.hands, played.info, played.melds,
                   played.bid_seats, played.bid_values, played.trick_cards, played.trick_leaders,

@@ -268,7 +268,7 @@ def test_main_raises_the_young_threshold_and_freezes_what_is_left(monkeypatch):
 # --- the kernels' layers (docs/architecture.md, the kernels/ tree) -----------------------------
 
 KERNELS = ROOT / "binokel_sim" / "kernels"
-KERNEL_FAMILIES = ("partnership", "talon", "widow")
+KERNEL_FAMILIES = ("partnership", "talon", "widow", "sixty_six")
 
 
 def _kernel_imports(path: Path) -> set[str]:

@@ -1,6 +1,8 @@
-"""The house by layer: every import of the package (function-local ones included) goes to its own
-layer or one below, no import cycle, no twin imported by production code, and no kernel family
-importing another (docs/architecture.md opens with this picture).
+"""The house by layer: every import of the package (function-local ones and importlib's
+included) goes to its own layer or one below, no import cycle, no twin imported by production
+code, no family importing another and no shared module importing a family's (the family registry
+is the one way to a family's module), and a family's modules with one signature for each name of
+their package's FAMILY_API (docs/architecture.md opens with this picture).
 
 The layers, bottom up (LAYERS below): notation and rules; kernels (only @njit code); the
 compile-and-run plumbing; the engine families and the runs over them; results (records, odds,
@@ -13,7 +15,13 @@ A new module must be placed here, so the map stays the whole truth.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from binokel_sim.families import FAMILIES, SUPPORTS
 
@@ -22,15 +30,16 @@ PACKAGE = Path(__file__).resolve().parents[1] / "binokel_sim"
 NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, WEB, CLI = range(9)
 LAYERS = {
     NOTATION: "binokel_sim cards errors constants variants hands meld_rules families "
-              "compile_notice bidding stats deal_text io hands_file widow_value pair_value "
-              "expert_play",
-    PLUMBING: "tables simulate backend constraints game_blocks",
+              "compile_notice kernel_cache bidding stats deal_text io hands_file widow_value "
+              "pair_value expert_play numbers",
+    PLUMBING: "tables simulate backend constraints game_blocks run_time",
     # the engine families (one module each, same names) and what every family shares
     ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow solver "
              "exact",
     CONTESTS: "contests",  # duels and matches, over whichever family plays the variant
     RESULTS: "records records.columns records.partnership records.talon records.widow "
-             "records.stream odds odds.summary odds.partnership odds.talon odds.widow "
+             "records.sixty_six records.stream odds odds.summary odds.partnership "
+             "odds.talon odds.widow "
              "calibrate calibration calibration_figure report report.registry "
              "report.partnership report.talon report.widow report.model report.data "
              "report.figures report.drawing report.markdown report.publish batch published "
@@ -44,6 +53,14 @@ FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench", "report")
 COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds", "documents.bid_odds": "bid-odds"}
 # production modules that may import twins: the benchmark modules (they time the twins)
 TWIN_USERS = {"bench", "bench.partnership", "bench.talon", "bench.widow"}
+# production modules that import a module the scan cannot name (computed at run time), and why
+DYNAMIC_IMPORTS = {
+    "families": "family_module, the family registry: family f's module in a package is package.f",
+    "binokel_sim": "the public API (API), imported on first use by the package's users; no module "
+                   "of the package imports through it",
+    "cli.base": "click's running context, from typer's copy of click or click's own (no module "
+                "of the package)",
+}
 
 
 def modules() -> dict[str, Path]:
@@ -55,14 +72,49 @@ def modules() -> dict[str, Path]:
     return out
 
 
+def import_calls(tree: ast.AST) -> Iterator[ast.Call]:
+    """Every call of ``import_module`` (``importlib.import_module``, or the name imported from
+    importlib) and of ``__import__`` in ``tree``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in ("import_module", "__import__"):
+                yield node
+
+
+def named_module(argument: ast.expr) -> str | None:
+    """The module an import call's argument names: a string, or an f-string's fixed start up to
+    its last dot (``f"binokel_sim.engines.{family}"`` names ``binokel_sim.engines``); None when
+    the scan cannot read one."""
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return argument.value
+    if isinstance(argument, ast.JoinedStr):
+        start = ""
+        for part in argument.values:
+            if not isinstance(part, ast.Constant):
+                break
+            start += part.value
+        return start.rpartition(".")[0] or None
+    return None
+
+
+def dynamic_imports(path: Path) -> bool:
+    """Whether the source at ``path`` imports a module it does not name in full (an f-string or
+    a value computed at run time: the scan sees its fixed start at most)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(not isinstance(call.args[0], ast.Constant) for call in import_calls(tree))
+
+
 def imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """Every module of the package ``name`` imports, anywhere in its source."""
+    """Every module of the package ``name`` imports, anywhere in its source: import statements
+    and importlib's calls (the module their argument names, :func:`named_module`)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        targets = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    targets = [named_module(call.args[0]) for call in import_calls(tree)]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
+            targets += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -71,14 +123,15 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
                 base = ".".join(stem[:len(stem) - node.level + 1] + ([base] if base else []))
             # ``from package import submodule`` imports the submodule (a package's own
             # __init__ runs first for every import of its modules: not an edge of its own)
-            targets = [f"{base}.{alias.name}" for alias in node.names]
-        for target in targets:
-            if target.startswith("binokel_sim"):
-                short = target.removeprefix("binokel_sim").removeprefix(".") or "binokel_sim"
-                while short not in known and "." in short:
-                    short = short.rpartition(".")[0]
-                if short in known and short != name:
-                    found.add(short)
+            targets += [f"{base}.{alias.name}" for alias in node.names]
+    found = set()
+    for target in filter(None, targets):
+        if target.startswith("binokel_sim"):
+            short = target.removeprefix("binokel_sim").removeprefix(".") or "binokel_sim"
+            while short not in known and "." in short:
+                short = short.rpartition(".")[0]
+            if short in known and short != name:
+                found.add(short)
     return found
 
 
@@ -165,23 +218,84 @@ def test_no_family_imports_another():
     assert not bad, "\n".join(bad)
 
 
+def shared_imports_of_families(edges: dict[str, set[str]]) -> list[str]:
+    """The imports of a family's module by a shared module (a module of no family: a registry,
+    a command or a study over every family)."""
+    return [f"{name} imports {target}" for name, targets in sorted(edges.items())
+            if family_of(name) is None
+            for target in sorted(targets) if family_of(target) is not None]
+
+
+def test_no_shared_module_imports_a_family_module():
+    """A shared module reaches a family's module only through the family registry
+    (``families.family_module``, behind each package's lookup such as ``engines.engine(rules)``):
+    one that imports it by name breaks on a new family or branches on a family's name."""
+    bad = shared_imports_of_families(graph())
+    assert not bad, "\n".join(bad)
+
+
+def test_only_the_listed_modules_import_what_the_scan_cannot_name():
+    """An import computed at run time escapes every check here: only the family registry and
+    the modules listed with their reason in DYNAMIC_IMPORTS make one."""
+    found = {name for name, path in modules().items() if dynamic_imports(path)}
+    assert found == set(DYNAMIC_IMPORTS), found ^ set(DYNAMIC_IMPORTS)
+
+
+def family_packages() -> dict[str, tuple[str, ...]]:
+    """Each package that differs by family, with the families that have a module in it."""
+    return {**{package: FAMILIES for package in FAMILY_PACKAGES},
+            **{package: SUPPORTS[command] for package, command in COMMAND_PACKAGES.items()}}
+
+
+def family_modules(package: str) -> dict[str, object]:
+    return {family: importlib.import_module(f"binokel_sim.{package}.{family}")
+            for family in family_packages()[package]}
+
+
 def test_every_family_has_a_module_in_every_family_package():
     """The registries are the family names: family ``f``'s module in package ``p`` is
     ``binokel_sim.p.f``, and each defines its package's FAMILY_API (where it has one)."""
-    import importlib
-
     found = modules()
-    for package in FAMILY_PACKAGES:
-        api = getattr(importlib.import_module(f"binokel_sim.{package}"), "FAMILY_API", ())
-        for family in FAMILIES:
-            name = f"{package}.{family}"
-            assert name in found, f"binokel_sim.{name} is missing"
-            module = importlib.import_module(f"binokel_sim.{name}")
-            missing = [n for n in api if not hasattr(module, n)]
-            assert not missing, f"binokel_sim.{name} lacks {', '.join(missing)}"
-    for package, command in COMMAND_PACKAGES.items():
+    for package, families in family_packages().items():
         have = {name.rpartition(".")[2] for name in found if name.startswith(package + ".")}
-        assert have == set(SUPPORTS[command]), (package, have)
+        assert set(families) <= have, f"binokel_sim.{package} lacks {set(families) - have}"
+        if package in COMMAND_PACKAGES:
+            assert have == set(families), (package, have)
+        api = getattr(importlib.import_module(f"binokel_sim.{package}"), "FAMILY_API", ())
+        for family, module in family_modules(package).items():
+            missing = [n for n in api if not hasattr(module, n)]
+            assert not missing, f"binokel_sim.{package}.{family} lacks {', '.join(missing)}"
+
+
+def parameters(value) -> str | None:
+    """A function's parameters as a caller sees them: its signature without annotations (names,
+    kinds, defaults), such as ``(rules, counts, *, turned=None)``; None for a constant."""
+    if not callable(value):
+        return None
+    signature = inspect.signature(value)
+    bare = [p.replace(annotation=p.empty) for p in signature.parameters.values()]
+    return str(signature.replace(parameters=bare, return_annotation=signature.empty))
+
+
+def signature_differences(api: tuple[str, ...], by_family: dict[str, object]) -> list[str]:
+    """The names of ``api`` whose parameters differ between the families' modules."""
+    bad = []
+    for name in api:
+        found = {family: parameters(getattr(module, name)) for family, module in by_family.items()}
+        if len(set(found.values())) > 1:
+            bad.append(f"{name}: " + "; ".join(f"{f} {shape}" for f, shape in found.items()))
+    return bad
+
+
+def test_every_family_api_function_has_one_signature():
+    """A caller reaches a family's function through the registry and calls every family's the
+    same way: each function of a package's FAMILY_API takes the same parameters (names, kinds,
+    defaults) in every family; an option a family has no use for is refused there, not left out."""
+    bad = []
+    for package in family_packages():
+        api = getattr(importlib.import_module(f"binokel_sim.{package}"), "FAMILY_API", ())
+        bad += [f"{package}.{line}" for line in signature_differences(api, family_modules(package))]
+    assert not bad, "\n".join(bad)
 
 
 def test_the_checks_see_a_function_local_import(tmp_path):
@@ -191,3 +305,73 @@ def test_the_checks_see_a_function_local_import(tmp_path):
     assert imports("tables", source, {"tables", "cli", "cli.base"}) == {"cli"}
     source.write_text("from binokel_sim.cli import base\n")
     assert imports("tables", source, {"tables", "cli", "cli.base"}) == {"cli.base"}
+
+
+def test_a_family_refuses_the_options_it_has_no_use_for():
+    """One signature in every family: each takes every family's options by name, refuses those
+    it cannot honour and asks for those it needs, before any work."""
+    from binokel_sim.engines import engine
+    from binokel_sim.errors import SimulationError
+    from binokel_sim.hands import parse_hand
+    from binokel_sim.variants import find_variant
+
+    calls = [("four-hand-80", "run_samples", {"trumps": [0], "dealer": 1}, "takes no dealer"),
+             ("four-hand-80", "run_samples", {}, "needs trumps"),
+             ("two-hand-48", "run_samples", {"turned": 5, "dealer": 0, "trumps": [0]},
+              "takes no trumps"),
+             ("two-hand-48", "run_samples", {"dealer": 0}, "needs turned"),
+             ("three-hand-auction-48", "run_samples", {"max_draws": 9}, "takes no max_draws"),
+             ("four-hand-80", "sampler_inputs", {"turned": 5}, "takes no turned"),
+             ("three-hand-auction-48", "sampler_inputs", {"turned": 5}, "takes no turned"),
+             ("two-hand-48", "sampler_inputs", {}, "needs turned")]
+    for variant, name, options, refusal in calls:
+        rules = find_variant(variant)
+        counts = parse_hand(rules.example_hand, rules)
+        arguments = (10, 1, "random") if name == "run_samples" else (None,)
+        with pytest.raises(SimulationError, match=refusal):
+            getattr(engine(rules), name)(rules, counts, *arguments, **options)
+
+
+def test_the_checks_see_an_importlib_import(tmp_path):
+    """importlib's calls are imports too: a string names its module, an f-string its fixed start,
+    and one the scan cannot name in full is a dynamic import."""
+    source = tmp_path / "probe.py"
+    known = {"tables", "engines", "engines.talon"}
+    source.write_text("import importlib\n\ndef f():\n"
+                      "    return importlib.import_module('binokel_sim.engines.talon')\n")
+    assert imports("tables", source, known) == {"engines.talon"}
+    assert not dynamic_imports(source)
+    source.write_text("from importlib import import_module\n\ndef f(family):\n"
+                      "    return import_module(f'binokel_sim.engines.{family}')\n")
+    assert imports("tables", source, known) == {"engines"}
+    assert dynamic_imports(source)
+    source.write_text("def f(name):\n    return __import__(name)\n")
+    assert imports("tables", source, known) == set()
+    assert dynamic_imports(source)
+
+
+def test_the_checks_see_a_shared_module_importing_a_family(tmp_path):
+    """A shared module importing a family's module is found (by an import statement or
+    importlib), the family's own module importing it is not."""
+    source = tmp_path / "probe.py"
+    known = {"bench", "bench.talon", "odds", "odds.talon"}
+    for text in ("def f():\n    from binokel_sim.odds.talon import turned_card\n",
+                 "import importlib\n\nodds = importlib.import_module('binokel_sim.odds.talon')\n"):
+        source.write_text(text)
+        edges = {name: imports(name, source, known) for name in ("bench", "bench.talon")}
+        assert shared_imports_of_families(edges) == ["bench imports odds.talon"]
+
+
+def test_the_signature_check_sees_a_difference():
+    """Another parameter kind, name or default in one family is a difference; constants are not
+    compared."""
+    def module(run, label):
+        return SimpleNamespace(run=run, LABEL=label)
+
+    one = module(lambda rules, counts, *, turned=None: None, "a")
+    assert signature_differences(("run", "LABEL"), {"a": one, "b": one}) == []
+    for other in (lambda rules, counts, turned=None: None,
+                  lambda rules, hand, *, turned=None: None,
+                  lambda rules, counts, *, turned=0: None):
+        found = signature_differences(("run", "LABEL"), {"a": one, "b": module(other, "b")})
+        assert len(found) == 1 and found[0].startswith("run: "), found

@@ -107,6 +107,71 @@ def test_a_run_of_deals_starts_at_a_block():
     assert (part.info == whole.info[GAME_BLOCK:]).all()
 
 
+# --- play --deal I: one deal of a run without the run before it ------------------------------
+
+# (variant, policy, deal): every family, every policy play accepts; deals past the first block
+# (the run jumps to the deal's block) and inside it (it plays the block's earlier deals again)
+DEAL_CASES = [(name, policy, GAME_BLOCK + 37) for name in VARIANT_NAMES
+              for policy in ("random", "heuristic", "expert")]
+DEAL_CASES += [("two-hand-48", "heuristic+solver", 5)]  # the solver: seconds for 1,000 deals
+DEAL_CASES += [(name, "sampling", 8 * 2 + 3) for name in  # blocks of 8 deals
+               ("four-hand-80", "two-hand-48", "three-hand-72", "three-hand-auction-48",
+                "swabian-3-40")]
+
+
+@pytest.mark.parametrize("name, policy, deal", DEAL_CASES)
+def test_play_deal_is_the_record_of_the_whole_run(name, policy, deal):
+    """``play --seed S --deal I`` prints byte for byte line I of ``play --seed S --deals I+1``."""
+    common = ["play", "--variant", name, "--policy", policy, "--seed", "7",
+              "--samples-per-move", "2"] if policy == "sampling" else \
+        ["play", "--variant", name, "--policy", policy, "--seed", "7"]
+    one = ok(*common, "--deal", str(deal)).stdout
+    whole = ok(*common, "--deals", str(deal + 1)).stdout
+    assert one.count("\n") == 1 and json.loads(one)["deal"] == deal
+    assert one == whole.splitlines(keepends=True)[deal]
+
+
+def test_play_deal_plays_only_its_block(monkeypatch):
+    """The run behind ``--deal`` starts at the first deal of the deal's random-stream block: a
+    run that asks for an earlier block's deals is a bug, not a slow path."""
+    from binokel_sim.engines import partnership
+
+    asked = []
+    real = partnership.run_play
+
+    def spy(rules, deals, seed, policy, threads=None, progress=None, first_deal=0, **options):
+        asked.append((first_deal, deals))
+        return real(rules, deals, seed, policy, threads, progress, first_deal, **options)
+
+    monkeypatch.setattr(partnership, "run_play", spy)
+    rules = find_variant("four-hand-80")
+    frames = list(record_frames(rules, 3, 5, "random", first=3 * GAME_BLOCK + 100))
+    assert asked == [(3 * GAME_BLOCK, 103)]
+    assert [r["deal"] for f in frames for r in dicts(f)] == [3 * GAME_BLOCK + k
+                                                           for k in (100, 101, 102)]
+
+
+def test_deals_from_a_deal_on_cross_blocks_and_chunks():
+    """``--deal I --deals N``: the whole run's records I .. I+N-1, across a block's end and a
+    chunk's; the progress counts the records asked for."""
+    rules = find_variant("three-hand-auction-48")
+    first, n = GAME_BLOCK - 4, GAME_BLOCK + 10
+    want = whole_run("three-hand-auction-48", first + n, 6, "random")[first:]
+    seen = []
+    frames = list(record_frames(rules, n, 6, "random", chunk=GAME_BLOCK, first=first,
+                                progress=lambda done, total: seen.append((done, total))))
+    assert [f.height for f in frames] == [4, GAME_BLOCK, 6]
+    assert [r for f in frames for r in dicts(f)] == want
+    assert seen == [(4, n), (GAME_BLOCK + 4, n), (n, n)]
+    assert list(play_records(rules, n, 6, "random", first=first)) == want
+
+
+def test_a_bad_first_deal_is_one_clear_error():
+    assert_one_line_error(invoke("play", "--deal", "-1"), "--deal")
+    with pytest.raises(SimulationError, match="--deal"):
+        record_frames(find_variant("four-hand-80"), 10, 1, "random", first=10**11)
+
+
 def test_bad_arguments_fail_before_the_first_chunk():
     rules = find_variant("four-hand-80")
     for args, needle in (((0, 1, "random"), "--deals"), ((5, 1, "clever"), "clever"),

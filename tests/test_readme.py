@@ -92,6 +92,26 @@ def test_readme_says_how_examples_are_capped_and_marked():
     assert "--out results/report-four-hand-80" in text
 
 
+def test_readme_figure_is_what_its_caption_says():
+    """The figure's caption says what the committed report says (policy, seed, deals, the bid
+    worth making) and names the script that remakes it, quoting the script's own command, so
+    that nobody runs it in the clone unaware that it replaces the committed files."""
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    start = text.index("(results/report-four-hand-80/bid-curve.png)")
+    caption = text[start:text.index("## Commands", start)]
+    report = (ROOT / "results" / "report-four-hand-80" / "report.md").read_text(encoding="utf-8")
+    field = {m[1]: m[2] for m in re.finditer(r"^\| (\w+) \| (.+) \|$", report, re.M)}
+    bid = re.search(r"highest bid with a positive expected score: (\d+)", report)[1]
+    assert (f"({field['deals']} deals, seed {field['seed']}, the {field['policy']} policy"
+            in caption), caption
+    assert f"the highest bid worth making: {bid} " in caption, caption
+    script = (ROOT / "scripts" / "readme_figures.sh").read_text(encoding="utf-8")
+    out = re.search(r'^out="\$\{1:-(.+)\}"$', script, re.M)[1]
+    command = re.search(r"^binokel-sim report .+$", script, re.M)[0].replace('"$out"', out)
+    assert "`scripts/readme_figures.sh`" in caption and f"`{command}`" in caption, caption
+    assert out == "results/report-four-hand-80"
+
+
 def test_readme_examples_run_verbatim(tmp_path):
     lines = [line for line in readme_examples() if not line.rstrip().endswith(CLUSTER_MARK)]
     assert len(lines) >= 20

@@ -109,18 +109,7 @@ def test_contradictory_knowledge_has_no_deal():
     assert count_ways(p, a, c, n, ways) == 0
 
 
-@pytest.mark.parametrize("case", [
-    # 10 cards over three seats, one seat void in spades, one holding no spade above the queen
-    ([1, 0, 1, 0, 0, 2] + [1, 1, 0, 1, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 6,
-     [ALL & ~SUIT, ALL, ALL & ~0b111000], [3, 4, 3]),
-    # two seats, copies of the same type: multiplicities matter (KS KS AS AS 9H 9H JH)
-    ([0, 0, 0, 2, 0, 2] + [2, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL], [3, 4]),
-    # three seats, nothing known: the plain random deal
-    ([1, 1, 1, 0, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL, ALL], [2, 3, 2]),
-    # three seats and two hidden talon cards (anything), two seats void in a suit each
-    ([1, 0, 1, 0, 0, 1] + [1, 0, 0, 1, 0, 1] + [0] * 12,
-     [ALL & ~SUIT, ALL & ~(SUIT << 6), ALL, ALL], [2, 1, 1, 2]),
-])
+@pytest.mark.parametrize("case", list(twin.PLAIN_CASES.values()), ids=list(twin.PLAIN_CASES))
 def test_uniform_over_the_consistent_deals(case):
     pool, allowed, capacity = case
     exact = twin.enumerate_deals(pool, allowed, capacity)
@@ -208,28 +197,8 @@ def test_no_bound_is_the_plain_sampler():
     assert draws == kernel_samples(pool, allowed, capacity, 50, seed=9)
 
 
-@pytest.mark.parametrize("case", [
-    # the soloist (group 0) and the buried cards (group 2) hold both QS and the AH between them;
-    # no slack (the holder, or no demand)
-    ([0, 0, 1, 0, 0, 1] + [1, 0, 0, 0, 0, 1] + [1, 1, 0, 0, 0, 0] + [0] * 6,
-     [ALL, ALL & ~(SUIT << 6), ALL], [3, 2, 1],
-     twin.Bound([0, 0, 1, 0, 0, 0] + [0, 0, 0, 0, 0, 1] + [0] * 12, 0, 2, -1, ALL, 0, False)),
-    # the same with one card of slack: the holder (group 1) may hold one of them instead, the
-    # card given back; it is known to have played a 9D (type 12), which the slack may take too
-    ([0, 0, 1, 0, 0, 1] + [1, 0, 0, 0, 0, 1] + [1, 1, 0, 0, 0, 0] + [0] * 6,
-     [ALL, ALL, ALL], [3, 2, 1],
-     twin.Bound([0, 0, 1, 0, 0, 0] + [0, 0, 0, 0, 0, 1] + [1] + [0] * 11, 0, 2, 1,
-                ALL & ~(1 << 13), 1 << 12, True)),
-    # four groups (three seats and the buried cards), copies of a type, slack
-    ([0, 0, 0, 2, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [ALL, ALL, ALL, ALL], [2, 2, 1, 1],
-     twin.Bound([0, 0, 0, 2, 0, 1] + [0] * 18, 1, 3, 2, ALL, 0, True)),
-    # a type none of whose copies is left to place (9D, type 12) short by one: it takes the slack
-    # (the holder was given it and has played it), so every other type must meet its bound; and
-    # the demanded type (KS, type 3): the two groups hold its one copy and not the other
-    ([0, 0, 1, 2, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 12, [ALL, ALL, ALL], [2, 2, 2],
-     twin.Bound([0, 0, 1, 1, 0, 0] + [0, 0, 0, 0, 0, 1] + [1] + [0] * 11, 0, 2, 1,
-                ALL & ~(1 << 3), 1 << 12, True, 3)),
-])
+@pytest.mark.parametrize("case", list(twin.BOUNDED_CASES.values()),
+                         ids=list(twin.BOUNDED_CASES))
 def test_bounded_sampler_is_uniform_over_the_consistent_deals(case):
     pool, allowed, capacity, bound = case
     exact = twin.enumerate_deals(pool, allowed, capacity, bound)

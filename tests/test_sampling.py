@@ -31,11 +31,10 @@ from binokel_sim.reference import sampling as twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.reference.play import trick_winner
 from binokel_sim.simulate import SimulationError, spread_blocks
-from binokel_sim.tables import partnership_tune
 from binokel_sim.variants import find_variant
 
 HAND = RULES.hand_size
-TUNE = partnership_tune(RULES)
+TUNE = games.family_tables(RULES)
 DECK_COUNTS = RULES.deck_counts().astype(np.int64)
 NAMES = {POLICY_RANDOM: twin.RANDOM, POLICY_HEURISTIC: twin.HEURISTIC,
          POLICY_SAMPLING: twin.SAMPLING, POLICY_EXPERT: twin.EXPERT}
@@ -247,8 +246,12 @@ def test_a_sampled_run_is_small_blocks():
     assert game_blocks.stream_blocks(3 * game_blocks.GAME_BLOCK, False, game_blocks.GAME_BLOCK) == \
         (game_blocks.GAME_BLOCK, 3)  # runs without a sampling seat keep their streams
     assert game_blocks.stream_blocks(0, True, game_blocks.MATCH_BLOCK, "games")[0] <= game_blocks.SAMPLED_BLOCK
+    # a sampled run may start at any of its small blocks (play --deal); not inside one
+    assert game_blocks.stream_blocks(block, True, game_blocks.GAME_BLOCK) == (block, 1)
     with pytest.raises(SimulationError, match="multiple"):
-        game_blocks.stream_blocks(block, True, game_blocks.GAME_BLOCK)  # tasks start at a whole GAME_BLOCK
+        game_blocks.stream_blocks(block // 2, True, game_blocks.GAME_BLOCK)
+    with pytest.raises(SimulationError, match="multiple"):
+        game_blocks.stream_blocks(block, False, game_blocks.GAME_BLOCK)
 
     n, seed, first_deal = 20, 9, game_blocks.GAME_BLOCK
     run = games.run_play(RULES, n, seed, "sampling", first_deal=first_deal, samples_per_move=2)
@@ -283,7 +286,7 @@ def test_sampled_runs_give_the_same_bytes_on_one_and_two_threads(two_threads):
     assert np.array_equal(*duels)
     hand = counts_of(parse_cards(RULES.example_hand))
     trumps = games.marriage_trumps(RULES, hand)
-    bids = [games.run_samples(RULES, hand, 24, 3, "sampling", trumps, threads=t,
+    bids = [games.run_samples(RULES, hand, 24, 3, "sampling", trumps=trumps, threads=t,
                                   samples_per_move=2) for t in (1, two_threads)]
     for field in ("pair_meld", "pair_play", "opp_meld", "opp_play", "draws"):
         assert np.array_equal(getattr(bids[0], field), getattr(bids[1], field)), field

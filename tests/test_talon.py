@@ -44,7 +44,7 @@ from binokel_sim.reference import talon as ref
 from binokel_sim.reference import talon_play as talon_twin
 from binokel_sim.reference.core import block_streams, deal_hand
 from binokel_sim.reference.sampler import sample_counts
-from binokel_sim.tables import compile_tables, compile_talon, declaration_rows
+from binokel_sim.tables import compile_tables, declaration_rows
 from binokel_sim.variants import find_variant, load_rules
 
 TALON_VARIANTS = ["two-hand-48", "three-hand-72", "four-hand-72"]
@@ -98,7 +98,7 @@ def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_
     (``infer``: ``kernels.knowledge.INFERENCE``)."""
     from binokel_sim.engines.talon import talon_play_blocks
 
-    tt = compile_talon(rules)
+    tt = talon_games.family_tables(rules)
     nt = talon_games.n_tricks(rules)
     p = rules.players
     played = talon_games.TalonDeals(
@@ -154,17 +154,17 @@ def test_the_expert_with_every_place_weighted_equals_the_twin(name):
             knobs[f"{place}_{feature}"] = rng.randint(-60, 60)
     policies = ["expert", "heuristic", "expert", "heuristic"][:rules.players]
     expert_play.override(name, knobs)
-    compile_talon.cache_clear()
+    talon_games.family_tables.cache_clear()
     try:
         kernel = kernel_records(rules, policies, 40, 17)
         twin = talon_twin.play_deals(rules, policies, 40, 17, 7)
         expert_play.override(name, {**knobs, **dict.fromkeys(
             (k for k in knobs if k.startswith(expert_play.PLACES)), 0)})
-        compile_talon.cache_clear()
+        talon_games.family_tables.cache_clear()
         plain = kernel_records(rules, policies, 40, 17)  # the places' weights all zero
     finally:
         expert_play.override(name, None)
-        compile_talon.cache_clear()
+        talon_games.family_tables.cache_clear()
     for k, t in zip(kernel, twin, strict=True):
         assert k["tricks"] == t["tricks"], k["deal"]
         assert (k["card_points"], k["meld_points"]) == (t["card_points"], t["meld_points"])
@@ -226,7 +226,7 @@ class Seat:
 
     def __init__(self, rules, hand: str, trump: int):
         self.rules = rules
-        self.tt = compile_talon(rules)
+        self.tt = talon_games.family_tables(rules)
         self.trump = trump
         self.rows = self.tt[1][trump]
         self.n_rows = int(self.tt[2][trump])
@@ -518,10 +518,10 @@ def test_same_numbers_on_one_and_two_threads(talon_rules, two_threads):
     m2 = talon_games.run_match(talon_rules, "heuristic", "random", 300, 9, threads=2)
     assert np.array_equal(m1, m2)
     hand = np.asarray(counts_of(parse_cards(talon_rules.example_hand)))
-    s1 = talon_games.run_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
-                                       "heuristic", threads=1)
-    s2 = talon_games.run_samples(talon_rules, hand, parse_card("9H"), 0, 3000, 9,
-                                       "heuristic", threads=2)
+    s1 = talon_games.run_samples(talon_rules, hand, 3000, 9, "heuristic", threads=1,
+                                 turned=parse_card("9H"), dealer=0)
+    s2 = talon_games.run_samples(talon_rules, hand, 3000, 9, "heuristic", threads=2,
+                                 turned=parse_card("9H"), dealer=0)
     assert np.array_equal(s1, s2)
 
 
@@ -557,7 +557,8 @@ def test_duel_is_the_mean_over_seatings_of_the_same_deal(small_blocks):
 def test_samples_keep_the_known_hand_and_turned_card():
     rules = find_variant("two-hand-48")
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
-    points = talon_games.run_samples(rules, hand, parse_card("9H"), 0, 2000, 1, "random")
+    points = talon_games.run_samples(rules, hand, 2000, 1, "random", turned=parse_card("9H"),
+                                     dealer=0)
     assert (points[:, :, 0].sum(axis=1) == 250).all()
     assert (points[:, 0, 1] >= 10).all()  # seat 0 deals a turned nine: 10 for the dealer
 
@@ -621,8 +622,8 @@ def test_constrained_samples_equal_the_twin(name, known, void, small_blocks):
     seen = hand.copy()
     seen[turned] += 1
     k = parse_knowledge(rules, seen, known, void)
-    points = talon_games.run_samples(rules, hand, turned, 0, 20, 3, "random",
-                                           knowledge=k)
+    points = talon_games.run_samples(rules, hand, 20, 3, "random", knowledge=k, turned=turned,
+                                     dealer=0)
     want = twin_constrained_samples(rules, hand, turned, 0, 20, 3, 7, k)
     assert points.tolist() == want
     assert (points[:, :, 0].sum(axis=1) == rules.total_card_points).all()
@@ -634,11 +635,11 @@ def test_nothing_known_is_the_plain_shuffle():
     rules = find_variant("two-hand-48")
     hand = np.asarray(counts_of(parse_cards(rules.example_hand)))
     turned = parse_card("9H")
-    plain = talon_games.run_samples(rules, hand, turned, 1, 2000, 4, "heuristic")
+    plain = talon_games.run_samples(rules, hand, 2000, 4, "heuristic", turned=turned, dealer=1)
     seen = hand.copy()
     seen[turned] += 1
-    empty = talon_games.run_samples(rules, hand, turned, 1, 2000, 4, "heuristic",
-                                          knowledge=parse_knowledge(rules, seen, [], []))
+    empty = talon_games.run_samples(rules, hand, 2000, 4, "heuristic", turned=turned, dealer=1,
+                                    knowledge=parse_knowledge(rules, seen, [], []))
     assert np.array_equal(plain, empty)
 
 

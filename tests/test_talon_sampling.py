@@ -49,7 +49,6 @@ from binokel_sim.reference.core import race_zone as twin_race_zone
 from binokel_sim.reference.talon_play import play_deals as twin_deals
 from binokel_sim.simulate import SimulationError
 from binokel_sim.stats import mean_interval
-from binokel_sim.tables import compile_talon
 from binokel_sim.variants import find_variant
 
 RULES = find_variant("two-hand-48")
@@ -90,7 +89,7 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
     does with the heuristic on every seat: the same card and meld points (the turned card's
     bonus given beforehand), deal for deal."""
     rules = find_variant(name)
-    tt = compile_talon(rules)
+    tt = talon_games.family_tables(rules)
     p = rules.players
     played = talon_games.run_play(rules, 12, 21, "heuristic")
     records = list(talon_records(played))
@@ -120,7 +119,7 @@ def test_the_play_outs_lookup_finds_the_legal_rows(name):
     (``declaration_legal``). Random hands of 12 to 20 cards, each having made up to three random
     legal declarations (served copies, melds inside others, swaps) before it is asked."""
     rules = find_variant(name)
-    tt = compile_talon(rules)
+    tt = talon_games.family_tables(rules)
     cfg, decl, n_decl = tt[0], tt[1], tt[2]
     fits, sets, keys, _ = declaration_tables(decl, n_decl, tt[4])
     deck = np.arange(24 * rules.copies) % 24
@@ -165,7 +164,7 @@ def test_the_play_outs_lookup_finds_the_legal_rows(name):
 def test_the_decision_reads_nothing_hidden():
     """Two positions that differ only in what the deciding seat cannot see (one of the
     opponent's cards exchanged with a hidden talon card): the same card from the same stream."""
-    tt = compile_talon(RULES)
+    tt = talon_games.family_tables(RULES)
     deck = np.arange(48) % 24
     rng = np.random.default_rng(3)
     checked = 0

@@ -20,6 +20,7 @@ from binokel_sim.cards import (
     parse_card,
     parse_cards,
 )
+from binokel_sim.engines.partnership import family_tables
 from binokel_sim.kernels.bits import kth_bit, nth_bit
 from binokel_sim.kernels.partnership.heuristic import (
     CEILING,
@@ -49,7 +50,7 @@ from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.reference.core import Stream
 from binokel_sim.simulate import spread_blocks
-from binokel_sim.tables import compile_tables, partnership_tune
+from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant
 
 RULES = find_variant("four-hand-80")
@@ -59,7 +60,7 @@ HAND = RULES.hand_size
 TOTAL = RULES.total_card_points  # 48 counters + 2 for the last trick
 EXAMPLES = settings(max_examples=200, deadline=None)
 S, H, D, C = range(4)
-TUNE = partnership_tune(RULES)
+TUNE = family_tables(RULES)
 HEURISTIC_ROWS = np.array([HEURISTIC_PTUNE] * 4, dtype=np.int64)
 
 

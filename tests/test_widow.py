@@ -82,7 +82,7 @@ def kernel_deals(rules, seat_policies, n, seed, first_block, block_size, first_d
         np.empty((n, p), np.int64), np.empty((n, p), np.int64), np.empty((n, h, p), np.int64),
         np.empty((n, h), np.int64), np.empty((n, h), np.int64))
     tables = compile_tables(rules)
-    widow_play_blocks(tables.deck, wg.compile_widow(rules), tables.kt,
+    widow_play_blocks(tables.deck, wg.family_tables(rules), tables.kt,
                       np.array(seat_policies, np.int64), n_samples, seed, first_block, block_size,
                       first_deal, played.hands, played.widow, played.info, played.bid_seats,
                       played.bid_values, played.buried, played.melds, played.card_points,
@@ -191,14 +191,14 @@ def test_expert_knobs_deals_equal_the_twin(widow_rules, knobs):
     names = (["expert", "heuristic", "random", "expert"])[:widow_rules.players]
     ids = [{"expert": POLICY_EXPERT, "heuristic": HEURISTIC, "random": RANDOM}[n] for n in names]
     expert_play.override(widow_rules.name, knobs)
-    wg.compile_widow.cache_clear()
+    wg.family_tables.cache_clear()
     try:
         kernel = kernel_records(widow_rules, ids, n=80, seed=6, first_block=0, block_size=7,
                                 first_deal=0)
         twin = widow_twin.play_deals(widow_rules, 80, 6, 7, policies=names)
     finally:
         expert_play.override(widow_rules.name, None)
-        wg.compile_widow.cache_clear()
+        wg.family_tables.cache_clear()
     assert kernel == twin
     plain = kernel_records(widow_rules, [HEURISTIC if n == "expert" else i
                                          for n, i in zip(names, ids)],
@@ -219,7 +219,7 @@ def run_auction(rules, texts, dealer, policies):
     values = np.full(wg.most_calls(rules), NO_BID, np.int64)
     state = np.zeros(4, np.uint64) + np.uint64(12345)
     soloist, bid, n, *_ = widow_auction(hands, dealer, np.array(policies, np.int64),
-                                        wg.compile_widow(rules), tables.kt,
+                                        wg.family_tables(rules), tables.kt,
                                         np.empty(4, np.int64), seats, values, *state)
     return soloist, bid, list(zip(seats[:n].tolist(), values[:n].tolist()))
 
@@ -236,7 +236,7 @@ def limit_of(rules, text: str, shift: int = 0) -> int:
     from binokel_sim.kernels.widow.deals import CFG_TABLE_LOW
     from binokel_sim.reference.widow_policy import bid_limit as twin_bid_limit
 
-    tw = wg.compile_widow(rules)
+    tw = wg.family_tables(rules)
     limit = int(bid_limit(*planes_of([text])[0], compile_tables(rules).kt, np.empty(4, np.int64),
                           tw[2], tw[7], tw[0][CFG_TABLE_LOW], tw[8], shift))
     assert limit == twin_bid_limit(rules, [int(c) for c in counts_of(parse_cards(text))], shift)
@@ -268,7 +268,7 @@ def test_the_experts_bid_shift_raises_its_limit_and_its_calls():
     fitted = expert_play.knobs(rules.name, dict.fromkeys(expert_play.KNOBS, 0))
     try:
         expert_play.override(rules.name, {**fitted, "bid_shift": 400})
-        wg.compile_widow.cache_clear()
+        wg.family_tables.cache_clear()
         soloist, bid, _ = run_auction(rules, [STRONG, MID, WEAK], 2,
                                       [HEURISTIC, POLICY_EXPERT, HEURISTIC])
         assert soloist == 1 and bid > limit_of(rules, STRONG)
@@ -276,7 +276,7 @@ def test_the_experts_bid_shift_raises_its_limit_and_its_calls():
         assert soloist == 0
     finally:
         expert_play.override(rules.name, None)
-        wg.compile_widow.cache_clear()
+        wg.family_tables.cache_clear()
 
 
 def test_auction_all_pass_leaves_the_dealer_at_the_minimum_without_a_call():
@@ -292,7 +292,7 @@ def test_auction_all_pass_leaves_the_dealer_at_the_minimum_without_a_call():
 
 
 def score(rules, melds, card_pts, won, soloist, bid):
-    cfg = wg.compile_widow(rules)[0]
+    cfg = wg.family_tables(rules)[0]
     scores = np.empty(rules.players, np.int64)
     bonus, made, total = score_widow(np.array(melds), np.array(card_pts), np.array(won),
                                      soloist, bid, cfg, scores)
@@ -366,8 +366,8 @@ def test_same_numbers_on_one_and_two_threads(widow_rules, two_threads):
     assert np.array_equal(wg.run_match(widow_rules, "heuristic", "random", 200, 9, 1),
                           wg.run_match(widow_rules, "heuristic", "random", 200, 9, 2))
     hand = counts_of(parse_cards(widow_rules.example_hand))
-    assert np.array_equal(wg.run_samples(widow_rules, hand, 3000, 9, "heuristic", 1),
-                          wg.run_samples(widow_rules, hand, 3000, 9, "heuristic", 2))
+    assert np.array_equal(wg.run_samples(widow_rules, hand, 3000, 9, "heuristic", threads=1),
+                          wg.run_samples(widow_rules, hand, 3000, 9, "heuristic", threads=2))
 
 
 def test_duel_and_match_heuristic_beats_random(widow_rules):

@@ -28,7 +28,7 @@ from binokel_sim.widow_value import NO_LIMIT, bid_table, load_model, play_value
 @pytest.mark.parametrize("name", WIDOW_GAMES)
 def test_the_bid_limit_kernel_equals_its_twin(name):
     rules = find_variant(name)
-    tw = widow_games.compile_widow(rules)
+    tw = widow_games.family_tables(rules)
     kt = compile_tables(rules).kt
     seen = set()
     for i, (hand, _) in enumerate(random_hands(rules, 200, 11)):

@@ -126,13 +126,14 @@ def bid_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> floa
 
 
 def deal_odds_rate(rules: Rules, policy: str, samples: int, threads: int) -> float:
-    """deal-odds samples per second for a talon game's example hand and turned card."""
-    from binokel_sim.odds.talon import deal_odds, turned_card
+    """deal-odds samples per second for a talon game's example hand and turned card:
+    :func:`binokel_sim.odds.deal_odds`."""
+    from binokel_sim.odds import deal_odds, family_odds
 
     counts = example_hand(rules)
-    turned = turned_card(rules, counts, None)
+    turned = family_odds(rules).turned_card(rules, counts, None)
     return samples / best_seconds(lambda: deal_odds(rules, counts, turned, "dealer", samples, 1,
-                                                    policy, threads))
+                                                    policy, threads=threads))
 
 
 def records_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:

@@ -11,7 +11,7 @@ from binokel_sim.bench.timing import best_seconds, example_hand, timed
 from binokel_sim.reference import play as play_twin
 from binokel_sim.reference import sampling as sampling_twin
 from binokel_sim.simulate import set_threads, spread_blocks
-from binokel_sim.tables import compile_tables, partnership_tune
+from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
 TWIN = play_twin  # the twin that makes the family's records (random policy)
@@ -20,6 +20,7 @@ TWIN = play_twin  # the twin that makes the family's records (random policy)
 def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole deals per second: deal four hands, pick seat 0's best trump, play all tricks with
     ``policy`` on every seat (``kernels.partnership.tricks.playout_blocks``)."""
+    from binokel_sim.engines.partnership import family_tables
     from binokel_sim.engines.policies import policy_id
     from binokel_sim.game_blocks import GAME_BLOCK
     from binokel_sim.kernels.partnership.tricks import playout_blocks
@@ -33,7 +34,7 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     return deals / best_seconds(lambda: spread_blocks(
         playout_blocks, pairs, deck=tables.deck, card_points=tables.card_points,
         last_trick=rules.last_trick, kt=tables.kt, trump_need=tables.trump_need,
-        seat_policies=seats, tune=partnership_tune(rules), seed=1, first_block=0, block_size=GAME_BLOCK, play_out=play,
+        seat_policies=seats, tune=family_tables(rules), seed=1, first_block=0, block_size=GAME_BLOCK, play_out=play,
         trump_out=trumps))
 
 

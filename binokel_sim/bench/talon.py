@@ -23,12 +23,11 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole talon deals per second: deal, every trick, declarations and draws, with ``policy``
     on every seat (``engines.talon.talon_playout_blocks``)."""
     from binokel_sim.engines.policies import policy_id
-    from binokel_sim.engines.talon import talon_playout_blocks
+    from binokel_sim.engines.talon import family_tables, talon_playout_blocks
     from binokel_sim.game_blocks import GAME_BLOCK
-    from binokel_sim.tables import compile_talon
 
     set_threads(threads)
-    tt = compile_talon(rules)
+    tt = family_tables(rules)
     deck = compile_tables(rules).deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     points = np.empty((deals, rules.players, 2), dtype=np.int64)

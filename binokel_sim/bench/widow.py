@@ -21,14 +21,14 @@ TWIN = widow_twin  # the twin that makes the family's records (random policy)
 
 def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole widow deals per second: deal, auction, widow, demand, burying, trump, melds, every
-    trick and the score, with ``policy`` on every seat (``widow_games.widow_playout_blocks``)."""
+    trick and the score, with ``policy`` on every seat (``engines.widow.widow_playout_blocks``)."""
     from binokel_sim.engines.policies import policy_id
-    from binokel_sim.engines.widow import compile_widow, most_calls, widow_playout_blocks
+    from binokel_sim.engines.widow import family_tables, most_calls, widow_playout_blocks
     from binokel_sim.game_blocks import GAME_BLOCK
 
     set_threads(threads)
     tables = compile_tables(rules)
-    tw = compile_widow(rules)
+    tw = family_tables(rules)
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     scores = np.empty((deals, rules.players), dtype=np.int64)
     calls = most_calls(rules)

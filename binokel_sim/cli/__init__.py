@@ -2,19 +2,46 @@
 
 Domain errors (bad cards, rules, output paths, run parameters) are caught at the boundary
 (:func:`binokel_sim.cli.base.domain_errors`) and printed as one line on stderr with exit code 1;
-typer itself answers usage errors with exit code 2. One module per group of commands:
+usage errors are one line with exit code 2, and Ctrl-C one line with exit code 130
+(:class:`binokel_sim.cli.base.App`). One module per group of commands:
 ``catalog`` (variants), ``hands`` (analyze, meld-odds), ``odds`` (bid-odds, deal-odds),
 ``batch``, ``report``, ``contests`` (duel, match), ``play``, ``bench``, ``warmup`` (warm-up),
 ``serve`` (the page).
 """
 
-# importing a command module registers its commands on the app
-from binokel_sim.cli import catalog, hands, odds, batch, report  # noqa: F401, I001
-from binokel_sim.cli import contests, play, calibrate, solve, bench  # noqa: F401, I001
-from binokel_sim.cli import warmup, serve  # noqa: F401, I001
 import gc
+import os
+import sys
 
-from binokel_sim.cli.base import app
+STOPPED = 130  # the exit code of a run stopped by Ctrl-C
+
+
+def exit_stopped(line: str | None = None) -> None:
+    """End a process stopped by Ctrl-C with exit code 130, after ``line`` on stderr.
+
+    Not by ``sys.exit``: a Ctrl-C that lands while Python runs ``exec`` on a string (dataclasses
+    and numba do it while they load) sets CPython's "unhandled KeyboardInterrupt" flag, even
+    though the interrupt is caught, and at exit CPython then kills the process with SIGINT
+    (exit status -2, no 130). The streams are flushed first; the files of the run were removed
+    as the interrupt went up."""
+    try:
+        if line is not None:
+            sys.stderr.write(line + "\n")
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: nothing more can be said
+        pass
+    os._exit(STOPPED)
+
+
+try:
+    # importing a command module registers its commands on the app
+    from binokel_sim.cli import catalog, hands, odds, batch, report  # noqa: F401, I001
+    from binokel_sim.cli import contests, play, calibrate, solve, bench  # noqa: F401, I001
+    from binokel_sim.cli import warmup, serve  # noqa: F401, I001
+    from binokel_sim.cli.base import app
+except KeyboardInterrupt:  # Ctrl-C while the command starts: the one line any Ctrl-C gets
+    exit_stopped("stopped by Ctrl-C; nothing was written")
 
 __all__ = ["app", "main"]
 
@@ -34,5 +61,11 @@ def main() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     try:
         app()
+    except KeyboardInterrupt:  # between the command's own handling and the exit
+        exit_stopped("stopped by Ctrl-C")
+    except SystemExit as exc:
+        if exc.code == STOPPED:  # the command said its Ctrl-C line
+            exit_stopped()
+        raise
     finally:
         gc.freeze()

@@ -2,7 +2,11 @@
 the error boundary and the progress bar.
 
 Domain errors (bad cards, rules, output paths, run parameters) are caught here and printed as one
-line on stderr with exit code 1; typer itself answers usage errors with exit code 2.
+line on stderr with exit code 1; usage errors (an unknown option, a value of the wrong kind) are
+one line too, with exit code 2 (:class:`App`); Ctrl-C, at any moment, is one line and exit code
+130 (:func:`domain_errors`, and :meth:`App.invoke` around it). Every number on the command line
+is read by :mod:`binokel_sim.numbers` (ASCII digits only; :class:`App` gives every integer and
+float option its reader).
 """
 
 import importlib
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 from rich.progress import (
     BarColumn,
     Progress,
@@ -28,6 +33,7 @@ from rich.progress import (
 
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.errors import DOMAIN_ERRORS, RulesError, SimulationError
+from binokel_sim.numbers import NUMBER, WHOLE_NUMBER, read_float, read_int
 from binokel_sim.io import (
     FORMATS,
     STDOUT,
@@ -44,10 +50,116 @@ if TYPE_CHECKING:
 # the top; numpy, numba, polars and the kernels are imported inside the commands that use them,
 # so `--help` answers quickly (tests/test_hygiene.py checks what `--help` imports).
 
+try:  # typer 0.2x carries its own copy of click
+    from typer._click import exceptions as _click_exceptions
+    from typer._click import types as _click_types
+except ImportError:  # pragma: no cover - an older typer on the click package
+    from click import exceptions as _click_exceptions
+    from click import types as _click_types
+
+
+def _ascii_number_type(kind: type) -> type:
+    """``kind`` (click's integer or float type, or a range of one) reading its value with
+    :mod:`binokel_sim.numbers` first: click's own ``int()`` and ``float()`` take any Unicode
+    digit (``--deals ٣`` would run 3 deals), ``nan`` and ``inf``."""
+    whole = issubclass(kind, _click_types.IntParamType)
+    reader, what = (read_int, WHOLE_NUMBER) if whole else (read_float, NUMBER)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            number = reader(value)
+            if number is None:
+                self.fail(f"{value!r} is not {what}", param, ctx)
+            value = number
+        return kind.convert(self, value, param, ctx)
+
+    return type(f"Ascii{kind.__name__}", (kind,), {"convert": convert})
+
+
+_NUMBER_TYPES: dict[type, type] = {}  # click's number type -> its ASCII reader
+
+
+def ascii_number(param_type):
+    """A copy of ``param_type`` that reads numbers as :mod:`binokel_sim.numbers` does, when it is
+    one of click's number types (ranges included); else ``param_type`` itself."""
+    import copy
+
+    kind = type(param_type)
+    if kind in _NUMBER_TYPES.values() or not issubclass(
+            kind, (_click_types.IntParamType, _click_types.FloatParamType)):
+        return param_type
+    reader = _NUMBER_TYPES.setdefault(kind, _ascii_number_type(kind))
+    converted = copy.copy(param_type)
+    converted.__class__ = reader
+    return converted
+
+
+class App(TyperGroup):
+    """The ``binokel-sim`` group: typer's, with three things kept in one place for every command.
+
+    - Every integer and float option reads its value with :mod:`binokel_sim.numbers` (its type
+      is replaced here, so no command can forget it).
+    - A usage error is one line on stderr, ``error: ...``, with exit code 2 (typer draws a
+      five-line panel).
+    - Ctrl-C that reaches the group (outside a command's :func:`domain_errors`) is one line and
+      exit code 130, like one inside it (typer would exit 130 without a word).
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for cmd in self.commands.values():
+            for param in cmd.params:
+                param.type = ascii_number(param.type)
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except _click_exceptions.ClickException as exc:
+            if type(exc).__name__ != "NoArgsIsHelpError":  # the help was shown: nothing to add
+                _one_line("error: " + usage_message(exc))
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            _one_line("error: aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx):
+        _WRITTEN.clear()
+        _PENDING.clear()
+        _CHECKING[0] = True  # warnings wait until the input is checked (work_starts)
+        try:
+            result = super().invoke(ctx)
+        except (typer.Exit, SystemExit) as exc:  # the command's own end (its Ctrl-C line said)
+            code = getattr(exc, "exit_code", getattr(exc, "code", 0))
+            if code in (0, None):
+                work_starts()
+            else:
+                _refused()
+            raise
+        except BaseException as exc:
+            _refused()
+            if not interrupted(exc):
+                raise
+            _one_line(stopped_line())
+            raise typer.Exit(130) from None
+        work_starts()
+        return result
+
+
+def usage_message(exc) -> str:
+    """A usage error as one line: click's message (its lines joined) and where help is."""
+    message = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    where = f" ({ctx.command_path} -h for help)" if ctx is not None else ""
+    return message + where
+
+
 app = typer.Typer(
     help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
          "Example: binokel-sim bid-odds --deals 200000 --seed 1",
-    no_args_is_help=True, pretty_exceptions_enable=False,
+    no_args_is_help=True, pretty_exceptions_enable=False, cls=App,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 out = Console()
@@ -59,6 +171,11 @@ PROGRESS_DEALS = 100_000  # bid-odds, duel, play: deals played out
 PROGRESS_SAMPLING = 200  # the same with a seat on the sampling policy (milliseconds a deal)
 FEW_SAMPLES = 1_000  # below this many deals a result's intervals are wide enough to warn
 STOPPED = "stopped by Ctrl-C; nothing was written"
+_WRITTEN: list[str] = []  # the files this command has said it wrote (wrote()), for stopped_line
+# A command's warning and note lines wait here while it still checks its input, and are shown
+# once its work starts (work_starts) or it ends well: a refused run says its error alone.
+_PENDING: list[str] = []
+_CHECKING = [False]
 
 
 class OddsFormat(str, Enum):
@@ -77,28 +194,86 @@ class RowsFormat(str, Enum):
 
 
 def warn(message: str) -> None:
-    """One line on stderr about an option the run treats other than asked."""
-    err.print(f"warning: {message}", markup=False, highlight=False, soft_wrap=True)
+    """One line on stderr about an option the run treats other than asked (shown once the
+    input is checked: :func:`work_starts`)."""
+    _say(f"warning: {message}")
+
+
+def _say(line: str) -> None:
+    if _CHECKING[0]:
+        _PENDING.append(line)
+    else:
+        _one_line(line)
+
+
+def _refused() -> None:
+    """A run refused (or stopped) before its work: the warnings waiting are dropped, so that its
+    error line stands alone."""
+    _PENDING.clear()
+    _CHECKING[0] = False
+
+
+def work_starts() -> None:
+    """The command's input is checked and its work begins: the warnings and notes said so far
+    are shown, and later ones at once (a run refused before this point shows only its error;
+    :meth:`App.invoke` calls this when a command ends well, :func:`progress_bar` (every
+    simulation runs in one) and :func:`wrote` when work or output begins)."""
+    _CHECKING[0] = False
+    lines = list(_PENDING)
+    _PENDING.clear()
+    for line in lines:
+        _one_line(line)
+
+
+def _one_line(line: str) -> None:
+    """``line`` on stderr as one line, whatever it quotes: a character that is not printable (a
+    newline in a file name or a rules file's name, U+2028, a control character) is shown
+    escaped, as Python writes it in a string."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+    err.print(shown, markup=False, highlight=False, soft_wrap=True)
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C: a KeyboardInterrupt, or an error raised because of one (Python
+    reports a KeyboardInterrupt that arrives inside a C call, numba's dispatcher's for one, as
+    ``SystemError: ... returned a result with an exception set``, caused by it)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    return False
+
+
+def stopped_line() -> str:
+    """What a run stopped by Ctrl-C says when its command has no more to say: that nothing was
+    written, or which files were written before it."""
+    if not _WRITTEN:
+        return STOPPED
+    return f"stopped by Ctrl-C after writing {', '.join(_WRITTEN)}"
 
 
 @contextmanager
-def domain_errors(stopped: str | Callable[[], str] = STOPPED) -> Iterator[None]:
-    """Turn a domain error into one line on stderr and exit code 1, and Ctrl-C into the line
-    ``stopped`` (or what it returns, called then) and exit code 130 (the files being written are
-    removed, :func:`io.atomic_file`)."""
+def domain_errors(stopped: str | Callable[[], str] = stopped_line) -> Iterator[None]:
+    """Turn a domain error into one line on stderr and exit code 1, and Ctrl-C
+    (:func:`interrupted`) into the line ``stopped`` (or what it returns, called then) and exit
+    code 130 (the files being written are removed, :func:`io.atomic_file`)."""
     try:
         yield
-    except KeyboardInterrupt:
-        line = stopped() if callable(stopped) else stopped
-        err.print(line, markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(130) from None
-    except DOMAIN_ERRORS as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
-    except MemoryError:
-        err.print("error: not enough memory for a run this large; use fewer --deals",
-                  markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+    except (typer.Exit, SystemExit):
+        raise
+    except BaseException as exc:
+        if interrupted(exc):  # first: an error while Ctrl-C was handled is still Ctrl-C
+            _one_line(stopped() if callable(stopped) else stopped)
+            raise typer.Exit(130) from None
+        if isinstance(exc, DOMAIN_ERRORS):
+            _one_line(f"error: {exc}")
+            raise typer.Exit(1) from None
+        if isinstance(exc, MemoryError):
+            _one_line("error: not enough memory for a run this large; use fewer --deals")
+            raise typer.Exit(1) from None
+        raise
 
 
 def _version(value: bool) -> None:
@@ -172,13 +347,10 @@ def cap_deals(value: int, option: str = "--deals") -> int:
     text = os.environ.get(MAX_DEALS_ENV)
     if text is None or text.strip() == "":
         return value
-    try:
-        cap = int(text)
-        if cap < 1:
-            raise ValueError
-    except ValueError:
-        raise typer.BadParameter(f"{MAX_DEALS_ENV}={text!r} is not a positive integer") \
-            from None
+    cap = read_int(text)
+    if cap is None or cap < 1:
+        raise typer.BadParameter(f"{MAX_DEALS_ENV}={text!r} is not a positive integer "
+                                 f"(digits 0-9)")
     if value is not None and value > cap:
         warn(f"{option} {value:,} capped at {cap:,} by {MAX_DEALS_ENV}")
         return cap
@@ -244,8 +416,11 @@ def write_out(df, out_file: Optional[Path], record: dict, fmt: Enum,
 
 
 def wrote(path) -> None:
-    """Every command that writes a file says so on stderr."""
-    err.print(f"wrote {path}", markup=False, highlight=False, soft_wrap=True)
+    """Every command that writes a file says so on stderr (and a Ctrl-C after it, that it did:
+    :func:`stopped_line`)."""
+    work_starts()
+    _WRITTEN.append(str(path))
+    _one_line(f"wrote {path}")
 
 
 def print_rows(df, record: dict, fmt: Enum) -> bool:
@@ -332,6 +507,21 @@ def clamp_threads(threads: Optional[int]) -> Optional[int]:
     return threads
 
 
+def check_duration(work, threads: Optional[int], scheduler: Optional[str] = None) -> None:
+    """Before a run: one ``note:`` line with its estimated time when it would take more than an
+    hour; a :class:`SimulationError` when more than a day (:mod:`binokel_sim.run_time`; the
+    threads are ``--threads`` clamped, or every core; ``--scheduler``'s cluster is announced,
+    never refused)."""
+    from binokel_sim.run_time import check_duration as estimate
+
+    ctx = _current_context()
+    line = estimate(work, threads if threads is not None else numba_threads(),
+                    cluster=scheduler is not None,
+                    can_cluster=ctx is not None and "scheduler" in ctx.params)
+    if line is not None:
+        note(line)  # shown as the work starts (progress_bar), after the command's last check
+
+
 def numba_threads() -> int:
     """The most worker threads numba may use (its ``NUMBA_NUM_THREADS``, all cores by default)."""
     from numba import config
@@ -399,6 +589,7 @@ def progress_bar(total: int, label: str, threshold: int = PROGRESS_DEALS, done: 
                  ) -> Iterator[Optional[Callable[[int, int], None]]]:
     """A rich progress bar on stderr for runs of ``threshold`` or more on a terminal, starting at
     ``done``; yields the callback the drivers call (None: no bar)."""
+    work_starts()
     if total < threshold or not err.is_terminal:
         yield None
         return
@@ -417,7 +608,7 @@ def read_hands_file(path: Path) -> list[tuple[str, str]]:
 
 def note(message: str) -> None:
     """One line on stderr about a default the run used in place of an option not given."""
-    err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
+    _say(f"note: {message}")
 
 
 def example_hand_note(rules: "Rules", counts, turned: Optional[str]) -> None:

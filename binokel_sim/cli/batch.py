@@ -19,6 +19,7 @@ from binokel_sim.cli.base import (
     VariantOpt,
     WorkersOpt,
     bad_row,
+    check_duration,
     check_out,
     clamp_threads,
     command,
@@ -34,7 +35,7 @@ from binokel_sim.cli.base import (
 )
 from binokel_sim.cli.render import Column, percent, percent_interval, points
 from binokel_sim.cli.render import table as render_table
-from binokel_sim.io import OutputError, is_stdout
+from binokel_sim.io import OutputError, check_output, is_stdout, temp_beside
 
 PARTIAL = ".partial.jsonl"  # the rows finished so far, beside --out, until the run completes
 
@@ -79,10 +80,11 @@ def batch_cmd(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
-    from binokel_sim.batch import batch_frame, check_batch, summarize_task
+    from binokel_sim.batch import batch_frame, batch_schema, check_batch, summarize_task
     from binokel_sim.engines.policies import default_policy
     from binokel_sim.hands_file import read_hands
     from binokel_sim.odds.summary import dealer_field
+    from binokel_sim.run_time import Work, odds_sample_seconds
     from binokel_sim.simulate import check_run
 
     with domain_errors():
@@ -96,18 +98,20 @@ def batch_cmd(
         if resume and (out_file is None or is_stdout(out_file)):
             raise OutputError("--resume needs --out FILE (the finished rows are kept beside it)")
         rows_in = read_hands(hands_file)
+        check_duration(Work(deals, "--deals", len(rows_in) * odds_sample_seconds(rules, policy)),
+                       threads, scheduler)
         record = provenance(rules, method="monte_carlo", seed=seed, deals=deals, policy=policy,
                             hands_file=str(hands_file), **dealer_field(rules),
                             **source(rules_file))
         identity = {**record, "seat": seat, "strict": strict,
                     "hands": hashlib.sha256("\n".join(f"{r.where}\t{r.hand}\t{r.turned}\t{r.seat}"
                                                       for r in rows_in).encode()).hexdigest()}
-        keep = _Checkpoint(out_file, identity, resume)
+        keep = _Checkpoint(out_file, identity, resume, list(batch_schema(rules)), len(rows_in))
         done = keep.rows()
         todo = [i for i in range(len(rows_in)) if i not in done]
 
     def stopped() -> str:
-        if keep.path is None:
+        if not keep.kept():  # no row finished yet (and none from before): no file to name
             return "stopped by Ctrl-C; nothing was written"
         return (f"stopped by Ctrl-C; {len(done)} of {len(rows_in)} hands are kept in {keep.path}: "
                 f"run the same command with --resume to go on")
@@ -127,8 +131,8 @@ def batch_cmd(
             done[i] = row
             if progress is not None:
                 progress(len(done), len(rows_in))
-    warn_few(deals)
-    with domain_errors():
+    with domain_errors(stopped):  # until the output is whole, the finished rows are kept
+        warn_few(deals)
         df = batch_frame(rules, list(done.values()))
         delivered = deliver(df, out_file, record, fmt, {"provenance": record,
                                                         "rows": df.to_dicts()})
@@ -163,15 +167,21 @@ def _print_batch(df) -> None:
 
 class _Checkpoint:
     """The rows a run has finished, one JSON line each after a first line naming the run, in a
-    file beside ``--out``; a run given ``--resume`` reads them back and goes on."""
+    file beside ``--out``; a run given ``--resume`` reads them back and goes on. The file is
+    checked as it is read (a row of this batch's columns and rows on every line); a last line
+    cut short by the stop is dropped, its row is simulated again."""
 
-    def __init__(self, out_file: Optional[Path], identity: dict, resume: bool):
+    def __init__(self, out_file: Optional[Path], identity: dict, resume: bool,
+                 columns: list[str], n_rows: int):
         self.path = None if out_file is None or is_stdout(out_file) else partial_path(out_file)
         self.identity = json.loads(json.dumps(identity))
+        self._columns = set(columns)
+        self._n_rows = n_rows
         self._rows: dict[int, dict] = {}
         self._file = None
         if self.path is None:
             return
+        check_output(self.path)  # the rows are kept beside --out: that name must work too
         if self.path.exists() and not resume:
             raise OutputError(f"{self.path} holds an interrupted run: add --resume to continue "
                               f"it, or delete it to start again")
@@ -183,30 +193,48 @@ class _Checkpoint:
     def _read(self) -> None:
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
-            head = json.loads(lines[0]) if lines else None
-            rows = [json.loads(line) for line in lines[1:] if line.strip()]
-        except (OSError, ValueError) as exc:
-            raise OutputError(f"cannot resume from {self.path}: {exc}") from None
-        if head != {"batch": self.identity}:
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+            raise OutputError(f"cannot resume from {self.path}: {reason}") from None
+        if not lines:  # stopped before its first row was written
+            return
+        if _json_line(lines[0]) != {"batch": self.identity}:
             raise OutputError(f"cannot resume: {self.path} was made by a run with other "
                               f"arguments or hands; delete it to start again")
-        self._rows = {r["row"]: r for r in rows}
+        for number, line in enumerate(lines[1:], start=2):
+            row = _json_line(line)
+            if self._is_row(row):
+                self._rows[row["row"]] = row
+            elif number < len(lines) and line.strip():
+                raise OutputError(f"cannot resume from {self.path}: line {number} is not a row "
+                                  f"of this batch; delete the file to start again")
+
+    def _is_row(self, row) -> bool:
+        return (isinstance(row, dict) and set(row) == self._columns
+                and type(row["row"]) is int and 0 <= row["row"] < self._n_rows)
 
     def rows(self) -> dict[int, dict]:
         return dict(self._rows)
+
+    def kept(self) -> bool:
+        """Whether finished rows are in the file (this run's or an interrupted run's)."""
+        return self.path is not None and self.path.exists()
 
     def add(self, row: dict) -> None:
         if self.path is None:
             return
         if self._file is None:
-            fresh = not self.path.exists() or not self._rows
+            # the header and the rows read back, written whole (temp file + rename), then
+            # appended to: a line cut short by an earlier stop is gone
+            with temp_beside(self.path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+                f.write(json.dumps({"batch": self.identity}) + "\n")
+                for kept in self._rows.values():
+                    f.write(json.dumps(kept) + "\n")
             try:
-                self._file = open(self.path, "w" if fresh else "a", encoding="utf-8")
+                self._file = open(self.path, "a", encoding="utf-8")
             except OSError as exc:
                 raise OutputError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}") \
                     from None
-            if fresh:
-                self._file.write(json.dumps({"batch": self.identity}) + "\n")
         self._file.write(json.dumps(row) + "\n")
         self._file.flush()
 
@@ -223,3 +251,11 @@ class _Checkpoint:
         self._close()
         if self.path is not None:
             self.path.unlink(missing_ok=True)
+
+
+def _json_line(line: str):
+    """One line of the checkpoint as JSON, None when it is not JSON (cut short, edited)."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None

@@ -15,6 +15,7 @@ from binokel_sim.cli.base import (
     ThreadsOpt,
     VariantOpt,
     cap_deals,
+    check_duration,
     clamp_threads,
     command,
     domain_errors,
@@ -78,6 +79,7 @@ def calibrate(
     from binokel_sim.calibrate import check_calibrate
     from binokel_sim.engines.policies import default_policy
     from binokel_sim.report import check_out_dir
+    from binokel_sim.run_time import Work, odds_sample_seconds, playout_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -85,6 +87,9 @@ def calibrate(
         check_calibrate(rules, deals, samples, seed, bins)
         threads = clamp_threads(threads)
         samples_per_move = samples_per_move_for(samples_per_move, policy, outcome_policy or "")
+        check_duration(Work(deals, "--deals", samples * odds_sample_seconds(
+            rules, policy, samples_per_move) + playout_seconds(
+            rules, (outcome_policy or policy,), samples_per_move)), threads)
         if out_dir is not None:
             check_out_dir(out_dir)
             figure = _matplotlib_present()

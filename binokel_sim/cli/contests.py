@@ -18,6 +18,7 @@ from binokel_sim.cli.base import (
     VariantOpt,
     WorkersOpt,
     cap_deals,
+    check_duration,
     check_out,
     clamp_threads,
     command,
@@ -83,12 +84,16 @@ def duel(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.contests import duel_summary
+    from binokel_sim.families import sides
+    from binokel_sim.run_time import Work, playout_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         samples_per_move = samples_per_move_for(samples_per_move, a, b)
+        check_duration(Work(deals, "--deals", sides(rules) * playout_seconds(
+            rules, (a, b), samples_per_move)), threads, scheduler)
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "dueling", progress_threshold(a, b)) as progress:
             summary = duel_summary(rules, a, b, deals, seed, threads, progress, backend,
@@ -135,12 +140,15 @@ def match(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.contests import match_summary
+    from binokel_sim.run_time import DEALS_PER_GAME, Work, playout_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         samples_per_move = samples_per_move_for(samples_per_move, a, b)
+        check_duration(Work(games, "--games", DEALS_PER_GAME * playout_seconds(
+            rules, (a, b), samples_per_move)), threads, scheduler)
         threshold = progress_threshold(a, b) // 10
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(games, "playing games", threshold) as progress:

@@ -19,6 +19,7 @@ from binokel_sim.cli.base import (
     WorkersOpt,
     bad_row,
     check_out,
+    check_duration,
     clamp_threads,
     command,
     deliver,
@@ -201,6 +202,7 @@ def meld_odds_cmd(
     from binokel_sim.analysis import exact_meld_odds, meld_odds, provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.cards import SUITS
+    from binokel_sim.run_time import MELD_HANDS_PER_S, Work
     from binokel_sim.simulate import SimulationError, check_run, set_threads
 
     with domain_errors():
@@ -223,6 +225,7 @@ def meld_odds_cmd(
             record = provenance(rules, method="exact", trump=SUITS[trump_index],
                                 **source(rules_file))
         else:
+            check_duration(Work(deals, "--deals", 1 / MELD_HANDS_PER_S), threads, scheduler)
             with open_backend(workers, scheduler, threads) as backend, \
                     progress_bar(deals, "dealing", PROGRESS_HANDS) as progress:
                 df = meld_odds(rules, deals, seed, trump_index, threads, progress, backend)

@@ -22,6 +22,7 @@ from binokel_sim.cli.base import (
     VariantOpt,
     VoidOpt,
     WorkersOpt,
+    check_duration,
     check_out,
     clamp_threads,
     command,
@@ -81,13 +82,17 @@ def bid_odds_cmd(
         help="Who dealt: me, left, partner or right (with --auction; in games where the "
              "player left of the dealer leads, default right).")] = None,
     samples_per_move: SamplesPerMoveOpt = None,
+    bid: Annotated[Optional[int], typer.Option(
+        "--bid", metavar="N", show_default=False,
+        help="The odds of exactly this bid too.")]
+    = None,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs: per trump
     in four-hand-80; after the widow, with the exact widow analysis, in the widow games. The
     whole story and every option: docs/commands.md.
 
     Example: binokel-sim bid-odds --deals 1000000 --seed 7
-    Example: binokel-sim bid-odds --trump H --full
+    Example: binokel-sim bid-odds --trump H --full --bid 120
     Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
     Example: binokel-sim bid-odds --auction "50 pass 51" --dealer right
     Example: binokel-sim bid-odds --policy sampling --samples-per-move 32 -n 200
@@ -98,6 +103,7 @@ def bid_odds_cmd(
     from binokel_sim.engines.policies import default_policy
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
+    from binokel_sim.run_time import Work, odds_sample_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
@@ -107,12 +113,15 @@ def bid_odds_cmd(
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         knowledge = knowledge_of(rules, counts, known or [], void or [])
+        samples_per_move = samples_per_move_for(samples_per_move, policy)
+        check_duration(Work(deals, "--deals", odds_sample_seconds(rules, policy,
+                                                                  samples_per_move)),
+                       threads, scheduler)
         family_view(rules).bid_odds(
             rules, counts, deals=deals, seed=seed, policy=policy, trump=trump, threads=threads,
             full=full, out_file=out_file, fmt=fmt, workers=workers, scheduler=scheduler,
             knowledge=knowledge, auction=auction, dealer=dealer,
-            samples_per_move=samples_per_move_for(samples_per_move, policy),
-            origin=source(rules_file))
+            samples_per_move=samples_per_move, origin=source(rules_file), bid=bid)
 
 
 @command("deal-odds")
@@ -153,17 +162,18 @@ def deal_odds_cmd(
     from binokel_sim.backend import open_backend
     from binokel_sim.documents.deal_odds import check as check_deal_odds
     from binokel_sim.documents.deal_odds import document as deal_odds_document
+    from binokel_sim.engines import engine
     from binokel_sim.engines.policies import default_policy
-    from binokel_sim.engines.talon import check as check_talon
     from binokel_sim.families import check_supports
     from binokel_sim.hands import parse_hand
     from binokel_sim.io import is_stdout, write_text
+    from binokel_sim.run_time import Work, odds_sample_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         policy = policy if policy is not None else default_policy(rules)
         check_supports(rules, "deal-odds")
-        check_talon(rules)
+        engine(rules).check(rules)
         counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
         turned_type, knowledge = check_deal_odds(
             rules, counts, turned=turned, hand_given=hand is not None, seat=seat,
@@ -172,6 +182,9 @@ def deal_odds_cmd(
         samples_per_move = samples_per_move_for(samples_per_move, policy)
         if out_file is not None:
             check_output(out_file, suffixes=(".json",))
+        check_duration(Work(deals, "--deals", odds_sample_seconds(rules, policy,
+                                                                  samples_per_move)),
+                       threads, scheduler)
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "playing", progress_threshold(policy)) as progress:
             result, document = deal_odds_document(

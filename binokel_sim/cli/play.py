@@ -15,6 +15,7 @@ from binokel_sim.cli.base import (
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
+    check_duration,
     clamp_threads,
     command,
     domain_errors,
@@ -50,6 +51,10 @@ def play(
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 10,
     seed: SeedOpt = 1,
+    deal: Annotated[Optional[int], typer.Option(
+        "--deal", metavar="I",
+        help="Start at deal I of the seed's run (numbered from 0): its record is line I of "
+             "--deals I+1; --deals then counts from I (default 1).")] = None,
     policy: PolicyOpt = "heuristic",
     samples_per_move: SamplesPerMoveOpt = None,
     threads: ThreadsOpt = None,
@@ -64,13 +69,18 @@ def play(
     trick and the scores, streamed a chunk of deals at a time (any --deals in a few hundred MB).
     The record's fields: docs/commands.md.
 
+    --deal I gives deal I of the seed's run without the run before it: only the earlier deals
+    of its random-stream block are played again (at most 1,023; 7 with sampling).
+
     Example: binokel-sim play -v two-hand-48 --deals 5 --seed 1 --format jsonl
     Example: binokel-sim play --deals 2 --seed 1 --format text
+    Example: binokel-sim play --seed 1 --deal 123456 --format text
     Example: binokel-sim play --deals 10000000 --policy random --out deals.parquet
     Example: binokel-sim play -n 5 --policy sampling -o s.jsonl
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.records.stream import record_frames, write_records
+    from binokel_sim.run_time import RECORDS_PER_S, Work, playout_seconds
     from binokel_sim.simulate import MAX_DEALS
 
     to_stdout = out_file is None or is_stdout(out_file)
@@ -80,14 +90,19 @@ def play(
         fmt = output_format(fmt, out_file)
         threads = clamp_threads(threads)
         samples_per_move = samples_per_move_for(samples_per_move, policy)
-        run = provenance(rules, seed=seed, policy=policy, deals=deals,
+        if deal is not None and not given("deals"):
+            deals = 1
+        start = {} if deal is None else {"first_deal": deal}
+        check_duration(Work(deals, "--deals", playout_seconds(rules, (policy,), samples_per_move),
+                            serial=1 / RECORDS_PER_S), threads)
+        run = provenance(rules, seed=seed, policy=policy, deals=deals, **start,
                          **sampling_provenance(samples_per_move, policy), **source(rules_file))
         # no bar over records printed on the same terminal
         quiet = to_stdout and sys.stdout.isatty()
         threshold = progress_threshold(policy)
         with progress_bar(deals, "playing", MAX_DEALS + 1 if quiet else threshold) as progress:
             frames = record_frames(rules, deals, seed, policy, threads, progress,
-                                   samples_per_move)
+                                   samples_per_move, first=deal or 0)
             if to_stdout:
                 _to_stdout(frames, fmt.value, rules, run)
             else:

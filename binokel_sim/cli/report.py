@@ -14,6 +14,7 @@ from binokel_sim.cli.base import (
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
+    check_duration,
     clamp_threads,
     command,
     domain_errors,
@@ -64,14 +65,15 @@ def report_cmd(
     from binokel_sim.engines.policies import default_policy
     from binokel_sim.families import engine_family
     from binokel_sim.hands import parse_hand
-    from binokel_sim.odds.talon import check_seat, turned_card
+    from binokel_sim.odds import family_odds
+    from binokel_sim.run_time import MELD_HANDS_PER_S, Work, odds_sample_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
         policy = policy if policy is not None else default_policy(rules)
         refuse_sampling(policy, "report")
         family = engine_family(rules)
-        view = rp.view_of(family)
+        view, hand_odds = rp.view_of(family), family_odds(rules)
         if hand is not None and hands_file is not None:
             raise CardError("give --hand or --hands-file, not both")
         if not view.TURNED_CARD:
@@ -81,7 +83,7 @@ def report_cmd(
                                           f"three-hand-72, four-hand-72); {rules.name} has no "
                                           f"turned card")
         else:
-            check_seat(seat)
+            hand_odds.check_seat(seat)
         if hands_file is not None:
             inputs = [(i, where, text) for i, (where, text) in
                       enumerate(read_hands_file(hands_file))]
@@ -91,8 +93,8 @@ def report_cmd(
         for index, where, text in inputs:
             try:
                 counts = parse_hand(text, rules)
-                turned_type = (turned_card(rules, counts, turned,
-                                           hand_given=hand is not None or where is not None)
+                hand_given = hand is not None or where is not None
+                turned_type = (hand_odds.turned_card(rules, counts, turned, hand_given=hand_given)
                                if view.TURNED_CARD else None)
             except CardError as exc:
                 raise CardError(f"{where}: {exc}" if where else str(exc)) from None
@@ -100,6 +102,8 @@ def report_cmd(
         threads = clamp_threads(threads)
         out_dir = rp.check_out_dir(out_dir)
         rp.require_matplotlib()
+        check_duration(Work(deals, "--deals", len(parsed) * odds_sample_seconds(rules, policy)
+                            + 1 / MELD_HANDS_PER_S), threads)
 
         hands = []
         with progress_bar(deals * len(parsed), "playing") as progress:

@@ -113,7 +113,7 @@ def run_step(step: Step) -> tuple[int, float]:
     from binokel_sim import compile_notice
     from binokel_sim.cli.base import app  # with every command: binokel_sim.cli added them
 
-    import binokel_sim.kernels.options  # noqa: F401  (numba's compile events are listened to)
+    import binokel_sim.kernels  # noqa: F401  (numba's compile events are listened to)
 
     before, cpu = compile_notice.compilations(), time.process_time()
     stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
@@ -167,10 +167,13 @@ def warm_up(
                                                   for v in (variant or ["four-hand-80"])]
         steps = plan(names)
         if part is not None:
-            k, _, n = part.partition("/")
-            if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+            from binokel_sim.numbers import read_int
+
+            k_text, _, n_text = part.partition("/")
+            k, n = read_int(k_text, signed=False), read_int(n_text, signed=False)
+            if k is None or n is None or not 1 <= k <= n:
                 raise SimulationError(f"--part must be K/N with 1 <= K <= N (got {part!r})")
-            steps = part_of(steps, int(k), int(n))
+            steps = part_of(steps, k, n)
         console = Console(stderr=True, file=sys.stderr)  # the bar stays on the real stderr
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())

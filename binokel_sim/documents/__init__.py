@@ -3,8 +3,8 @@
 dictionaries, so their fields cannot drift apart.
 
 - :mod:`.bid_odds`: ``bid-odds``, one module per engine family that bids, with the same names
-  (``check`` the family's options, then ``document``);
-- :mod:`.deal_odds`: ``deal-odds`` (the talon games).
+  (``own_options`` and ``check`` the family's options, then ``document``);
+- :mod:`.deal_odds`: ``deal-odds`` (the talon games), with the same names.
 
 Each ``document`` returns ``(result, document)``: the library's result (its ``rows`` a polars
 frame, what the CLI's table is printed from) and the JSON document (``provenance`` first).

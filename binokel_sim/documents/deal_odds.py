@@ -11,24 +11,32 @@ if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
 
+def own_options(rules: "Rules") -> tuple[str, ...]:
+    """The options of its own ``deal-odds`` reads (the page shows a field for each): the turned
+    card and the seat."""
+    return ("turned", "seat")
+
+
 def check(rules: "Rules", counts, *, turned: Optional[str], hand_given: bool, seat: str,
           known: list[str], void: list[str]) -> tuple[int, "Knowledge"]:
     """The options of a talon-game hand ``counts``, checked before any work: the turned card
-    (:func:`binokel_sim.odds.talon.turned_card`), the seat and what is known of the other
-    hands, which must leave a possible deal. Returns the turned card's type and the
-    knowledge."""
+    (the family's ``turned_card``, :func:`binokel_sim.odds.talon.turned_card`), the seat and
+    what is known of the other hands, which must leave a possible deal. Returns the turned
+    card's type and the knowledge."""
     from binokel_sim.constraints import parse_knowledge
-    from binokel_sim.engines.talon import check as check_talon
-    from binokel_sim.engines.talon import sampler_inputs
-    from binokel_sim.odds.talon import check_seat, turned_card
+    from binokel_sim.engines import engine
+    from binokel_sim.families import check_supports
+    from binokel_sim.odds import family_odds
 
-    check_talon(rules)
-    turned_type = turned_card(rules, counts, turned, hand_given=hand_given)
-    check_seat(seat)
+    check_supports(rules, "deal-odds")
+    drivers, odds = engine(rules), family_odds(rules)
+    drivers.check(rules)
+    turned_type = odds.turned_card(rules, counts, turned, hand_given=hand_given)
+    odds.check_seat(seat)
     seen = counts.copy()
     seen[turned_type] += 1  # the turned card is no other seat's
     knowledge = parse_knowledge(rules, seen, known, void)
-    sampler_inputs(rules, counts, turned_type, knowledge)  # an impossible constraint: now
+    drivers.sampler_inputs(rules, counts, knowledge, turned=turned_type)  # impossible: now
     return turned_type, knowledge
 
 

@@ -17,7 +17,7 @@ from binokel_sim import expert_play, pair_value
 from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
 from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
-from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs  # noqa: F401
+from binokel_sim.constraints import hand_sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
     inference_id,
@@ -35,15 +35,19 @@ from binokel_sim.game_blocks import (
 from binokel_sim.kernels.partnership.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_HEURISTIC
 from binokel_sim.simulate import (
+    BLOCK_SIZE,
     Progress,
     SimulationError,
     check_memory,
     check_run,
+    chunks,
+    refuse_options,
+    require_options,
     set_threads,
     spread_blocks,
     unseen_deck,
 )
-from binokel_sim.tables import allowed_trumps, compile_tables, partnership_tune
+from binokel_sim.tables import allowed_trumps, compile_tables
 from binokel_sim.variants import Rules
 
 DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_02", "play_13",
@@ -67,6 +71,25 @@ def expert_plays(rules: Rules) -> bool:
     """The ``expert`` policy (the heuristic card player with fitted knobs,
     ``kernels/partnership/heuristic.py``) plays the variants whose knobs are fitted."""
     return expert_play.fitted(rules.name)
+
+
+def family_tables(rules: Rules) -> np.ndarray:
+    """The partnership card player's knobs as its kernels read them (int64 (2, N_PTUNE),
+    ``kernels.partnership.tricks.seat_knobs``): the heuristic's row (its fixed values), then the
+    expert's (:mod:`binokel_sim.expert_play`, the heuristic's values where none are fitted)."""
+    from binokel_sim.kernels.partnership.heuristic import HEURISTIC_PTUNE
+
+    heuristic = dict(zip(expert_play.PARTNERSHIP_KNOBS, HEURISTIC_PTUNE))
+    expert = expert_play.knobs(rules.name, heuristic)
+    return np.array([list(HEURISTIC_PTUNE), [expert[n] for n in expert_play.PARTNERSHIP_KNOBS]],
+                    dtype=np.int64)
+
+
+def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge, *, turned: int | None = None):
+    """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
+    not hold (:func:`binokel_sim.constraints.hand_sampler_inputs`); no card is turned here."""
+    refuse_options(rules, "sampler_inputs", turned=turned)
+    return hand_sampler_inputs(rules, counts, knowledge)
 
 
 def check(rules: Rules) -> None:
@@ -136,14 +159,14 @@ def marriage_trumps(rules: Rules, counts: np.ndarray) -> list[int]:
     return [s for s, ok in enumerate(allowed_trumps(rules, counts)) if ok]
 
 
-def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
-                    trumps: list[int], threads: int | None = None,
-                    progress: Progress | None = None, first_sample: int = 0,
-                    knowledge=None, auction: tuple | None = None,
-                    max_draws: int | None = None,
-                    samples_per_move: int = SAMPLES_PER_MOVE) -> BidSamples:
+def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str, *,
+                threads: int | None = None, progress: Progress | None = None,
+                first_sample: int = 0, knowledge=None,
+                samples_per_move: int = SAMPLES_PER_MOVE, trumps: list[int] | None = None,
+                turned: int | None = None, dealer: int | None = None,
+                auction: tuple | None = None, max_draws: int | None = None) -> BidSamples:
     """Deal the other cards around ``counts`` (the bid winner's hand, seat 0) ``samples`` times and
-    play each deal out once per trump in ``trumps`` with ``policy`` on every seat.
+    play each deal out once per trump in ``trumps`` (needed) with ``policy`` on every seat.
     ``first_sample`` (a multiple of :data:`GAME_BLOCK`) gives the samples ``first_sample ..`` of
     a longer run. ``knowledge`` (a :class:`~binokel_sim.constraints.Knowledge`, from ``--known``
     and ``--void``): the other seats are dealt consistently with it by the unbiased constrained
@@ -152,13 +175,16 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     showed (:func:`binokel_sim.bidding.auction_bounds`); each sample is then dealt again until
     seats 1..3's heuristic limits lie within them (a :class:`SimulationError` when one would take more than
     ``max_draws`` deals, default :data:`MAX_AUCTION_DRAWS`). ``samples_per_move``: the
-    sampling policy's deals per card decision."""
+    sampling policy's deals per card decision. ``turned`` and ``dealer`` are the other
+    families' and refused here (the auction's dealer is in ``auction``)."""
     check(rules)
+    require_options(rules, "run_samples", trumps=trumps)
+    refuse_options(rules, "run_samples", turned=turned, dealer=dealer)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    tune = partnership_tune(rules)  # the knob rows, once for every chunk
+    tune = family_tables(rules)  # the knob rows, once for every chunk
     unseen = unseen_deck(rules, counts)
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
@@ -232,7 +258,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    tune = partnership_tune(rules)  # the knob rows, once for every chunk
+    tune = family_tables(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     infer = inference_id(inference, rules, a, b)
     block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
@@ -282,7 +308,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    tune = partnership_tune(rules)  # the knob rows, once for every chunk
+    tune = family_tables(rules)  # the knob rows, once for every chunk
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     n_tricks = rules.hand_size
@@ -356,7 +382,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
     tables = compile_tables(rules)
-    tune = partnership_tune(rules)  # the knob rows, once for every chunk
+    tune = family_tables(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     check_memory(32 * games, f"{games:,} games")
@@ -374,3 +400,40 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
         if progress is not None:
             progress(start + n, games)
     return out
+
+
+# --- the partner's meld (published.run_partner_meld) --------------------------------------------
+
+def partner_meld_hist(rules: Rules, deals: int, seed: int, own_edges: np.ndarray,
+                      threads: int | None = None, progress: Progress | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Deal ``deals`` deals (``kernels/partnership/partner_meld.py``: seat 0 names the suit of
+    its best meld among the suits it holds a marriage in, the first of S H D C on a tie; its
+    partner is seat 2): ``hist[c, L, v]``, the deals where seat 0's meld is in class ``c`` of
+    ``own_edges`` (int64), it holds ``L`` cards of its trump and its partner melds ``v``, and
+    ``no_trump[c]``, those where seat 0 may name no suit. Block ``i`` reads stream ``(seed,
+    i)``: the same numbers on any thread count and in any chunking."""
+    from binokel_sim.kernels.partnership.partner_meld import partner_meld_blocks
+
+    check(rules)
+    check_run(deals, seed)
+    n_threads = set_threads(threads)
+    tables = compile_tables(rules)
+    shape = (own_edges.shape[0], rules.hand_size + 1, tables.max_total + 1)
+    hist = np.zeros(shape, dtype=np.int64)
+    no_trump = np.zeros(own_edges.shape[0], dtype=np.int64)
+    done = 0
+    for first_block, _, n in chunks(deals, n_threads):
+        n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
+        h = np.zeros((n_blocks, *shape), dtype=np.int64)
+        nt = np.zeros((n_blocks, own_edges.shape[0]), dtype=np.int64)
+        spread_blocks(partner_meld_blocks, n_blocks, deck=tables.deck,
+                      hand_size=rules.hand_size, kt=tables.kt, trump_need=tables.trump_need,
+                      own_edges=own_edges, seed=seed, first_block=first_block,
+                      block_size=BLOCK_SIZE, n_deals=n, hist=h, no_trump=nt)
+        hist += h.sum(axis=0)  # serial reduction, in block order
+        no_trump += nt.sum(axis=0)
+        done += n
+        if progress is not None:
+            progress(done, deals)
+    return hist, no_trump

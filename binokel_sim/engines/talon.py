@@ -10,12 +10,13 @@ decisions beyond it are in docs/rules.md, "Talon games".
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from binokel_sim import expert_play
-from binokel_sim.cards import N_PLANES, counts_to_planes
+from binokel_sim.cards import N_PLANES, N_RANKS, N_SUITS, N_TYPES, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.engines.policies import (
     check_samples_per_move,
@@ -40,17 +41,20 @@ from binokel_sim.kernels.modes import (
     MODE_PLAYOUT,
     MODE_SAMPLE,
 )
+from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.talon.deals import placeholders, talon_blocks
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
     check_memory,
     check_run,
+    refuse_options,
+    require_options,
     set_threads,
     spread_items,
     unseen_deck,
 )
-from binokel_sim.tables import compile_tables, compile_talon
+from binokel_sim.tables import compile_tables, declaration_rows, tune_rows
 from binokel_sim.variants import Rules
 
 # the specialisations its drivers compile beyond the heuristic's, each on first use, as
@@ -86,9 +90,48 @@ def check(rules: Rules) -> None:
         problems.append("trump chosen by the turned card")
     if rules.partnerships and sorted(map(sorted, rules.partnerships)) != [[0, 2], [1, 3]]:
         problems.append("no partnerships, or partnerships 0+2 and 1+3")
+    if rules.claim:  # sixty-six's keys (closing and the exchange come only with a claim)
+        problems.append("no claim ([game] claim: a sixty-six game)")
     if problems:
         raise SimulationError(f"variant {rules.name}: the talon engine needs "
                               f"{'; '.join(problems)}")
+
+
+@functools.lru_cache(maxsize=32)
+def family_tables(rules: Rules) -> tuple:
+    """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon.deals`): ``(cfg,
+    declaration rows int64 (4, rows, N_DECL): :func:`~binokel_sim.tables.declaration_rows` and
+    the record bits of the melds each sits inside, rows per trump int64 (4,), card points int64
+    (24,), number of melds)``."""
+    from binokel_sim.kernels.talon import declare as k
+
+    cfg = np.zeros(k.N_CFG, dtype=np.int64)
+    cfg[k.CFG_PLAYERS] = rules.players
+    cfg[k.CFG_HAND] = rules.hand_size
+    cfg[k.CFG_TALON] = rules.talon
+    cfg[k.CFG_LAST_TRICK] = rules.last_trick
+    cfg[k.CFG_STRICT1] = int(rules.strict == "always")
+    cfg[k.CFG_BONUS_RANK] = rules.turned_bonus_rank
+    cfg[k.CFG_BONUS] = rules.turned_bonus
+    swap = [m for m in rules.melds if m.name == rules.swap_meld]
+    cfg[k.CFG_SWAP_RANK] = swap[0].ranks[0] if swap else -1
+    cfg[k.CFG_PAIRS] = int(bool(rules.partnerships))
+    cfg[k.CFG_COPIES] = rules.copies
+    cfg[k.CFG_TUNE:k.CFG_TUNE + 2 * N_TUNE] = tune_rows(rules)
+    by_trump = [declaration_rows(rules, trump) for trump in range(N_SUITS)]
+    width = max(len(rows) for rows in by_trump)
+    decl = np.zeros((N_SUITS, width, k.N_DECL), dtype=np.int64)
+    # a row's meld sits inside its parents: their served-record bits, 3 << 2p each (a copy that
+    # served one may not serve the row; SPEC "Variant two-hand-48", docs/rules.md "Declarations")
+    names = [meld.name for meld in rules.melds]
+    inside = [sum(3 << (2 * names.index(p)) for p in meld.inside) for meld in rules.melds]
+    for trump, rows in enumerate(by_trump):
+        decl[trump, :len(rows), :k.D_INSIDE] = rows
+        decl[trump, :len(rows), k.D_INSIDE] = [inside[row[0]] for row in rows]
+    n_decl = np.array([len(rows) for rows in by_trump], dtype=np.int64)
+    card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)],
+                           dtype=np.int64)
+    return cfg, decl, n_decl, card_points, len(rules.melds)
 
 
 def n_tricks(rules: Rules) -> int:
@@ -240,7 +283,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tt = compile_talon(rules)
+    tt = family_tables(rules)
     deck = compile_tables(rules).deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
@@ -284,7 +327,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tt = compile_talon(rules)
+    tt = family_tables(rules)
     deck = compile_tables(rules).deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     infer = inference_id(inference, rules, a, b)
@@ -313,7 +356,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tt = compile_talon(rules)
+    tt = family_tables(rules)
     deck = compile_tables(rules).deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
@@ -333,35 +376,42 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
 
 # --- samples of one hand (deal-odds) ------------------------------------------------------------
 
-def sampler_inputs(rules: Rules, counts: np.ndarray, turned: int, knowledge):
+def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge, *, turned: int | None = None):
     """The constrained sampler's inputs for ``knowledge`` over the cards neither in the hand
     ``counts`` nor the ``turned`` card (the other seats' hands and the hidden talon), checked (an
     impossible combination is a :class:`CardError`); placeholders (``groups`` 0: the plain
-    shuffle) when nothing is known."""
+    shuffle) when nothing is known. ``turned`` is needed."""
     from binokel_sim.constraints import inputs_for
 
+    require_options(rules, "sampler_inputs", turned=turned)
     seen = np.asarray(counts, dtype=np.int64).copy()
     seen[turned] += 1
     return inputs_for(rules, seen, knowledge, hidden=rules.talon - 1)
 
 
-def run_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samples: int,
-                      seed: int, policy: str, threads: int | None = None,
-                      progress: Progress | None = None, first_sample: int = 0,
-                      knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str, *,
+                threads: int | None = None, progress: Progress | None = None,
+                first_sample: int = 0, knowledge=None,
+                samples_per_move: int = SAMPLES_PER_MOVE, trumps: list[int] | None = None,
+                turned: int | None = None, dealer: int | None = None,
+                auction: tuple | None = None, max_draws: int | None = None) -> np.ndarray:
     """Deal the unseen cards around ``counts`` (seat 0's hand) and the ``turned`` card (a card
-    type) ``samples`` times and play each deal with ``policy`` on every seat, ``dealer`` dealing.
-    Returns int64 (samples, players, 2): card and meld points per seat. ``first_sample`` (a
-    multiple of ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run.
-    ``knowledge`` (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``):
-    the other seats and the talon are dealt consistently with it by the unbiased constrained
-    sampler (an impossible combination is a :class:`CardError`). ``samples_per_move``: the
-    sampling policy's deals per card decision."""
+    type) ``samples`` times and play each deal with ``policy`` on every seat, ``dealer`` dealing
+    (both needed). Returns int64 (samples, players, 2): card and meld points per seat.
+    ``first_sample`` (a multiple of ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a
+    longer run. ``knowledge`` (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and
+    ``--void``): the other seats and the talon are dealt consistently with it by the unbiased
+    constrained sampler (an impossible combination is a :class:`CardError`).
+    ``samples_per_move``: the sampling policy's deals per card decision. ``trumps``,
+    ``auction`` and ``max_draws`` are the partnership game's and refused here (the turned card
+    is trump)."""
     check(rules)
+    require_options(rules, "run_samples", turned=turned, dealer=dealer)
+    refuse_options(rules, "run_samples", trumps=trumps, auction=auction, max_draws=max_draws)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tt = compile_talon(rules)
+    tt = family_tables(rules)
     known = counts.copy()
     known[turned] += 1
     unseen = unseen_deck(rules, known)
@@ -372,7 +422,7 @@ def run_samples(rules: Rules, counts: np.ndarray, turned: int, dealer: int, samp
     check_memory(16 * rules.players * samples, f"{samples:,} samples")
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
-    cons = sampler_inputs(rules, counts, turned, knowledge)
+    cons = sampler_inputs(rules, counts, knowledge, turned=turned)
     known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
                  cons.capacity, cons.ways)
     for first_block, start, n in chunk_blocks(samples, n_threads, block):

@@ -20,7 +20,7 @@ from binokel_sim import expert_play, widow_value
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, RANK_A, counts_to_planes
 from binokel_sim.constants import SAMPLES_PER_MOVE
-from binokel_sim.constraints import hand_sampler_inputs as sampler_inputs
+from binokel_sim.constraints import hand_sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
     inference_id,
@@ -59,6 +59,7 @@ from binokel_sim.simulate import (
     SimulationError,
     check_memory,
     check_run,
+    refuse_options,
     set_threads,
     spread_items,
     unseen_deck,
@@ -109,8 +110,15 @@ def check(rules: Rules) -> None:
                               f"{'; '.join(problems)}")
 
 
+def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge, *, turned: int | None = None):
+    """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
+    not hold (:func:`binokel_sim.constraints.hand_sampler_inputs`); no card is turned here."""
+    refuse_options(rules, "sampler_inputs", turned=turned)
+    return hand_sampler_inputs(rules, counts, knowledge)
+
+
 @functools.lru_cache(maxsize=32)
-def compile_widow(rules: Rules) -> tuple:
+def family_tables(rules: Rules) -> tuple:
     """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow.deals`): ``(cfg,
     ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (3, 4, 24) (:func:`preferences`), the
@@ -337,7 +345,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tw = compile_widow(rules)
+    tw = family_tables(rules)
     tables = compile_tables(rules)
     deck = tables.deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
@@ -388,7 +396,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tw = compile_widow(rules)
+    tw = family_tables(rules)
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
@@ -417,7 +425,7 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tw = compile_widow(rules)
+    tw = family_tables(rules)
     tables = compile_tables(rules)
     deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
@@ -436,11 +444,12 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
 
 # --- one hand: samples and the exact widow ------------------------------------------------------
 
-def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str,
-                      threads: int | None = None,
-                      progress: Progress | None = None, first_sample: int = 0,
-                      knowledge=None, samples_per_move: int = SAMPLES_PER_MOVE,
-                      dealer: int | None = None) -> np.ndarray:
+def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str, *,
+                threads: int | None = None, progress: Progress | None = None,
+                first_sample: int = 0, knowledge=None,
+                samples_per_move: int = SAMPLES_PER_MOVE, trumps: list[int] | None = None,
+                turned: int | None = None, dealer: int | None = None,
+                auction: tuple | None = None, max_draws: int | None = None) -> np.ndarray:
     """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
     and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
     ``dealer``: the dealer's seat, by default the last (seat 0 sits left of the dealer); it
@@ -453,12 +462,15 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
     seats and the widow are dealt consistently with it by the unbiased constrained sampler (an
     impossible combination is a :class:`CardError`). ``samples_per_move``: the sampling policy's
-    deals per card decision."""
+    deals per card decision. ``trumps``, ``turned``, ``auction`` and ``max_draws`` are the other
+    families' and refused here (the soloist names trump after the widow)."""
     check(rules)
+    refuse_options(rules, "run_samples", trumps=trumps, turned=turned, auction=auction,
+                   max_draws=max_draws)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
     n_threads = set_threads(threads)
-    tw = compile_widow(rules)
+    tw = family_tables(rules)
     unseen = unseen_deck(rules, counts)
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")

@@ -38,21 +38,23 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
              trump: int | None = None, threads: int | None = None,
              progress: Progress | None = None, backend=None, knowledge=None,
              auction: tuple | None = None, samples_per_move: int | None = None,
-             dealer: int | None = None) -> dict:
+             dealer: int | None = None, bid: int | None = None) -> dict:
     """Bid odds of one hand in any bidding variant: how likely each bid is made and what it is
     worth, from ``samples`` simulated deals at ``seed``. The partnership game's figures per trump
     (:func:`binokel_sim.odds.partnership.bid_odds`: ``trump`` one suit or None for every suit
     with a marriage, ``auction`` the calls so far); the widow games' after the widow, with the
     exact widow section (:func:`binokel_sim.odds.widow.bid_odds`: the soloist names trump after
     the widow, so ``trump`` and ``auction`` are refused there; ``dealer`` the dealer's seat
-    where the player left of the dealer leads). Other arguments as both take them. A variant
+    where the player left of the dealer leads). ``bid`` (``--bid``): the figures at that bid
+    too. Other arguments as both take them. A variant
     without an auction is a :class:`SimulationError`."""
     check_supports(rules, "bid-odds")
     return family_odds(rules).bid_odds(rules, counts, samples, seed, policy, trump=trump,
                                        threads=threads, progress=progress, backend=backend,
                                        knowledge=knowledge, auction=auction,
                                        samples_per_move=samples_per_move,
-                                       **({} if dealer is None else {"dealer": dealer}))
+                                       **({} if dealer is None else {"dealer": dealer}),
+                                       **({} if bid is None else {"bid": bid}))
 
 
 def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples: int, seed: int,

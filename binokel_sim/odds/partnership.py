@@ -27,6 +27,7 @@ from binokel_sim.hands_file import HandRow
 from binokel_sim.odds.summary import (
     AUCTION_COLUMNS,
     P_MAKE_FLOOR,
+    at_bid,
     at_minimum_bid,
     auction_figures,
     histogram_document,
@@ -103,8 +104,9 @@ def bid_rows(rules: Rules, samples: BidSamples, marriage_trumps: list[int]) -> p
     return rows_from_tally(rules, bid_tally(rules, samples, marriage_trumps), samples.trumps)
 
 
-def rows_from_tally(rules: Rules, tally: dict, trumps) -> pl.DataFrame:
-    """The bid rows of :func:`bid_rows` from a :func:`bid_tally`.
+def rows_from_tally(rules: Rules, tally: dict, trumps, through: int = 0) -> pl.DataFrame:
+    """The bid rows of :func:`bid_rows` from a :func:`bid_tally` (with ``through``, at least up
+    to that bid: ``--bid``).
 
     A bid ``b`` is made by the samples that are played (a marriage in trump, pair meld at least
     ``min_meld``) and whose total reaches ``b``: ``k`` of the ``n`` samples, a suffix of the
@@ -120,10 +122,10 @@ def rows_from_tally(rules: Rules, tally: dict, trumps) -> pl.DataFrame:
         suffix_sum = np.concatenate([np.cumsum((values * counts)[::-1])[::-1], [0]])
         opp_mean = tally["opponents"][j].sum() / n
         top = int(values[-1]) if values.size else floor
-        for bid in ladder(rules, max(top, floor)):
+        for bid in ladder(rules, max(top, floor, through)):
             first = int(np.searchsorted(values, bid, side="left"))
             k = int(suffix_k[first])
-            if bid > floor and k / n <= P_MAKE_FLOOR:
+            if bid > max(floor, through) and k / n <= P_MAKE_FLOOR:
                 break
             low, high = wilson_interval(k, n)
             rows.append({"trump": SUITS[trump], "bid": bid, "p_make": k / n,
@@ -196,9 +198,10 @@ def bid_odds_task(task: tuple) -> dict:
     (rules, counts, seed, policy, trumps, married, first, n, threads, knowledge, auction,
      options) = task
     with task_context(threads) as n_threads:
-        result = run_bid_samples(rules, counts, n, seed, policy, list(trumps), n_threads,
-                                 task_progress(), first_sample=first, knowledge=knowledge,
-                                 auction=auction, **options)
+        result = run_bid_samples(rules, counts, n, seed, policy, threads=n_threads,
+                                 progress=task_progress(), first_sample=first,
+                                 knowledge=knowledge, trumps=list(trumps), auction=auction,
+                                 **options)
     return bid_tally(rules, result, list(married))
 
 
@@ -223,7 +226,8 @@ def recommend(rows: pl.DataFrame, allowed: list[str]) -> tuple[str | None, int |
 def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: str = "heuristic",
              trump: int | None = None, threads: int | None = None,
              progress: Progress | None = None, backend=None, knowledge=None,
-             auction: tuple | None = None, samples_per_move: int | None = None) -> dict:
+             auction: tuple | None = None, samples_per_move: int | None = None,
+             bid: int | None = None) -> dict:
     """Bid odds of one hand held by the bid winner (seat 0, who leads the first trick).
 
     ``trump=None`` ("auto") studies every suit in which the hand holds a marriage; a suit number
@@ -242,7 +246,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     consistently with it (an unbiased constrained sampler). ``auction`` (``(lo, hi)`` from
     :func:`~binokel_sim.bidding.auction_bounds`, ``--auction``): only deals whose other seats'
     bidding heuristic would have made the calls so far are kept. ``samples_per_move``: the
-    sampling policy's deals per card decision (None: its default).
+    sampling policy's deals per card decision (None: its default). ``bid`` (``--bid``, a bid of
+    the ladder): each ``by_trump`` entry also gives the figures at that bid (:func:`at_bid`).
     """
     married = marriage_trumps(rules, counts)
     if trump is not None:
@@ -256,9 +261,12 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     by_trump = summary_from_tally(tally, trumps)
     floor = minimum_bid(rules)
     n = tally["samples"]
+    through = None if bid is None else rows_from_tally(rules, tally, trumps, through=bid)
     for j, trump_j in enumerate(trumps):
         suit = SUITS[trump_j]
         by_trump[suit].update(at_minimum_bid(rows.filter(pl.col("trump") == suit)))
+        if through is not None:
+            by_trump[suit].update(at_bid(through.filter(pl.col("trump") == suit), bid))
         made = tally["made"][j].where(lambda v: v >= floor)  # made at the minimum bid
         pair = made + Hist.constant(-floor, n - made.n)  # else the bid is lost
         by_trump[suit]["score_histogram"] = histogram_document(
@@ -306,7 +314,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
                 auction = auction_bounds(rules, bidder, calls)
             try:
                 s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy,
-                                    [trump], threads, auction=auction,
+                                    threads=threads, trumps=[trump], auction=auction,
                                     max_draws=AUCTION_DRAWS, **options)
             except AuctionTooRare:
                 p_make = None  # no forecast: counted in no_forecast, left out of the figures

@@ -35,6 +35,30 @@ def interesting_bids(rows: list[dict]) -> list[int]:
     return sorted(shown)
 
 
+def highest_bid(rules: Rules) -> int:
+    """The highest total a side can reach (both partners' best melds where there are
+    partnerships, every card point, the all-tricks bonus or a Durch's score): no bid above it
+    can be made, so the odds count bids up to it and ``--bid`` asks for none above it."""
+    from binokel_sim.constants import DURCH_SCORE
+    from binokel_sim.tables import compile_tables
+
+    sides = 2 if rules.partnerships else 1
+    return (sides * compile_tables(rules).max_total + rules.total_card_points
+            + max(rules.all_tricks_bonus, DURCH_SCORE))
+
+
+def at_bid(rows: pl.DataFrame, bid: int) -> dict:
+    """One trump's bid rows at ``bid`` (``--bid``) in brief, as :func:`at_minimum_bid` at the
+    minimum: ``p_make_at_bid`` with its interval (``p_make_at_bid_ci``),
+    ``expected_score_at_bid`` and, where the rows have it, ``p_concede_at_bid``."""
+    row = rows.filter(pl.col("bid") == bid).row(0, named=True)
+    out = {"p_make_at_bid": row["p_make"], "p_make_at_bid_ci": [row["ci_low"], row["ci_high"]],
+           "expected_score_at_bid": row["expected_score"]}
+    if "p_concede" in row:
+        out["p_concede_at_bid"] = row["p_concede"]
+    return out
+
+
 def score_histogram(series: dict[str, np.ndarray], **fields) -> dict:
     """The distribution of a deal's score: how many samples scored each value, for every named
     series of per-sample scores on one shared score axis. Returns ``{**fields, "score": [every

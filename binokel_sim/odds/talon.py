@@ -81,9 +81,9 @@ def deal_task(task: tuple) -> dict:
 
     rules, counts, turned, dealer, seed, policy, first, n, threads, knowledge, options = task
     with task_context(threads) as n_threads:
-        points = run_talon_samples(rules, counts, turned, dealer, n, seed, policy, n_threads,
-                                   task_progress(), first_sample=first, knowledge=knowledge,
-                                   **options)
+        points = run_talon_samples(rules, counts, n, seed, policy, threads=n_threads,
+                                   progress=task_progress(), first_sample=first,
+                                   knowledge=knowledge, turned=turned, dealer=dealer, **options)
     return deal_tally(rules, points)
 
 
@@ -116,7 +116,7 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     unseen_deck(rules, known)
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
-    engine.sampler_inputs(rules, counts, turned, knowledge)  # impossible: fail now
+    engine.sampler_inputs(rules, counts, knowledge, turned=turned)  # impossible: fail now
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     set_threads(threads)

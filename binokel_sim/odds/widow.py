@@ -30,8 +30,10 @@ from binokel_sim.hands_file import HandRow
 from binokel_sim.odds.summary import (
     AUCTION_COLUMNS,
     P_MAKE_FLOOR,
+    at_bid,
     at_minimum_bid,
     auction_figures,
+    highest_bid,
     histogram_document,
     no_turned_card,
     sample_seed,
@@ -48,11 +50,7 @@ ROW_SCHEMA = {"bid": pl.Int64, "p_make": pl.Float64, "ci_low": pl.Float64, "ci_h
 def bid_grid(rules: Rules) -> np.ndarray:
     """Every bid of the ladder from the minimum up to the highest total a side can reach (both
     partners' best melds, every card point, the all-tricks bonus): the bids a tally counts at."""
-    tables = compile_tables(rules)
-    sides = 2 if rules.partnerships else 1
-    highest = sides * tables.max_total + rules.total_card_points + max(rules.all_tricks_bonus,
-                                                                       DURCH_SCORE)
-    return np.asarray(ladder(rules, highest), dtype=np.int64)
+    return np.asarray(ladder(rules, highest_bid(rules)), dtype=np.int64)
 
 
 EVERY_BID = 1 << 40  # the kept bid of a Durch made: it is made whatever the bid
@@ -79,19 +77,20 @@ def bid_rows(rules: Rules, out: np.ndarray) -> pl.DataFrame:
     return rows_from_tally(rules, widow_tally(rules, out))
 
 
-def rows_from_tally(rules: Rules, tally: dict) -> pl.DataFrame:
+def rows_from_tally(rules: Rules, tally: dict, through: int = 0) -> pl.DataFrame:
     """One row per bid from the minimum up to the highest bid made in more than 0.1% of the
     samples (at least the minimum): ``p_make`` = share of samples in which the soloist plays the
     bid and makes it (his total reaches it), with a Wilson 95% interval; ``p_concede`` = share
     in which he gives up at that bid after the widow (Abgehen); the expected score with his
     choice (the total when made, minus twice the bid when set, minus the bid when he gives up).
-    The play does not depend on the bid, so one set of samples serves every bid."""
+    The play does not depend on the bid, so one set of samples serves every bid. With
+    ``through`` the rows go on at least up to that bid (``--bid``)."""
     n = tally["samples"]
     floor = minimum_bid(rules)
     rows = []
     for j, bid in enumerate(bid_grid(rules).tolist()):
         k, given_up = int(tally["made"][j]), int(tally["conceded"][j])
-        if bid > floor and k / n <= P_MAKE_FLOOR:
+        if bid > max(floor, through) and k / n <= P_MAKE_FLOOR:
             break
         low, high = wilson_interval(k, n)
         failed = tally["durch_failed"]  # minus the Durch's 1000, whatever the bid
@@ -146,8 +145,9 @@ def widow_task(task: tuple) -> dict:
 
     rules, counts, seed, policy, first, n, threads, knowledge, options = task
     with task_context(threads) as n_threads:
-        out = run_widow_samples(rules, counts, n, seed, policy, n_threads, task_progress(),
-                                first_sample=first, knowledge=knowledge, **options)
+        out = run_widow_samples(rules, counts, n, seed, policy, threads=n_threads,
+                                progress=task_progress(), first_sample=first,
+                                knowledge=knowledge, **options)
     return widow_tally(rules, out)
 
 
@@ -199,7 +199,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
              trump: int | None = None, threads: int | None = None,
              progress: Progress | None = None, backend=None, knowledge=None,
              auction: tuple | None = None, samples_per_move: int | None = None,
-             dealer: int | None = None) -> dict:
+             dealer: int | None = None, bid: int | None = None) -> dict:
     """Bid odds of one hand held by the soloist before the widow. Returns ``{"hand", "rows"
     (DataFrame), "p_make_min_bid" (and "_ci"), "expected_score_min_bid", "max_bid_positive_ev",
     "trump_chosen", "mean_meld_after_widow", "p_bonus", "widow", "score_histogram"}``.
@@ -216,7 +216,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``dealer``: the dealer's seat (seat 0 the hand; default the last seat, so the hand sits
     left of the dealer), read where the player left of the dealer leads the first trick.
     ``trump`` and ``auction`` are refused (the soloist names trump after the widow); they are
-    the partnership game's (:func:`binokel_sim.odds.partnership.bid_odds`)."""
+    the partnership game's (:func:`binokel_sim.odds.partnership.bid_odds`). ``bid``
+    (``--bid``, a bid of the ladder): the figures at that bid too (:func:`at_bid`)."""
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.engines import widow as engine
     from binokel_sim.engines.policies import policy_id, sampling_options
@@ -265,6 +266,7 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         "hand": format_counts(counts),
         "rows": rows,
         **at_minimum_bid(rows),
+        **({} if bid is None else at_bid(rows_from_tally(rules, tally, through=bid), bid)),
         "trump_chosen": {SUITS[s]: float(chosen[s]) for s in range(4)},
         "mean_meld_after_widow": m_mean,
         "mean_meld_after_widow_ci": [m_low, m_high],
@@ -305,8 +307,8 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         soloist, bid = int(info[I_SOLOIST]), int(info[I_BID])
         counts = planes_to_counts(played.hands[d, soloist])
         dealer = (d % rules.players - soloist) % rules.players  # seen from the soloist
-        s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy, threads,
-                              dealer=dealer, **options)
+        s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy,
+                              threads=threads, dealer=dealer, **options)
         trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,

@@ -23,10 +23,10 @@ from typing import IO
 import polars as pl
 
 from binokel_sim.engines import engine
-from binokel_sim.game_blocks import GAME_BLOCK
+from binokel_sim.game_blocks import GAME_BLOCK, stream_blocks
 from binokel_sim.records import family_records
 from binokel_sim.records.columns import dicts
-from binokel_sim.simulate import Progress, SimulationError, check_run, set_threads
+from binokel_sim.simulate import MAX_DEALS, Progress, SimulationError, check_run, set_threads
 from binokel_sim.variants import Rules
 
 CHUNK_DEALS = 4 * GAME_BLOCK  # deals a chunk: small enough for little memory, big enough for speed
@@ -42,11 +42,16 @@ def record_schema(rules: Rules) -> pl.Schema:
 
 def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                   progress: Progress | None = None, samples_per_move: int | None = None,
-                  chunk: int | None = None) -> Iterator[pl.DataFrame]:
+                  chunk: int | None = None, first: int = 0) -> Iterator[pl.DataFrame]:
     """Simulate ``deals`` whole deals with ``policy`` on every seat, one frame per chunk of
     ``chunk`` deals (a multiple of ``GAME_BLOCK``; default :data:`CHUNK_DEALS`, one block for
     the slow sampling policy, so that progress shows), in order; ``progress(done, deals)`` after
-    each. The arguments are checked here, before the first chunk is asked for."""
+    each. The arguments are checked here, before the first chunk is asked for.
+
+    ``first``: the run's deals ``first .. first + deals - 1`` are those of a run from deal 0 (``play
+    --deal``). A random-stream block's deals follow one another (the block's deck and stream
+    carry over from deal to deal), so the run starts at the first deal of ``first``'s block
+    (:func:`first_of_block`) and drops the rows before ``first``; no earlier block is played."""
     from functools import partial
 
     from binokel_sim.engines.policies import policy_id, sampling_options
@@ -55,6 +60,8 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     drivers = engine(rules)
     drivers.check(rules)
     check_run(deals, seed)
+    if not 0 <= first <= MAX_DEALS - deals:
+        raise SimulationError(f"--deal must be between 0 and {MAX_DEALS - deals:,}, got {first:,}")
     sampling = policy_id(policy, rules) == POLICY_SAMPLING
     run = partial(drivers.run_play, **sampling_options(rules, samples_per_move))
     set_threads(threads)
@@ -63,14 +70,23 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
     if chunk < 1 or chunk % GAME_BLOCK:
         raise SimulationError(f"a chunk must be a multiple of {GAME_BLOCK} deals, got {chunk}")
     return _frames(rules, deals, seed, policy, threads, progress, chunk, run,
-                   family_records(rules).frame)
+                   family_records(rules).frame, first, first_of_block(first, sampling))
 
 
-def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame):
-    starts = range(0, deals, chunk)
+def first_of_block(deal: int, sampling: bool) -> int:
+    """The first deal of the random-stream block that deal ``deal`` of a ``play`` run belongs
+    to (blocks of :data:`GAME_BLOCK` deals, of ``SAMPLED_BLOCK`` when the seats sample:
+    :func:`binokel_sim.game_blocks.stream_blocks`)."""
+    size, _ = stream_blocks(0, sampling, GAME_BLOCK)
+    return deal - deal % size
+
+
+def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame, first=0, start0=0):
+    end = first + deals
+    starts = range(start0, end, chunk)
 
     def simulate(start: int):
-        return run(rules, min(chunk, deals - start), seed, policy, threads, None, start)
+        return run(rules, min(chunk, end - start), seed, policy, threads, None, start)
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="binokel-deals") as pool:
         ahead = pool.submit(simulate, starts[0])
@@ -78,9 +94,10 @@ def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame):
             played = ahead.result()
             if i + 1 < len(starts):
                 ahead = pool.submit(simulate, starts[i + 1])  # simulated while this one is written
-            yield frame(played, start)
+            rows = frame(played, start)
+            yield rows if start >= first else rows.slice(first - start)
             if progress is not None:
-                progress(min(start + chunk, deals), deals)
+                progress(min(start + chunk, end) - first, deals)
 
 
 # --- writers ------------------------------------------------------------------------------------
@@ -194,10 +211,12 @@ def write_records(frames: Iterator[pl.DataFrame], f: IO[bytes], fmt: str, rules:
 
 def play_records(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
                  progress: Progress | None = None,
-                 samples_per_move: int | None = None) -> Iterator[dict]:
+                 samples_per_move: int | None = None, first: int = 0) -> Iterator[dict]:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; JSON-ready records, made a
     chunk of deals at a time as they are asked for (:func:`record_frames`), so any
     number of deals fits in memory. The arguments are checked at once. ``samples_per_move``:
-    the sampling policy's deals per decision (None: its default)."""
-    frames = record_frames(rules, deals, seed, policy, threads, progress, samples_per_move)
+    the sampling policy's deals per decision (None: its default); ``first``: the run's deals
+    from ``first`` on (:func:`record_frames`)."""
+    frames = record_frames(rules, deals, seed, policy, threads, progress, samples_per_move,
+                           first=first)
     return (record for frame in frames for record in dicts(frame))

@@ -14,7 +14,7 @@ from itertools import product
 from math import factorial
 from typing import NamedTuple
 
-from binokel_sim.cards import N_TYPES
+from binokel_sim.cards import ALL_TYPES, N_TYPES, SUIT_MASK
 from binokel_sim.reference.core import Stream
 
 
@@ -194,3 +194,53 @@ def enumerate_deals(pool: list[int], allowed: list[int], capacity: list[int],
         key = tuple(tuple(row) for row in per)
         found[key] = found.get(key, 0) + 1
     return found
+
+
+# --- small cases, enumerated exactly: the uniformity tests (tests/test_sampler.py) and the
+# uniformity report (scripts/uniformity.py) draw them with the kernel and compare -------------
+
+_ALL, _SUIT = ALL_TYPES, SUIT_MASK
+
+PLAIN_CASES = {  # name: (pool, allowed, capacity)
+    # 10 cards over three seats, one seat void in spades, one holding no spade above the queen
+    "three seats, a void and a must-head bound":
+        ([1, 0, 1, 0, 0, 2] + [1, 1, 0, 1, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 6,
+         [_ALL & ~_SUIT, _ALL, _ALL & ~0b111000], [3, 4, 3]),
+    # two seats, copies of the same type: multiplicities matter (KS KS AS AS 9H 9H JH)
+    "two seats, copies of a type":
+        ([0, 0, 0, 2, 0, 2] + [2, 1, 0, 0, 0, 0] + [0] * 12, [_ALL, _ALL], [3, 4]),
+    # three seats, nothing known: the plain random deal
+    "three seats, nothing known":
+        ([1, 1, 1, 0, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [_ALL, _ALL, _ALL], [2, 3, 2]),
+    # three seats and two hidden talon cards (anything), two seats void in a suit each
+    "three seats and a talon, two voids":
+        ([1, 0, 1, 0, 0, 1] + [1, 0, 0, 1, 0, 1] + [0] * 12,
+         [_ALL & ~_SUIT, _ALL & ~(_SUIT << 6), _ALL, _ALL], [2, 1, 1, 2]),
+}
+
+BOUNDED_CASES = {  # name: (pool, allowed, capacity, bound): the widow games' bound
+    # the soloist (group 0) and the buried cards (group 2) hold both QS and the AH between them;
+    # no slack (the holder, or no demand)
+    "soloist and buried cards hold two types":
+        ([0, 0, 1, 0, 0, 1] + [1, 0, 0, 0, 0, 1] + [1, 1, 0, 0, 0, 0] + [0] * 6,
+         [_ALL, _ALL & ~(_SUIT << 6), _ALL], [3, 2, 1],
+         Bound([0, 0, 1, 0, 0, 0] + [0, 0, 0, 0, 0, 1] + [0] * 12, 0, 2, -1, _ALL, 0, False)),
+    # the same with one card of slack: the holder (group 1) may hold one of them instead, the
+    # card given back; it is known to have played a 9D (type 12), which the slack may take too
+    "the same with a card of slack":
+        ([0, 0, 1, 0, 0, 1] + [1, 0, 0, 0, 0, 1] + [1, 1, 0, 0, 0, 0] + [0] * 6,
+         [_ALL, _ALL, _ALL], [3, 2, 1],
+         Bound([0, 0, 1, 0, 0, 0] + [0, 0, 0, 0, 0, 1] + [1] + [0] * 11, 0, 2, 1,
+               _ALL & ~(1 << 13), 1 << 12, True)),
+    # four groups (three seats and the buried cards), copies of a type, slack
+    "four groups, copies of a type, slack":
+        ([0, 0, 0, 2, 0, 2] + [1, 1, 0, 0, 0, 0] + [0] * 12, [_ALL, _ALL, _ALL, _ALL],
+         [2, 2, 1, 1], Bound([0, 0, 0, 2, 0, 1] + [0] * 18, 1, 3, 2, _ALL, 0, True)),
+    # a type none of whose copies is left to place (9D, type 12) short by one: it takes the
+    # slack (the holder was given it and has played it), so every other type must meet its
+    # bound; and the demanded type (KS, type 3): the two groups hold its one copy, not the other
+    "the slack taken, a demanded type":
+        ([0, 0, 1, 2, 0, 1] + [1, 0, 0, 0, 0, 1] + [0] * 12, [_ALL, _ALL, _ALL], [2, 2, 2],
+         Bound([0, 0, 1, 1, 0, 0] + [0, 0, 0, 0, 0, 1] + [1] + [0] * 11, 0, 2, 1,
+               _ALL & ~(1 << 3), 1 << 12, True, 3)),
+}

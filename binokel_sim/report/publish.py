@@ -44,6 +44,13 @@ def check_out_dir(path: Path) -> Path:
     p = Path(path)
     if str(p) == "-":
         raise OutputError("--out: give a folder for the figures and report.md (not -)")
+    try:
+        return _check_folder(p)
+    except OSError as exc:  # a name too long, a loop of links: the file system's own answer
+        raise cannot_write(p, exc.strerror or str(exc)) from None
+
+
+def _check_folder(p: Path) -> Path:
     where = p if p.exists() else (p.parent if str(p.parent) else Path("."))
     if where.exists() and not where.is_dir():
         raise cannot_write(p, f"{str(where)!r} is a file, not a folder")

@@ -8,10 +8,9 @@ than the family's name. Adding a family: one module defining :data:`VIEW`.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-from binokel_sim.families import FAMILIES, engine_family
+from binokel_sim.families import FAMILIES, engine_family, family_module
 from binokel_sim.variants import Rules
 
 PACKAGE = "binokel_sim.report"
@@ -36,7 +35,7 @@ def view_of(family: str) -> ModuleType:
     """The report module of engine family ``family``."""
     if family not in FAMILIES:
         raise ValueError(f"no report for engine family {family!r}")
-    return importlib.import_module(f"{PACKAGE}.{family}")
+    return family_module(PACKAGE, family)
 
 
 def family_view(rules: Rules) -> ModuleType:

@@ -110,6 +110,9 @@ class Rules:
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
     all_tricks_bonus: int = 1000  # [widow] all_tricks_bonus: a side taking every trick adds it
     widow_bettel: bool = False  # [widow] bettel: the soloist may declare Bettel (no trick)
+    claim: int = 0  # [game] claim (sixty-six): a seat with this count may claim the deal; 0: none
+    stock_close: bool = False  # [play] close (sixty-six): the leader may close the stock
+    trump_exchange: int = -1  # [trump] exchange (sixty-six): this trump rank takes the turned card
 
     @property
     def deck_size(self) -> int:
@@ -152,11 +155,11 @@ _KNOWN_KEYS = {
          "deal", "trump", "points", "play", "bidding", "game", "widow", "melds"},
     "deck": {"ranks", "copies"},
     "deal": {"players", "partnerships", "hand_size", "widow", "talon"},
-    "trump": {"chosen_by", "requires", "turned_bonus", "swap_meld"},
+    "trump": {"chosen_by", "requires", "turned_bonus", "swap_meld", "exchange"},
     "points": {"ranks", "last_trick"},
-    "play": {"strict", "first_leader", "strict_phase1"},
+    "play": {"strict", "first_leader", "strict_phase1", "close"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
-    "game": {"target"},
+    "game": {"target", "claim"},
     "widow": {"demand", "concede", "concede_bonus", "durch", "all_tricks_bonus", "bettel"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
@@ -165,10 +168,34 @@ _KNOWN_KEYS = {
 def _check_keys(table: dict, section: str, where: str) -> None:
     for key in table:
         if key not in _KNOWN_KEYS[section]:
-            raise RulesError(f"{where}: unknown key {key!r}")
+            raise RulesError(f"{where}: unknown key {_shown(key)}")
 
 
 MAX_NUMBER = 1_000_000  # no count, bid or score in any Binokel game comes near this
+MAX_FILE_BYTES = 1_000_000  # a rules file is a few KB; a larger file is not one
+MAX_DEPTH = 4  # the top table, [[melds]], a meld, its cards: as deep as a rules file nests
+SHOWN = 60  # characters of a bad value an error message quotes
+
+
+def _shown(value: Any) -> str:
+    """A bad value as an error message quotes it: its repr, cut to :data:`SHOWN` characters."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and tables nest in ``data`` (a scalar 0), walked without recursion."""
+    deepest, todo = 0, [(data, 0)]
+    while todo:
+        value, level = todo.pop()
+        children = value.values() if isinstance(value, dict) else \
+            value if isinstance(value, list) else ()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, level + 1)
+            if level + 1 > MAX_DEPTH:
+                break
+        todo.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def _check_number(value: Any, where: str) -> None:
@@ -183,7 +210,7 @@ def _get(table: dict, key: str, kind: type | tuple, where: str, default: Any = .
         return default
     value = table[key]
     if isinstance(value, bool) and kind is int or not isinstance(value, kind):
-        raise RulesError(f"{where}.{key}: expected {_kind_name(kind)}, got {value!r}")
+        raise RulesError(f"{where}.{key}: expected {_kind_name(kind)}, got {_shown(value)}")
     _check_number(value, f"{where}.{key}")
     for i, item in enumerate(value if isinstance(value, list) else []):
         for j, number in enumerate(item if isinstance(item, list) else [item]):
@@ -209,13 +236,13 @@ def _int_at_least(table: dict, key: str, where: str, low: int, default: Any = ..
 def _choice(table: dict, key: str, choices: tuple[str, ...], where: str, default: Any = ...) -> str:
     value = _get(table, key, str, where, default)
     if value not in choices:
-        raise RulesError(f"{where}.{key}: {value!r} is not one of {', '.join(choices)}")
+        raise RulesError(f"{where}.{key}: {_shown(value)} is not one of {', '.join(choices)}")
     return value
 
 
 def _rank_list(values: Any, where: str) -> tuple[int, ...]:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise RulesError(f"{where}: expected a list of rank letters, got {values!r}")
+        raise RulesError(f"{where}: expected a list of rank letters, got {_shown(values)}")
     try:
         ranks = tuple(parse_rank(v) for v in values)
     except CardError as exc:
@@ -232,7 +259,7 @@ def _section(data: dict, key: str, required: bool = True) -> dict:
         return {}
     value = data[key]
     if not isinstance(value, dict):
-        raise RulesError(f"[{key}]: expected a table, got {value!r}")
+        raise RulesError(f"[{key}]: expected a table, got {_shown(value)}")
     _check_keys(value, key, key)
     return value
 
@@ -359,7 +386,7 @@ def _rules_from_dict(data: dict) -> Rules:
     if not all(isinstance(team, list) and all(isinstance(s, int) and not isinstance(s, bool)
                                               for s in team) for team in partners):
         raise RulesError(f"deal.partnerships: expected a list of seat lists such as [[0, 2], "
-                         f"[1, 3]], got {partners!r}")
+                         f"[1, 3]], got {_shown(partners)}")
     seats = sorted(s for team in partners for s in team)
     if partners and seats != list(range(players)):
         raise RulesError("deal.partnerships: every seat must be in exactly one partnership")
@@ -380,7 +407,8 @@ def _rules_from_dict(data: dict) -> Rules:
         except CardError as exc:
             raise RulesError(f"points.ranks: {exc}") from None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"points.ranks.{key}: expected a non-negative integer, got {value!r}")
+            raise RulesError(f"points.ranks.{_shown(key)}: expected a non-negative integer, got "
+                             f"{_shown(value)}")
         _check_number(value, f"points.ranks.{key}")
         rank_points[r] = value
     last_trick = _int_at_least(points, "last_trick", "points", 0, 0)
@@ -430,6 +458,7 @@ def _rules_from_dict(data: dict) -> Rules:
     min_play = _int_at_least(bidding, "min_play", "bidding", 0, 0)
     game = _section(data, "game", required=False)
     target = _int_at_least(game, "target", "game", 1, 1000)
+    claim, close, exchange = _claim_game(game, play, trump, ranks, talon, chosen_by)
 
     melds_raw = _get(data, "melds", list, "top level")
     if not melds_raw:
@@ -461,8 +490,35 @@ def _rules_from_dict(data: dict) -> Rules:
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
         widow_concede=concede, concede_bonus=concede_bonus, widow_durch=durch,
-        all_tricks_bonus=all_tricks_bonus, widow_bettel=bettel,
+        all_tricks_bonus=all_tricks_bonus, widow_bettel=bettel, claim=claim, stock_close=close,
+        trump_exchange=exchange,
     )
+
+
+def _claim_game(game: dict, play: dict, trump: dict, ranks: tuple[int, ...], talon: int,
+                chosen_by: str) -> tuple[int, bool, int]:
+    """Sixty-six's keys: ``[game] claim = 66`` (a seat with that count may claim, ending the
+    deal), ``[play] close = true`` (the leader may close the stock) and ``[trump] exchange =
+    "9"`` (the trump of that rank may be exchanged for the turned card). Closing and the
+    exchange only in a game with a claim; a claim only with a stock (a talon) and a turned
+    trump. Returns ``(claim, close, exchange rank)``, 0, False and -1 when not given."""
+    claim = _int_at_least(game, "claim", "game", 1) if "claim" in game else 0
+    close = _get(play, "close", bool, "play", False)
+    exchange = -1
+    if "exchange" in trump:
+        (exchange,) = _rank_list([_get(trump, "exchange", str, "trump")], "trump.exchange")
+        if exchange not in ranks:
+            raise RulesError(f"trump.exchange: rank {RANKS[exchange]} is not in the deck")
+    if not claim:
+        for key, table in (("close", play), ("exchange", trump)):
+            if key in table:
+                where = "play" if table is play else "trump"
+                raise RulesError(f"{where}.{key}: only in a game with a claim ([game] claim, "
+                                 f"sixty-six)")
+    elif not talon or chosen_by != "turned_card":
+        raise RulesError("game.claim: only in a game with a stock (deal.talon) and a turned "
+                         "trump")
+    return claim, close, exchange
 
 
 def _turned_card(trump: dict, chosen_by: str, ranks: tuple[int, ...],
@@ -478,7 +534,7 @@ def _turned_card(trump: dict, chosen_by: str, ranks: tuple[int, ...],
         if (len(value) != 2 or not isinstance(value[0], str) or isinstance(value[1], bool)
                 or not isinstance(value[1], int) or value[1] < 0):
             raise RulesError(f"trump.turned_bonus: expected [rank, points] such as [\"9\", 10], "
-                             f"got {value!r}")
+                             f"got {_shown(value)}")
         (bonus_rank,) = _rank_list([value[0]], "trump.turned_bonus")
         if bonus_rank not in ranks:
             raise RulesError(f"trump.turned_bonus: rank {RANKS[bonus_rank]} is not in the deck")
@@ -511,15 +567,27 @@ def load_rules(path: str | Path) -> Rules:
     """Read and validate a rules file (TOML, the format of the built-in variants)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the TOML
+        with open(p, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise RulesError(f"cannot read rules file {str(p)!r}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError(f"{p.name}: larger than a rules file can be ({MAX_FILE_BYTES:,} bytes "
+                         f"at most; the built-in ones are a few KB)")
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark is not part of the TOML
     except UnicodeDecodeError:
         raise RulesError(f"{p.name}: not a UTF-8 text file") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{p.name}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise RulesError(f"{p.name}: values nested too deeply for a rules file (at most "
+                         f"{MAX_DEPTH} levels)") from None
+    if _depth(data) > MAX_DEPTH:
+        raise RulesError(f"{p.name}: values nested more than {MAX_DEPTH} levels deep; a rules "
+                         f"file nests at most {MAX_DEPTH} ([[melds]], a meld, its cards)")
     return rules_from_dict(data, origin=p.name)
 
 
@@ -557,7 +625,7 @@ def find_variant(name: str) -> Rules:
     for rules in _CACHE.values():
         if key in rules.aliases:
             return rules
-    raise RulesError(f"unknown variant {name!r}; known: {', '.join(sorted(_CACHE))}")
+    raise RulesError(f"unknown variant {_shown(name)}; known: {', '.join(sorted(_CACHE))}")
 
 
 def all_variants() -> list[Rules]:

@@ -20,19 +20,26 @@ from binokel_sim.errors import SimulationError
 
 COMMANDS = ("bid-odds", "deal-odds")
 DEFAULT_DEALS = 200_000  # without ``deals``: the CLI's default, so the API answers as the CLI
-PAGE_DEALS = 20_000  # the page's form starts at this: a second of heuristic play-outs or less
+# what a parameter not given means, per command: the CLI's defaults (tests/test_web_api.py holds
+# them to the CLI's own option definitions, which /openapi.json shows)
+DEFAULTS = {
+    "bid-odds": {"variant": "four-hand-80", "deals": DEFAULT_DEALS, "seed": 1, "trump": "auto"},
+    "deal-odds": {"variant": "two-hand-48", "deals": DEFAULT_DEALS, "seed": 1, "seat": "elder"},
+}
 # every parameter a question reads; another one is an error (never silently ignored)
 PARAMETERS = {"variant", "hand", "deals", "seed", "policy", "trump", "known", "void", "auction",
-              "dealer", "samples_per_move", "turned", "seat"}
+              "dealer", "samples_per_move", "turned", "seat", "bid"}
 
 
 @dataclass(frozen=True)
 class Limits:
     """The server's bounds on one run: deals with a fast policy, and with one that searches
-    (``sampling``, ``heuristic+solver``: milliseconds a card)."""
+    (``sampling``, ``heuristic+solver``: milliseconds a card), and the seconds it may take
+    (a run that compiles its engine first counts from its first progress)."""
 
     max_deals: int = 1_000_000
     max_sampling_deals: int = 1_000
+    max_seconds: float = 300.0
 
 
 @dataclass
@@ -80,21 +87,26 @@ def params_of(query: Mapping[str, Any], empty: bool = True,
     return out
 
 
-def rules_of(params: dict[str, Any]):
+def rules_of(params: dict[str, Any], command: str = "bid-odds"):
+    """The variant the parameters name (the command's default when none)."""
     from binokel_sim.variants import find_variant
 
-    return find_variant(params.get("variant", "four-hand-80"))
+    return find_variant(params.get("variant", DEFAULTS[command]["variant"]))
 
 
 def _integer(params: dict[str, Any], name: str, default: int | None) -> int | None:
+    """The parameter ``name`` as a whole number read as the CLI reads one
+    (:func:`binokel_sim.numbers.read_int`: ASCII digits only, where ``int()`` alone also reads
+    ``'٣'``); ``default`` when it is not given."""
+    from binokel_sim.numbers import WHOLE_NUMBER, read_int
+
     text = params.get(name)
     if text is None:
         return default
-    try:
-        return int(text)
-    except ValueError:
-        raise SimulationError(f"--{name.replace('_', '-')}: expected a whole number, got "
-                              f"{text!r}") from None
+    number = read_int(text)
+    if number is None:
+        raise SimulationError(f"--{name.replace('_', '-')}: {text!r} is not {WHOLE_NUMBER}")
+    return number
 
 
 def analyze(params: dict[str, Any]) -> dict:
@@ -122,12 +134,13 @@ def question(command: str, params: dict[str, Any], limits: Limits,
 
     if command not in COMMANDS:
         raise SimulationError(f"unknown question {command!r} (use {' or '.join(COMMANDS)})")
-    rules = rules_of(params)
+    rules = rules_of(params, command)
     check_supports(rules, command)
     hand = params.get("hand")
     counts = parse_hand(hand if hand is not None else rules.example_hand, rules)
-    deals = _integer(params, "deals", DEFAULT_DEALS)
-    seed = _integer(params, "seed", 1)
+    defaults = DEFAULTS[command]
+    deals = _integer(params, "deals", defaults["deals"])
+    seed = _integer(params, "seed", defaults["seed"])
     check_run(deals, seed)
     policy = params.get("policy") or default_policy(rules)
     searching = policy in SEARCH_POLICIES
@@ -164,8 +177,9 @@ def _bid_odds(rules, counts, params, options, known, void) -> Question:
 
     _refuse(params, ("turned", "seat"), "bid-odds", rules)
     view = family_view(rules)
-    checked = view.check(rules, counts, trump=params.get("trump", "auto"),
-                         auction=params.get("auction"), dealer=params.get("dealer"))
+    checked = view.check(rules, counts, trump=params.get("trump", DEFAULTS["bid-odds"]["trump"]),
+                         auction=params.get("auction"), dealer=params.get("dealer"),
+                         bid=_integer(params, "bid", None))
     knowledge = knowledge_of(rules, counts, known, void)
     policy = options["policy"]
     _check_policy(rules, policy)
@@ -182,8 +196,8 @@ def _deal_odds(rules, counts, params, options, known, void, hand_given: bool) ->
     from binokel_sim.cards import format_card
     from binokel_sim.documents.deal_odds import check, document
 
-    _refuse(params, ("trump", "auction", "dealer"), "deal-odds", rules)
-    seat = params.get("seat", "elder")
+    _refuse(params, ("trump", "auction", "dealer", "bid"), "deal-odds", rules)
+    seat = params.get("seat", DEFAULTS["deal-odds"]["seat"])
     turned_type, knowledge = check(rules, counts, turned=params.get("turned"),
                                    hand_given=hand_given, seat=seat, known=known, void=void)
     _check_policy(rules, options["policy"])

@@ -28,18 +28,23 @@ if TYPE_CHECKING:
     from binokel_sim.constraints import Knowledge
     from binokel_sim.variants import Rules
 
+# trumps whose p_make and expected score columns share one ladder table within 80 columns (no
+# header word cut: "expected" needs its 8); a hand with a marriage in every suit has four, and
+# then each figure gets a table of its own, a column per trump
+SIDE_BY_SIDE = 3
+
 
 def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trump: str,
              threads: Optional[int], full: bool, out_file: Optional[Path], fmt: RowsFormat,
              workers: Optional[int], scheduler: Optional[str], knowledge: "Knowledge",
              auction: Optional[str], dealer: Optional[str], samples_per_move: Optional[int],
-             origin: dict) -> None:
+             origin: dict, bid: Optional[int] = None) -> None:
     """bid-odds for the partnership game (inside :func:`~binokel_sim.cli.base.domain_errors`):
     the document is :mod:`binokel_sim.documents.bid_odds.partnership`'s."""
     from binokel_sim.backend import open_backend
     from binokel_sim.documents.bid_odds import partnership as view
 
-    checked = view.check(rules, counts, trump=trump, auction=auction, dealer=dealer)
+    checked = view.check(rules, counts, trump=trump, auction=auction, dealer=dealer, bid=bid)
     for line in checked.warnings:
         warn(line)
     with open_backend(workers, scheduler, threads) as backend, \
@@ -93,12 +98,27 @@ def _print_bid_odds(rules: "Rules", result: dict, record: dict, full: bool) -> N
                     line[f"{r['trump']}_p"] = r["p_make"]
                     line[f"{r['trump']}_e"] = r["expected_score"]
             ladder.append(line)
-        columns = [Column("bid", "bid")]
-        for suit in trumps:
-            columns += [Column(f"{suit}_p", f"{suit} p_make", percent),
-                        Column(f"{suit}_e", f"{suit} expected score", points)]
-        out.print(render_table(ladder, columns))
+        if len(trumps) <= SIDE_BY_SIDE:
+            columns = [Column("bid", "bid")]
+            for suit in trumps:
+                columns += [Column(f"{suit}_p", f"{suit} p_make", percent),
+                            Column(f"{suit}_e", f"{suit} expected score", points)]
+            out.print(render_table(ladder, columns))
+        else:
+            for key, figure, shown in (("p", "p_make", percent), ("e", "expected score", points)):
+                out.print(render_table(ladder, [Column("bid", "bid")] + [
+                    Column(f"{suit}_{key}", suit, shown) for suit in trumps],
+                    title=f"{figure} by trump"))
         ladder_note(len(bids), len({r["bid"] for r in rows}))
+    if "bid" in record:  # --bid: that bid's odds, per trump
+        asked = record["bid"]
+        out.print(render_table([{"trump": suit, **info, "ci": tuple(info["p_make_at_bid_ci"])}
+                                for suit, info in result["by_trump"].items()], [
+            Column("trump", "trump", numeric=False),
+            Column("p_make_at_bid", f"p_make at {asked}", percent),
+            Column("ci", "95% interval", lambda b: percent_interval(*b)),
+            Column("expected_score_at_bid", f"expected score at {asked}", points),
+        ]))
     if result["recommended_trump"] is not None:
         top = result["max_bid_positive_ev"]
         out.print(f"recommended trump: {result['recommended_trump']}; highest bid with positive "

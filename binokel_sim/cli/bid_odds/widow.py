@@ -33,13 +33,13 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
              threads: Optional[int], full: bool, out_file: Optional[Path], fmt: RowsFormat,
              workers: Optional[int], scheduler: Optional[str], knowledge: "Knowledge",
              auction: Optional[str], dealer: Optional[str], samples_per_move: Optional[int],
-             origin: dict) -> None:
+             origin: dict, bid: Optional[int] = None) -> None:
     """bid-odds for the widow games (inside :func:`~binokel_sim.cli.base.domain_errors`):
     the document is :mod:`binokel_sim.documents.bid_odds.widow`'s."""
     from binokel_sim.backend import open_backend
     from binokel_sim.documents.bid_odds import widow as view
 
-    checked = view.check(rules, counts, trump=trump, auction=auction, dealer=dealer)
+    checked = view.check(rules, counts, trump=trump, auction=auction, dealer=dealer, bid=bid)
     with open_backend(workers, scheduler, threads) as backend, \
             progress_bar(deals, "playing", progress_threshold(policy)) as progress:
         result, document = view.document(
@@ -84,6 +84,12 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     ]))
     if not full:
         ladder_note(len(bids), len(rows))
+    if "bid" in record:  # --bid: that bid's odds
+        conceded = (f", gives up {percent(result['p_concede_at_bid'])}"
+                    if rules.widow_concede else "")
+        out.print(f"at {record['bid']}: p_make {percent(result['p_make_at_bid'])} (95% "
+                  f"interval {percent_interval(*result['p_make_at_bid_ci'])}){conceded}, "
+                  f"expected score {points(result['expected_score_at_bid'])}", highlight=False)
     top = result["max_bid_positive_ev"]
     out.print(f"highest bid with positive expected score: {top if top is not None else 'none'}",
               highlight=False)

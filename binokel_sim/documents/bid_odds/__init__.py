@@ -1,7 +1,11 @@
-"""``bid-odds``' document for each engine family that bids, with the same names:
+"""``bid-odds``' document for each engine family that bids, with the same names
+(:data:`FAMILY_API`):
 
-- ``check(rules, counts, *, trump, auction, dealer) -> Checked``: the family's own options,
-  checked before any work (an error is one :class:`~binokel_sim.errors.BinokelError`);
+- ``own_options(rules)``: which of ``trump``, ``auction`` and ``dealer`` the family reads in
+  ``rules`` (the page shows a field for each);
+- ``check(rules, counts, *, trump, auction, dealer, bid) -> Checked``: the family's own
+  options, checked before any work (an error is one :class:`~binokel_sim.errors.BinokelError`;
+  ``bid`` by :func:`check_bid`);
 - ``document(rules, counts, checked, *, deals, seed, policy, threads, knowledge,
   samples_per_move, origin, progress, backend) -> (result, document)``.
 
@@ -20,6 +24,7 @@ from binokel_sim.families import family_module
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
+FAMILY_API = ("own_options", "check", "document")
 
 @dataclass(frozen=True)
 class Checked:
@@ -41,6 +46,27 @@ def knowledge_of(rules: Rules, counts, known: list[str], void: list[str]):
     knowledge = parse_knowledge(rules, counts, known, void)
     engine(rules).sampler_inputs(rules, counts, knowledge)  # an impossible constraint: now
     return knowledge
+
+
+def check_bid(rules: Rules, bid: int | None) -> int | None:
+    """``--bid``: a bid of the variant's ladder (:func:`binokel_sim.bidding.next_bid`) from the
+    minimum bid up to the most a side can score; None when not asked."""
+    from binokel_sim.bidding import ladder, minimum_bid, next_bid
+    from binokel_sim.errors import SimulationError
+    from binokel_sim.odds.summary import highest_bid
+
+    if bid is None:
+        return None
+    floor, top = minimum_bid(rules), highest_bid(rules)
+    if bid < floor:
+        raise SimulationError(f"--bid {bid}: the lowest bid in {rules.name} is {floor}")
+    if bid > top:
+        raise SimulationError(f"--bid {bid}: no side can score more than {top:,} in "
+                              f"{rules.name}")
+    if next_bid(rules, bid - 1) != bid:
+        raise SimulationError(f"--bid {bid} is not a bid in {rules.name}; the nearest are "
+                              f"{ladder(rules, bid)[-1]} and {next_bid(rules, bid)}")
+    return bid
 
 
 def family_view(rules: Rules) -> ModuleType:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from binokel_sim.documents import sampling_fields
-from binokel_sim.documents.bid_odds import Checked
+from binokel_sim.documents.bid_odds import Checked, check_bid
 from binokel_sim.errors import SimulationError
 
 if TYPE_CHECKING:
@@ -14,11 +14,17 @@ if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
 
+def own_options(rules: "Rules") -> tuple[str, ...]:
+    """The options of its own the family's ``bid-odds`` reads (the page shows a field for each):
+    the trump to name, the auction so far and who dealt it."""
+    return ("trump", "auction", "dealer")
+
+
 def check(rules: "Rules", counts, *, trump: str = "auto", auction: Optional[str] = None,
-          dealer: Optional[str] = None) -> Checked:
+          dealer: Optional[str] = None, bid: Optional[int] = None) -> Checked:
     """``trump`` (auto or one suit), and ``auction`` with ``dealer`` as the samples' bounds on
     the other seats' bid limits; a named trump without a marriage is a warning (every bid
-    there is lost)."""
+    there is lost). ``bid``: the figures at that bid too, per trump (:func:`check_bid`)."""
     from binokel_sim.cards import SUITS, parse_trump
     from binokel_sim.engines.partnership import marriage_trumps
 
@@ -31,10 +37,12 @@ def check(rules: "Rules", counts, *, trump: str = "auto", auction: Optional[str]
                             f"{SUITS[trump_index]} and may not name it, so every bid there "
                             f"is lost")
     fields = {"trump_option": trump.strip().lower()}
+    options = {"trump": trump_index, "auction": _auction_bounds(rules, auction, dealer)}
+    if check_bid(rules, bid) is not None:
+        fields["bid"] = options["bid"] = bid
     if auction is not None:
         fields |= {"auction": " ".join(auction.split()), "dealer": (dealer or "").strip().lower()}
-    return Checked({"trump": trump_index, "auction": _auction_bounds(rules, auction, dealer)},
-                   fields, tuple(warnings))
+    return Checked(options, fields, tuple(warnings))
 
 
 def document(rules: "Rules", counts, checked: Checked, *, deals: int, seed: int, policy: str,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from binokel_sim.documents import sampling_fields
-from binokel_sim.documents.bid_odds import Checked
+from binokel_sim.documents.bid_odds import Checked, check_bid
 from binokel_sim.errors import SimulationError
 
 if TYPE_CHECKING:
@@ -14,27 +14,37 @@ if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
 
+def own_options(rules: "Rules") -> tuple[str, ...]:
+    """The options of its own the family's ``bid-odds`` reads (the page shows a field for each):
+    who dealt, where the player left of the dealer leads the first trick (the soloist names
+    trump after the widow, and there is no partnership auction)."""
+    return ("dealer",) if rules.first_leader == "non_dealer" else ()
+
+
 def check(rules: "Rules", counts, *, trump: str = "auto", auction: Optional[str] = None,
-          dealer: Optional[str] = None) -> Checked:
+          dealer: Optional[str] = None, bid: Optional[int] = None) -> Checked:
     """The soloist names trump after the widow, so ``trump`` is auto, and no auction is
     conditioned on. ``dealer`` says who dealt where the player left of the dealer leads the
-    first trick (default: right, the hand leads)."""
+    first trick (default: right, the hand leads). ``bid``: the figures at that bid too
+    (:func:`check_bid`)."""
     from binokel_sim.constraints import parse_seat
     from binokel_sim.odds.summary import dealer_field
 
     if auction is not None:
         raise SimulationError(f"--auction: variant {rules.name} has no partnership auction to "
                               f"condition on (four-hand-80 only)")
-    leads_left = rules.first_leader == "non_dealer"
-    if dealer is not None and not leads_left:
+    if dealer is not None and "dealer" not in own_options(rules):
         raise SimulationError(f"--dealer: in {rules.name} the soloist leads the first trick, "
                               f"so who dealt does not change the odds")
     seat = parse_seat(dealer, rules.players, "--dealer", own=True) if dealer else None
     if trump.strip().lower() != "auto":
         raise SimulationError(f"--trump {trump}: in {rules.name} the soloist names trump "
                               f"after the widow; only --trump auto is accepted")
-    return Checked({} if seat is None else {"dealer": seat},
-                   {"trump_option": "auto", **dealer_field(rules, dealer)})
+    options = {} if seat is None else {"dealer": seat}
+    fields = {"trump_option": "auto", **dealer_field(rules, dealer)}
+    if check_bid(rules, bid) is not None:
+        fields["bid"] = options["bid"] = bid
+    return Checked(options, fields)
 
 
 def document(rules: "Rules", counts, checked: Checked, *, deals: int, seed: int, policy: str,

@@ -1,0 +1,81 @@
+"""Simulated sixty-six deals (the kernel's ``SixtySixDeals``) as the JSON-ready records of
+docs/rules.md ("Sixty-six", "Records"): one dict a deal, its keys in the record's order.
+
+Not yet a family module of the registry (no ``FAMILY_API``: ``schema``, ``frame`` and
+``records`` come with the family's engine); it reads only the kernel's arrays and the table.
+"""
+
+from __future__ import annotations
+
+from binokel_sim.cards import SUITS, format_card, format_counts, type_suit
+from binokel_sim.kernels.sixty_six.rules import ANNOUNCED, CLOSED, EXCHANGED, REASONS
+
+
+def hand_cards(mask: int) -> list[str]:
+    """A hand's card-type mask as cards, sorted S H D C and high to low."""
+    return format_counts([(mask >> t) & 1 for t in range(24)])
+
+
+def marriage(table, suit: int, trump: int) -> dict:
+    points = table.trump_marriage if suit == trump else table.marriage
+    return {"suit": SUITS[suit], "points": int(points)}
+
+
+def draws_of(stock: list[int], flags: list[int], nine: int) -> list[list[int]]:
+    """Each trick's draws, rebuilt: two cards of the stock in order (the winner's first) after
+    every trick until the stock is closed or exhausted; after an exchange the stock's last card
+    is the nine."""
+    if any(f & EXCHANGED for f in flags):
+        stock = stock[:-1] + [nine]
+    draws, top, closed = [], 0, False
+    for f in flags:
+        closed = closed or bool(f & CLOSED)
+        if closed or top >= len(stock):
+            draws.append([])
+        else:
+            draws.append(stock[top:top + 2])
+            top += 2
+    return draws
+
+
+def trick_record(leader: int, winner: int, cards: list[int], flags: int, draws: list[int],
+                 table, trump: int) -> dict:
+    announced = marriage(table, type_suit(cards[0]), trump) if flags & ANNOUNCED else None
+    return {"leader": leader, "exchange": bool(flags & EXCHANGED), "close": bool(flags & CLOSED),
+            "marriage": announced, "cards": [format_card(c) for c in cards], "winner": winner,
+            "draws": [format_card(c) for c in draws]}
+
+
+def claim_record(claim: list[int], table, trump: int) -> dict | None:
+    """The record's ``claim`` from the kernel's row (claimant, last trick, turn flags, suit)."""
+    seat, after, flags, suit = claim
+    if seat < 0:
+        return None
+    return {"seat": seat, "after": after,
+            "marriage": marriage(table, suit, trump) if flags & ANNOUNCED else None,
+            "exchange": bool(flags & EXCHANGED), "close": bool(flags & CLOSED)}
+
+
+def deal_records(deals, table, variant: str, first_deal: int = 0) -> list[dict]:
+    """The records of ``deals`` (``SixtySixDeals`` of a run from deal ``first_deal``), played
+    under ``table`` (``SixtySixTable``: the marriages' points, the exchanged rank)."""
+    out = []
+    for d in range(deals.dealer.shape[0]):
+        stock = deals.stock[d].tolist()
+        trump = type_suit(stock[-1])
+        n = int(deals.n_tricks[d])
+        flags = deals.flags[d, :n].tolist()
+        draws = draws_of(stock, flags, trump * 6 + int(table.exchange_rank))
+        tricks = [trick_record(int(deals.leaders[d, k]), int(deals.winners[d, k]),
+                               deals.cards[d, k].tolist(), flags[k], draws[k], table, trump)
+                  for k in range(n)]
+        seat, game_points, reason = deals.result[d].tolist()
+        out.append({
+            "deal": first_deal + d, "variant": variant, "dealer": int(deals.dealer[d]),
+            "hands": [hand_cards(int(h)) for h in deals.hands[d]],
+            "stock": [format_card(c) for c in stock], "trump": SUITS[trump], "tricks": tricks,
+            "claim": claim_record(deals.claim[d].tolist(), table, trump),
+            "points": deals.points[d].tolist(), "tricks_won": deals.tricks_won[d].tolist(),
+            "result": {"seat": seat, "game_points": game_points, "reason": REASONS[reason]},
+        })
+    return out
