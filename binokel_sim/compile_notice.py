@@ -63,12 +63,18 @@ COMPILE_SECONDS = {
     ("widow", "match", ""): 0,
     ("widow", "play", "random"): 23,
     ("widow", "duel", "sampling"): 50,
+    # measured 2026-12-06 (warm-up --variant sixty-six on an empty NUMBA_CACHE_DIR, after the
+    # meld group; the machine loaded)
+    ("sixty_six", "deal-odds", ""): 14,
+    ("sixty_six", "play", ""): 4,
+    ("sixty_six", "duel", ""): 16,
+    ("sixty_six", "match", ""): 4,
 }
 
 
 ENGINES = {"meld": "meld kernels", "solver": "endgame solver",
            "partnership": "partnership engine",
-           "talon": "talon engine", "widow": "widow engine"}
+           "talon": "talon engine", "widow": "widow engine", "sixty_six": "sixty-six engine"}
 ENV = "BINOKEL_SIM_COMPILE_NOTICE"
 
 

@@ -17,7 +17,9 @@ SUITS = "SHDC"
 
 def deal_text(record: dict, rules: Rules) -> str:
     """The deal of ``record`` (a record of ``rules``' engine family) as lines of text."""
-    if "talon" in record:
+    if "stock" in record:
+        body = _sixty_six(record, rules)
+    elif "talon" in record:
         body = _talon(record, rules)
     elif "widow" in record:
         body = _widow(record, rules)
@@ -133,6 +135,45 @@ def _talon(record: dict, rules: Rules) -> list[str]:
     lines.append(f"scores by seat: {_per_seat(record['scores'])}")
     if "pair_scores" in record:
         lines.append(f"scores by pair: {_pairs(record['pair_scores'])}")
+    return lines
+
+
+def _sixty_six(record: dict, rules: Rules) -> list[str]:
+    lines = _hands(record)
+    stock = record["stock"]
+    lines += _wrap(f"stock (draw order): {' '.join(stock)}")
+    lines.append(f"turned card {stock[-1]}: {record['trump']} trump")
+
+    def turn(flags: dict, seat: int) -> str:
+        said = []
+        if flags.get("exchange"):
+            said.append(f"{seat} exchanges the trump nine for the turned card")
+        if flags.get("close"):
+            said.append(f"{seat} closes the stock")
+        if flags.get("marriage"):
+            m = flags["marriage"]
+            said.append(f"{seat} announces the {m['suit']} marriage ({m['points']})")
+        return "".join(f"; {text}" for text in said)
+
+    def told(trick: dict) -> str:
+        text = turn(trick, trick["leader"])
+        if trick["draws"]:
+            draws = " ".join(_play(card, (trick["winner"] + i) % 2)
+                             for i, card in enumerate(trick["draws"]))
+            text += f"; draws {draws}"
+        return text
+
+    lines += _tricks(record, 2, told)
+    claim = record["claim"]
+    if claim is not None:
+        after = (f"on lead{turn(claim, claim['seat'])}" if claim["marriage"]
+                 else f"after trick {claim['after'] + 1}")
+        lines += _wrap(f"seat {claim['seat']} claims {rules.claim} {after}")
+    lines.append(f"points by seat: {_per_seat(record['points'])}")
+    lines.append(f"tricks won by seat: {_per_seat(record['tricks_won'])}")
+    result = record["result"]
+    lines.append(f"seat {result['seat']} scores {result['game_points']} game point"
+                 f"{'s' if result['game_points'] != 1 else ''} ({result['reason']})")
     return lines
 
 

@@ -1,6 +1,6 @@
 """The engine families and which commands serve them: the light module every layer may import.
 
-Three engine families (docs/architecture.md, "Engine families"), chosen from a variant's rules
+Four engine families (docs/architecture.md, "Engine families"), chosen from a variant's rules
 data, never from its name:
 
 - ``partnership``: every card dealt, an auction, trump named by the bid winner (four-hand-80);
@@ -8,7 +8,10 @@ data, never from its name:
 - ``talon``: a talon and a turned trump (two-hand-48, three-hand-72, four-hand-72); drivers in
   :mod:`binokel_sim.engines.talon`, kernels in ``kernels/talon/``;
 - ``widow``: a widow taken by the soloist (three-hand-auction-48, four-hand-widow-48); drivers
-  in :mod:`binokel_sim.engines.widow`, kernels in ``kernels/widow/``.
+  in :mod:`binokel_sim.engines.widow`, kernels in ``kernels/widow/``;
+- ``sixty_six``: a claim at 66, a stock that may be closed, marriages announced on lead
+  (sixty-six); drivers in :mod:`binokel_sim.engines.sixty_six`, kernels in
+  ``kernels/sixty_six/``.
 
 It imports nothing heavy (the CLI reads :data:`SUPPORTS` without numpy or numba), and of this
 package only the notation and rules layer.
@@ -25,12 +28,15 @@ from binokel_sim.errors import SimulationError
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
-PARTNERSHIP, TALON, WIDOW = "partnership", "talon", "widow"
+PARTNERSHIP, TALON, WIDOW, SIXTY_SIX = "partnership", "talon", "widow", "sixty_six"
 
 
 def engine_family(rules: Rules) -> str:
-    """The family of the engine that plays ``rules``: a talon → talon, a widow → widow, else the
-    partnership bidding game."""
+    """The family of the engine that plays ``rules``: a claim → sixty_six (its stock is a talon
+    too, so the claim is asked first), a talon → talon, a widow → widow, else the partnership
+    bidding game."""
+    if rules.claim:
+        return SIXTY_SIX
     if rules.talon:
         return TALON
     if rules.widow:
@@ -60,13 +66,13 @@ def sides(rules: Rules) -> int:
 # answer as the built-in variant it resembles). `binokel-sim variants` shows it; the commands ask
 # `check_supports` before any work.
 
-FAMILIES = (PARTNERSHIP, TALON, WIDOW)
+FAMILIES = (PARTNERSHIP, TALON, WIDOW, SIXTY_SIX)
 SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it serves, in CLI order
     "variants": FAMILIES,
     "analyze": FAMILIES,
     "meld-odds": FAMILIES,
     "bid-odds": (PARTNERSHIP, WIDOW),
-    "deal-odds": (TALON,),
+    "deal-odds": (TALON, SIXTY_SIX),
     "batch": FAMILIES,
     "report": FAMILIES,
     "duel": FAMILIES,
@@ -88,6 +94,11 @@ _UNSUPPORTED = {
     "deal-odds": ("has no talon", "for an auction game's hand use bid-odds"),
     "calibrate": ("has no auction", "calibrate studies the bid odds"),
     "solve": ("has no talon", "the endgame solver plays a two-hand talon game's phase 2"),
+}
+# where a family's reason differs from the command's
+_FAMILY_UNSUPPORTED = {
+    (SIXTY_SIX, "solve"): ("is a sixty-six game (a stock that may be closed, a claim)",
+                           "the endgame solver plays a two-hand talon game's phase 2"),
 }
 
 
@@ -132,7 +143,8 @@ def check_supports(rules: Rules, command: str) -> None:
     if engine_family(rules) in _families(command):
         why, instead = _REQUIRES[command][1], ""
     else:
-        why, instead = _UNSUPPORTED.get(command, (f"is a {engine_family(rules)} game", ""))
+        why, instead = _FAMILY_UNSUPPORTED.get((engine_family(rules), command)) or \
+            _UNSUPPORTED.get(command, (f"is a {engine_family(rules)} game", ""))
     message = (f"variant {rules.name} {why}: {command} supports "
                f"{', '.join(supported_variants(command))}")
     raise SimulationError(f"{message}; {instead}" if instead else message)

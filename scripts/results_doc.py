@@ -104,6 +104,7 @@ def main() -> None:
     lines += auction_lines()
     lines += calibration_lines()
     lines += uniformity_lines()
+    lines += sixty_six_lines()
     (ROOT / "docs" / "results.md").write_text("\n".join(lines) + "\n")
     if "all" in data and "startup" in data:
         write_speed_section(data)
@@ -433,6 +434,36 @@ def same_deals_line(studies: list[Path]) -> list[str]:
     return lines
 
 
+def sixty_six_lines() -> list[str]:
+    """Sixty-six's duels and match (scripts/run_duels.sh: results/duels/sixty-six-*.json), if
+    they have been run."""
+    folder = ROOT / "results" / "duels"
+    names = ("duel-heuristic-vs-random", "duel-random-vs-random", "match-heuristic-vs-random")
+    paths = [folder / f"sixty-six-{name}.json" for name in names]
+    if not all(p.exists() for p in paths):
+        return []
+    duel, same, match = (json.loads(p.read_text())[0] for p in paths)
+    return ["", "## Sixty-six (heuristic against random)", "",
+            f"binokel-sim {duel['version']}, `--seed {duel['seed']}` (`scripts/run_duels.sh`), "
+            "exact for the seed on any thread count:", "",
+            f"- `binokel-sim duel --variant sixty-six -a heuristic -b random --deals "
+            f"{duel['deals']} --seed {duel['seed']}`: the heuristic scores "
+            f"{duel['mean_diff']:+.3f} game points a deal more than random (95% interval "
+            f"{duel['ci_low']:+.3f} to {duel['ci_high']:+.3f}), each deal played once per seat; "
+            f"random against random on the same command: {same['mean_diff']:+.3f} "
+            f"({same['ci_low']:+.3f} to {same['ci_high']:+.3f}).",
+            f"- `binokel-sim match --variant sixty-six -a heuristic -b random --games "
+            f"{match['games']} --seed {match['seed']}`: games to {match['target']} game points, "
+            f"P(heuristic wins) = {match['p_win_a']:.4f} (Wilson 95% interval "
+            f"{match['ci_low']:.4f} to {match['ci_high']:.4f}), {match['mean_deals']:.2f} deals "
+            f"a game, mean final game points {match['mean_final_score_a']:.2f} against "
+            f"{match['mean_final_score_b']:.2f}.", "",
+            "The random policy claims with a fair coin after every trick it wins (and closes, "
+            "exchanges and announces with one), so most of its deals end in a wrong claim: the "
+            "gap measures the rules' penalties more than card play. The `sampling` policy does "
+            "not play sixty-six yet."]
+
+
 def uniformity_lines() -> list[str]:
     """The uniformity report (scripts/uniformity.py: results/uniformity.json), if it has been
     run: per variant the p-values of the card × seat table, the talon or widow positions and
@@ -450,26 +481,30 @@ def uniformity_lines() -> list[str]:
             f"{run['threads']} threads, {minutes} min {seconds} s; `results/uniformity.json` "
             "holds every count and figure). Each variant's deals come from the production "
             "dealing kernels and block streams (`kernels/uniformity.py`: `deal_seats` in "
-            "four-hand-80, one shuffle read off in order in the talon and widow games), "
-            f"{run['deals_per_variant']:,} a variant, variant *i* of `binokel-sim variants` "
-            f"with seed {run['seed']} + *i* (every test on streams of its own). *Card × seat*: "
-            "the copies of each card type each seat got (the talon or widow as one more seat) "
+            "four-hand-80, one shuffle read off in order in every other game), "
+            f"{run['deals_per_variant']:,} a variant, variant *V* with seed {run['seed']} + "
+            "crc32(*V*) mod 10⁶ (every test on streams of its own). *Card × seat*: the copies "
+            "of each card type each seat got (the talon or widow as one more seat) "
             "against the exact expectation, Pearson's χ² scaled by (N − 1)/N (each deal's table "
             "has both margins fixed) with (seats − 1)(types − 1) degrees of freedom; *max |z|* "
-            "the largest standardised cell. *Positions*: each talon or widow position (in draw "
-            "order) a seat of its own; *its last card* (the turned card of the talon games) "
-            "alone. *Pairs* (in the JSON's order): Q♠ + J♦ in seat 0 (binokel), K♥ + Q♥ in "
+            "the largest standardised cell. *Positions*: each talon or widow position (in deck "
+            "order) a seat of its own; *the turned card* alone (the talon's last card; in "
+            "sixty-six the first card after the hands). *Pairs* (in the JSON's order): Q♠ + J♦ "
+            "in seat 0 (binokel), K♥ + Q♥ in "
             "seat 1, A♠ and its deck neighbour in the last seat, A♠ in seats 0 and 1, A♣ in "
             "the talon or widow and in seat 0: the joint count against the exact multivariate "
             "hypergeometric distribution. The constrained sampler (`--known`, `--void`, the "
             f"widow games' bound, a given auction) draws {run['draws_per_case']:,} deals a "
-            f"case (seed {run['seed']} + 100 + *j* for case *j*) against brute-force "
+            f"case (seed {run['seed']} + 10⁶ + *j* for case *j*) against brute-force "
             "enumeration of every consistent deal (`reference/sampler.py`). Every p-value is "
             f"shown: of the {total['tests']} tests, {total['below_0.05']} are below 0.05, "
             f"{total['below_0.01']} below 0.01 and {total['below_0.001']} below 0.001 (the "
             f"smallest {total['smallest_p']:.4f}); a Kolmogorov-Smirnov test of all the "
             f"p-values against the uniform distribution gives p = "
-            f"{total['uniform_p_values_ks_p']:.3f}. A test below p = {run['follow_up_below']} "
+            f"{total['uniform_p_values_ks_p']:.3f} (a rough check: a variant's tests share "
+            "counts" + (f"; the calibration table below checks each test on its own, on "
+                        f"{run['calibration_runs']} fresh runs" if run.get("calibration_runs")
+                        else "") + f"). A test below p = {run['follow_up_below']} "
             f"is followed up: run again {run['follow_up_runs']} times at the same size on "
             "fresh streams (the run that raised the question left out); "
             + (f"{total['followed_up']} were, and {total['followed_up_combined_below_0.01']} "

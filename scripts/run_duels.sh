@@ -46,3 +46,11 @@ for k in 16 32 64 128 256; do
     --seed 7 --samples-per-move "$k" \
     --out "results/duels/sweep/three-hand-auction-48-sampling-$k.json"
 done
+# sixty-six, its own family (docs/results.md "Sixty-six"): the heuristic against random, and
+# random against itself as the sanity check
+binokel-sim duel --variant sixty-six -a heuristic -b random --deals 200000 --seed 1 \
+  --out results/duels/sixty-six-duel-heuristic-vs-random.json
+binokel-sim duel --variant sixty-six -a random -b random --deals 200000 --seed 1 \
+  --out results/duels/sixty-six-duel-random-vs-random.json
+binokel-sim match --variant sixty-six -a heuristic -b random --games 20000 --seed 1 \
+  --out results/duels/sixty-six-match-heuristic-vs-random.json

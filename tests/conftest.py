@@ -83,11 +83,12 @@ settings.register_profile(
 )
 settings.load_profile("ci")
 
-# The built-in variants of the rules contract (SPEC.md: the six seed variants and the two
-# Swabian games of "House variants"), written out here rather than read from the package, so a
-# variant that silently disappears fails the tests.
+# The built-in variants of the rules contract (SPEC.md: the six seed variants, the two
+# Swabian games of "House variants" and "Variant sixty-six"), written out here rather than read
+# from the package, so a variant that silently disappears fails the tests.
 VARIANT_NAMES = ["four-hand-72", "four-hand-80", "four-hand-widow-48", "kreuz-4-40",
-                 "swabian-3-40", "three-hand-72", "three-hand-auction-48", "two-hand-48"]
+                 "sixty-six", "swabian-3-40", "three-hand-72", "three-hand-auction-48",
+                 "two-hand-48"]
 
 
 @pytest.fixture(params=VARIANT_NAMES)

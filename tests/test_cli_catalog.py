@@ -26,6 +26,7 @@ from binokel_sim.variants import all_variants, builtin_toml, find_variant, load_
 from conftest import VARIANT_NAMES, assert_one_line_error, ok, runner
 
 TALON_GAMES = ["four-hand-72", "three-hand-72", "two-hand-48"]
+DEAL_ODDS_GAMES = TALON_GAMES + ["sixty-six"]  # the games without an auction
 AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "kreuz-4-40", "swabian-3-40",
                  "three-hand-auction-48"]
 # every command of the app: a new command must say which variants it takes
@@ -34,7 +35,8 @@ EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "b
 ALIASES = {"two-hand-48": ["binokel-2"], "four-hand-80": ["binokel-80", "double-deck-pinochle"],
            "three-hand-auction-48": ["binokel-3"], "four-hand-widow-48": ["binokel-4-widow"],
            "three-hand-72": ["binokel-3-72"], "four-hand-72": ["binokel-4-72"],
-           "swabian-3-40": ["binokel", "swabian"], "kreuz-4-40": ["kreuzbinokel", "kreuz"]}
+           "swabian-3-40": ["binokel", "swabian"], "kreuz-4-40": ["kreuzbinokel", "kreuz"],
+           "sixty-six": ["sechsundsechzig", "66"]}
 
 
 # --- which commands take which variants ------------------------------------------------------------
@@ -46,7 +48,7 @@ def test_the_table_names_every_command_of_the_app():
 
 
 @pytest.mark.parametrize("command,names", [
-    ("bid-odds", AUCTION_GAMES), ("deal-odds", TALON_GAMES),
+    ("bid-odds", AUCTION_GAMES), ("deal-odds", DEAL_ODDS_GAMES),
     ("play", VARIANT_NAMES), ("duel", VARIANT_NAMES), ("match", VARIANT_NAMES),
     ("analyze", VARIANT_NAMES), ("meld-odds", VARIANT_NAMES), ("variants", VARIANT_NAMES),
     ("bench", VARIANT_NAMES), ("calibrate", AUCTION_GAMES), ("solve", ["two-hand-48"]),
@@ -58,7 +60,7 @@ def test_supported_variants(command, names):
 def test_supported_commands_follow_the_engine_family(rules):
     commands = supported_commands(rules)
     assert ("bid-odds" in commands) == (rules.name in AUCTION_GAMES)
-    assert ("deal-odds" in commands) == (rules.name in TALON_GAMES)
+    assert ("deal-odds" in commands) == (rules.name in DEAL_ODDS_GAMES)
     assert {"variants", "analyze", "meld-odds", "duel", "match", "play", "bench"} <= set(commands)
     assert list(commands) == [c for c in EVERY_COMMAND if c in commands]  # CLI order
 

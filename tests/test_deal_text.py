@@ -41,6 +41,13 @@ def test_the_text_shows_what_the_record_holds(name):
             assert [card for card, _ in played] == trick["cards"]
             assert [int(seat) for _, seat in played] == [
                 (trick["leader"] + i) % rules.players for i in range(len(trick["cards"]))]
+        if "stock" in record:  # sixty-six: the deal ends in game points to one seat
+            result = record["result"]
+            assert lines[-1].startswith(f"seat {result['seat']} scores "
+                                        f"{result['game_points']} game point")
+            assert lines[-1].endswith(f"({result['reason']})")
+            assert f"points by seat: 0 {record['points'][0]}, 1 {record['points'][1]}" in lines
+            continue
         scores = next(line for line in lines if line.startswith("scores by"))
         if "pair_scores" in record or name == "four-hand-80":
             pairs = record.get("pair_scores", record["scores"])

@@ -34,16 +34,18 @@ LAYERS = {
               "pair_value expert_play numbers",
     PLUMBING: "tables simulate backend constraints game_blocks run_time",
     # the engine families (one module each, same names) and what every family shares
-    ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow solver "
-             "exact",
+    ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow "
+             "engines.sixty_six solver exact",
     CONTESTS: "contests",  # duels and matches, over whichever family plays the variant
     RESULTS: "records records.columns records.partnership records.talon records.widow "
              "records.sixty_six records.stream odds odds.summary odds.partnership "
-             "odds.talon odds.widow "
+             "odds.talon odds.widow odds.sixty_six "
              "calibrate calibration calibration_figure report report.registry "
-             "report.partnership report.talon report.widow report.model report.data "
+             "report.partnership report.talon report.widow report.sixty_six report.model "
+             "report.data "
              "report.figures report.drawing report.markdown report.publish batch published "
-             "bench bench.timing bench.partnership bench.talon bench.widow bench_table "
+             "bench bench.timing bench.partnership bench.talon bench.widow bench.sixty_six "
+             "bench_table "
              "analysis documents documents.bid_odds documents.bid_odds.partnership "
              "documents.bid_odds.widow documents.deal_odds",
 }
@@ -52,7 +54,7 @@ FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench", "report")
 # a module per engine family that serves the command (binokel_sim.families.SUPPORTS)
 COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds", "documents.bid_odds": "bid-odds"}
 # production modules that may import twins: the benchmark modules (they time the twins)
-TWIN_USERS = {"bench", "bench.partnership", "bench.talon", "bench.widow"}
+TWIN_USERS = {"bench", "bench.partnership", "bench.talon", "bench.widow", "bench.sixty_six"}
 # production modules that import a module the scan cannot name (computed at run time), and why
 DYNAMIC_IMPORTS = {
     "families": "family_module, the family registry: family f's module in a package is package.f",

@@ -17,7 +17,7 @@ from binokel_sim import report as rp
 from binokel_sim.analysis import exact_meld_odds, meld_odds
 from binokel_sim.cards import parse_card
 from binokel_sim.engines.policies import default_policy
-from binokel_sim.families import FAMILIES, PARTNERSHIP, TALON, WIDOW, engine_family
+from binokel_sim.families import FAMILIES, PARTNERSHIP, SIXTY_SIX, TALON, WIDOW, engine_family
 from binokel_sim.hands import parse_hand
 from binokel_sim.io import OutputError
 from binokel_sim.report import drawing
@@ -31,7 +31,9 @@ FAMILY_FIGURES = {
     PARTNERSHIP: ["bid-curve.png", "score.png"],
     WIDOW: ["bid-curve.png", "score.png", "widow.png"],
     TALON: ["score.png"],
+    SIXTY_SIX: ["score.png"],
 }
+TURNED_CARD_FAMILIES = (TALON, SIXTY_SIX)  # no auction: a turned card and a seat
 VARIANT_FIGURES = ["melds.png", "total-meld.png"]
 
 
@@ -85,7 +87,7 @@ def test_every_variant_writes_its_figures_and_report(tmp_path, variant):
         assert_png(out / name)
     rules = find_variant(variant)
     lines = result.stderr.strip().splitlines()
-    if engine_family(rules) == TALON:  # the example hand and turned card are said, not assumed
+    if engine_family(rules) in TURNED_CARD_FAMILIES:  # the example hand and turned card are said, not assumed
         note = lines.pop(0)
         assert note.startswith(f"note: using the example hand of {variant}") and "9H" in note
     assert lines == [f"wrote {out / 'report.md'} and {len(figures)} figures"]
@@ -99,7 +101,7 @@ def test_every_variant_writes_its_figures_and_report(tmp_path, variant):
         assert line in text, line
     for name in figures:
         assert f"]({name})" in text and f"`{name}`: " in text, name
-    if engine_family(rules) == TALON:
+    if engine_family(rules) in TURNED_CARD_FAMILIES:
         assert f"| turned card | {rules.example_turned} |" in text
         assert "no bid curve" in text
 

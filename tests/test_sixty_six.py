@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from binokel_sim.cards import RANK_K, RANK_Q, card_type, parse_card, parse_cards
+from binokel_sim.cards import card_type, parse_card, parse_cards
+from binokel_sim.engines import sixty_six as engine_sixty_six
 from binokel_sim.engines import talon as talon_engine
 from binokel_sim.errors import RulesError, SimulationError
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
@@ -31,12 +32,11 @@ from binokel_sim.kernels.sixty_six.deals import (
 from binokel_sim.records.sixty_six import deal_records
 from binokel_sim.reference import sixty_six as twin
 from binokel_sim.simulate import set_threads, spread_blocks
-from binokel_sim.variants import load_rules, rules_from_dict, tomllib
+from binokel_sim.variants import builtin_toml, find_variant, rules_from_dict, tomllib
 
-from conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES = load_rules(DATA / "sixty-six.toml")
+RULES = find_variant("sixty-six")
 R, H = POLICY_RANDOM, POLICY_HEURISTIC
 SEATINGS = [(R, R), (H, H), (R, H), (H, R)]
 # the random policy as shipped (fair coins), and one that plays deals out: it never claims,
@@ -45,14 +45,8 @@ DEEP = SixtySixKnobs(random_exchange=1, random_close=8, random_announce=1, rando
 
 
 def sixty_six_table(rules=RULES, knobs=SixtySixKnobs()) -> SixtySixTable:
-    """The kernel's table of ``rules`` (a sixty-six variant) with the policies' ``knobs``."""
-    marriages = {m.scope: m.per_set for m in rules.melds if sorted(m.ranks) == [RANK_Q, RANK_K]}
-    return SixtySixTable(
-        deck=np.arange(24, dtype=np.int64),
-        card_points=np.array([rules.rank_points[t % 6] for t in range(24)], dtype=np.int64),
-        marriage=marriages["non_trump"], trump_marriage=marriages["trump"],
-        exchange_rank=rules.trump_exchange, claim=rules.claim, last_trick=rules.last_trick,
-        knobs=knobs)
+    """The kernel's table of ``rules`` with the policies' ``knobs`` (the engine's builder)."""
+    return engine_sixty_six.sixty_six_table(rules, knobs)
 
 
 def kernel_deals(seats, n, seed, block_size, knobs=SixtySixKnobs(), first_deal=0):
@@ -351,7 +345,7 @@ def test_a_second_process_runs_the_bundled_kernel_from_numbas_cache():
 
 def variant_data(section: str, key: str, value=None) -> dict:
     """The variant file's data with ``[section] key`` set to ``value`` (None: removed)."""
-    data = tomllib.loads((DATA / "sixty-six.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(builtin_toml("sixty-six"))
     data[section].pop(key, None)
     if value is not None:
         data[section][key] = value

@@ -35,6 +35,9 @@ CONTRACT = {
     # SPEC "House variants": 40 cards (2 copies of J Q K 10 A), a Dabb of 4
     "swabian-3-40": (3, 40, 2, 12, 4, 0),  # 12 each
     "kreuz-4-40": (4, 40, 2, 9, 4, 0),  # 9 each
+    # SPEC "Variant sixty-six": 24 cards (9 J Q K 10 A once), 6 each, a stock of 12 (the turned
+    # trump its last card)
+    "sixty-six": (2, 24, 1, 6, 0, 12),
 }
 
 

@@ -198,7 +198,9 @@ def test_the_plan_covers_every_command_of_each_family():
         ("talon", "play", ""), ("talon", "duel", ""), ("talon", "match", ""),
         ("talon", "play", "random"), ("talon", "duel", "sampling"), ("solver", "solve", ""),
         ("widow", "bid-odds", ""), ("widow", "play", ""), ("widow", "duel", ""),
-        ("widow", "match", ""), ("widow", "play", "random"), ("widow", "duel", "sampling")]
+        ("widow", "match", ""), ("widow", "play", "random"), ("widow", "duel", "sampling"),
+        ("sixty_six", "deal-odds", ""), ("sixty_six", "play", ""), ("sixty_six", "duel", ""),
+        ("sixty_six", "match", "")]
     # every group has a compile time for the notice
     from binokel_sim.compile_notice import COMPILE_SECONDS
 

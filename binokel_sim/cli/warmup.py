@@ -16,7 +16,7 @@ from binokel_sim.errors import SimulationError
 
 # one variant per engine family for --all: a family's variants share its compiled kernels
 # (the rules reach the kernels as table arrays, not as compile-time constants)
-ALL_VARIANTS = ("four-hand-80", "two-hand-48", "three-hand-auction-48")
+ALL_VARIANTS = ("four-hand-80", "two-hand-48", "three-hand-auction-48", "sixty-six")
 SOLVE_HANDS = ("--hand", "AS TS KH QH JD 9C", "--other", "KS AH TD AD QC JC", "--trump", "H")
 
 

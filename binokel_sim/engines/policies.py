@@ -35,10 +35,10 @@ def policy_id(name: str, rules: Rules) -> int:
         raise SimulationError(f"unknown policy {name!r}; known: "
                               f"{', '.join(POLICY_NAMES)}") from None
     if policy == POLICY_SAMPLING and not sampling_plays(rules):
-        raise SimulationError(f"variant {rules.name}: policy {name} plays four-hand-80, the "
-                              f"widow games and the talon games with free play in phase 1 "
-                              f"(with two players hands of at most {MAX_CARDS} cards); use "
-                              f"heuristic")
+        raise SimulationError(f"variant {rules.name}: policy {name} does not play it (it plays "
+                              f"four-hand-80, the widow games and the talon games with free "
+                              f"play in phase 1, with two players hands of at most "
+                              f"{MAX_CARDS} cards; not sixty-six yet); use heuristic")
     if policy == POLICY_EXPERT and not expert_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy expert plays the variants its "
                               f"knobs are fitted for ({', '.join(expert_play.fitted_variants())}; "

@@ -1,11 +1,16 @@
 """Simulated sixty-six deals (the kernel's ``SixtySixDeals``) as the JSON-ready records of
 docs/rules.md ("Sixty-six", "Records"): one dict a deal, its keys in the record's order.
 
-Not yet a family module of the registry (no ``FAMILY_API``: ``schema``, ``frame`` and
-``records`` come with the family's engine); it reads only the kernel's arrays and the table.
+The family's module of :mod:`binokel_sim.records` (its ``FAMILY_API``: :func:`schema`,
+:func:`frame`, :func:`records`); :func:`deal_records` reads only the kernel's arrays and the
+table.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+
+import polars as pl
 
 from binokel_sim.cards import SUITS, format_card, format_counts, type_suit
 from binokel_sim.kernels.sixty_six.rules import ANNOUNCED, CLOSED, EXCHANGED, REASONS
@@ -79,3 +84,35 @@ def deal_records(deals, table, variant: str, first_deal: int = 0) -> list[dict]:
             "result": {"seat": seat, "game_points": game_points, "reason": REASONS[reason]},
         })
     return out
+
+
+# --- the family's records API (binokel_sim.records.FAMILY_API) ----------------------------------
+
+MARRIAGE = pl.Struct({"suit": pl.String, "points": pl.Int64})
+TRICK = pl.Struct({"leader": pl.Int64, "exchange": pl.Boolean, "close": pl.Boolean,
+                   "marriage": MARRIAGE, "cards": pl.List(pl.String), "winner": pl.Int64,
+                   "draws": pl.List(pl.String)})
+CLAIM = pl.Struct({"seat": pl.Int64, "after": pl.Int64, "marriage": MARRIAGE,
+                   "exchange": pl.Boolean, "close": pl.Boolean})
+RESULT = pl.Struct({"seat": pl.Int64, "game_points": pl.Int64, "reason": pl.String})
+
+
+def schema(rules) -> pl.Schema:
+    """The columns of a sixty-six record frame: the record's keys, in order."""
+    return pl.Schema({
+        "deal": pl.Int64, "variant": pl.String, "dealer": pl.Int64,
+        "hands": pl.List(pl.List(pl.String)), "stock": pl.List(pl.String), "trump": pl.String,
+        "tricks": pl.List(TRICK), "claim": CLAIM, "points": pl.List(pl.Int64),
+        "tricks_won": pl.List(pl.Int64), "result": RESULT})
+
+
+def frame(played, first_deal: int = 0) -> pl.DataFrame:
+    """One row per deal of ``played`` (``engines.sixty_six.SixtySixPlayed``), columns
+    :func:`schema`."""
+    rows = deal_records(played.deals, played.table, played.rules.name, first_deal)
+    return pl.DataFrame(rows, schema=schema(played.rules), orient="row")
+
+
+def records(played, first_deal: int = 0) -> Iterator[dict]:
+    """The records of ``played`` as dicts (keys in the documented order)."""
+    yield from deal_records(played.deals, played.table, played.rules.name, first_deal)

@@ -305,3 +305,69 @@ def play_deals(rules: Rules, knobs, policies: list[int], n_deals: int, seed: int
         record = play_deal(rules, knobs, policies, hands, stock, dealer, stream_pick(stream))
         records.append({"deal": first_deal + d, **record})
     return records
+
+
+# --- the contests and the samples (twin of kernels/sixty_six/games.py) ---------------------------
+
+def play_duel(rules: Rules, knobs, policies: list[int], n_deals: int, seed: int,
+              block_size: int, first_block: int = 0, first_deal: int = 0) -> list[float]:
+    """Twin of ``sixty_six_duel_blocks``: per deal, A's game points minus B's, averaged over A
+    on seat 0 then A on seat 1 (the same cards, the stream going on from one play to the next)."""
+    diffs = []
+    for d, stream, work in block_streams(deck_cards(rules), n_deals, seed, block_size,
+                                         first_block):
+        dealer = (first_deal + d) % 2
+        hands, stock = deal_sixty_six(work, stream, dealer)
+        total = 0
+        for a_seat in range(2):
+            seats = [policies[0], policies[1]] if a_seat == 0 else [policies[1], policies[0]]
+            result = play_deal(rules, knobs, seats, hands, stock, dealer,
+                               stream_pick(stream))["result"]
+            total += result["game_points"] * (1 if result["seat"] == a_seat else -1)
+        diffs.append(total / 2)
+    return diffs
+
+
+def play_match(rules: Rules, knobs, policy_a: int, policy_b: int, n_games: int, seed: int,
+               block_size: int, target: int, max_deals: int, first_block: int = 0,
+               first_game: int = 0) -> list[list[int]]:
+    """Twin of ``sixty_six_match_blocks``: per game ``[A won (1/0, -1 unfinished), deals, A's
+    game points, B's]``; game number ``n`` seats A on ``(n // 2) % 2``, its first dealer is
+    ``n % 2`` and the deal alternates."""
+    games = []
+    for g, stream, work in block_streams(deck_cards(rules), n_games, seed, block_size,
+                                         first_block):
+        number = first_game + g
+        a_seat = (number // 2) % 2
+        seats = [policy_a, policy_b] if a_seat == 0 else [policy_b, policy_a]
+        totals, deals, won = [0, 0], 0, -1
+        while deals < max_deals:
+            dealer = (number + deals) % 2
+            hands, stock = deal_sixty_six(work, stream, dealer)
+            result = play_deal(rules, knobs, seats, hands, stock, dealer,
+                               stream_pick(stream))["result"]
+            deals += 1
+            side = 0 if result["seat"] == a_seat else 1
+            totals[side] += result["game_points"]
+            if totals[side] >= target:
+                won = 1 - side
+                break
+        games.append([won, deals, totals[0], totals[1]])
+    return games
+
+
+def play_samples(rules: Rules, knobs, policies: list[int], hand: set[int], turned: int,
+                 dealer: int, n_samples: int, seed: int, block_size: int,
+                 first_block: int = 0) -> list[dict]:
+    """Twin of ``sixty_six_sample_blocks``: deals around seat 0's ``hand`` and the ``turned``
+    trump; the other cards (ascending) shuffled, the other seat takes the first six, the stock
+    the next eleven then the turned card; one record a sample (``deal`` its index)."""
+    unseen = [t for t in range(24) if t not in hand and t != turned]
+    records = []
+    for d, stream, work in block_streams(unseen, n_samples, seed, block_size, first_block):
+        deal_hand(work, 0, len(work) - 1, stream)
+        hands = [set(hand), set(work[:HAND])]
+        stock = work[HAND:] + [turned]
+        record = play_deal(rules, knobs, policies, hands, stock, dealer, stream_pick(stream))
+        records.append({"deal": d, **record})
+    return records
