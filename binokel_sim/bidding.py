@@ -98,8 +98,8 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
         else:
             bid = read_int(word, signed=False)
             if bid is None:
-                raise SimulationError(f"--auction: call {i} is {token!r}, not a bid (digits 0-9) "
-                                      f"or 'pass'")
+                raise SimulationError(f"--auction: call {i} is {token!r}, not a bid or 'pass' "
+                                      f"(bids are written with the digits 0-9)")
             lowest = next_bid(rules, current)
             if bid < lowest or next_bid(rules, bid - 1) != bid:
                 raise SimulationError(f"--auction: call {i} bids {bid}; the next legal bid is "

@@ -2,17 +2,19 @@
 
 For every built-in variant, ``--deals`` deals made by the production dealing kernels from the
 production block streams (``binokel_sim/kernels/uniformity.py``: ``deal_seats`` in four-hand-80,
-one shuffle read off in order in the talon and widow games), counted and tested against the
+one shuffle read off in order in every other game), counted and tested against the
 exact distribution of a uniformly shuffled deck:
 
-- **card × seat**: the copies of each card type every seat got, the talon or widow as one more
-  seat, against ``deals × copies × seat size / deck size`` (a Pearson chi-square with
+- **card × seat**: the copies of each card type every seat got (seat ``s``: the ``s``-th hand read
+  off the deck; in sixty-six the non-dealer's, then the dealer's), the talon or widow as one
+  more seat, against ``deals × copies × seat size / deck size`` (a Pearson chi-square with
   ``(seats - 1) × (types - 1)`` degrees of freedom, scaled by ``(N - 1) / N``: both margins of a
   deal's table are fixed, so a deal's cells are multivariate hypergeometric, whose covariance
   is the multinomial's times ``N / (N - 1)``);
-- **talon / widow positions**: the same with each position of the talon or widow (in draw
-  order: the talon's last card is the turned card) a seat of its own and the hands as one;
-  and the last card alone (a multinomial over the types);
+- **talon / widow positions**: the same with each position of the talon or widow (the deck's
+  positions after the hands) a seat of its own and the hands as one; and the turned card alone
+  (a multinomial over the types), where the game turns one: the talon's last card in the talon
+  games, the first card after the hands in sixty-six;
 - **pairs**: the joint count of two card types in one hand (a meld's two cards, two deck
   neighbours) or of one type in two seats, against the exact multivariate hypergeometric
   distribution (a chi-square over the cells, those expected below 5 pooled).
@@ -26,13 +28,13 @@ auction (``run_samples``; the observable is each sample's melds of both pairs pe
 
 Every p-value is reported, however small: of some seventy tests a few below 0.05 are expected;
 one below 0.001 is a finding to look into. So that the tests are independent, each draws its own
-random streams: variant ``i`` of ``binokel-sim variants`` (sorted by name) deals with seed
-``--seed + i``, sampler case ``j`` draws with seed ``--seed + 100 + j`` (the same 48-card deck
-under one seed would give three variants the very same shuffles). A test below p = 0.01 is
-followed up: run again ``--follow-up`` times (default 4) at the same size on fresh streams
-(seed + 1000, + 2000, ...), the run that raised the question left out, each run's p-value and
-that of the runs together reported (a real bias shows again, clearest in the runs together;
-chance does not).
+random streams: variant ``V`` deals with seed ``--seed + crc32(V) mod 10**6`` (its name decides,
+so a new variant moves no other's; the same 48-card deck under one seed would give three
+variants the very same shuffles), sampler case ``j`` draws with seed ``--seed + 10**6 + j``. A
+test below p = 0.01 is followed up: run again ``--follow-up`` times (default 4) at the same size
+on fresh streams (its seed + 10**7, + 2 * 10**7, ...), the run that raised the question left
+out, each run's p-value and that of the runs together reported (a real bias shows again,
+clearest in the runs together; chance does not).
 
     python scripts/uniformity.py --deals 100000000 --seed 1   # the published run
 
@@ -47,6 +49,7 @@ import datetime
 import json
 import sys
 import time
+import zlib
 from fractions import Fraction
 from math import factorial
 from pathlib import Path
@@ -73,9 +76,19 @@ CHUNK_BLOCKS = 256  # blocks per thread a chunk (a chunk's per-block counts stay
 DRAW_BLOCK = 65536  # sampler draws per random stream
 MIN_EXPECTED = 5.0  # cells expected below this are pooled (the chi-square's usual rule)
 QS, JD, QH, KH, AS, AC = 2, 13, 8, 9, 5, 23  # card types (suit * 6 + rank; ranks 9 J Q K T A)
-CASE_SEEDS = 100  # sampler case j draws with seed + CASE_SEEDS + j (variant i deals with seed + i)
+VARIANT_SEEDS = 10**6  # variant V deals with seed + crc32(V) % VARIANT_SEEDS
+CASE_SEEDS = 10**6  # sampler case j draws with seed + CASE_SEEDS + j
 FOLLOW_UP_BELOW = 0.01  # a test below this is run again on fresh streams (--follow-up runs)
-FOLLOW_UP_SEEDS = 1000  # follow-up run k of a test of seed s: seed s + FOLLOW_UP_SEEDS * (k + 1)
+FOLLOW_UP_SEEDS = 10**7  # follow-up run k of a test of seed s: seed s + FOLLOW_UP_SEEDS * (k + 1)
+CALIBRATION_SEEDS = 10**8  # calibration run r of variant V: its seed + CALIBRATION_SEEDS + r
+# the turned card (its suit is trump) among the cards after the hands, by engine family:
+# docs/rules.md "The deal" (the talon's last card), kernels/sixty_six/deals.py (lay_out_deal)
+TURNED_AT = {"talon": -1, "sixty_six": 0}
+
+
+def variant_seed(seed: int, name: str) -> int:
+    """The seed variant ``name`` deals with in a report of seed ``seed``."""
+    return seed + zlib.crc32(name.encode()) % VARIANT_SEEDS
 
 
 # --- the exact distributions -------------------------------------------------------------------
@@ -224,7 +237,7 @@ def deal_counts(rules, deals: int, seed: int, threads: int) -> dict:
 
 def variant_tests(rules, counted: dict, deals: int) -> dict:
     """The tests of one variant's counts (:func:`deal_counts`): ``card_seat``, ``positions``
-    (with its ``last_card``; the talon and widow games) and ``pairs``."""
+    (the talon and widow games; with its ``turned_card`` where one is turned) and ``pairs``."""
     cells, copies = counted["cells"], counted["copies"]
     players, hand = rules.players, rules.hand_size
     n_cards = int(copies.sum())
@@ -236,10 +249,13 @@ def variant_tests(rules, counted: dict, deals: int) -> dict:
     if rest:
         by_position = np.vstack([cells[players:], cells[:players].sum(axis=0, keepdims=True)])
         positions = table_test(by_position, [1] * rest + [players * hand], copies, deals)
-        last = {(t,): int(cells[-1, t]) for t in range(N_TYPES)}
-        exact = {(t,): Fraction(int(copies[t]), n_cards) for t in range(N_TYPES)}
-        positions["last_card"] = goodness_of_fit(last, exact, deals)
         positions["where"] = "talon" if rules.talon else "widow"
+        at = TURNED_AT.get(engine_family(rules))
+        if at is not None:
+            turned = {(t,): int(cells[players + at % rest, t]) for t in range(N_TYPES)}
+            exact = {(t,): Fraction(int(copies[t]), n_cards) for t in range(N_TYPES)}
+            positions["turned_card"] = {"position": at % rest,
+                                        **goodness_of_fit(turned, exact, deals)}
         row["positions"] = positions
     row["pairs"] = []
     for (label, (a, g, b, h)), hist in zip(counted["pairs"], counted["pair_hist"]):
@@ -260,7 +276,8 @@ def p_values(row: dict) -> dict[str, float]:
     out = {"card × seat": row["card_seat"]["p"]}
     if "positions" in row:
         out[f"{row['positions']['where']} positions"] = row["positions"]["p"]
-        out[f"the {row['positions']['where']}'s last card"] = row["positions"]["last_card"]["p"]
+        if "turned_card" in row["positions"]:
+            out["the turned card"] = row["positions"]["turned_card"]["p"]
     out.update({f"pair {pair['pair']}": pair["p"] for pair in row["pairs"]})
     return out
 
@@ -498,6 +515,24 @@ def sampler_report(draws: int, seed: int, follow_up: int) -> list[dict]:
 
 # --- the run -----------------------------------------------------------------------------------
 
+def calibration(rules, runs: int, deals: int, seed: int, threads: int) -> dict:
+    """Are the tests themselves right (the chi-square approximations, the (N - 1) / N scaling,
+    the exact distributions)? ``runs`` independent runs of ``deals`` deals (seeds ``seed +
+    CALIBRATION_SEEDS + r``): under a fair shuffle each test's p-values are uniform, which a
+    Kolmogorov-Smirnov test checks; also the share below 0.05."""
+    from scipy.stats import kstest
+
+    per: dict[str, list[float]] = {}
+    for r in range(runs):
+        counted = deal_counts(rules, deals, seed + CALIBRATION_SEEDS + r, threads)
+        for name, p in p_values(variant_tests(rules, counted, deals)).items():
+            per.setdefault(name, []).append(p)
+    return {"runs": runs, "deals_each": deals, "first_seed": seed + CALIBRATION_SEEDS,
+            "tests": {name: {"ks_p": float(kstest(ps, "uniform").pvalue),
+                             "below_0.05": sum(p < 0.05 for p in ps) / runs}
+                      for name, ps in per.items()}}
+
+
 def summary(variants: list[dict], sampler: list[dict]) -> dict:
     """How the first runs' p-values fall (tests without a p-value, too few draws, left out),
     and the follow-ups of the small ones."""
@@ -524,19 +559,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="constrained-sampler draws per small case")
     parser.add_argument("--follow-up", type=int, default=4,
                         help=f"runs on fresh streams of a test below p = {FOLLOW_UP_BELOW}")
+    parser.add_argument("--calibration-runs", type=int, default=100,
+                        help="small runs a variant that check the tests' own p-values")
+    parser.add_argument("--calibration-deals", type=int, default=10**6,
+                        help="deals in each calibration run")
     parser.add_argument("--variants", nargs="*", default=None,
                         help="these variants only (default: every built-in one)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     threads = set_threads(args.threads)
-    every = builtin_names()
-    names = args.variants or every
+    names = args.variants or builtin_names()
     started = time.perf_counter()
     variants = []
     for name in names:
-        row = variant_report(find_variant(name), args.deals, args.seed + every.index(name),
-                             threads, args.follow_up)
+        rules = find_variant(name)
+        row = variant_report(rules, args.deals, variant_seed(args.seed, name), threads,
+                             args.follow_up)
+        if args.calibration_runs:
+            row["calibration"] = calibration(rules, args.calibration_runs,
+                                             args.calibration_deals, row["seed"], threads)
         print(f"{name}: {args.deals:,} deals in {row['seconds']:.1f} s; card x seat p = "
               f"{row['card_seat']['p']:.4f}; {len(row['follow_ups'])} followed up",
               file=sys.stderr)
@@ -546,13 +588,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"constrained sampler: {len(sampler)} cases in {time.perf_counter() - t0:.1f} s",
           file=sys.stderr)
     command = ["python", "scripts/uniformity.py", "--deals", str(args.deals), "--seed",
-               str(args.seed), "--draws", str(args.draws), "--follow-up", str(args.follow_up)]
+               str(args.seed), "--draws", str(args.draws), "--follow-up", str(args.follow_up),
+               "--calibration-runs", str(args.calibration_runs), "--calibration-deals",
+               str(args.calibration_deals)]
     if args.variants:
         command += ["--variants", *args.variants]
     document = {"provenance": {"script": "scripts/uniformity.py", "command": " ".join(command),
                                "version": __version__, "seed": args.seed,
                                "deals_per_variant": args.deals, "draws_per_case": args.draws,
                                "follow_up_runs": args.follow_up,
+                               "calibration_runs": args.calibration_runs,
+                               "calibration_deals": args.calibration_deals,
                                "follow_up_below": FOLLOW_UP_BELOW,
                                "block_size": GAME_BLOCK, "threads": threads,
                                "date": datetime.date.today().isoformat(),
@@ -576,13 +622,13 @@ def shown(p: float | None) -> str:
 def table_lines(document: dict) -> list[str]:
     """The report's tables in Markdown (also what ``scripts/results_doc.py`` writes)."""
     lines = ["| variant | seed | deals | card × seat: χ² (df), p | max \\|z\\| | talon/widow "
-             "positions: χ² (df), p | its last card: p | pairs: p |",
+             "positions: χ² (df), p | the turned card: p | pairs: p |",
              "|---|---:|---:|---|---:|---|---|---|"]
     for v in document["variants"]:
         cs = v["card_seat"]
         pos = v.get("positions")
         where = (f"{pos['chi2']:.1f} ({pos['df']}), {shown(pos['p'])}" if pos else "–")
-        last = shown(pos["last_card"]["p"]) if pos else "–"
+        last = shown(pos["turned_card"]["p"]) if pos and "turned_card" in pos else "–"
         pairs = ", ".join(shown(pair["p"]) for pair in v["pairs"])
         lines.append(f"| {v['variant']} | {v['seed']} | {v['deals']:,} | {cs['chi2']:.1f} "
                      f"({cs['df']}), {shown(cs['p'])} | {cs['max_abs_z']:.2f} | {where} | "
@@ -593,6 +639,20 @@ def table_lines(document: dict) -> list[str]:
         lines.append(f"| {row['case']} | {row['kind']} | {row['consistent_deals']:,} | "
                      f"{row['seed']} | {row['draws']:,} | {row['chi2']:.1f} ({row['df']}) | "
                      f"{shown(row['p'])} |")
+    calibrated = [v for v in document["variants"] if "calibration" in v]
+    if calibrated:
+        c = calibrated[0]["calibration"]
+        lines += ["", f"The tests' own calibration ({c['runs']} runs of {c['deals_each']:,} deals "
+                  "a variant on fresh streams: a right test's p-values are uniform): per "
+                  "variant, the Kolmogorov-Smirnov p of each test's p-values (in the first "
+                  "table's order), and the share of all its runs' p-values below 0.05.", "",
+                  "| variant | KS p of each test's p-values | share below 0.05 |",
+                  "|---|---|---:|"]
+        for v in calibrated:
+            tests = v["calibration"]["tests"].values()
+            share = sum(t["below_0.05"] for t in tests) / len(tests)
+            lines.append(f"| {v['variant']} | {', '.join(shown(t['ks_p']) for t in tests)} | "
+                         f"{share:.3f} |")
     follow = [(v["variant"], f) for v in document["variants"] for f in v["follow_ups"]]
     follow += [("constrained sampler", f) for row in document["sampler"]
                for f in row["follow_ups"]]

@@ -466,11 +466,11 @@ def refusal_problems(exit_code: int, stdout: str, stderr: str, before: set[str],
 def answer_problems(exit_code: int, stdout: str, stderr: str, before: set[str],
                     after: set[str]) -> list[str]:
     """What is wrong with the answer to input that may be good: a refusal as above, or exit 0
-    with only warning, note and wrote lines on stderr."""
+    with only warning, note, wrote and compiling (a cold kernel cache) lines on stderr."""
     if exit_code != 0:
         return refusal_problems(exit_code, stdout, stderr, before, after)
     bad = [line for line in stderr.splitlines()
-           if not line.startswith(("warning: ", "note: ", "wrote "))]
+           if not line.startswith(("warning: ", "note: ", "wrote ", "compiling "))]
     problems = [f"stderr line {line[:200]!r}" for line in bad]
     if "Traceback" in stdout + stderr:
         problems.append("a traceback")

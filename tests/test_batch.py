@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -119,6 +120,32 @@ def test_out_formats_carry_the_rows_and_provenance(tmp_path, suffix):
             "expected_score_min_bid", "variant", "seed", "deals", "policy",
             "version"} <= set(df.columns)
     assert not list(tmp_path.glob("*.partial.jsonl"))
+
+
+@pytest.mark.parametrize("target", ["odds.parquet", "odds.csv", "odds.json", "odds.jsonl", "-csv",
+                                    "-jsonl"])
+def test_every_output_carries_each_rows_own_seed(tmp_path, target):
+    """Row i was simulated with seed S + i, and every output says so in its ``seed`` column (issue
+    54: the files said S on every row, so a row reproduced from the file gave other numbers);
+    the run's S stays in the Parquet metadata."""
+    path = hands_txt(tmp_path, HAND_80, "AS XX", HAND_80_B)
+    args = ["batch", "--hands-file", str(path), "--deals", DEALS, "--seed", "7"]
+    if target.startswith("-"):
+        text = ok(*args, "--out", "-", "--format", target[1:]).stdout
+        df = (pl.read_csv if target == "-csv" else pl.read_ndjson)(io.StringIO(text))
+    else:
+        ok(*args, "--out", str(tmp_path / target))
+        read = {".parquet": pl.read_parquet, ".csv": pl.read_csv, ".json": pl.read_json,
+                ".jsonl": pl.read_ndjson}[Path(target).suffix]
+        df = read(tmp_path / target)
+        if target.endswith(".parquet"):
+            run = json.loads(pl.read_parquet_metadata(tmp_path / target)["binokel_sim"])
+            assert run["seed"] == 7
+    assert df["row"].to_list() == [0, 1, 2] and df["seed"].to_list() == [7, 8, 9]
+    third = json.loads(ok("bid-odds", "--hand", HAND_80_B, "--deals", DEALS, "--seed", "9",
+                          "--format", "json").stdout)
+    assert df["max_bid_positive_ev"][2] == third["max_bid_positive_ev"]
+    assert df["recommended_trump"][2] == third["recommended_trump"]
 
 
 def test_out_dash_is_stdout(tmp_path):

@@ -361,32 +361,59 @@ def test_a_batch_stopped_before_its_first_row_names_no_file(tmp_path, monkeypatc
     assert os.listdir(tmp_path) == ["hands.txt"]
 
 
-CTRL_C_IN_EXEC = """
-import sys
-import binokel_sim.cli.odds as odds
 
-def interrupted(*args, **kwargs):  # Ctrl-C while Python runs exec on a string (dataclasses do)
-    exec("raise KeyboardInterrupt")
+# --- the longest run ---------------------------------------------------------------------------------
 
-odds.resolve_rules = interrupted
-sys.argv = ["binokel-sim", "deal-odds"]
-from binokel_sim.cli import main
-main()
-"""
+@pytest.mark.parametrize("args", [
+    ["bid-odds", "--deals", "100000000000"],
+    ["deal-odds", "--deals", "100000000000"],
+    ["duel", "--deals", "100000000000"],
+    ["match", "--games", "100000000000"],
+    ["report", "--deals", "100000000000", "--out", "r"],
+    ["batch", "--hands-file", "hands.txt", "--deals", "100000000000", "--out", "o.csv"],
+    ["play", "--deals", "100000000000", "--out", "o.jsonl"],
+    ["calibrate", "--deals", "20000", "--samples", "100000000"],
+    ["bid-odds", "--policy", "sampling", "--deals", "1000000"],
+])
+def test_a_run_of_more_than_a_day_is_refused_with_what_fits(args, tmp_path, monkeypatch):
+    """The documented maximum (100,000,000,000 deals) took weeks in bid-odds, duel, match, report
+    and batch (issue 54): a run estimated at more than a day here is refused before it starts,
+    naming the largest count that fits."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hands.txt").write_text(HAND_80 + "\n")
+    result = runner.invoke(app, args)
+    assert cli_fuzz.refusal_problems(result.exit_code, result.stdout, result.stderr,
+                                     {"hands.txt"}, set(os.listdir(tmp_path))) == []
+    line = result.stderr.strip()
+    assert "this run would take about" in line and "the longest run taken is a day" in line
+    option = "--games" if "--games" in args else "--deals"
+    fits = int(re.search(rf"use {option} ([0-9,]+) or fewer", line).group(1).replace(",", ""))
+    assert 1 <= fits < 100_000_000_000
 
 
-def test_ctrl_c_inside_exec_still_exits_130(tmp_path):
-    """CPython marks a KeyboardInterrupt raised inside exec() of a string as unhandled even when
-    it is caught, and a process run as ``python -m`` is then killed by SIGINT at exit (status
-    -2: Ctrl-C about 1.5 s into ``python -m binokel_sim.cli batch``, while numba loads); the
-    command's exit is 130 all the same."""
-    import subprocess
-    import sys
+def test_a_run_of_more_than_an_hour_says_so_first(monkeypatch):
+    """As if the engine were this slow: the estimate is said before the run, which then runs."""
+    from binokel_sim import run_time
 
-    root = Path(__file__).resolve().parents[1]
-    (tmp_path / "ctrl_c_in_exec.py").write_text(CTRL_C_IN_EXEC)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(tmp_path)])}
-    done = subprocess.run([sys.executable, "-m", "ctrl_c_in_exec"], capture_output=True,
-                          text=True, env=env, timeout=300)
-    assert done.returncode == 130, (done.returncode, done.stderr)
-    assert done.stderr == "stopped by Ctrl-C; nothing was written\n"
+    monkeypatch.setattr(run_time, "ODDS_SAMPLES_PER_S", 0.25)  # 4 s a sample: 2 hours on 2
+    result = runner.invoke(app, ["bid-odds", "--deals", "3600", "--threads", "2"])
+    assert result.exit_code == 0, result.stderr
+    assert "note: this run will take about 2 hours on 2 threads here (--deals 3,600); " \
+           "Ctrl-C stops it" in result.stderr
+    assert "p_make" in result.stdout
+
+
+def test_estimates():
+    from binokel_sim.run_time import Work, check_duration, duration, round_down
+
+    assert check_duration(Work(1000, "--deals", 1.0), threads=1) is None  # 17 minutes
+    assert check_duration(Work(7200, "--deals", 1.0), threads=2) is None  # an hour exactly
+    assert check_duration(Work(7202, "--deals", 1.0), threads=2) == (
+        "this run will take about 60 minutes on 2 threads here (--deals 7,202); Ctrl-C stops it")
+    with pytest.raises(ValueError, match="use --deals 86,000 or fewer"):
+        check_duration(Work(200_000, "--deals", 1.0), threads=1)
+    assert "the cluster shares it out" in check_duration(Work(200_000, "--deals", 1.0), 1,
+                                                         cluster=True)
+    assert [duration(s) for s in (30, 90, 3 * 3600, 3 * 86400)] == \
+        ["about 30 seconds", "about 1.5 minutes", "about 3 hours", "about 3 days"]
+    assert round_down(17_280_000_000) == 17_000_000_000 and round_down(86) == 86

@@ -190,16 +190,18 @@ def test_the_script_writes_the_report(tmp_path):
     out = tmp_path / "uniformity.json"
     names = ["four-hand-80", "swabian-3-40", "two-hand-48"]
     done = subprocess.run([sys.executable, str(SCRIPT), "--deals", "5000", "--draws", "3000",
-                           "--seed", "4", "--variants", *names, "--out", str(out)],
+                           "--seed", "4", "--calibration-runs", "3", "--calibration-deals",
+                           "2000", "--variants", *names, "--out", str(out)],
                           capture_output=True, text=True, timeout=900, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     doc = json.loads(out.read_text())
-    assert doc["provenance"]["command"] == ("python scripts/uniformity.py --deals 5000 --seed 4 "
-                                            "--draws 3000 --follow-up 4 --variants "
-                                            + " ".join(names))
-    every = sorted(VARIANT_NAMES)
+    assert doc["provenance"]["command"] == (
+        "python scripts/uniformity.py --deals 5000 --seed 4 --draws 3000 --follow-up 4 "
+        "--calibration-runs 3 --calibration-deals 2000 --variants " + " ".join(names))
+    u = script()
     assert [(v["variant"], v["seed"]) for v in doc["variants"]] == \
-        [(n, 4 + every.index(n)) for n in names]
+        [(n, u.variant_seed(4, n)) for n in names]
+    assert len({u.variant_seed(4, n) for n in VARIANT_NAMES}) == len(VARIANT_NAMES)
     for v in doc["variants"]:
         rules = find_variant(v["variant"])
         cells = np.array(v["counts"]["cells"])
@@ -207,13 +209,17 @@ def test_the_script_writes_the_report(tmp_path):
         assert 0 <= v["card_seat"]["p"] <= 1 and len(v["pairs"]) == (5 if "positions" in v
                                                                      else 4)
         assert ("positions" in v) == bool(rules.talon or rules.widow)
+        assert ("turned_card" in v.get("positions", {})) == bool(rules.talon)
+        calibration = v["calibration"]
+        assert (calibration["runs"], calibration["first_seed"]) == (3, v["seed"] + 10**8)
+        assert list(calibration["tests"]) == list(u.p_values(v))
     assert len(doc["sampler"]) == 13 and all(row["outside"] == 0 for row in doc["sampler"])
-    assert [row["seed"] for row in doc["sampler"]] == list(range(104, 117))
+    assert [row["seed"] for row in doc["sampler"]] == list(range(4 + 10**6, 4 + 10**6 + 13))
     assert all(row["p"] is None or 0 <= row["p"] <= 1 for row in doc["sampler"])
     total = doc["summary"]["tests"] + doc["summary"]["untested"]
-    assert total == sum(1 + 2 * ("positions" in v) + len(v["pairs"])
-                        for v in doc["variants"]) + 13
-    assert "| two-hand-48 | 11 | 5,000 |" in done.stdout
+    assert total == sum(1 + ("positions" in v) + ("turned_card" in v.get("positions", {}))
+                        + len(v["pairs"]) for v in doc["variants"]) + 13
+    assert f"| two-hand-48 | {u.variant_seed(4, 'two-hand-48')} | 5,000 |" in done.stdout
 
 
 def test_a_small_p_value_is_followed_up_on_fresh_streams(monkeypatch):
@@ -225,14 +231,14 @@ def test_a_small_p_value_is_followed_up_on_fresh_streams(monkeypatch):
     row = u.variant_report(rules, 3000, 9, 1, 2)
     names = list(u.p_values(row))
     assert [f["test"] for f in row["follow_ups"]] == names
-    runs = [u.deal_counts(rules, 3000, seed, 1) for seed in (1009, 2009)]
+    runs = [u.deal_counts(rules, 3000, seed, 1) for seed in (9 + 10**7, 9 + 2 * 10**7)]
     each = [u.p_values(u.variant_tests(rules, run, 3000)) for run in runs]
     together = u.p_values(u.variant_tests(rules, {**runs[0],
                                                   "cells": runs[0]["cells"] + runs[1]["cells"],
                                                   "pair_hist": runs[0]["pair_hist"]
                                                   + runs[1]["pair_hist"]}, 6000))
     for f in row["follow_ups"]:
-        assert f["seeds"] == [1009, 2009] and f["p"] == u.p_values(row)[f["test"]]
+        assert f["seeds"] == [9 + 10**7, 9 + 2 * 10**7] and f["p"] == u.p_values(row)[f["test"]]
         assert f["p_each"] == [e[f["test"]] for e in each]
         assert f["p_combined"] == together[f["test"]]
     assert u.variant_report(rules, 3000, 9, 1, 0)["follow_ups"] == []  # --follow-up 0: none
@@ -248,11 +254,13 @@ def test_a_small_sampler_p_value_is_followed_up_on_fresh_streams(monkeypatch):
         (name, "kernel", exact, lambda n, seed: (u.kernel_draws(*case, None, n, seed)[0], {}),
          {})])
     row, = u.sampler_report(2000, 5, 2)
-    assert row["seed"] == 105 and row["p"] == u.fit_of(exact, u.kernel_draws(*case, None, 2000,
-                                                                             105)[0], 2000)["p"]
-    runs = [u.kernel_draws(*case, None, 2000, seed)[0] for seed in (1105, 2105)]
+    first = 5 + 10**6
+    assert row["seed"] == first and row["p"] == u.fit_of(
+        exact, u.kernel_draws(*case, None, 2000, first)[0], 2000)["p"]
+    fresh = [first + 10**7, first + 2 * 10**7]
+    runs = [u.kernel_draws(*case, None, 2000, seed)[0] for seed in fresh]
     together = {k: runs[0].get(k, 0) + runs[1].get(k, 0) for k in set(runs[0]) | set(runs[1])}
     follow, = row["follow_ups"]
-    assert follow["seeds"] == [1105, 2105]
+    assert follow["seeds"] == fresh
     assert follow["p_each"] == [u.fit_of(exact, run, 2000)["p"] for run in runs]
     assert follow["p_combined"] == u.fit_of(exact, together, 4000)["p"]

@@ -19,11 +19,11 @@ STOPPED = 130  # the exit code of a run stopped by Ctrl-C
 def exit_stopped(line: str | None = None) -> None:
     """End a process stopped by Ctrl-C with exit code 130, after ``line`` on stderr.
 
-    Not by ``sys.exit``: a Ctrl-C that lands while Python runs ``exec`` on a string (dataclasses
-    and numba do it while they load) sets CPython's "unhandled KeyboardInterrupt" flag, even
-    though the interrupt is caught, and at exit CPython then kills the process with SIGINT
-    (exit status -2, no 130). The streams are flushed first; the files of the run were removed
-    as the interrupt went up."""
+    Not by ``sys.exit``: a Ctrl-C that lands while Python evaluates a string (``namedtuple``
+    does, while numba loads) sets CPython's "unhandled KeyboardInterrupt" flag although the
+    interrupt is caught, and ``python -m binokel_sim.cli`` was then killed by SIGINT at exit
+    (status -2, seen about 1.5 s into a batch). The streams are flushed first; the files of
+    the run were removed as the interrupt went up."""
     try:
         if line is not None:
             sys.stderr.write(line + "\n")

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
 from rich.progress import (
     BarColumn,
     Progress,
@@ -30,10 +29,10 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
+from typer.core import TyperGroup
 
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.errors import DOMAIN_ERRORS, RulesError, SimulationError
-from binokel_sim.numbers import NUMBER, WHOLE_NUMBER, read_float, read_int
 from binokel_sim.io import (
     FORMATS,
     STDOUT,
@@ -42,6 +41,7 @@ from binokel_sim.io import (
     output_format,
     write_table,
 )
+from binokel_sim.numbers import NUMBER, WHOLE_NUMBER, read_float, read_int
 
 if TYPE_CHECKING:
     from binokel_sim.variants import Rules
@@ -415,12 +415,12 @@ def write_out(df, out_file: Optional[Path], record: dict, fmt: Enum,
     return False
 
 
-def wrote(path) -> None:
-    """Every command that writes a file says so on stderr (and a Ctrl-C after it, that it did:
-    :func:`stopped_line`)."""
+def wrote(path, more: str = "") -> None:
+    """Every command that writes a file says so on stderr (``more``: what else came with it), and
+    a Ctrl-C after it, that it did (:func:`stopped_line`)."""
     work_starts()
     _WRITTEN.append(str(path))
-    _one_line(f"wrote {path}")
+    _one_line(f"wrote {path}{more}")
 
 
 def print_rows(df, record: dict, fmt: Enum) -> bool:

@@ -18,7 +18,6 @@ from binokel_sim.cli.base import (
     clamp_threads,
     command,
     domain_errors,
-    err,
     example_hand_note,
     given,
     progress_bar,
@@ -27,6 +26,7 @@ from binokel_sim.cli.base import (
     resolve_rules,
     source,
     warn_few,
+    wrote,
 )
 from binokel_sim.errors import CardError, SimulationError
 
@@ -125,8 +125,7 @@ def report_cmd(
         written = rp.write_report(report, out_dir)
     if view.TURNED_CARD and hand is None and hands_file is None:
         example_hand_note(rules, parsed[0][2], turned)  # after the run: an error stays alone
-    err.print(f"wrote {written[0]} and {len(written) - 1} figures", markup=False,
-              highlight=False, soft_wrap=True)
+    wrote(written[0].parent, f"/{written[0].name} and {len(written) - 1} figures")
 
 
 def _offset(progress: Optional[Callable[[int, int], None]], done_before: int, total: int

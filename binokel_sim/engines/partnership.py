@@ -300,8 +300,9 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
              samples_per_move: int = SAMPLES_PER_MOVE) -> PlayedDeals:
     """Simulate ``deals`` whole deals: deal, auction (the bidding heuristic), trump, melds,
     play-out with ``policy`` on every seat, scores. The dealer of deal ``d`` is ``d % 4``.
-    ``first_deal`` (a multiple of :data:`GAME_BLOCK`) runs the deals ``first_deal ..`` of a
-    longer run: the same deals as that run's. ``samples_per_move``: the sampling policy's deals
+    ``first_deal`` (a multiple of the run's block: :data:`GAME_BLOCK`, or ``SAMPLED_BLOCK`` with
+    the sampling policy, :func:`~binokel_sim.game_blocks.stream_blocks`) runs the deals
+    ``first_deal ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling policy's deals
     per card decision."""
     check(rules)
     check_run(deals, seed)

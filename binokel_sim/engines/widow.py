@@ -338,9 +338,10 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
                    progress: Progress | None = None, first_deal: int = 0,
                    samples_per_move: int = SAMPLES_PER_MOVE) -> WidowDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
-    ``d % players``. ``first_deal`` (a multiple of ``GAME_BLOCK``) runs the deals ``first_deal
-    ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling
-    policy's deals per card decision."""
+    ``d % players``. ``first_deal`` (a multiple of the run's block: ``GAME_BLOCK``, or
+    ``SAMPLED_BLOCK`` with the sampling policy, :func:`~binokel_sim.game_blocks.stream_blocks`)
+    runs the deals ``first_deal ..`` of a longer run: the same deals as that run's.
+    ``samples_per_move``: the sampling policy's deals per card decision."""
     check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)

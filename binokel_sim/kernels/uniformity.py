@@ -8,9 +8,10 @@ A deal is made exactly as the whole-deal kernels make it, from the same block st
   :func:`~binokel_sim.kernels.deal.deal_seats`, partial shuffles for seats ``0 .. P-2`` and the
   last seat the cards left; the hands are counted from the bit planes it writes.
 - ``LAYOUT_READ_OFF`` (the talon and widow games, ``kernels/talon/deals.py``,
-  ``kernels/widow/deals.py``): one :func:`~binokel_sim.kernels.deal.deal_sum` over positions
-  ``0 .. N-2`` of the block's deck as uint64, then the deck read off in order: seat ``s`` the
-  positions ``s*H .. s*H+H-1``, the talon or widow the positions after them, in order.
+  ``kernels/widow/deals.py``, and sixty-six, ``kernels/sixty_six/deals.py``): one
+  :func:`~binokel_sim.kernels.deal.deal_sum` over positions ``0 .. N-2`` of the block's deck as
+  uint64, then the deck read off in order: hand ``s`` the positions ``s*H .. s*H+H-1``, the
+  talon, stock or widow the positions after them, in order.
 
 Between two deals the whole-deal kernels read the card policies' draws from the same stream;
 these kernels deal only (the heuristic and expert seats of four-hand-80 read none, so there the
@@ -26,7 +27,7 @@ from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.sampler import sample_bounded
 
 LAYOUT_SEATS = 0  # four-hand-80: deal_seats
-LAYOUT_READ_OFF = 1  # the talon and widow games: one shuffle, the deck read off in order
+LAYOUT_READ_OFF = 1  # the talon, widow and stock games: one shuffle, read off in order
 
 
 @njit

@@ -112,9 +112,9 @@ def counter_mask(card_points):
 @njit
 def seat_knobs(seat_policies, tune):
     """Each seat's knob row (int64 (4, N_PTUNE)) for the heuristic card player: ``tune`` int64
-    (2, N_PTUNE) holds the heuristic's row and the expert's (``tables.partnership_tune``); an
-    expert seat gets the expert's, every other seat the heuristic's (read only by the heuristic
-    and the expert)."""
+    (2, N_PTUNE) holds the heuristic's row and the expert's
+    (``engines.partnership.family_tables``); an expert seat gets the expert's, every other seat
+    the heuristic's (read only by the heuristic and the expert)."""
     knobs = np.empty((N_SEATS, tune.shape[1]), dtype=np.int64)
     for seat in range(N_SEATS):
         knobs[seat, :] = tune[1 if seat_policies[seat] == POLICY_EXPERT else 0]

@@ -3,7 +3,7 @@ declaration after each won trick and the draws, phase-2 strict play, and the dea
 Contract: SPEC.md "Variant two-hand-48" and "Variants three-hand-72 and four-hand-72"; the
 decisions the contract leaves open are in docs/rules.md, "Talon games".
 
-The variant arrives as one tuple ``tt`` (:func:`binokel_sim.tables.compile_talon`):
+The variant arrives as one tuple ``tt`` (:func:`binokel_sim.engines.talon.family_tables`):
 
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``decl`` int64 (4, rows, N_DECL): per trump suit, every declaration a player might make (meld,
@@ -272,7 +272,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
             for k in range(phase1):
                 led = np.int64(-1)
                 led_block = np.int64(0)
-                wins = np.int64(0)  # the cards that would take the trick (strict_tricks.takes)
+                wins = np.int64(0)  # the cards that would take the trick (strict/tricks.takes)
                 win_card = np.int64(-1)
                 win_seat = leader
                 trick_points = np.int64(0)

@@ -26,7 +26,7 @@ from binokel_sim.kernels.play import copies_of, give_card, remove_card
 from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.random import below_scalar
 
-# cfg (tables.compile_talon writes the same positions)
+# cfg (engines.talon.family_tables writes the same positions)
 CFG_PLAYERS, CFG_HAND, CFG_TALON, CFG_LAST_TRICK, CFG_STRICT1, CFG_BONUS_RANK, CFG_BONUS = range(7)
 CFG_SWAP_RANK, CFG_PAIRS, CFG_COPIES = 7, 8, 9
 CFG_TUNE = 10  # the heuristic's knobs, then the expert's (kernels.policies.tune_row)

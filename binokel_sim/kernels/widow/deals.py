@@ -3,7 +3,7 @@ widow, demand, burying and trump, every seat's meld, strict play and the deal's 
 exact widow analysis of one hand. Contract: SPEC.md "Variant three-hand-auction-48" and
 "four-hand-widow-48"; the decisions it leaves open are in docs/rules.md, "Widow games".
 
-The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.compile_widow`):
+The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.family_tables`):
 
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``ladder`` int64 (rungs, 2): the bidding ladder;
