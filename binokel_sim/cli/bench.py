@@ -40,8 +40,9 @@ def bench(
     every: Annotated[bool, typer.Option(
         "--all", help="Every engine beside its twin (minutes).")] = False,
     scale: Annotated[float, typer.Option(
-        "--scale", min=0.0001, max=100.0,
-        help="With --all: this fraction of the work (0.1: quick).")] = 1.0,
+        "--scale", min=0.0001, max=10.0,
+        help="With --all: this fraction of the work (0.1: quick; at most 10, under an hour).")]
+    = 1.0,
     fmt: RowsFormatOpt = RowsFormat.table,
     out_file: Annotated[Optional[Path], typer.Option(
         "--out", "-o", metavar="FILE",
