@@ -8,8 +8,11 @@ so a run gives the same bytes on 1 or N threads and in any chunking, and a run f
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from binokel_sim.simulate import block_of, chunks
+from binokel_sim.kernels.runs import Run
+from binokel_sim.simulate import (Progress, block_of, check_memory, check_run, chunks,
+                                  set_threads)
 
 GAME_BLOCK = 1024  # deals per random stream: play-outs are slower than meld counts
 MATCH_BLOCK = 64  # games per random stream: a game is many deals
@@ -34,3 +37,43 @@ def chunk_blocks(total: int, threads: int, block: int):
     """Chunks of whole blocks of ``block`` items, eight per thread (the progress bar moves a
     chunk at a time). The results do not depend on the chunks."""
     return chunks(total, threads, block, blocks_per_thread=8)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a run is cut, checked once by :func:`plan_run`: ``n`` items from item ``first`` in
+    blocks of ``block`` items, block ``i`` of the run reading stream ``(seed, offset + i)``,
+    split over ``threads`` threads."""
+
+    n: int
+    seed: int
+    first: int
+    block: int
+    offset: int
+    threads: int
+
+    def steps(self, progress: Progress | None = None):
+        """Each chunk's :class:`~binokel_sim.kernels.runs.Run` and its slice of the run's
+        output rows; ``progress(done, n)`` is called after each chunk the caller ran. The
+        chunks are whole blocks, eight per thread; the results do not depend on them."""
+        for first_block, start, count in chunk_blocks(self.n, self.threads, self.block):
+            yield Run(self.seed, self.offset + first_block, self.block, self.first + start,
+                      count), slice(start, start + count)
+            if progress is not None:
+                progress(start + count, self.n)
+
+
+def plan_run(n: int, seed: int, *, first: int = 0, block: int = GAME_BLOCK, slow: bool = False,
+             threads: int | None = None, row_bytes: int = 0, what: str = "deals",
+             option: str = "--deals") -> Plan:
+    """The one preamble of every family's ``run_*`` driver: the run's size (``--deals``, or
+    ``--games``/``--samples`` for ``what`` games/samples) and seed in range, the thread count
+    set, the blocks cut (:func:`stream_blocks`: ``block`` items, fewer when a seat samples,
+    ``slow``; ``first`` a multiple of the block), and the result arrays' ``n * row_bytes`` bytes
+    within the memory bound. Returns the :class:`Plan` whose :meth:`Plan.steps` the driver
+    runs its kernel over."""
+    check_run(n, seed, option)
+    n_threads = set_threads(threads)
+    size, offset = stream_blocks(first, slow, block, what)
+    check_memory(n * row_bytes, f"{n:,} {what}")
+    return Plan(n, seed, first, size, offset, n_threads)

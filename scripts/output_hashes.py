@@ -34,7 +34,7 @@ HAND_4W = "AS AS TS KS QS QS JS AH KH QH AD"
 HAND_72_3 = "AS AS TS TS KS QS QS JS 9S AH AH TH"
 
 VARIANTS = ["four-hand-80", "two-hand-48", "three-hand-72", "four-hand-72",
-            "three-hand-auction-48", "four-hand-widow-48"]
+            "three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40"]
 
 COMMANDS: list[str] = ["variants", "variants --show two-hand-48"]
 for _v in VARIANTS:
@@ -51,6 +51,13 @@ for _v in VARIANTS:
         f"play --variant {_v} --deals 3 --seed 1 --format text",
     ]
 COMMANDS += [
+    "play --variant sixty-six --deals 40 --seed 5 --format jsonl",
+    "play --variant sixty-six --deals 40 --seed 5 --policy random --out deals.parquet",
+    "play --variant sixty-six --deals 3 --seed 1 --format text",
+    "duel --variant sixty-six --a heuristic --b random --deals 400 --seed 2 --format json",
+    "match --variant sixty-six --a heuristic --b random --games 20 --seed 4 --format json",
+    'deal-odds --variant sixty-six --hand "AH TH KH QS JD 9C" --turned AC --seat elder '
+    "--deals 4000 --seed 7 --format json",
     "meld-odds --variant four-hand-80 --exact --format json",
     "meld-odds --variant two-hand-48 --exact --out - --format csv",
     f'analyze --variant four-hand-80 --hand "{HAND_80}" --format json',

@@ -25,8 +25,7 @@ import numpy as np
 from binokel_sim.cards import RANK_K, RANK_Q, N_TYPES
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.engines.policies import check_samples_per_move, inference_id, policy_id
-from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, chunk_blocks
-from binokel_sim.kernels.runs import Run
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
 from binokel_sim.kernels.sixty_six.deals import (
     SixtySixDeals,
     SixtySixKnobs,
@@ -44,11 +43,8 @@ from binokel_sim.kernels.sixty_six.games import (
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
-    check_memory,
-    check_run,
     refuse_options,
     require_options,
-    set_threads,
     spread_blocks,
 )
 from binokel_sim.variants import Rules
@@ -155,22 +151,14 @@ def run_seats(rules: Rules, deals: int, seed: int, policies: tuple[str, str],
               first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> SixtySixPlayed:
     """:func:`run_play` with a policy per seat (``policies[seat]``): mixed seats."""
     check(rules)
-    check_run(deals, seed)
     refuse_sampling_options(rules, samples_per_move)
-    if first_deal % GAME_BLOCK:
-        raise SimulationError(f"the first deal must be a multiple of {GAME_BLOCK}")
-    n_threads = set_threads(threads)
+    plan = plan_run(deals, seed, first=first_deal, threads=threads, row_bytes=DEAL_BYTES)
     table = family_tables(rules)
     seats = np.array([policy_of(p, rules) for p in policies], dtype=np.int64)
-    check_memory(deals * DEAL_BYTES, f"{deals:,} deals")
     out = new_deals(deals)
-    for first_block, start, n in chunk_blocks(deals, n_threads, GAME_BLOCK):
-        run = Run(seed, first_deal // GAME_BLOCK + first_block, GAME_BLOCK, first_deal + start,
-                  n)
-        spread_blocks(sixty_six_blocks, -(-n // GAME_BLOCK), table, run, seats,
-                      rows(out, slice(start, start + n)))
-        if progress is not None:
-            progress(start + n, deals)
+    for run, s in plan.steps(progress):
+        spread_blocks(sixty_six_blocks, -(-run.n_items // GAME_BLOCK), table, run, seats,
+                      rows(out, s))
     return SixtySixPlayed(rules, table, out)
 
 
@@ -183,24 +171,16 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     ``first_deal ..`` of a longer run. ``inference`` other than ``full`` is refused (no
     sampling seat)."""
     check(rules)
-    check_run(deals, seed)
     refuse_sampling_options(rules, samples_per_move)
-    if first_deal % GAME_BLOCK:
-        raise SimulationError(f"the first deal must be a multiple of {GAME_BLOCK}")
-    n_threads = set_threads(threads)
+    plan = plan_run(deals, seed, first=first_deal, threads=threads, row_bytes=8)
     table = family_tables(rules)
     a, b = policy_of(policy_a, rules), policy_of(policy_b, rules)
     inference_id(inference, rules, a, b)
     policies = np.array([a, b], dtype=np.int64)
-    check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in chunk_blocks(deals, n_threads, GAME_BLOCK):
-        run = Run(seed, first_deal // GAME_BLOCK + first_block, GAME_BLOCK, first_deal + start,
-                  n)
-        spread_blocks(sixty_six_duel_blocks, -(-n // GAME_BLOCK), table, run, policies,
-                      diff[start:start + n])
-        if progress is not None:
-            progress(start + n, deals)
+    for run, s in plan.steps(progress):
+        spread_blocks(sixty_six_duel_blocks, -(-run.n_items // GAME_BLOCK), table, run,
+                      policies, diff[s])
     return diff
 
 
@@ -211,23 +191,16 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     A won (1/0, -1 unfinished), deals, A's final game points, B's. ``first_game`` (a multiple
     of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run."""
     check(rules)
-    check_run(games, seed, "--games")
     refuse_sampling_options(rules, samples_per_move)
-    if first_game % MATCH_BLOCK:
-        raise SimulationError(f"the first game must be a multiple of {MATCH_BLOCK}")
-    n_threads = set_threads(threads)
+    plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK, threads=threads,
+                    row_bytes=32, what="games", option="--games")
     table = family_tables(rules)
     game = Game(policy_of(policy_a, rules), policy_of(policy_b, rules), rules.game_target,
                 MAX_GAME_DEALS)
-    check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunk_blocks(games, n_threads, MATCH_BLOCK):
-        run = Run(seed, first_game // MATCH_BLOCK + first_block, MATCH_BLOCK,
-                  first_game + start, n)
-        spread_blocks(sixty_six_match_blocks, -(-n // MATCH_BLOCK), table, run, game,
-                      out[start:start + n])
-        if progress is not None:
-            progress(start + n, games)
+    for run, s in plan.steps(progress):
+        spread_blocks(sixty_six_match_blocks, -(-run.n_items // MATCH_BLOCK), table, run, game,
+                      out[s])
     return out
 
 
@@ -265,24 +238,18 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     check(rules)
     require_options(rules, "run_samples", turned=turned, dealer=dealer)
     refuse_options(rules, "run_samples", trumps=trumps, auction=auction, max_draws=max_draws)
-    check_run(samples, seed)
     refuse_sampling_options(rules, samples_per_move)
     if dealer not in (0, 1):
         raise SimulationError(f"the dealer is seat 0 or 1, got {dealer}")
-    if first_sample % GAME_BLOCK:
-        raise SimulationError(f"the first sample must be a multiple of {GAME_BLOCK}")
+    plan = plan_run(samples, seed, first=first_sample, threads=threads, row_bytes=DEAL_BYTES,
+                    what="samples")
     unseen = sampler_inputs(rules, counts, knowledge, turned=turned)
-    n_threads = set_threads(threads)
     table = family_tables(rules)
     seats = np.full(2, policy_of(policy, rules), dtype=np.int64)
     hand = int(sum(1 << t for t in np.flatnonzero(np.asarray(counts))))
     sample = Sample(hand, int(turned), int(dealer), unseen)
-    check_memory(samples * DEAL_BYTES, f"{samples:,} samples")
     out = new_deals(samples)
-    for first_block, start, n in chunk_blocks(samples, n_threads, GAME_BLOCK):
-        run = Run(seed, first_sample // GAME_BLOCK + first_block, GAME_BLOCK, 0, n)
-        spread_blocks(sixty_six_sample_blocks, -(-n // GAME_BLOCK), table, run, sample, seats,
-                      rows(out, slice(start, start + n)))
-        if progress is not None:
-            progress(start + n, samples)
+    for run, s in plan.steps(progress):
+        spread_blocks(sixty_six_sample_blocks, -(-run.n_items // GAME_BLOCK), table,
+                      run._replace(first_deal=0), sample, seats, rows(out, s))
     return SixtySixPlayed(rules, table, out)
