@@ -21,7 +21,9 @@ from binokel_sim.errors import RulesError
 
 MODEL_FILE = Path(__file__).with_name("expert_play.json")
 # the knobs by name, in the order of the kernels' tune rows (kernels/strict/heuristic.py: T_*,
-# L_*, F_*, S_*, X_*, W_*, then the places' PL_*; tests/test_expert.py checks the order)
+# L_*, F_*, S_* with the family slot S_FAMILY ("team": kernels/widow/knobs.py S_TEAM), X_*, the
+# family slots from FAMILY_KNOBS (kernels/widow/knobs.py W_*), then the places' PL_*;
+# tests/test_expert.py checks the order)
 KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump", "lead_master",
          "lead_rank", "lead_ready", "follow_win", "follow_take", "follow_ready",
          "follow_big_wins", "follow_big_loses", "follow_keep", "follow_trump", "follow_rank",

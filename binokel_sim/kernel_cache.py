@@ -14,6 +14,15 @@ A module's cached files are stale exactly when its closure's hash differs from t
 ``NUMBA_CACHE_DIR``) and writes the new stamp. An edit to ``kernels/talon/deals.py`` clears the
 talon driver's files and nothing of the widow games'.
 
+A family reaches the shared strict tricks through typed dispatch: it registers, in its own
+module, ``numba.extending.overload`` implementations of stubs a shared kernel module defines
+(``kernels/strict/family.py``), and the shared package's functions are then compiled, and cached
+under the shared package's own files, with the family's code in them, although no shared module
+imports the family. So a module that registers overloads of a module's stubs
+(:func:`overloaded_modules`) belongs to the closure of every module of the stubs' package whose
+closure holds the stubs: an edit to the widow's overloads clears the strict tricks' files (and
+the widow's own), not the talon games' (their own files hold only code compiled without it).
+
 A cold cache holds nothing stale: :func:`stamp_if_cold` (called before a command's first
 compilation, :mod:`binokel_sim.compile_notice`) writes the stamp when no kernel is cached yet,
 so the kernels README's first line compiles on a fresh clone are kept by the test session that
@@ -64,10 +73,47 @@ def imported_files(path: Path, package: Path) -> set[Path]:
     return out
 
 
+def overloaded_modules(path: Path, package: Path) -> set[Path]:
+    """The package's source files whose functions ``path`` registers overloads of: the modules a
+    name in a call ``overload(name, ...)`` (or ``overload(module.name, ...)``) is imported from
+    (``from binokel_sim.X import name``, ``from binokel_sim import X``)."""
+    import ast
+
+    text = path.read_text(encoding="utf-8")
+    if "overload" not in text:
+        return set()
+    tree = ast.parse(text)
+    origin: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("binokel_sim"):
+            for alias in node.names:
+                origin[alias.asname or alias.name] = node.module
+                origin.setdefault("." + (alias.asname or alias.name),
+                                  f"{node.module}.{alias.name}")
+    out = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "overload"):
+            continue
+        target = node.args[0]
+        if isinstance(target, ast.Name) and target.id in origin:
+            dotted = origin[target.id]
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and "." + target.value.id in origin:
+            dotted = origin["." + target.value.id]
+        else:
+            continue
+        found = module_file(package, dotted.removeprefix("binokel_sim").removeprefix("."))
+        if found is not None and found != path:
+            out.add(found)
+    return out
+
+
 def closures(kernels: Path = KERNELS) -> dict[Path, set[Path]]:
     """For every kernel module, the package files it depends on: itself and every module it
     imports, directly or through others (kernel modules, and the modules outside the kernels
-    whose constants numba freezes, with what those import)."""
+    whose constants numba freezes, with what those import); for a module of a package whose
+    stubs a family overloads, the overloading modules' closures too (the module docstring)."""
     package = kernels.parent
     edges: dict[Path, set[Path]] = {}
 
@@ -88,6 +134,17 @@ def closures(kernels: Path = KERNELS) -> dict[Path, set[Path]]:
                 seen.add(target)
                 todo.append(target)
         out[path] = seen
+    # typed dispatch: a family's overloads of a shared package's stubs belong to the closure of
+    # every module of that package that reaches the stubs (their cache holds code compiled with
+    # the overloads), with the overloading module's own closure
+    extra: dict[Path, set[Path]] = {}
+    for registrar in sources:
+        for stubs in overloaded_modules(registrar, package):
+            for path in sources:
+                if path.parent == stubs.parent and stubs in out[path]:
+                    extra.setdefault(path, set()).update(out[registrar])
+    for path, files in extra.items():
+        out[path] |= files
     return out
 
 

@@ -23,7 +23,8 @@ from binokel_sim.cards import N_PLANES, N_TYPES
 from binokel_sim.errors import SimulationError  # noqa: F401  (re-exported)
 from binokel_sim.families import engine_family
 from binokel_sim.kernels.deal import deal_blocks
-from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.kernels.meld_odds import MeldHists, meld_odds_blocks, meld_odds_table
+from binokel_sim.kernels.runs import Run
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
@@ -195,19 +196,19 @@ def meld_counts_task(task: tuple) -> tuple[np.ndarray, np.ndarray]:
     rules, seed, trump, first, deals, threads = task
     with task_context(threads) as n_threads:
         tables = compile_tables(rules)
+        table = meld_odds_table(tables.kt, tables.trump_need, trump)
         progress = task_progress()
         count_hist = np.zeros((tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
         total_hist = np.zeros(tables.max_total + 1, dtype=np.int64)
         for block, start, n in chunks(deals, n_threads):
             n_blocks = (n + BLOCK_SIZE - 1) // BLOCK_SIZE
-            ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
-            th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
+            out = MeldHists(np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64),
+                            np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64))
+            run = Run(seed, first + block, BLOCK_SIZE, (first + block) * BLOCK_SIZE, n)
             spread_blocks(meld_odds_blocks, n_blocks, deck=tables.deck, hand_size=rules.hand_size,
-                          kt=tables.kt, trump_need=tables.trump_need, fixed_trump=trump,
-                          seed=seed, first_block=first + block, block_size=BLOCK_SIZE,
-                          n_deals=n, count_hist=ch, total_hist=th)
-            count_hist += ch.sum(axis=0)  # serial reduction, in block order
-            total_hist += th.sum(axis=0)
+                          mt=table, run=run, out=out)
+            count_hist += out.count_hist.sum(axis=0)  # serial reduction, in block order
+            total_hist += out.total_hist.sum(axis=0)
             if progress is not None:
                 progress(start + n, deals)
     return count_hist, total_hist

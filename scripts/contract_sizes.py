@@ -28,9 +28,12 @@ def _is_kernel(node: ast.FunctionDef) -> bool:
     return False
 
 
-def wide_functions(over: int) -> list[dict]:
+def wide_functions(over: int, package: Path = PACKAGE) -> list[dict]:
+    """Every function under ``package`` with more than ``over`` parameters: its name, the
+    count, whether it is a kernel (decorated ``njit``, ``jit``, ``overload`` or
+    ``register_jitable``), its file (relative to the package's parent) and line."""
     rows = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -40,7 +43,7 @@ def wide_functions(over: int) -> list[dict]:
                 + (a.vararg is not None) + (a.kwarg is not None)
             if n > over:
                 rows.append({"function": node.name, "params": n, "kernel": _is_kernel(node),
-                             "file": str(path.relative_to(ROOT)), "line": node.lineno})
+                             "file": str(path.relative_to(package.parent)), "line": node.lineno})
     rows.sort(key=lambda r: (-r["params"], r["file"], r["line"]))
     return rows
 

@@ -52,6 +52,8 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.deals import bid_and_name, copy_planes, pair_melds
 from binokel_sim.kernels.partnership.heuristic import heuristic_follow, heuristic_lead
 from binokel_sim.kernels.partnership.sampling import (
+    Sampler,
+    Spot,
     note_card,
     sampling_card,
     sampling_scratch,
@@ -59,6 +61,8 @@ from binokel_sim.kernels.partnership.sampling import (
 )
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
+    PlayTable,
+    Trick,
     counter_mask,
     hand_cards,
     heuristic_knobs,
@@ -75,20 +79,24 @@ REC = 16 + 7 + 24 + 2 + 4 + 4 + 1
 
 
 @njit
-def collect_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, tune,
-                   n_samples, expert_rollouts, follows, show_rows, seed, n_blocks, block_size,
-                   out):
+def collect_blocks(table, n_samples, expert_rollouts, follows, show_rows, seed, n_blocks,
+                   block_size, out):
     """Play ``n_blocks`` blocks of deals, the expert on every seat, and write one row of ``out``
     (int64 (rows, REC)) per lead with two or more types; returns the rows written."""
+    deck = table.deck
+    min_meld = table.min_meld
     hand = deck.shape[0] // N_SEATS
     policies = np.full(N_SEATS, POLICY_EXPERT, dtype=np.int64)
-    knobs = seat_knobs(policies, tune)
+    knobs = seat_knobs(policies, table.tune)
     rollout_knobs = knobs if expert_rollouts else heuristic_knobs()
-    counters = counter_mask(card_points)
+    counters = counter_mask(table.card_points)
+    play = PlayTable(table.card_points, table.last_trick, counters, knobs)
+    rollout_play = PlayTable(table.card_points, table.last_trick, counters, rollout_knobs)
     deck_counts = np.zeros(N_TYPES, dtype=np.int64)
     for c in deck:
         deck_counts[c] += 1
     scratch = sampling_scratch(hand, True)
+    sampler = Sampler(n_samples, INFER_FULL, deck_counts, scratch, None)
     hands = np.empty((N_SEATS, 4), dtype=np.uint32)
     melds = np.empty((N_SEATS, 4), dtype=np.int64)
     limits = np.empty(N_SEATS, dtype=np.int64)
@@ -101,15 +109,13 @@ def collect_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_m
         state, work = block_start(deck, seed, b)
         for d in range(b * block_size, (b + 1) * block_size):
             deal_seats(work, 0, hand, state, hands)
-            bidder, _, trump, _ = bid_and_name(hands, d % N_SEATS, kt, trump_need, bidding,
-                                                 melds, limits, trumps, calls_seats,
-                                                 calls_values)
+            bidder, _, trump, _ = bid_and_name(hands, d % N_SEATS, table, melds, limits, trumps,
+                                               calls_seats, calls_values)
             pair_meld, _ = pair_melds(melds, bidder, trump)
             if trump < 0 or pair_meld < min_meld:
                 continue
             copy_planes(hands, flat)
-            rows = _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state,
-                         deck_counts, scratch, show_rows, card_points, last_trick, counters,
+            rows = _play(flat, bidder, trump, play, rollout_play, sampler, state, show_rows,
                          follows, out, rows)
             if rows + N_SEATS * hand > out.shape[0]:
                 return rows
@@ -117,40 +123,41 @@ def collect_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_m
 
 
 @njit
-def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_counts, scratch,
-          show_rows, card_points, last_trick, counters, follows, out, rows):
-    """One deal as ``sampling.play_known`` plays it, every seat the expert, recording the leads
-    (and with ``follows`` the follows) with a choice."""
+def _play(flat, bidder, trump, play, rollout_play, sampler, state, show_rows, follows, out, rows):
+    """One deal as ``sampling.play_known`` plays it, every seat the expert (``play``), the
+    sampling decisions' rollouts by ``rollout_play``, recording the leads (and with
+    ``follows`` the follows) with a choice."""
     leader = bidder
     n_tricks = hand_cards(flat, leader)
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
-    voids, excluded, played, played_by, shown, cards = table_knowledge(flat, show_rows, trump)
-    totals = scratch[4]
+    voids, knowledge = table_knowledge(flat, show_rows, trump)
+    excluded = knowledge.excluded
+    played_by = knowledge.played_by
+    shown = knowledge.shown
+    totals = sampler.scratch.totals
+    counters = play.counters
+    knobs = play.knobs
+    zero = np.int64(0)
     for k in range(n_tricks):
-        led = 0
-        led_block = np.int64(0)
-        win_card = 0
-        win_seat = leader
-        wins = np.int64(0)
+        trick = Trick(leader, trump, trump_block, wins_row, zero, zero, zero, zero, leader, zero)
         for i in range(N_SEATS):
             seat = (leader + i) & 3
             row = 4 * seat
             h0 = np.int64(flat[row])
-            beat = beaters(win_card)
-            legal = h0 if i == 0 else legal_under(h0, led_block, trump_block, beat)
+            beat = beaters(trick.win_card)
+            legal = h0 if i == 0 else legal_under(h0, trick.led_block, trump_block, beat)
             if i == 0:
                 c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                                    others(flat, seat), voids, seat, k, n_tricks, trump,
                                    bidder, counters, knobs, False)
             else:
-                c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card,
-                                     win_seat, wins, trump, counters, knobs, False)
+                c = heuristic_follow(legal, others(flat, seat), voids, seat, i, trick.led,
+                                     trick.win_card, trick.win_seat, trick.wins, trump, counters,
+                                     knobs, False)
             if popcount(legal) > 1 and (i == 0 or follows):
-                s = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
-                                  bidder, voids, excluded, played, shown, played_by,
-                                  deck_counts, n_samples, INFER_FULL, state, scratch,
-                                  card_points, last_trick, counters, rollout_knobs)
+                s = sampling_card(flat, Spot(seat, leader, i, k, n_tricks, trump, bidder, voids),
+                                  legal, knowledge, sampler, state, rollout_play)
                 r = out[rows]
                 for q in range(16):
                     r[q] = flat[q]
@@ -174,29 +181,23 @@ def _play(flat, bidder, trump, knobs, rollout_knobs, n_samples, state, deck_coun
                     r[53 + q] = held
                 r[57] = i
                 rows += 1
-            led, led_block, voids, wins, win_card, win_seat = note_card(
-                flat, seat, i, c, h0, beat, cards, played, played_by, excluded, voids, led,
-                led_block, trump, wins_row, wins, win_card, win_seat)
-        leader = win_seat
+            voids, trick = note_card(flat, seat, i, c, h0, beat, knowledge, voids, trick)
+        leader = trick.win_seat
     return rows
 
 
 def collect(args) -> None:
-    from binokel_sim.engines.partnership import bidding_model, family_tables
+    from binokel_sim.engines.partnership import family_tables
     from binokel_sim.engines.policies import show_rows
-    from binokel_sim.tables import compile_tables
     from binokel_sim.variants import find_variant
 
     rules = find_variant(args.variant)
-    tables = compile_tables(rules)
     block = 50
     n_blocks = -(-args.deals // block)
     out = np.zeros((n_blocks * block * (80 if args.follows else 20) + 64, REC), dtype=np.int64)
     t0 = time.perf_counter()
-    n = collect_blocks(tables.deck, tables.kt, tables.trump_need, bidding_model(rules, tables),
-                       tables.card_points, rules.last_trick, rules.min_meld, family_tables(rules),
-                       args.samples, args.rollouts == "expert", args.follows, show_rows(rules),
-                       args.seed, n_blocks, block, out)
+    n = collect_blocks(family_tables(rules), args.samples, args.rollouts == "expert",
+                       args.follows, show_rows(rules), args.seed, n_blocks, block, out)
     np.savez_compressed(args.out, rows=out[:n], seed=args.seed, samples=args.samples,
                         rollouts=args.rollouts, variant=args.variant, deals=n_blocks * block)
     print(f"{n:,} decisions from {n_blocks * block:,} deals in {time.perf_counter() - t0:.0f} s "

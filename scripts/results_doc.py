@@ -460,8 +460,23 @@ def sixty_six_lines() -> list[str]:
             f"{match['mean_final_score_b']:.2f}.", "",
             "The random policy claims with a fair coin after every trick it wins (and closes, "
             "exchanges and announces with one), so most of its deals end in a wrong claim: the "
-            "gap measures the rules' penalties more than card play. The `sampling` policy does "
-            "not play sixty-six yet."]
+            "gap measures the rules' penalties more than card play.", *sixty_six_sampling_lines()]
+
+
+def sixty_six_sampling_lines() -> list[str]:
+    """Sixty-six's sampling policy against the heuristic (scripts/run_duels.sh:
+    results/duels/sixty-six-duel-sampling-vs-heuristic.json), if it has been run."""
+    path = ROOT / "results" / "duels" / "sixty-six-duel-sampling-vs-heuristic.json"
+    if not path.exists():
+        return []
+    duel = json.loads(path.read_text())[0]
+    return ["", f"- `binokel-sim duel --variant sixty-six -a sampling -b heuristic --deals "
+            f"{duel['deals']} --seed {duel['seed']}` ({duel['samples_per_move']} samples a "
+            f"decision): sampling scores {duel['mean_diff']:+.3f} game points a deal more than "
+            f"the heuristic (95% interval {duel['ci_low']:+.3f} to {duel['ci_high']:+.3f}), each "
+            f"deal played once per seat (docs/rules.md, \"Sixty-six\", \"Sampling policy\"). "
+            "Its play-outs play the heuristic on both seats, so against the heuristic they model "
+            "the opponent exactly: the gain is partly that."]
 
 
 def uniformity_lines() -> list[str]:

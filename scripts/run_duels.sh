@@ -54,3 +54,6 @@ binokel-sim duel --variant sixty-six -a random -b random --deals 200000 --seed 1
   --out results/duels/sixty-six-duel-random-vs-random.json
 binokel-sim match --variant sixty-six -a heuristic -b random --games 20000 --seed 1 \
   --out results/duels/sixty-six-match-heuristic-vs-random.json
+# sixty-six's sampling policy against its heuristic (128 samples a decision, the default)
+binokel-sim duel --variant sixty-six -a sampling -b heuristic --deals 2000 --seed 1 \
+  --out results/duels/sixty-six-duel-sampling-vs-heuristic.json

@@ -62,6 +62,13 @@ def trick_winner_index(cards: list[int], trump: int) -> int:
     return max(pool, key=lambda i: (rank_of(cards[i]), -i))
 
 
+# Card names already checked under a rules object (by id; the object is kept alive in
+# _RULES_KEPT): the checks of RecordCheck.card are a pure function of the two, and a replay
+# reads each name hundreds of times.
+_VALID_CARDS: dict[tuple[int, str], int] = {}
+_RULES_KEPT: dict[int, Rules] = {}
+
+
 class RecordCheck:
     """The validators both replays share: one failure message naming the deal (and the trick),
     integers, card names written as the records write them and in the variant's deck, per-seat
@@ -94,7 +101,10 @@ class RecordCheck:
         return value
 
     def card(self, token: Any, what: str, trick: int | None = None) -> int:
-        self.check(isinstance(token, str), f"{what}: card {token!r} is not a string", trick)
+        known = _VALID_CARDS.get((id(self.rules), token)) if isinstance(token, str) else None
+        if known is not None:  # this token passed every check below under these rules
+            return known
+        self.check(isinstance(token, str), lambda: f"{what}: card {token!r} is not a string", trick)
         try:
             t = parse_card(token)
         except CardError:
@@ -104,10 +114,12 @@ class RecordCheck:
                            f"{format_card(t)!r}", trick)
         self.check(rank_of(t) in self.rules.ranks,
                    f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
+        _RULES_KEPT[id(self.rules)] = self.rules  # keeps the id from naming other rules later
+        _VALID_CARDS[(id(self.rules), token)] = t
         return t
 
     def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
-        self.check(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
+        self.check(isinstance(tokens, list), lambda: f"{what} must be a list of cards, got {tokens!r}",
                    trick)
         return [self.card(tok, what, trick) for tok in tokens]
 

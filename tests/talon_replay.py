@@ -240,7 +240,7 @@ class _Replay(RecordCheck):
     def trick(self, i: int, trick: Any, leader: int) -> int:
         rules, players = self.rules, self.players
         phase1 = i < self.n_phase1
-        self.check(isinstance(trick, dict), f"a trick must be an object, got {trick!r}", i)
+        self.check(isinstance(trick, dict), lambda: f"a trick must be an object, got {trick!r}", i)
         missing = [k for k in TRICK_KEYS if k not in trick]
         self.check(not missing, f"trick lacks the key(s) {', '.join(missing)}", i)
         unknown = [k for k in trick if k not in TRICK_KEYS]
@@ -261,8 +261,8 @@ class _Replay(RecordCheck):
         size = rules.hand_size if phase1 else rules.hand_size - (i - self.n_phase1)
         for s in range(players):
             self.check(self.n_held(s) == size,
-                       f"seat {s} holds {self.n_held(s)} cards before the trick, expected {size}",
-                       i)
+                       lambda: f"seat {s} holds {self.n_held(s)} cards before the trick, "
+                               f"expected {size}", i)
 
         strict = not phase1 or rules.strict == "always"
         for k, t in enumerate(cards):
@@ -285,8 +285,9 @@ class _Replay(RecordCheck):
         winner = (leader + trick_winner_index(cards, self.trump)) % players
         got_winner = self.integer(trick["winner"], "winner", i)
         self.check(got_winner == winner,
-                   f"winner is seat {got_winner}, but {' '.join(map(format_card, cards))} led by "
-                   f"seat {leader} with trump {SUITS[self.trump]} goes to seat {winner}", i)
+                   lambda: f"winner is seat {got_winner}, but "
+                           f"{' '.join(map(format_card, cards))} led by seat {leader} with trump "
+                           f"{SUITS[self.trump]} goes to seat {winner}", i)
 
         decl = trick["declaration"]
         if decl is not None:
@@ -304,10 +305,11 @@ class _Replay(RecordCheck):
             seat = (winner + k) % players
             expected = self.talon[self.next_draw]
             self.check(t == expected,
-                       f"seat {seat} (draw {k + 1}, winner first then clockwise) draws "
-                       f"{format_card(t)}, but the talon's next card is {format_card(expected)}"
-                       + (" (the last talon card)" if self.next_draw == len(self.talon) - 1
-                          else ""), i)
+                       lambda: f"seat {seat} (draw {k + 1}, winner first then clockwise) draws "
+                               f"{format_card(t)}, but the talon's next card is "
+                               f"{format_card(expected)}"
+                               + (" (the last talon card)"
+                                  if self.next_draw == len(self.talon) - 1 else ""), i)
             self.next_draw += 1
             self.give(seat, t)
         if i == self.n_phase1 - 1:
@@ -321,7 +323,7 @@ class _Replay(RecordCheck):
 
     def declaration(self, i: int, decl: Any, seat: int) -> None:
         rules = self.rules
-        self.check(isinstance(decl, dict), f"a declaration must be an object or null, got "
+        self.check(isinstance(decl, dict), lambda: f"a declaration must be an object or null, got "
                                            f"{decl!r}", i)
         missing = [k for k in DECLARATION_KEYS if k not in decl]
         self.check(not missing, f"declaration lacks the key(s) {', '.join(missing)}", i)
@@ -394,7 +396,7 @@ class _Replay(RecordCheck):
 
         # the swap of a declared trump 9 for the turned card
         swap = decl["swap"]
-        self.check(isinstance(swap, bool), f"declaration swap must be true/false, got {swap!r}",
+        self.check(isinstance(swap, bool), lambda: f"declaration swap must be true/false, got {swap!r}",
                    i)
         if swap:
             self.check(bool(rules.swap_meld) and name == rules.swap_meld,

@@ -103,7 +103,7 @@ def test_a_bad_abgehen_key_is_refused(key, value, needle):
 ])
 def test_the_score_of_a_conceded_deal(name, melds, soloist, bid, scores):
     """Known answers, from the twin and from the kernel."""
-    from binokel_sim.kernels.strict.widow_score import score_conceded as kernel_score
+    from binokel_sim.kernels.widow.score import score_conceded as kernel_score
 
     rules = find_variant(name)
     assert score_conceded(rules, soloist, bid, melds).scores == scores

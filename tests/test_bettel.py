@@ -88,7 +88,7 @@ def test_the_sure_bettel_kernel_equals_its_twin_on_random_hands():
     ("kreuz-4-40", 2, 300, [1] * 8 + [2], [-600, 0, -600, 0]),
 ])
 def test_bettel_scores(name, soloist, bid, winners, scores):
-    from binokel_sim.kernels.strict.widow_score import score_bettel as kernel_score
+    from binokel_sim.kernels.widow.score import score_bettel as kernel_score
 
     rules = find_variant(name)
     twin = score_bettel(rules, soloist, bid, [Trick(0, [], w) for w in winners])

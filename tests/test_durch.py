@@ -129,7 +129,7 @@ def test_the_sure_durch_kernel_equals_its_twin_on_random_hands():
     ("kreuz-4-40", 2, [2] * 8 + [3], [-1000, 0, -1000, 0]),
 ])
 def test_durch_scores(name, soloist, winners, scores):
-    from binokel_sim.kernels.strict.widow_score import score_durch as kernel_score
+    from binokel_sim.kernels.widow.score import score_durch as kernel_score
     from binokel_sim.reference.widow_score import Trick
 
     rules = find_variant(name)

@@ -203,6 +203,7 @@ def test_deal_odds_plays_the_expert_by_default():
 def test_the_knob_names_follow_the_kernels_order():
     from binokel_sim.kernels.policies import N_TUNE
     from binokel_sim.kernels.strict import heuristic as h
+    from binokel_sim.kernels.widow import knobs as w
 
     at = {"win_points": h.T_WIN_POINTS, "win_meld": h.T_WIN_MELD, "score": h.T_SCORE,
           "lead_big": h.L_BIG, "lead_keep": h.L_KEEP, "lead_trump": h.L_TRUMP,
@@ -212,7 +213,7 @@ def test_the_knob_names_follow_the_kernels_order():
           "follow_keep": h.F_KEEP, "follow_trump": h.F_TRUMP, "follow_rank": h.F_RANK,
           "lead_pending": h.L_PENDING, "lead_shown": h.L_SHOWN,
           "follow_pending": h.F_PENDING, "follow_shown": h.F_SHOWN,
-          "pull_margin": h.S_PULL, "take_last": h.S_TAKE_LAST, "grab": h.S_GRAB, "team": h.S_TEAM,
+          "pull_margin": h.S_PULL, "take_last": h.S_TAKE_LAST, "grab": h.S_GRAB, "team": w.S_TEAM,
           "strict_score": h.X_SCORE, "strict_lead_trump": h.X_L_TRUMP,
           "strict_lead_master": h.X_L_MASTER, "strict_lead_pull": h.X_L_PULL,
           "strict_lead_big": h.X_L_BIG, "strict_lead_rank": h.X_L_RANK,
@@ -222,7 +223,7 @@ def test_the_knob_names_follow_the_kernels_order():
           "strict_follow_big_loses": h.X_F_BIG_LOSES, "strict_follow_smear": h.X_F_SMEAR,
           "strict_follow_trump": h.X_F_TRUMP, "strict_follow_rank": h.X_F_RANK,
           "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3,
-          "bury_aces_last": h.W_BURY, "bury_void": h.W_VOID, "bid_shift": h.W_BID}
+          "bury_aces_last": w.W_BURY, "bury_void": w.W_VOID, "bid_shift": w.W_BID}
     weight = {"win": h.PL_WIN, "take": h.PL_TAKE, "ready": h.PL_READY, "big_wins": h.PL_BIG_WINS,
               "big_loses": h.PL_BIG_LOSES, "keep": h.PL_KEEP, "trump": h.PL_TRUMP,
               "rank": h.PL_RANK, "pending": h.PL_PENDING, "shown": h.PL_SHOWN,

@@ -12,17 +12,35 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from binokel_sim.cards import N_TYPES, SUITS, counts_of, counts_to_planes, format_card, parse_cards
+from binokel_sim.cards import (
+    N_TYPES,
+    SUITS,
+    counts_of,
+    counts_to_planes,
+    format_card,
+    parse_cards,
+)
 from binokel_sim.engines import partnership as games
+from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.partnership.deals import (
+    Contract,
+    DealRecords,
+    Seats,
     bid_and_name,
     play_and_score,
     play_blocks,
     sampler_of,
 )
-from binokel_sim.kernels.partnership.tricks import playout, seat_knobs
+from binokel_sim.kernels.partnership.tricks import (
+    PlayTable,
+    Tricks,
+    counter_mask,
+    playout,
+    seat_knobs,
+)
 from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_RANDOM
 from binokel_sim.kernels.random import seed_stream
+from binokel_sim.kernels.runs import Run
 from binokel_sim.records.partnership import records as deal_records
 from binokel_sim.reference import play as ref
 from binokel_sim.reference import sampling as sampling_twin
@@ -34,7 +52,7 @@ from binokel_sim.variants import find_variant
 
 RULES = find_variant("four-hand-80")
 TABLES = compile_tables(RULES)
-TUNE = games.family_tables(RULES)
+TUNE = games.family_tables(RULES).tune
 DECK = [int(t) for t in TABLES.deck]
 HAND = RULES.hand_size
 TOTAL = RULES.total_card_points  # 50
@@ -58,13 +76,10 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
         trick_leaders=np.zeros((n, HAND), dtype=np.int64),
         trick_winners=np.zeros((n, HAND), dtype=np.int64),
     )
-    spread_blocks(play_blocks, -(-n // block_size), TABLES.deck, TABLES.kt, TABLES.trump_need,
-                  games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
-                  RULES.min_play, np.full(4, policy, np.int64), games.family_tables(RULES), 0, None,
-                  seed, first_block,
-                  block_size, first_deal, played.hands, played.info, played.melds,
-                  played.bid_seats, played.bid_values, played.trick_cards, played.trick_leaders,
-                  played.trick_winners)
+    spread_blocks(play_blocks, -(-n // block_size), games.family_tables(RULES),
+                  Seats(np.full(4, policy, np.int64), 0, INFER_FULL, None),
+                  Run(seed, first_block, block_size, first_deal, n),
+                  DealRecords(*(getattr(played, f) for f in DealRecords._fields)))
     return played
 
 
@@ -184,15 +199,17 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
     seed_stream(state, seed, 0)
     limits = np.empty(4, dtype=np.int64)
     trumps = np.empty(4, dtype=np.int64)
-    bidder, bid, trump, n_calls = bid_and_name(
-        hands.copy(), dealer, TABLES.kt, TABLES.trump_need, games.bidding_model(RULES, TABLES), played.melds[0],
-        limits, trumps, played.bid_seats[0], played.bid_values[0])
-    out = play_and_score(hands.copy(), bidder, bid, trump, played.melds[0],
-                         np.full(4, policy, np.int64),
-                         seat_knobs(np.full(4, policy, np.int64), TUNE), state,
-                         TABLES.card_points,
-                         RULES.last_trick, RULES.min_meld, RULES.min_play,
-                         played.trick_cards[0], played.trick_leaders[0], played.trick_winners[0],
+    table = games.family_tables(RULES)
+    bidder, bid, trump, n_calls = bid_and_name(hands.copy(), dealer, table, played.melds[0],
+                                               limits, trumps, played.bid_seats[0],
+                                               played.bid_values[0])
+    seats = np.full(4, policy, np.int64)
+    play = PlayTable(TABLES.card_points, np.int64(RULES.last_trick),
+                     counter_mask(TABLES.card_points), seat_knobs(seats, TUNE))
+    out = play_and_score(hands.copy(), Contract(bidder, bid, trump), played.melds[0], seats,
+                         play, state, table,
+                         Tricks(played.trick_cards[0], played.trick_leaders[0],
+                                played.trick_winners[0]),
                          sampler_of(TABLES.deck, 0, 0, False), None)
     n_tricks, play0, play1, score0, score1 = out
     played.info[0] = [dealer, bidder, bid, trump, n_calls, n_tricks, play0, play1, score0, score1]

@@ -92,6 +92,79 @@ def test_a_module_outside_the_kernels_counts_only_for_the_kernels_that_import_it
     assert all(f.exists() for f in files["bits"] + files["melds"])
 
 
+def _dispatching_package(root: Path) -> Path:
+    """A package whose shared ``strict`` tricks call stubs (``strict/family.py``) that the
+    ``widow`` family overloads in its own module (``widow/part.py``, which also imports its own
+    ``widow/score.py``), and a ``talon`` family that uses the strict tricks without a part."""
+    package = root / "binokel_sim"
+    kernels = package / "kernels"
+    for folder in ("strict", "widow", "talon"):
+        (kernels / folder).mkdir(parents=True)
+    (kernels / "bits.py").write_text("def bits(): pass\n")
+    (kernels / "strict" / "family.py").write_text("def part_value(part): pass\n")
+    (kernels / "strict" / "tricks.py").write_text(
+        "from binokel_sim.kernels.strict.family import part_value\n")
+    (kernels / "strict" / "solver.py").write_text("from binokel_sim.kernels.bits import bits\n")
+    (kernels / "widow" / "score.py").write_text("def score(): pass\n")
+    (kernels / "widow" / "part.py").write_text(
+        "from numba.extending import overload\n"
+        "from binokel_sim.kernels.strict.family import part_value\n"
+        "from binokel_sim.kernels.widow.score import score\n\n"
+        "@overload(part_value)\ndef _value(part):\n    return None\n")
+    (kernels / "widow" / "deals.py").write_text(
+        "from binokel_sim.kernels.strict.tricks import part_value\n"
+        "from binokel_sim.kernels.widow.part import score\n")
+    (kernels / "talon" / "deals.py").write_text(
+        "from binokel_sim.kernels.strict.tricks import part_value\n")
+    return kernels
+
+
+def test_a_familys_overloads_count_for_the_shared_modules_compiled_with_them(tmp_path):
+    """The strict tricks' cache holds code compiled with the widow's overloads although strict
+    imports no family: an edit to the overloading module (or to what it imports) clears the
+    strict modules that reach the stubs and the widow's own, not the talon games' nor a strict
+    module that does not reach the stubs."""
+    kernels = _dispatching_package(tmp_path)
+    package = kernels.parent
+    assert kernel_cache.overloaded_modules(kernels / "widow" / "part.py", package) == {
+        kernels / "strict" / "family.py"}
+    assert kernel_cache.overloaded_modules(kernels / "widow" / "deals.py", package) == set()
+    closures = kernel_cache.closures(kernels)
+    assert kernels / "widow" / "score.py" in closures[kernels / "strict" / "tricks.py"]
+    assert kernels / "widow" / "part.py" not in closures[kernels / "talon" / "deals.py"]
+    assert kernel_cache.clear_stale(kernels) == 0  # the stamp
+    folder = {name: kernel_cache.cache_dir(kernels / name, None)
+              for name in ("strict", "widow", "talon")}
+    files = {"family": _cache(folder["strict"], ["family.f-1.py311.nbi"]),
+             "tricks": _cache(folder["strict"], ["tricks.play-1.py311.nbi",
+                                                 "tricks.play-1.py311.2.nbc"]),
+             "solver": _cache(folder["strict"], ["solver.solve-1.py311.nbi"]),
+             "widow": _cache(folder["widow"], ["deals.items-1.py311.nbi"]),
+             "talon": _cache(folder["talon"], ["deals.items-1.py311.nbi"])}
+    for edited in ("part.py", "score.py"):
+        path = kernels / "widow" / edited
+        path.write_text(path.read_text() + "# edited\n")
+        assert kernel_cache.clear_stale(kernels) == 4  # family, tricks (two) and the widow's
+        assert not any(f.exists() for f in files["family"] + files["tricks"] + files["widow"])
+        assert all(f.exists() for f in files["solver"] + files["talon"])
+        for name in ("family", "tricks", "widow"):
+            for f in files[name]:
+                f.write_bytes(b"cached")
+
+
+def test_the_real_strict_tricks_count_the_widows_overloads():
+    """The real package: the widow's part (``kernels/widow/knowledge.py``, overloading the
+    strict stubs) is in the strict tricks' closure and not in the talon games'."""
+    package = kernel_cache.KERNELS.parent
+    closures = kernel_cache.closures()
+    part = kernel_cache.KERNELS / "widow" / "knowledge.py"
+    assert kernel_cache.overloaded_modules(part, package) == {
+        kernel_cache.KERNELS / "strict" / "family.py"}
+    assert part in closures[kernel_cache.KERNELS / "strict" / "tricks.py"]
+    assert part not in closures[kernel_cache.KERNELS / "talon" / "deals.py"]
+    assert part not in closures[kernel_cache.KERNELS / "strict" / "solver.py"]
+
+
 def test_a_cold_cache_is_stamped_and_kept_by_the_session(tmp_path):
     """A fresh clone's first command stamps the sources before it compiles; the test session
     that follows clears nothing of what it compiled."""

@@ -236,6 +236,49 @@ def test_no_shared_module_imports_a_family_module():
     assert not bad, "\n".join(bad)
 
 
+def strict_family_imports(edges: dict[str, set[str]]) -> list[str]:
+    """The imports of a family's kernel package (``kernels.<family>``, any of its modules) by
+    the shared strict tricks (``kernels.strict`` and its modules)."""
+    families = tuple(f"kernels.{family}" for family in FAMILIES)
+    return [f"{name} imports {target}" for name, targets in sorted(edges.items())
+            if name == "kernels.strict" or name.startswith("kernels.strict.")
+            for target in sorted(targets)
+            if any(target == f or target.startswith(f + ".") for f in families)]
+
+
+def test_the_strict_tricks_import_no_family():
+    """``kernels/strict/`` is shared by every strict-trick family and knows none of them: a
+    family's part reaches it by type (``kernels/strict/family.py``'s stubs, overloaded in the
+    family's own package), never by an import, function-local or importlib's included."""
+    edges = graph()
+    assert any(name.startswith("kernels.strict.") for name in edges)
+    bad = strict_family_imports(edges)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_strict_check_sees_a_planted_family_import(tmp_path):
+    """A strict module importing a family's kernel module (at the top, inside a function, or by
+    importlib) is found; importing a shared kernel module or strict's own is not."""
+    source = tmp_path / "probe.py"
+    known = {"kernels", "kernels.strict", "kernels.strict.tricks", "kernels.strict.probe",
+             "kernels.bits", "kernels.widow", "kernels.widow.knowledge", "kernels.talon",
+             "kernels.talon.deals"}
+    planted = {
+        "from binokel_sim.kernels.widow.knowledge import widow_part\n":
+            ["kernels.strict.probe imports kernels.widow.knowledge"],
+        "def f():\n    from binokel_sim.kernels.talon import deals\n    return deals\n":
+            ["kernels.strict.probe imports kernels.talon.deals"],
+        "import importlib\n\nw = importlib.import_module('binokel_sim.kernels.widow')\n":
+            ["kernels.strict.probe imports kernels.widow"],
+        "from binokel_sim.kernels.bits import ALL_TYPES\n"
+        "from binokel_sim.kernels.strict.tricks import play_strict\n": [],
+    }
+    for text, expected in planted.items():
+        source.write_text(text)
+        edges = {"kernels.strict.probe": imports("kernels.strict.probe", source, known)}
+        assert strict_family_imports(edges) == expected, text
+
+
 def test_only_the_listed_modules_import_what_the_scan_cannot_name():
     """An import computed at run time escapes every check here: only the family registry and
     the modules listed with their reason in DYNAMIC_IMPORTS make one."""

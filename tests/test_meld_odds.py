@@ -17,9 +17,15 @@ from hypothesis import strategies as st
 
 from binokel_sim import simulate
 from binokel_sim.analysis import exact_meld_odds, meld_odds
-from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.kernels.meld_odds import MeldHists, meld_odds_blocks, meld_odds_table
+from binokel_sim.kernels.runs import Run
 from binokel_sim.reference import core as core_twin
-from binokel_sim.simulate import MAX_COUNT, SimulationError, run_meld_counts, spread_blocks
+from binokel_sim.simulate import (
+    MAX_COUNT,
+    SimulationError,
+    run_meld_counts,
+    spread_blocks,
+)
 from binokel_sim.tables import compile_tables
 from binokel_sim.variants import find_variant, load_rules
 
@@ -27,12 +33,12 @@ from binokel_sim.variants import find_variant, load_rules
 def kernel_counts(rules, n: int, seed: int, trump: int, block_size: int, first_block: int = 0):
     tables = compile_tables(rules)
     n_blocks = (n + block_size - 1) // block_size
-    ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
-    th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
-    spread_blocks(meld_odds_blocks, ch.shape[0], tables.deck, rules.hand_size,
-                  kernel_tables(tables), tables.trump_need, trump, seed, first_block, block_size,
-                  n, ch, th)
-    return ch.sum(axis=0), th.sum(axis=0)
+    out = MeldHists(np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64),
+                    np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64))
+    spread_blocks(meld_odds_blocks, n_blocks, tables.deck, rules.hand_size,
+                  meld_odds_table(kernel_tables(tables), tables.trump_need, trump),
+                  Run(seed, first_block, block_size, first_block * block_size, n), out)
+    return out.count_hist.sum(axis=0), out.total_hist.sum(axis=0)
 
 
 def reference_arrays(rules, n: int, seed: int, trump: int, block_size: int, shape_c, shape_t):
@@ -101,8 +107,9 @@ def test_kernel_scores_any_hand_like_the_reference(case):
     deck = np.repeat(np.arange(24, dtype=np.int64), hand)
     ch = np.zeros((1, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
     th = np.zeros((1, tables.max_total + 1), dtype=np.int64)
-    spread_blocks(meld_odds_blocks, 1, deck, deck.shape[0], kernel_tables(tables),
-                  tables.trump_need, trump, 0, 0, 1, 1, ch, th)
+    spread_blocks(meld_odds_blocks, 1, deck, deck.shape[0],
+                  meld_odds_table(kernel_tables(tables), tables.trump_need, trump),
+                  Run(0, 0, 1, 0, 1), MeldHists(ch, th))
     counts = [count for _, count, _ in core_twin.meld_table(rules, hand, trump)]
     assert [int(np.flatnonzero(row)[0]) for row in ch[0]] == counts
     assert ch.sum() == tables.n_melds

@@ -327,23 +327,33 @@ def test_sigint_stops_a_parquet_run_cleanly(tmp_path):
 # --- bounded memory -----------------------------------------------------------------------------
 
 MEMORY_CEILING_MB = 600
+GROWTH_CEILING_MB = 64  # 350,000 more deals held whole would take several hundred MB
 
 
-def test_two_million_deals_stream_in_bounded_memory():
-    """A 2-million-deal run to stdout (several GB of JSON, thrown away) peaks under the
-    ceiling: the peak RSS of the ``binokel-sim`` child, measured by a fresh Python process so
-    that no other child counts."""
+def peak_rss_mb(deals: int) -> float:
+    """The peak RSS of a ``play --deals N --out -`` child (stdout thrown away), measured by a
+    fresh Python process so that no other child counts."""
     measure = (
         "import resource, subprocess, sys\n"
-        "cmd = [sys.executable, '-m', 'binokel_sim.cli', 'play', '--deals', '2000000',\n"
+        f"cmd = [sys.executable, '-m', 'binokel_sim.cli', 'play', '--deals', '{deals}',\n"
         "       '--policy', 'random', '--variant', 'four-hand-80', '--out', '-']\n"
         "subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
     done = subprocess.run([sys.executable, "-c", measure], capture_output=True, text=True,
                           check=True)
-    peak_mb = int(done.stdout.strip()) / 1024  # ru_maxrss is in KiB on Linux
-    assert peak_mb < MEMORY_CEILING_MB, f"peak RSS {peak_mb:.0f} MB"
+    return int(done.stdout.strip()) / 1024  # ru_maxrss is in KiB on Linux
+
+
+def test_long_runs_stream_in_bounded_memory():
+    """A run's records stream (chunks of ``CHUNK_DEALS``): the peak RSS of a 400,000-deal run
+    to stdout (about 600 MB of JSON, thrown away) is under the ceiling and within
+    ``GROWTH_CEILING_MB`` of a 50,000-deal run's, where holding the 350,000 more deals' records
+    or their JSON would add several hundred MB."""
+    small, large = peak_rss_mb(50_000), peak_rss_mb(400_000)
+    assert large < MEMORY_CEILING_MB, f"peak RSS {large:.0f} MB"
+    assert large - small < GROWTH_CEILING_MB, \
+        f"peak RSS {small:.0f} MB for 50,000 deals, {large:.0f} MB for 400,000"
 
 
 def test_hands_of_different_sizes_are_sorted_for_display():

@@ -14,10 +14,20 @@ from binokel_sim import game_blocks
 from binokel_sim.cards import N_TYPES, counts_of, counts_to_planes, parse_cards
 from binokel_sim.engines import partnership as games
 from binokel_sim.engines import policies as engine_policies
-from binokel_sim.kernels.knowledge import INFERENCE, excluded_by, shown_of
-from binokel_sim.kernels.partnership.deals import play_blocks
-from binokel_sim.kernels.partnership.sampling import play_known, sampling_scratch
-from binokel_sim.kernels.partnership.tricks import counter_mask, playout, seat_knobs
+from binokel_sim.kernels.knowledge import INFER_FULL, INFERENCE, excluded_by, shown_of
+from binokel_sim.kernels.partnership.deals import DealRecords, Seats, play_blocks
+from binokel_sim.kernels.partnership.sampling import (
+    Sampler,
+    play_known,
+    sampling_scratch,
+)
+from binokel_sim.kernels.partnership.tricks import (
+    PlayTable,
+    Tricks,
+    counter_mask,
+    playout,
+    seat_knobs,
+)
 from binokel_sim.kernels.play import beaters, suit_block
 from binokel_sim.kernels.policies import (
     POLICY_EXPERT,
@@ -26,6 +36,7 @@ from binokel_sim.kernels.policies import (
     POLICY_SAMPLING,
 )
 from binokel_sim.kernels.random import seed_stream
+from binokel_sim.kernels.runs import Run
 from binokel_sim.meld_rules import shown_cards
 from binokel_sim.reference import sampling as twin
 from binokel_sim.reference.core import Stream
@@ -34,7 +45,7 @@ from binokel_sim.simulate import SimulationError, spread_blocks
 from binokel_sim.variants import find_variant
 
 HAND = RULES.hand_size
-TUNE = games.family_tables(RULES)
+TUNE = games.family_tables(RULES).tune
 DECK_COUNTS = RULES.deck_counts().astype(np.int64)
 NAMES = {POLICY_RANDOM: twin.RANDOM, POLICY_HEURISTIC: twin.HEURISTIC,
          POLICY_SAMPLING: twin.SAMPLING, POLICY_EXPERT: twin.EXPERT}
@@ -57,11 +68,12 @@ def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0, infere
     cards = np.zeros((HAND, 4), dtype=np.int64)
     lead = np.zeros(HAND, dtype=np.int64)
     win = np.zeros(HAND, dtype=np.int64)
-    points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), n_samples,
-                        INFERENCE[inference], state, DECK_COUNTS, sampling_scratch(HAND, True),
-                        engine_policies.show_rows(RULES),
-                        TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
-                        seat_knobs(np.array(policies, dtype=np.int64), TUNE), cards, lead, win)
+    sampler = Sampler(n_samples, INFERENCE[inference], DECK_COUNTS,
+                      sampling_scratch(HAND, True), Tricks(cards, lead, win))
+    play = PlayTable(TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
+                     seat_knobs(np.array(policies, dtype=np.int64), TUNE))
+    points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), sampler, state,
+                        engine_policies.show_rows(RULES), play, Tricks(cards, lead, win))
     tricks = [(int(lead[k]), cards[k].tolist(), int(win[k])) for k in range(HAND)]
     return tuple(int(p) for p in points), tricks, state.tolist()
 
@@ -265,11 +277,11 @@ def test_a_sampled_run_is_small_blocks():
         trick_cards=np.zeros((n, HAND, 4), dtype=np.int64),
         trick_leaders=np.zeros((n, HAND), dtype=np.int64),
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
-    spread_blocks(play_blocks, -(-n // block), TABLES.deck, TABLES.kt, TABLES.trump_need,
-                  games.bidding_model(RULES, TABLES), TABLES.card_points, RULES.last_trick, RULES.min_meld,
-                  RULES.min_play, np.full(4, POLICY_SAMPLING, np.int64), TUNE, 2,
-                  engine_policies.show_rows(RULES), seed, first_deal // block, block, first_deal,
-                  *(getattr(direct, f) for f in PLAYED_FIELDS))
+    spread_blocks(play_blocks, -(-n // block), games.family_tables(RULES),
+                  Seats(np.full(4, POLICY_SAMPLING, np.int64), 2, INFER_FULL,
+                        engine_policies.show_rows(RULES)),
+                  Run(seed, first_deal // block, block, first_deal, n),
+                  DealRecords(*(getattr(direct, f) for f in PLAYED_FIELDS)))
     for field in PLAYED_FIELDS:
         assert np.array_equal(getattr(run, field), getattr(direct, field)), field
 

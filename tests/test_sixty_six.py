@@ -26,6 +26,7 @@ from binokel_sim.kernels.sixty_six.deals import (
     SixtySixScratch,
     SixtySixTable,
     new_deals,
+    new_finder,
     play_deal,
     sixty_six_blocks,
 )
@@ -55,7 +56,7 @@ def kernel_deals(seats, n, seed, block_size, knobs=SixtySixKnobs(), first_deal=0
     out = new_deals(n)
     run = Run(seed, first_deal // block_size, block_size, first_deal, n)
     spread_blocks(sixty_six_blocks, -(-n // block_size), sixty_six_table(knobs=knobs), run,
-                  np.array(seats, dtype=np.int64), out)
+                  np.array(seats, dtype=np.int64), None, out)
     return out
 
 
@@ -284,7 +285,8 @@ def kernel_deal(hands, stock, dealer, seats):
                               np.array(parse_cards(stock), dtype=np.int64),
                               np.zeros((3, 2), dtype=np.int64))
     state = tuple(np.uint64(s) for s in (1, 2, 3, 4))  # read by random seats only
-    play_deal(table, np.array(seats, dtype=np.int64), scratch, dealer, out, 0, state)
+    play_deal(table, np.array(seats, dtype=np.int64), scratch, dealer, out, 0, state, None,
+              new_finder())
     return deal_records(out, table, RULES.name)[0]
 
 
@@ -328,7 +330,8 @@ table = SixtySixTable(np.arange(24, dtype=np.int64), np.zeros(24, dtype=np.int64
                       66, 10, SixtySixKnobs())
 out = new_deals(8)
 with install_recorder("numba:compile") as compiled:
-    sixty_six_blocks(table, Run(1, 0, 8, 0, 8), np.array([0, 1], dtype=np.int64), out, (0, 1))
+    sixty_six_blocks(table, Run(1, 0, 8, 0, 8), np.array([0, 1], dtype=np.int64), None, out,
+                     (0, 1))
 print(len(compiled.buffer))
 """
 

@@ -31,6 +31,7 @@ from binokel_sim.kernels.partnership.heuristic import (
 from binokel_sim.kernels.partnership.tricks import (
     PLAY_EXPERT,
     PLAY_RANDOM,
+    PlayTable,
     counter_mask,
     legal_mask,
     play_mode,
@@ -60,8 +61,14 @@ HAND = RULES.hand_size
 TOTAL = RULES.total_card_points  # 48 counters + 2 for the last trick
 EXAMPLES = settings(max_examples=200, deadline=None)
 S, H, D, C = range(4)
-TUNE = family_tables(RULES)
+TUNE = family_tables(RULES).tune
 HEURISTIC_ROWS = np.array([HEURISTIC_PTUNE] * 4, dtype=np.int64)
+
+
+def play_table(knobs: np.ndarray) -> PlayTable:
+    """The play-outs' table with each seat's knob rows ``knobs``, as the drivers build it."""
+    return PlayTable(TABLES.card_points, np.int64(RULES.last_trick),
+                     counter_mask(TABLES.card_points), knobs)
 
 
 def knobs_of(policies) -> np.ndarray:
@@ -254,9 +261,8 @@ def test_fast_playout_equals_recorded(deal, policies):
     seed_stream(state, seed, 0)
     mode, seats = play_mode(np.array(policies, dtype=np.int64))
     flat = planes.reshape(16).copy()
-    a, b, *stream = playout_fast(mode, flat, leader, trump, seats, *state, TABLES.card_points,
-                                 RULES.last_trick, counter_mask(TABLES.card_points),
-                                 knobs_of(policies))
+    a, b, stream = playout_fast(mode, flat, leader, trump, seats, tuple(state),
+                                play_table(knobs_of(policies)))
     cards = np.empty((HAND, 4), dtype=np.int64)
     lead = np.empty(HAND, dtype=np.int64)
     won = np.empty(HAND, dtype=np.int64)
@@ -276,7 +282,6 @@ def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
     specialised pairs the drivers run (random or the heuristic proper on every seat, or no
     random seat and an expert: the bid odds' pairs; other mixes are never paired), so the test
     compiles no other copy of the pair loop."""
-    counters = counter_mask(TABLES.card_points)
     mode, seats = play_mode(np.array(policies, dtype=np.int64))
     flats, states, alone = [], [], []
     for hands, leader, trump, seed in (deal_a, deal_b):
@@ -285,21 +290,21 @@ def test_paired_playouts_equal_two_playouts(deal_a, deal_b, policies):
         seed_stream(state, seed, 0)
         flats.append(flat)
         states.append(state)
-        alone.append(playout_fast(mode, flat.copy(), leader, trump, seats, *state,
-                                  TABLES.card_points, RULES.last_trick, counters,
-                                  knobs_of(policies)))
+        a, b, stream = playout_fast(mode, flat.copy(), leader, trump, seats, tuple(state),
+                                    play_table(knobs_of(policies)))
+        alone.append((a, b, *stream))
     (_, la, ta, _), (_, lb, tb, _) = deal_a, deal_b
     if mode == PLAY_RANDOM:
-        got = playout_pair_random(flats[0], la, ta, *states[0], flats[1], lb, tb, *states[1],
-                                  HAND, TABLES.card_points, RULES.last_trick, counters,
-                                  HEURISTIC_ROWS)
+        a0, b0, a1, b1, sa, sb = playout_pair_random(
+            flats[0], la, ta, tuple(states[0]), flats[1], lb, tb, tuple(states[1]), HAND,
+            play_table(HEURISTIC_ROWS))
+        got = (a0, b0, a1, b1, *sa, *sb)
     elif mode == PLAY_EXPERT:
-        got = playout_pair_expert(flats[0], la, ta, flats[1], lb, tb, HAND, TABLES.card_points,
-                                  RULES.last_trick, counters, knobs_of(policies))
+        got = playout_pair_expert(flats[0], la, ta, flats[1], lb, tb, HAND,
+                                  play_table(knobs_of(policies)))
     else:
         got = playout_pair_heuristic(flats[0], la, ta, flats[1], lb, tb, HAND,
-                                     TABLES.card_points, RULES.last_trick, counters,
-                                     HEURISTIC_ROWS)
+                                     play_table(HEURISTIC_ROWS))
     a0, b0, a1, b1 = (int(x) for x in got[:4])
     assert (a0, a1) == (int(alone[0][0]), int(alone[0][1]))
     assert (b0, b1) == (int(alone[1][0]), int(alone[1][1]))

@@ -200,7 +200,9 @@ def test_the_plan_covers_every_command_of_each_family():
         ("widow", "bid-odds", ""), ("widow", "play", ""), ("widow", "duel", ""),
         ("widow", "match", ""), ("widow", "play", "random"), ("widow", "duel", "sampling"),
         ("sixty_six", "deal-odds", ""), ("sixty_six", "play", ""), ("sixty_six", "duel", ""),
-        ("sixty_six", "match", "")]
+        ("sixty_six", "match", ""), ("sixty_six", "play", "sampling"),
+        ("sixty_six", "duel", "sampling"), ("sixty_six", "match", "sampling"),
+        ("sixty_six", "deal-odds", "sampling")]
     # every group has a compile time for the notice
     from binokel_sim.compile_notice import COMPILE_SECONDS
 

@@ -60,8 +60,9 @@ def test_random_deals_equal_the_twin(widow_rules, small_blocks):
 
 def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first_deal,
                    n_samples=128, infer=0):
-    """Records of ``widow_play_blocks`` run directly: any policy per seat (kernel ids), any
-    block size and first block (``infer``: ``kernels.knowledge.INFERENCE``)."""
+    """Records of the block driver run directly (``engines.widow.run_blocks``): any policy per
+    seat (kernel ids), any block size and first block (``infer``:
+    ``kernels.knowledge.INFERENCE``)."""
     return list(widow_records(kernel_deals(rules, seat_policies, n, seed, first_block,
                                            block_size, first_deal, n_samples, infer),
                               first_deal))
@@ -70,7 +71,8 @@ def kernel_records(rules, seat_policies, n, seed, first_block, block_size, first
 def kernel_deals(rules, seat_policies, n, seed, first_block, block_size, first_deal,
                  n_samples=128, infer=0) -> wg.WidowDeals:
     """The arrays of :func:`kernel_records`."""
-    from binokel_sim.engines.widow import widow_play_blocks
+    from binokel_sim.kernels.modes import MODE_PLAY
+    from binokel_sim.kernels.runs import Run
     from binokel_sim.kernels.widow.deals import N_INFO
 
     p, h, w = rules.players, rules.hand_size, rules.widow
@@ -81,14 +83,24 @@ def kernel_deals(rules, seat_policies, n, seed, first_block, block_size, first_d
         np.empty((n, calls), np.int64), np.empty((n, w), np.int64), np.empty((n, p), np.int64),
         np.empty((n, p), np.int64), np.empty((n, p), np.int64), np.empty((n, h, p), np.int64),
         np.empty((n, h), np.int64), np.empty((n, h), np.int64))
-    tables = compile_tables(rules)
-    widow_play_blocks(tables.deck, wg.family_tables(rules), tables.kt,
-                      np.array(seat_policies, np.int64), n_samples, seed, first_block, block_size,
-                      first_deal, played.hands, played.widow, played.info, played.bid_seats,
-                      played.bid_values, played.buried, played.melds, played.card_points,
-                      played.scores, played.trick_cards, played.trick_leaders,
-                      played.trick_winners, infer)
+    wg.run_blocks(MODE_PLAY, compile_tables(rules).deck, wg.family_tables(rules),
+                  np.array(seat_policies, np.int64),
+                  Run(seed, first_block, block_size, first_deal, n),
+                  wg.game_bundle(n_samples, infer=infer),
+                  wg.outputs(**{f: getattr(played, f) for f in wg.DEAL_FIELDS}))
     return played
+
+
+def test_the_output_helper_fills_only_what_a_run_does_not_write():
+    """``engines.widow.outputs``: the arrays given by name, placeholders of one type elsewhere
+    (so every run compiles one driver), and a name the kernel has no field for refused."""
+    scores = np.zeros((3, 3), np.int64)
+    outs = wg.outputs(scores=scores)
+    assert outs.scores is scores and outs.games is not scores
+    assert outs.hands.dtype == np.uint32 and outs.diff.dtype == np.float64
+    assert [a.ndim for a in outs] == [a.ndim for a in wg.outputs(games=scores)]
+    with pytest.raises(TypeError, match="no widow output named scorez"):
+        wg.outputs(scorez=scores)
 
 
 @settings(max_examples=10, deadline=None)
@@ -213,14 +225,12 @@ def planes_of(texts):
 
 
 def run_auction(rules, texts, dealer, policies):
-    tables = compile_tables(rules)
     hands = planes_of(texts)
     seats = np.full(wg.most_calls(rules), -1, np.int64)  # the kernel writes without a check
     values = np.full(wg.most_calls(rules), NO_BID, np.int64)
     state = np.zeros(4, np.uint64) + np.uint64(12345)
     soloist, bid, n, *_ = widow_auction(hands, dealer, np.array(policies, np.int64),
-                                        wg.family_tables(rules), tables.kt,
-                                        np.empty(4, np.int64), seats, values, *state)
+                                        wg.family_tables(rules), seats, values, tuple(state))
     return soloist, bid, list(zip(seats[:n].tolist(), values[:n].tolist()))
 
 
@@ -237,8 +247,8 @@ def limit_of(rules, text: str, shift: int = 0) -> int:
     from binokel_sim.reference.widow_policy import bid_limit as twin_bid_limit
 
     tw = wg.family_tables(rules)
-    limit = int(bid_limit(*planes_of([text])[0], compile_tables(rules).kt, np.empty(4, np.int64),
-                          tw[2], tw[7], tw[0][CFG_TABLE_LOW], tw[8], shift))
+    limit = int(bid_limit(*planes_of([text])[0], tw.kt, np.empty(4, np.int64), tw.card_points,
+                          tw.bid_w, tw.cfg[CFG_TABLE_LOW], tw.bid_limits, shift))
     assert limit == twin_bid_limit(rules, [int(c) for c in counts_of(parse_cards(text))], shift)
     return limit
 
@@ -292,7 +302,7 @@ def test_auction_all_pass_leaves_the_dealer_at_the_minimum_without_a_call():
 
 
 def score(rules, melds, card_pts, won, soloist, bid):
-    cfg = wg.family_tables(rules)[0]
+    cfg = wg.family_tables(rules).cfg
     scores = np.empty(rules.players, np.int64)
     bonus, made, total = score_widow(np.array(melds), np.array(card_pts), np.array(won),
                                      soloist, bid, cfg, scores)

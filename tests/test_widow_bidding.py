@@ -34,8 +34,9 @@ def test_the_bid_limit_kernel_equals_its_twin(name):
     for i, (hand, _) in enumerate(random_hands(rules, 200, 11)):
         p = counts_to_planes(np.array(hand))
         shift = (0, 30, -30)[i % 3]  # the heuristic's limit, and the expert's with bid_shift
-        kernel = int(kernel_bid_limit(p[0], p[1], p[2], p[3], kt, np.empty(4, np.int64), tw[2],
-                                      tw[7], tw[0][CFG_TABLE_LOW], tw[8], shift))
+        kernel = int(kernel_bid_limit(p[0], p[1], p[2], p[3], kt, np.empty(4, np.int64),
+                                      tw.card_points, tw.bid_w, tw.cfg[CFG_TABLE_LOW],
+                                      tw.bid_limits, shift))
         assert kernel == twin_bid_limit(rules, hand, shift)
         seen.add(kernel)
     assert len(seen) > 10  # hands differ in worth

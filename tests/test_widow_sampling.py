@@ -1,4 +1,4 @@
-"""The sampling policy of the widow games (``kernels/strict/widow_knowledge.py`` with
+"""The sampling policy of the widow games (``kernels/widow/knowledge.py`` with
 ``kernels/strict/tricks.py``'s ``strict_sampling_card`` and the sampler's bound) against its
 pure-Python twin (:mod:`binokel_sim.reference.widow_sampling`): whole deals card for card with mixed
 policies; the twin's view sound at every decision of recorded deals (no seat holds a type it is

@@ -98,7 +98,7 @@ class _Replay(RecordCheck):
         return types
 
     def keys(self, obj: Any, expected: list[str], what: str, trick: int | None = None) -> None:
-        self.check(isinstance(obj, dict), f"{what} must be an object, got {obj!r}", trick)
+        self.check(isinstance(obj, dict), lambda: f"{what} must be an object, got {obj!r}", trick)
         missing = [k for k in expected if k not in obj]
         self.check(not missing, f"{what} lacks the key(s) {', '.join(missing)}", trick)
         unknown = [str(k) for k in obj if k not in expected]
@@ -132,7 +132,7 @@ class _Replay(RecordCheck):
         self.bid = bid
         self.exchange(rec, soloist)
         conceded = rec["conceded"]
-        self.check(isinstance(conceded, bool), f"conceded must be true/false, got {conceded!r}")
+        self.check(isinstance(conceded, bool), lambda: f"conceded must be true/false, got {conceded!r}")
         self.check(not (conceded and self.durch), "a Durch cannot be given up")
         self.check(not (conceded and self.bettel), "a Bettel cannot be given up")
         if conceded:
@@ -174,7 +174,7 @@ class _Replay(RecordCheck):
         after that). Returns (soloist, bid)."""
         rules, players = self.rules, self.rules.players
         calls = rec["bids"]
-        self.check(isinstance(calls, list), f"bids must be a list of calls, got {calls!r}")
+        self.check(isinstance(calls, list), lambda: f"bids must be a list of calls, got {calls!r}")
         still_in = [True] * players
         current: int | None = None
         last_bidder: int | None = None
@@ -274,12 +274,12 @@ class _Replay(RecordCheck):
         self.buried = buried
 
         durch = rec["durch"]
-        self.check(isinstance(durch, bool), f"durch must be true/false, got {durch!r}")
+        self.check(isinstance(durch, bool), lambda: f"durch must be true/false, got {durch!r}")
         self.check(not durch or rules.widow_durch,
                    f"the soloist declared Durch, but {rules.name} has no Durch ([widow] durch)")
         self.durch = durch
         bettel = rec["bettel"]
-        self.check(isinstance(bettel, bool), f"bettel must be true/false, got {bettel!r}")
+        self.check(isinstance(bettel, bool), lambda: f"bettel must be true/false, got {bettel!r}")
         self.check(not bettel or rules.widow_bettel,
                    f"the soloist declared Bettel, but {rules.name} has no Bettel ([widow] bettel)")
         self.check(not (bettel and durch), "a deal cannot be a Durch and a Bettel")

@@ -21,7 +21,8 @@ import numpy as np
 from binokel_sim.bench.timing import best_seconds, example_hand, timed
 from binokel_sim.families import family_module
 from binokel_sim.kernels.deal import deal_blocks
-from binokel_sim.kernels.meld_odds import meld_odds_blocks
+from binokel_sim.kernels.meld_odds import MeldHists, meld_odds_blocks, meld_odds_table
+from binokel_sim.kernels.runs import Run
 from binokel_sim.reference import core as core_twin
 from binokel_sim.simulate import BLOCK_SIZE, MAX_COUNT, set_threads, spread_blocks
 from binokel_sim.tables import compile_tables
@@ -50,15 +51,14 @@ def meld_rate(rules: Rules, deals: int, threads: int) -> float:
     """Hands per second dealt and scored for every meld and all four trumps (the meld-odds kernel)."""
     set_threads(threads)
     tables = compile_tables(rules)
+    table = meld_odds_table(tables.kt, tables.trump_need, 0)
     n_blocks = (deals + BLOCK_SIZE - 1) // BLOCK_SIZE
 
     def work():
-        ch = np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64)
-        th = np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64)
+        out = MeldHists(np.zeros((n_blocks, tables.n_melds, MAX_COUNT + 1), dtype=np.int64),
+                        np.zeros((n_blocks, tables.max_total + 1), dtype=np.int64))
         spread_blocks(meld_odds_blocks, n_blocks, deck=tables.deck, hand_size=rules.hand_size,
-                      kt=tables.kt, trump_need=tables.trump_need, fixed_trump=0, seed=1,
-                      first_block=0, block_size=BLOCK_SIZE, n_deals=deals, count_hist=ch,
-                      total_hist=th)
+                      mt=table, run=Run(1, 0, BLOCK_SIZE, 0, deals), out=out)
 
     return deals / best_seconds(work)
 

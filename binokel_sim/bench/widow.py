@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from binokel_sim.bench.timing import best_seconds, example_hand, timed
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.reference import core as core_twin
 from binokel_sim.reference import play as play_twin
 from binokel_sim.reference import widow as widow_twin
 from binokel_sim.simulate import set_threads
-from binokel_sim.tables import compile_tables
 from binokel_sim.variants import Rules
 
 TWIN = widow_twin  # the twin that makes the family's records (random policy)
@@ -21,19 +18,12 @@ TWIN = widow_twin  # the twin that makes the family's records (random policy)
 
 def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     """Whole widow deals per second: deal, auction, widow, demand, burying, trump, melds, every
-    trick and the score, with ``policy`` on every seat (``engines.widow.widow_playout_blocks``)."""
-    from binokel_sim.engines.policies import policy_id
-    from binokel_sim.engines.widow import family_tables, most_calls, widow_playout_blocks
-    from binokel_sim.game_blocks import GAME_BLOCK
+    trick and the score, with ``policy`` on every seat (``engines.widow.run_playouts``)."""
+    from binokel_sim.engines.widow import run_playouts
 
     set_threads(threads)
-    tables = compile_tables(rules)
-    tw = family_tables(rules)
-    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    scores = np.empty((deals, rules.players), dtype=np.int64)
-    calls = most_calls(rules)
-    return deals / best_seconds(lambda: widow_playout_blocks(
-        tables.deck, tw, tables.kt, seats, SAMPLES_PER_MOVE, calls, 1, 0, GAME_BLOCK, 0, scores))
+    return deals / best_seconds(lambda: run_playouts(rules, policy, deals, 1, 0,
+                                                     SAMPLES_PER_MOVE))
 
 
 def reference_playout_rate(rules: Rules, deals: int, policy: str = "random") -> float:

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from binokel_sim import expert_play, pair_value
-from binokel_sim.bidding import BIG
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
-from binokel_sim.constants import NO_BID, SAMPLES_PER_MOVE
+from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.constraints import hand_sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
@@ -25,20 +24,26 @@ from binokel_sim.engines.policies import (
     sampled,
     shown_if_sampled,
 )
-from binokel_sim.game_blocks import (
-    GAME_BLOCK,
-    MATCH_BLOCK,
-    MAX_GAME_DEALS,
-    chunk_blocks,
-    stream_blocks,
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
+from binokel_sim.kernels.knowledge import INFER_FULL
+from binokel_sim.kernels.partnership.deals import (
+    Auction,
+    BidHand,
+    BidOut,
+    DealRecords,
+    Known,
+    PartnershipTable,
+    Seats,
+    bid_sample_blocks,
+    duel_blocks,
+    match_blocks,
+    play_blocks,
 )
-from binokel_sim.kernels.partnership.deals import bid_sample_blocks, duel_blocks, play_blocks
 from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_HEURISTIC
 from binokel_sim.simulate import (
     BLOCK_SIZE,
     Progress,
     SimulationError,
-    check_memory,
     check_run,
     chunks,
     refuse_options,
@@ -73,7 +78,29 @@ def expert_plays(rules: Rules) -> bool:
     return expert_play.fitted(rules.name)
 
 
-def family_tables(rules: Rules) -> np.ndarray:
+def family_tables(rules: Rules) -> PartnershipTable:
+    """The kernels' :data:`~binokel_sim.kernels.partnership.deals.PartnershipTable` of ``rules``:
+    the compiled tables (:func:`~binokel_sim.tables.compile_tables`), the bidding model
+    (:func:`bidding_model`) and the card player's knob rows (:func:`knob_rows`). Built on each
+    call (the expert's knobs may be overridden between runs: ``scripts/fit_expert.py``)."""
+    return partnership_table(rules, compile_tables(rules), bidding=True)
+
+
+def partnership_table(rules: Rules, tables, bidding: bool) -> PartnershipTable:
+    """The kernels' table from ``tables``, with the bidding model when ``bidding``; else
+    placeholder arrays of the same types (one compiled specialisation; the plain bid odds skip
+    the model's table)."""
+    ladder, play_w, bid_table = (bidding_model(rules, tables) if bidding else
+                                 (tables.ladder, np.zeros(1, dtype=np.int64),
+                                  np.zeros((1, 1), dtype=np.int64)))
+    return PartnershipTable(
+        deck=tables.deck, kt=tables.kt, trump_need=np.int64(tables.trump_need), ladder=ladder,
+        play_w=play_w, bid_table=bid_table, card_points=tables.card_points,
+        last_trick=np.int64(rules.last_trick), min_meld=np.int64(rules.min_meld),
+        min_play=np.int64(rules.min_play), tune=knob_rows(rules))
+
+
+def knob_rows(rules: Rules) -> np.ndarray:
     """The partnership card player's knobs as its kernels read them (int64 (2, N_PTUNE),
     ``kernels.partnership.tricks.seat_knobs``): the heuristic's row (its fixed values), then the
     expert's (:mod:`binokel_sim.expert_play`, the heuristic's values where none are fitted)."""
@@ -180,57 +207,47 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     check(rules)
     require_options(rules, "run_samples", trumps=trumps)
     refuse_options(rules, "run_samples", turned=turned, dealer=dealer)
-    check_run(samples, seed)
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tables = compile_tables(rules)
-    tune = family_tables(rules)  # the knob rows, once for every chunk
-    unseen = unseen_deck(rules, counts)
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
-    trump_arr = np.array(trumps, dtype=np.int64)
-    shape = (samples, len(trumps))
-    check_memory(4 * 8 * samples * len(trumps), f"{samples:,} samples")
-    pair_meld = np.empty(shape, dtype=np.int64)
-    pair_play = np.empty(shape, dtype=np.int64)
-    opp_meld = np.empty(shape, dtype=np.int64)
-    planes = counts_to_planes(counts)
-    cons = sampler_inputs(rules, counts, knowledge)
-    draws = np.empty(samples, dtype=np.int64)
-    lo, hi = (np.full(4, NO_BID, dtype=np.int64), np.full(4, BIG, dtype=np.int64)) \
-        if auction is None else (np.asarray(auction[0], dtype=np.int64),
-                                 np.asarray(auction[1], dtype=np.int64))
-    max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
+    plan = plan_run(samples, seed, first=first_sample, block=GAME_BLOCK, slow=sampled(seats[0]),
+                    threads=threads, row_bytes=4 * 8 * len(trumps), what="samples",
+                    option="--deals")
+    tables = compile_tables(rules)
     # the bidding model only where the samples repeat an auction (the plain odds skip its table;
     # arrays of the same types keep one compiled specialisation)
-    _, play_w, bid_table = (bidding_model(rules, tables) if auction is not None else
-                            (None, np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)))
-    auction_known = (auction is not None, np.int64(tables.trump_need), lo, hi,
-                     np.int64(max_draws), play_w, bid_table)
+    table = partnership_table(rules, tables, bidding=auction is not None)
+    bid_hand = BidHand(counts_to_planes(counts), unseen_deck(rules, counts),
+                       np.array(trumps, dtype=np.int64))
+    shape = (samples, len(trumps))
+    out = BidOut(np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64),
+                 np.empty(shape, dtype=np.int64), np.empty(samples, dtype=np.int64))
+    cons = sampler_inputs(rules, counts, knowledge)
+    known = (Known(cons.pool, cons.known, cons.allowed, cons.capacity, cons.ways)
+             if cons.groups > 0 else None)
+    max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
+    auction_known = None if auction is None else Auction(
+        np.asarray(auction[0], dtype=np.int64), np.asarray(auction[1], dtype=np.int64),
+        np.int64(max_draws))
     shown = shown_if_sampled(rules, seats[0])
-    # None: every seat plays the heuristic, the specialisation compiled with no other play-out
+    policies = Seats(seats, np.int64(samples_per_move), np.int64(INFER_FULL), shown)
+    # None: every seat plays the heuristic or the expert, the specialisation compiled with the
+    # paired play-outs only; rows None: the heuristic proper's pair (its knobs as constants),
+    # else each seat by its knob row (the expert's pair)
     plain = (seats == POLICY_HEURISTIC) | (seats == POLICY_EXPERT)  # the heuristic's code
     general = None if shown is None and bool(plain.all()) else np.int64(1)
-    for first_block, start, n in chunk_blocks(samples, n_threads, block):
-        stop = start + n
-        spread_blocks(bid_sample_blocks, -(-n // block), bidder_hand=planes, unseen=unseen,
-                      kt=tables.kt, trumps=trump_arr, seat_policies=seats,
-                      tune=tune, n_samples=samples_per_move, show_rows=shown,
-                      card_points=tables.card_points,
-                      last_trick=rules.last_trick, seed=seed, first_block=offset + first_block,
-                      block_size=block, pair_meld=pair_meld[start:stop],
-                      pair_play=pair_play[start:stop], opp_meld=opp_meld[start:stop],
-                      constrained=cons.groups > 0, pool=cons.pool, known=cons.known,
-                      allowed=cons.allowed, capacity=cons.capacity, ways=cons.ways,
-                      auction_known=auction_known, draws=draws[start:stop], general=general)
-        if (draws[start:stop] > max_draws).any():
+    rows = None if bool((seats == POLICY_HEURISTIC).all()) else np.int64(1)
+    for run, s in plan.steps():
+        spread_blocks(bid_sample_blocks, -(-run.n_items // run.block_size), table, policies, run,
+                      bid_hand, known, auction_known, BidOut(*(a[s] for a in out)), general,
+                      rows)
+        if (out.draws[s] > max_draws).any():
             raise AuctionTooRare(f"no deal of the other hands fits the auction in "
                                  f"{max_draws:,} tries: the calls are too unlikely for the "
                                  f"bidding heuristic with this hand")
         if progress is not None:
-            progress(stop, samples)
-    return BidSamples(tuple(trumps), pair_meld, pair_play, opp_meld,
-                      rules.total_card_points - pair_play, draws)
+            progress(s.stop, samples)
+    return BidSamples(tuple(trumps), out.pair_meld, out.pair_play, out.opp_meld,
+                      rules.total_card_points - out.pair_play, out.draws)
 
 
 MAX_AUCTION_DRAWS = 100_000  # deals tried for one sample that fits an auction
@@ -254,28 +271,17 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     ``inference``: what its deals respect (``engines.policies.inference_id``; the bid winner is
     the declarer)."""
     check(rules)
-    check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tables = compile_tables(rules)
-    tune = family_tables(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     infer = inference_id(inference, rules, a, b)
-    block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
-    check_memory(16 * deals, f"{deals:,} deals")
+    plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(a, b),
+                    threads=threads, row_bytes=16)
+    table = family_tables(rules)
+    seats = Seats(np.array([a, b], dtype=np.int64), np.int64(samples_per_move), np.int64(infer),
+                  shown_if_sampled(rules, a, b))
     diff = np.empty(deals, dtype=np.int64)
-    for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        spread_blocks(duel_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
-                      trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
-                      card_points=tables.card_points, last_trick=rules.last_trick,
-                      tune=tune,
-                      min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
-                      n_samples=samples_per_move, infer=infer,
-                      show_rows=shown_if_sampled(rules, a, b),
-                      seed=seed, first_block=offset + first_block, block_size=block,
-                      first_deal=first_deal + start, diff_out=diff[start:start + n])
-        if progress is not None:
-            progress(start + n, deals)
+    for run, s in plan.steps(progress):
+        spread_blocks(duel_blocks, -(-run.n_items // run.block_size), table, seats, run, diff[s])
     return diff / 2.0
 
 
@@ -305,16 +311,15 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     ``first_deal ..`` of a longer run: the same deals as that run's. ``samples_per_move``: the sampling policy's deals
     per card decision."""
     check(rules)
-    check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tables = compile_tables(rules)
-    tune = family_tables(rules)  # the knob rows, once for every chunk
     seats = np.full(4, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     n_tricks = rules.hand_size
     max_calls = most_calls(rules)
-    check_memory(deals * (16 * max_calls + 8 * (5 * n_tricks + 40) + 64), f"{deals:,} deals")
+    plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(seats[0]),
+                    threads=threads, row_bytes=16 * max_calls + 8 * (5 * n_tricks + 40) + 64)
+    table = family_tables(rules)
+    policies = Seats(seats, np.int64(samples_per_move), np.int64(INFER_FULL),
+                     shown_if_sampled(rules, seats[0]))
     out = PlayedDeals(
         hands=np.empty((deals, 4, N_PLANES), dtype=np.uint32),
         info=np.empty((deals, len(DEAL_FIELDS)), dtype=np.int64),
@@ -325,22 +330,11 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_leaders=np.zeros((deals, n_tricks), dtype=np.int64),
         trick_winners=np.zeros((deals, n_tricks), dtype=np.int64),
     )
-    for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        s = slice(start, start + n)
-        spread_blocks(play_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
-                      trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
-                      card_points=tables.card_points, last_trick=rules.last_trick,
-                      tune=tune,
-                      min_meld=rules.min_meld, min_play=rules.min_play, seat_policies=seats,
-                      n_samples=samples_per_move, show_rows=shown_if_sampled(rules, seats[0]),
-                      seed=seed, first_block=offset + first_block, block_size=block,
-                      first_deal=first_deal + start, hands_out=out.hands[s],
-                      deal_info=out.info[s], melds_out=out.melds[s],
-                      bid_seats=out.bid_seats[s], bid_values=out.bid_values[s],
-                      trick_cards=out.trick_cards[s], trick_leaders=out.trick_leaders[s],
-                      trick_winners=out.trick_winners[s])
-        if progress is not None:
-            progress(start + n, deals)
+    for run, s in plan.steps(progress):
+        spread_blocks(play_blocks, -(-run.n_items // run.block_size), table, policies, run,
+                      DealRecords(out.hands[s], out.info[s], out.melds[s], out.bid_seats[s],
+                                  out.bid_values[s], out.trick_cards[s], out.trick_leaders[s],
+                                  out.trick_winners[s]))
     return out
 
 
@@ -376,30 +370,18 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     deals, A's final total, B's final total (``kernels.partnership.deals.match_blocks``). ``first_game`` (a
     multiple of :data:`MATCH_BLOCK`) gives the games ``first_game ..`` of a longer run;
     ``samples_per_move``: the sampling policy's deals per card decision."""
-    from binokel_sim.kernels.partnership.deals import match_blocks
-
     check(rules)
-    check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tables = compile_tables(rules)
-    tune = family_tables(rules)  # the knob rows, once for every chunk
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
-    block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
-    check_memory(32 * games, f"{games:,} games")
+    plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK, slow=sampled(a, b),
+                    threads=threads, row_bytes=32, what="games", option="--games")
+    table = family_tables(rules)
+    seats = Seats(np.array([a, b], dtype=np.int64), np.int64(samples_per_move),
+                  np.int64(INFER_FULL), shown_if_sampled(rules, a, b))
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunk_blocks(games, n_threads, block):
-        spread_blocks(match_blocks, -(-n // block), deck=tables.deck, kt=tables.kt,
-                      trump_need=tables.trump_need, bidding=bidding_model(rules, tables),
-                      card_points=tables.card_points, last_trick=rules.last_trick,
-                      tune=tune,
-                      min_meld=rules.min_meld, min_play=rules.min_play, policy_a=a, policy_b=b,
-                      n_samples=samples_per_move, show_rows=shown_if_sampled(rules, a, b),
-                      target=rules.game_target, max_deals=MAX_GAME_DEALS, seed=seed,
-                      first_block=offset + first_block, block_size=block,
-                      first_game=first_game + start, games_out=out[start:start + n])
-        if progress is not None:
-            progress(start + n, games)
+    for run, s in plan.steps(progress):
+        spread_blocks(match_blocks, -(-run.n_items // run.block_size), table, seats,
+                      np.int64(rules.game_target), np.int64(MAX_GAME_DEALS), run, out[s])
     return out
 
 

@@ -38,7 +38,7 @@ def policy_id(name: str, rules: Rules) -> int:
         raise SimulationError(f"variant {rules.name}: policy {name} does not play it (it plays "
                               f"four-hand-80, the widow games and the talon games with free "
                               f"play in phase 1, with two players hands of at most "
-                              f"{MAX_CARDS} cards; not sixty-six yet); use heuristic")
+                              f"{MAX_CARDS} cards, and sixty-six); use heuristic")
     if policy == POLICY_EXPERT and not expert_plays(rules):
         raise SimulationError(f"variant {rules.name}: policy expert plays the variants its "
                               f"knobs are fitted for ({', '.join(expert_play.fitted_variants())}; "

@@ -10,9 +10,11 @@ decisions beyond it are in docs/rules.md, "Sixty-six". The kernels are
 :mod:`~binokel_sim.kernels.sixty_six.games` for the rest); the twin is
 :mod:`binokel_sim.reference.sixty_six`.
 
-The policies: ``random`` and ``heuristic`` (docs/rules.md, "Sixty-six", "Policies"); the
-``sampling``, ``expert`` and ``heuristic+solver`` policies do not play sixty-six and are refused
-by :func:`binokel_sim.engines.policies.policy_id`.
+The policies: ``random``, ``heuristic`` and ``sampling`` (docs/rules.md, "Sixty-six",
+"Policies" and "Sampling policy"; ``samples_per_move`` its deals a decision, the runs in the
+small blocks of ``game_blocks.stream_blocks(..., slow=True)`` when a seat samples); the
+``expert`` and ``heuristic+solver`` policies do not play sixty-six and are refused by
+:func:`binokel_sim.engines.policies.policy_id`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import numpy as np
 from binokel_sim.cards import RANK_K, RANK_Q, N_TYPES
 from binokel_sim.constants import SAMPLES_PER_MOVE
 from binokel_sim.engines.policies import check_samples_per_move, inference_id, policy_id
-from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
+from binokel_sim.game_blocks import MATCH_BLOCK, MAX_GAME_DEALS, plan_run
+from binokel_sim.kernels.policies import POLICY_SAMPLING
 from binokel_sim.kernels.sixty_six.deals import (
     SixtySixDeals,
     SixtySixKnobs,
@@ -49,14 +52,17 @@ from binokel_sim.simulate import (
 )
 from binokel_sim.variants import Rules
 
-# the specialisations beyond play's, compiled on first use (``binokel-sim warm-up``)
-WARM_UP = ()  # one compiled driver serves every policy (the seats are data)
+# the specialisations beyond play's, compiled on first use (``binokel-sim warm-up``): one
+# compiled driver serves the random and heuristic seats (the seats are data), a second any run
+# with a sampling seat
+WARM_UP = (("play", "sampling"), ("duel", "sampling"), ("match", "sampling"),
+           ("odds", "sampling"))
 DEAL_BYTES = 8 * (1 + 2 + 12 + 1 + 12 + 12 + 24 + 12 + 4 + 2 + 2 + 3)  # a row of SixtySixDeals
 
 
 def sampling_plays(rules: Rules) -> bool:
-    """The ``sampling`` policy does not play sixty-six (not built yet)."""
-    return False
+    """The ``sampling`` policy plays sixty-six (``kernels/sixty_six/sampling.py``)."""
+    return True
 
 
 def expert_plays(rules: Rules) -> bool:
@@ -109,17 +115,26 @@ def sixty_six_table(rules: Rules, knobs: SixtySixKnobs = SixtySixKnobs()) -> Six
 
 
 def policy_of(name: str, rules: Rules) -> int:
-    """A policy's kernel id, checked (``random`` and ``heuristic`` play here)."""
+    """A policy's kernel id, checked (``random``, ``heuristic`` and ``sampling`` play here)."""
     return policy_id(name, rules)
 
 
-def refuse_sampling_options(rules: Rules, samples_per_move: int) -> None:
-    """``samples_per_move`` is the sampling policy's, which does not play here: the default
-    passes, any other value is refused (never ignored)."""
+def search_of(rules: Rules, samples_per_move: int, *policies: int) -> np.int64 | None:
+    """The kernels' ``samples``: ``samples_per_move`` (checked) when one of ``policies`` (kernel
+    ids) samples, else None (the sampling code is not compiled in); a value other than the
+    default with no sampling seat is refused (never ignored)."""
     check_samples_per_move(samples_per_move)
+    if POLICY_SAMPLING in policies:
+        return np.int64(samples_per_move)
     if samples_per_move != SAMPLES_PER_MOVE:
         raise SimulationError(f"variant {rules.name}: --samples-per-move is the sampling "
-                              f"policy's, which does not play this variant")
+                              f"policy's, and no seat plays it")
+    return None
+
+
+def blocks(n: int, block: int) -> int:
+    """The blocks of ``block`` items that ``n`` items fill."""
+    return -(-n // block)
 
 
 @dataclass(frozen=True)
@@ -151,14 +166,15 @@ def run_seats(rules: Rules, deals: int, seed: int, policies: tuple[str, str],
               first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> SixtySixPlayed:
     """:func:`run_play` with a policy per seat (``policies[seat]``): mixed seats."""
     check(rules)
-    refuse_sampling_options(rules, samples_per_move)
-    plan = plan_run(deals, seed, first=first_deal, threads=threads, row_bytes=DEAL_BYTES)
-    table = family_tables(rules)
     seats = np.array([policy_of(p, rules) for p in policies], dtype=np.int64)
+    samples = search_of(rules, samples_per_move, *seats)
+    plan = plan_run(deals, seed, first=first_deal, slow=samples is not None, threads=threads,
+                    row_bytes=DEAL_BYTES)
+    table = family_tables(rules)
     out = new_deals(deals)
     for run, s in plan.steps(progress):
-        spread_blocks(sixty_six_blocks, -(-run.n_items // GAME_BLOCK), table, run, seats,
-                      rows(out, s))
+        spread_blocks(sixty_six_blocks, blocks(run.n_items, run.block_size), table, run, seats,
+                      samples, rows(out, s))
     return SixtySixPlayed(rules, table, out)
 
 
@@ -168,19 +184,20 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
              inference: str = "full") -> np.ndarray:
     """Per deal, A's game points minus B's, averaged over the two seatings of the same cards
     (float64 (deals,)). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals
-    ``first_deal ..`` of a longer run. ``inference`` other than ``full`` is refused (no
-    sampling seat)."""
+    ``first_deal ..`` of a longer run. ``inference`` other than ``full`` is refused (the
+    sampling seats' deals respect all they have seen; docs/rules.md "Sixty-six")."""
     check(rules)
-    refuse_sampling_options(rules, samples_per_move)
-    plan = plan_run(deals, seed, first=first_deal, threads=threads, row_bytes=8)
-    table = family_tables(rules)
     a, b = policy_of(policy_a, rules), policy_of(policy_b, rules)
     inference_id(inference, rules, a, b)
+    samples = search_of(rules, samples_per_move, a, b)
+    plan = plan_run(deals, seed, first=first_deal, slow=samples is not None, threads=threads,
+                    row_bytes=8)
+    table = family_tables(rules)
     policies = np.array([a, b], dtype=np.int64)
     diff = np.empty(deals, dtype=np.float64)
     for run, s in plan.steps(progress):
-        spread_blocks(sixty_six_duel_blocks, -(-run.n_items // GAME_BLOCK), table, run,
-                      policies, diff[s])
+        spread_blocks(sixty_six_duel_blocks, blocks(run.n_items, run.block_size), table, run,
+                      policies, samples, diff[s])
     return diff
 
 
@@ -191,16 +208,17 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     A won (1/0, -1 unfinished), deals, A's final game points, B's. ``first_game`` (a multiple
     of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run."""
     check(rules)
-    refuse_sampling_options(rules, samples_per_move)
-    plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK, threads=threads,
-                    row_bytes=32, what="games", option="--games")
-    table = family_tables(rules)
     game = Game(policy_of(policy_a, rules), policy_of(policy_b, rules), rules.game_target,
                 MAX_GAME_DEALS)
+    samples = search_of(rules, samples_per_move, game.policy_a, game.policy_b)
+    plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK,
+                    slow=samples is not None, threads=threads, row_bytes=32, what="games",
+                    option="--games")
+    table = family_tables(rules)
     out = np.empty((games, 4), dtype=np.int64)
     for run, s in plan.steps(progress):
-        spread_blocks(sixty_six_match_blocks, -(-run.n_items // MATCH_BLOCK), table, run, game,
-                      out[s])
+        spread_blocks(sixty_six_match_blocks, blocks(run.n_items, run.block_size), table, run,
+                      game, samples, out[s])
     return out
 
 
@@ -238,18 +256,18 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     check(rules)
     require_options(rules, "run_samples", turned=turned, dealer=dealer)
     refuse_options(rules, "run_samples", trumps=trumps, auction=auction, max_draws=max_draws)
-    refuse_sampling_options(rules, samples_per_move)
+    seats = np.full(2, policy_of(policy, rules), dtype=np.int64)
+    search = search_of(rules, samples_per_move, *seats)
     if dealer not in (0, 1):
         raise SimulationError(f"the dealer is seat 0 or 1, got {dealer}")
-    plan = plan_run(samples, seed, first=first_sample, threads=threads, row_bytes=DEAL_BYTES,
-                    what="samples")
+    plan = plan_run(samples, seed, first=first_sample, slow=search is not None, threads=threads,
+                    row_bytes=DEAL_BYTES, what="samples")
     unseen = sampler_inputs(rules, counts, knowledge, turned=turned)
     table = family_tables(rules)
-    seats = np.full(2, policy_of(policy, rules), dtype=np.int64)
     hand = int(sum(1 << t for t in np.flatnonzero(np.asarray(counts))))
     sample = Sample(hand, int(turned), int(dealer), unseen)
     out = new_deals(samples)
     for run, s in plan.steps(progress):
-        spread_blocks(sixty_six_sample_blocks, -(-run.n_items // GAME_BLOCK), table,
-                      run._replace(first_deal=0), sample, seats, rows(out, s))
+        spread_blocks(sixty_six_sample_blocks, blocks(run.n_items, run.block_size), table,
+                      run._replace(first_deal=0), sample, seats, search, rows(out, s))
     return SixtySixPlayed(rules, table, out)

@@ -2,9 +2,11 @@
 as arrays, duels of play policies, the samples behind ``deal-odds`` and whole games.
 
 The names of :data:`binokel_sim.engines.FAMILY_API`. Like every family's, these validate,
-allocate, cut the work into chunks of whole blocks and call ``progress(done, total)`` between
-chunks; block ``i`` always reads stream ``(seed, i)``, so results do not depend on the thread
-count. The rules are SPEC.md's talon variants; the
+allocate and run their kernel over the chunks of whole blocks of the one run preamble,
+:func:`binokel_sim.game_blocks.plan_run` (its ``Plan.steps`` calls ``progress(done, total)``
+between chunks); block ``i`` always reads stream ``(seed, i)``, so results do not depend on the
+thread count. Each checks the run's size and seed first, before the policies (``plan_run``,
+which needs the policies to cut the blocks, checks them again). The rules are SPEC.md's talon variants; the
 decisions beyond it are in docs/rules.md, "Talon games".
 """
 
@@ -26,13 +28,7 @@ from binokel_sim.engines.policies import (
     sampled,
     solver_plays,
 )
-from binokel_sim.game_blocks import (
-    GAME_BLOCK,
-    MATCH_BLOCK,
-    MAX_GAME_DEALS,
-    chunk_blocks,
-    stream_blocks,
-)
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
 from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.modes import (
     MODE_DUEL,
@@ -46,11 +42,9 @@ from binokel_sim.kernels.talon.deals import placeholders, talon_blocks
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
-    check_memory,
     check_run,
     refuse_options,
     require_options,
-    set_threads,
     spread_items,
     unseen_deck,
 )
@@ -283,14 +277,13 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
+    players, nt = rules.players, n_tricks(rules)
+    plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(seats[0]),
+                    threads=threads, row_bytes=16 * players + 8 * rules.talon + 16 * players
+                    + 8 * nt * (players + 4))
     tt = family_tables(rules)
     deck = compile_tables(rules).deck
-    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
-    players, nt = rules.players, n_tricks(rules)
-    check_memory(deals * (16 * players + 8 * rules.talon + 16 * players
-                          + 8 * nt * (players + 4)), f"{deals:,} deals")
     out = TalonDeals(
         rules=rules,
         hands=np.empty((deals, players, N_PLANES), dtype=np.uint32),
@@ -301,14 +294,11 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_winners=np.empty((deals, nt), dtype=np.int64),
         declarations=np.empty((deals, nt, 2), dtype=np.int64),
     )
-    for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        s = slice(start, start + n)
-        talon_play_blocks(deck, tt, seats, samples_per_move, seed,
-                          offset + first_block, block, first_deal + start, out.hands[s],
-                          out.talon[s], out.points[s], out.trick_cards[s], out.trick_leaders[s],
+    for run, s in plan.steps(progress):
+        talon_play_blocks(deck, tt, seats, samples_per_move, run.seed, run.first_block,
+                          run.block_size, run.first_deal, out.hands[s], out.talon[s],
+                          out.points[s], out.trick_cards[s], out.trick_leaders[s],
                           out.trick_winners[s], out.declarations[s])
-        if progress is not None:
-            progress(start + n, deals)
     return out
 
 
@@ -327,22 +317,18 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     check(rules)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tt = family_tables(rules)
-    deck = compile_tables(rules).deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     infer = inference_id(inference, rules, a, b)
-    block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
+    plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(a, b),
+                    threads=threads, row_bytes=8)
+    tt = family_tables(rules)
+    deck = compile_tables(rules).deck
     sides = sides_of(rules)
-    check_memory(8 * deals, f"{deals:,} deals")
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
-                          samples_per_move, seed,
-                          offset + first_block, block, first_deal + start,
-                          diff[start:start + n], infer)
-        if progress is not None:
-            progress(start + n, deals)
+    for run, s in plan.steps(progress):
+        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, samples_per_move,
+                          run.seed, run.first_block, run.block_size, run.first_deal, diff[s],
+                          infer)
     return diff
 
 
@@ -356,22 +342,17 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
     check(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK, slow=sampled(a, b),
+                    threads=threads, row_bytes=32, what="games", option="--games")
     tt = family_tables(rules)
     deck = compile_tables(rules).deck
-    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
-    block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
     sides = sides_of(rules)
-    check_memory(32 * games, f"{games:,} games")
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunk_blocks(games, n_threads, block):
-        talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b,
-                           samples_per_move,
-                           rules.game_target,
-                           MAX_GAME_DEALS, seed, offset + first_block, block,
-                           first_game + start, out[start:start + n])
-        if progress is not None:
-            progress(start + n, games)
+    for run, s in plan.steps(progress):
+        talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, samples_per_move,
+                           rules.game_target, MAX_GAME_DEALS, run.seed, run.first_block,
+                           run.block_size, run.first_deal, out[s])
     return out
 
 
@@ -411,25 +392,22 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     refuse_options(rules, "run_samples", trumps=trumps, auction=auction, max_draws=max_draws)
     check_run(samples, seed)
     check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tt = family_tables(rules)
     known = counts.copy()
     known[turned] += 1
     unseen = unseen_deck(rules, known)
     if (known > rules.deck_counts()).any():
         raise SimulationError("the turned card is a copy the deck does not have beside the hand")
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
-    check_memory(16 * rules.players * samples, f"{samples:,} samples")
+    plan = plan_run(samples, seed, first=first_sample, block=GAME_BLOCK,
+                    slow=sampled(seats[0]), threads=threads, row_bytes=16 * rules.players,
+                    what="samples")
+    tt = family_tables(rules)
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
     cons = sampler_inputs(rules, counts, knowledge, turned=turned)
     known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
                  cons.capacity, cons.ways)
-    for first_block, start, n in chunk_blocks(samples, n_threads, block):
-        talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats,
-                            samples_per_move, seed,
-                            offset + first_block, block, out[start:start + n])
-        if progress is not None:
-            progress(start + n, samples)
+    for run, s in plan.steps(progress):
+        talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats, samples_per_move,
+                            run.seed, run.first_block, run.block_size, out[s])
     return out

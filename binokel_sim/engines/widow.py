@@ -30,13 +30,7 @@ from binokel_sim.engines.policies import (
     show_rows,
 )
 from binokel_sim.families import sides as n_sides
-from binokel_sim.game_blocks import (
-    GAME_BLOCK,
-    MATCH_BLOCK,
-    MAX_GAME_DEALS,
-    chunk_blocks,
-    stream_blocks,
-)
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
 from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.modes import (
     MODE_DUEL,
@@ -46,9 +40,12 @@ from binokel_sim.kernels.modes import (
     MODE_SAMPLE,
 )
 from binokel_sim.kernels.policies import N_TUNE
+from binokel_sim.kernels.runs import Run
 from binokel_sim.kernels.widow.deals import (
-    CFG_PLAYERS,
     N_INFO,
+    WidowGame,
+    WidowOuts,
+    WidowTable,
     placeholders,
     widow_blocks,
     widow_exact,
@@ -57,11 +54,8 @@ from binokel_sim.kernels.widow.deals import (
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
-    check_memory,
-    check_run,
     refuse_options,
-    set_threads,
-    spread_items,
+    spread_blocks,
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables, tune_rows
@@ -78,7 +72,7 @@ WARM_UP = (("play", "random"), ("duel", "sampling"))
 
 
 def sampling_plays(rules: Rules) -> bool:
-    """The ``sampling`` policy plays every widow game (``kernels/strict/widow_knowledge.py``:
+    """The ``sampling`` policy plays every widow game (``kernels/widow/knowledge.py``:
     every trick is strict and played as the 72-card games' phase 2)."""
     return True
 
@@ -118,16 +112,16 @@ def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge, *, turned: int |
 
 
 @functools.lru_cache(maxsize=32)
-def family_tables(rules: Rules) -> tuple:
-    """The tuple ``tw`` the widow kernels take (:mod:`binokel_sim.kernels.widow.deals`): ``(cfg,
-    ladder int64 (rungs, 2), card points int64 (24,), completions
+def family_tables(rules: Rules) -> WidowTable:
+    """The :class:`~binokel_sim.kernels.widow.deals.WidowTable` the widow kernels take: ``cfg``,
+    the ladder int64 (rungs, 2), card points int64 (24,), completions
     int64 (24, k) (:func:`completions`), preferences int64 (3, 4, 24) (:func:`preferences`), the
     meld sets a player shows (:func:`~binokel_sim.engines.policies.show_rows`: the sampling policy's
     knowledge), the soloist's estimate after the Dabb (:func:`binokel_sim.widow_value.weights`,
     Abgehen), a bidding seat's estimate before it and its bid limits
     (:func:`~binokel_sim.widow_value.bid_weights`, :func:`~binokel_sim.widow_value.bid_table`),
-    the soloist's concede thresholds (:func:`~binokel_sim.widow_value.concede_table`))``;
-    the meld kernels' ``kt`` goes beside it."""
+    the soloist's concede thresholds (:func:`~binokel_sim.widow_value.concede_table`) and the
+    meld kernels' ``kt``."""
     from binokel_sim.kernels.widow import deals as k
 
     tables = compile_tables(rules)
@@ -151,9 +145,11 @@ def family_tables(rules: Rules) -> tuple:
     concede_low, thresholds = widow_value.concede_table(rules)
     assert low == concede_low  # both tables cover widow_value.estimate_range
     cfg[k.CFG_TABLE_LOW] = low
-    return (cfg, tables.ladder, tables.card_points, completions(rules), preferences(rules),
-            show_rows(rules), np.array(widow_value.weights(rules), dtype=np.int64),
-            np.array(widow_value.bid_weights(rules), dtype=np.int64), limits, thresholds)
+    return WidowTable(cfg, tables.ladder, tables.card_points, completions(rules),
+                      preferences(rules), show_rows(rules),
+                      np.array(widow_value.weights(rules), dtype=np.int64),
+                      np.array(widow_value.bid_weights(rules), dtype=np.int64), limits,
+                      thresholds, tables.kt)
 
 
 def preferences(rules: Rules) -> np.ndarray:
@@ -210,7 +206,8 @@ def most_calls(rules: Rules) -> int:
 
 @dataclass(frozen=True)
 class WidowDeals:
-    """Arrays of simulated widow deals (see :func:`widow_play_blocks`)."""
+    """Arrays of simulated widow deals (:func:`run_play`; the fields of
+    :class:`~binokel_sim.kernels.widow.deals.WidowOuts` that a recorded deal writes)."""
 
     rules: Rules
     hands: np.ndarray
@@ -227,133 +224,64 @@ class WidowDeals:
     trick_winners: np.ndarray
 
 
-# --- the runs' entry points into the one block driver (kernels.widow.deals.widow_blocks) -------
-# Each fills the arguments its run does not use with placeholders of the one type the kernel is
-# compiled for, so every run shares one compiled driver.
+# --- the runs: one output helper, one block driver (kernels.widow.deals.widow_blocks) -------------
 
-# (sides, A's policy, B's policy, target, most deals, what sampling infers) outside duels
-_NO_GAME = (0, 0, 0, 0, 0, INFER_FULL)
+DEAL_FIELDS = ("hands", "widow", "info", "bid_seats", "bid_values", "buried", "melds",
+               "card_points", "scores", "trick_cards", "trick_leaders", "trick_winners")
 
 
-def _unrecorded(rows_out) -> tuple:
-    """The ``outs`` of a run that records nothing but one int64 (n, k) array: placeholders of
-    the record types, ``rows_out`` for the scores, the games and the samples."""
+def outputs(**arrays) -> WidowOuts:
+    """The :class:`~binokel_sim.kernels.widow.deals.WidowOuts` of a run: ``arrays`` by field
+    name, every other field a placeholder of the one type the kernel is compiled for, so every
+    run shares one compiled driver."""
     _, hands, rows, tricks, diff = placeholders()
-    return (hands, rows, rows, rows, rows, rows, rows, rows, rows_out, tricks, rows, rows, diff,
-            rows_out, rows_out)
+    fill = {"hands": hands, "trick_cards": tricks, "diff": diff}
+    unknown = set(arrays) - set(WidowOuts._fields)
+    if unknown:
+        raise TypeError(f"no widow output named {', '.join(sorted(unknown))}")
+    return WidowOuts(*(arrays[f] if f in arrays else fill.get(f, rows)
+                       for f in WidowOuts._fields))
 
 
-def widow_play_blocks(deck, tw, kt, seat_policies, n_samples, seed, first_block, block_size,
-                      first_deal, hands_out, widow_out, info, bid_seats, bid_values, buried,
-                      melds, card_pts, scores, trick_cards, trick_leaders, trick_winners,
-                      infer: int = INFER_FULL) -> None:
-    """Deal and play ``hands_out.shape[0]`` deals and record them. Deal ``d`` (number
-    ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of block
-    ``first_block + d // block_size``. Writes per deal: ``hands_out`` uint32 (n, P, 4) and
-    ``widow_out`` int64 (n, W) as dealt, ``info`` int64 (n, N_INFO) (soloist, bid, calls,
-    trump, demand, from, given, bonus, made, conceded), the calls ``bid_seats`` /
-    ``bid_values`` (n, calls; unused slots -1 / ``NO_BID``), ``buried`` (n, W), ``melds``,
-    ``card_pts`` and ``scores`` (n, P), and the tricks ``trick_cards`` (n, H, P),
-    ``trick_leaders`` and ``trick_winners`` (n, H) (-1 throughout for a deal the soloist gave
-    up). ``infer``: what the sampling policy's deals respect (``kernels.knowledge.INFERENCE``)."""
-    known, _, rows, _, diff = placeholders()
-    outs = (hands_out, widow_out, info, bid_seats, bid_values, buried, melds, card_pts, scores,
-            trick_cards, trick_leaders, trick_winners, diff, rows, rows)
-    spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_PLAY,
-                 n_items=hands_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seat_policies,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=known, game=(0, 0, 0, 0, 0, int(infer)), outs=outs,
-                 max_calls=1)
+def game_bundle(samples_per_move: int, *, max_calls: int = 1, infer: int = INFER_FULL,
+                n_sides: int = 0, policy_a: int = 0, policy_b: int = 0, target: int = 0,
+                max_deals: int = 0) -> WidowGame:
+    """The run's :class:`~binokel_sim.kernels.widow.deals.WidowGame` (ints; 0 where the run has
+    no contest)."""
+    return WidowGame(int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals),
+                     int(infer), int(samples_per_move), int(max_calls))
 
 
-def widow_playout_blocks(deck, tw, kt, seat_policies, n_samples, max_calls, seed, first_block,
-                         block_size, first_deal, scores_out) -> None:
-    """Deal and play ``scores_out.shape[0]`` deals without recording them (the benchmark of whole
-    deals): the same streams and deals as :func:`widow_play_blocks`; writes only ``scores_out``
-    int64 (n, P)."""
-    spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_PLAYOUT,
-                 n_items=scores_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seat_policies,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=placeholders()[0], game=_NO_GAME,
-                 outs=_unrecorded(scores_out), max_calls=int(max_calls))
-
-
-def widow_duel_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, seed,
-                      first_block, block_size, first_deal, diff_out,
-                      infer: int = INFER_FULL) -> None:
-    """Every deal played ``n_sides`` times from the same cards, A's policy on side ``r`` in play
-    ``r`` and B's on the others (auction included). Writes ``diff_out`` float64 (n,): A's side
-    score minus the mean of the B sides, averaged over the plays. ``infer``: what the sampling
-    policy's deals respect (``kernels.knowledge.INFERENCE``)."""
-    known, hands, rows, tricks, _ = placeholders()
-    seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
-    outs = (hands, rows, rows, rows, rows, rows, rows, rows, rows, tricks, rows, rows, diff_out,
-            rows, rows)
-    spread_items(widow_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_DUEL,
-                 n_items=diff_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seats,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=known,
-                 game=(int(n_sides), int(policy_a), int(policy_b), 0, 0, int(infer)), outs=outs,
-                 max_calls=int(max_calls))
-
-
-def widow_match_blocks(deck, tw, kt, n_sides, policy_a, policy_b, n_samples, max_calls, target,
-                       max_deals, seed, first_block, block_size, first_game, games_out) -> None:
-    """Whole games to ``target`` as :func:`binokel_sim.engines.talon.talon_match_blocks`: A on
-    side ``(number // P) % n_sides``, first dealer ``number % P``; writes ``games_out`` int64
-    (n, 4): A won (1/0, -1 unfinished), deals, A's final total, the B sides' summed totals."""
-    seats = np.zeros(int(tw[0][CFG_PLAYERS]), dtype=np.int64)
-    game = (int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals), INFER_FULL)
-    spread_items(widow_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_MATCH,
-                 n_items=games_out.shape[0], deck=deck, tw=tw, kt=kt, seat_policies=seats,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_game, known=placeholders()[0], game=game,
-                 outs=_unrecorded(games_out), max_calls=int(max_calls))
-
-
-def widow_sample_blocks(unseen, known, tw, kt, seat_policies, n_samples, seed, first_block,
-                        block_size, out, dealer) -> None:
-    """Samples for the bid odds of one hand: seat 0 is the soloist with ``known[0]`` (uint32
-    (4,)) before the widow; the ``unseen`` cards are dealt to seats 1.. and the widow (the others
-    take consecutive hands of the shuffled unseen cards, the widow the rest). With ``known[1]``
-    set, what the user knows deals the other seats and the widow instead
-    (``kernels.sampler.constrained_deal``; ``kernels.sampler.unconstrained`` for nothing known).
-    Seat 0 takes the widow, demands (where the rules have the demand), buries and names trump;
-    the soloist leads, or the player left of ``dealer`` (the dealer's seat) where the rules say
-    so; the deal is played out. Writes ``out`` int64 (n, 9): the soloist side's total (meld if
-    it took a trick + card points + bonus; a Durch's +-1000), the trump (-1 in a Durch), the soloist's meld after the widow (0 in a Durch), the bonus (1 if the soloist's
-    side took every trick), the side's card points, the smallest bid at which he would give up
-    (Abgehen; the sample is played out at every bid), seat 1's score (a defender's), 1 where
-    he declared Durch, 1 where he holds a sure Bettel (he could declare it at a bid up to 300;
-    the sample is counted). Sample ``d`` reads
-    the stream of block ``first_block + d // block_size``: the deal, the widow decisions, the
-    play."""
-    spread_items(widow_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE, n_items=out.shape[0],
-                 deck=unseen, tw=tw, kt=kt, seat_policies=seat_policies, n_samples=n_samples,
-                 seed=seed, first_block=first_block, block_size=block_size, first_deal=int(dealer),
-                 known=known, game=_NO_GAME, outs=_unrecorded(out), max_calls=1)
+def run_blocks(mode: int, deck: np.ndarray, table: WidowTable, seats: np.ndarray, run: Run,
+               game: WidowGame, outs: WidowOuts, known=None) -> None:
+    """Run ``run``'s items of ``mode`` on the block driver over the threads: ``seats`` the seats'
+    policy ids (in duels and games A's and B's, ``game.policy_a`` / ``policy_b``, decide), a
+    sample's ``known`` (:func:`binokel_sim.kernels.sampler.unconstrained` when None)."""
+    if mode in (MODE_DUEL, MODE_MATCH):
+        kinds = policy_kinds(game.policy_a, game.policy_b)
+    else:
+        kinds = policy_kinds(seats)
+    spread_blocks(widow_blocks, -(-run.n_items // run.block_size), *kinds, mode, deck, table,
+                  seats, run, placeholders()[0] if known is None else known, game, outs)
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
-                   progress: Progress | None = None, first_deal: int = 0,
-                   samples_per_move: int = SAMPLES_PER_MOVE) -> WidowDeals:
+             progress: Progress | None = None, first_deal: int = 0,
+             samples_per_move: int = SAMPLES_PER_MOVE) -> WidowDeals:
     """Simulate ``deals`` whole deals with ``policy`` on every seat; the dealer of deal ``d`` is
     ``d % players``. ``first_deal`` (a multiple of the run's block: ``GAME_BLOCK``, or
     ``SAMPLED_BLOCK`` with the sampling policy, :func:`~binokel_sim.game_blocks.stream_blocks`)
     runs the deals ``first_deal ..`` of a longer run: the same deals as that run's.
-    ``samples_per_move``: the sampling policy's deals per card decision."""
+    ``samples_per_move``: the sampling policy's deals per card decision. Writes per deal the
+    fields of :class:`WidowDeals` (-1 throughout the tricks of a deal the soloist gave up)."""
     check(rules)
-    check_run(deals, seed)
-    check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tw = family_tables(rules)
-    tables = compile_tables(rules)
-    deck = tables.deck
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_deal, sampled(seats[0]), GAME_BLOCK)
     p, h, w, calls = rules.players, rules.hand_size, rules.widow, most_calls(rules)
-    check_memory(deals * (16 * p + 16 * w + 8 * N_INFO + 16 * calls + 24 * p + 8 * h * (p + 2)),
-                 f"{deals:,} deals")
+    plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(seats[0]),
+                    threads=threads, row_bytes=16 * p + 16 * w + 8 * N_INFO + 16 * calls + 24 * p
+                    + 8 * h * (p + 2))
+    check_samples_per_move(samples_per_move)
+    table = family_tables(rules)
     out = WidowDeals(
         rules=rules,
         hands=np.empty((deals, p, N_PLANES), dtype=np.uint32),
@@ -369,77 +297,64 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_leaders=np.empty((deals, h), dtype=np.int64),
         trick_winners=np.empty((deals, h), dtype=np.int64),
     )
-    for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        s = slice(start, start + n)
-        widow_play_blocks(deck, tw, tables.kt, seats, samples_per_move, seed,
-                          offset + first_block, block, first_deal + start, out.hands[s],
-                          out.widow[s], out.info[s], out.bid_seats[s],
-                          out.bid_values[s], out.buried[s], out.melds[s], out.card_points[s],
-                          out.scores[s], out.trick_cards[s], out.trick_leaders[s],
-                          out.trick_winners[s])
-        if progress is not None:
-            progress(start + n, deals)
+    game = game_bundle(samples_per_move)
+    for run, s in plan.steps(progress):
+        run_blocks(MODE_PLAY, compile_tables(rules).deck, table, seats, run, game,
+                   outputs(**{f: getattr(out, f)[s] for f in DEAL_FIELDS}))
     return out
 
 
 # --- duels and matches --------------------------------------------------------------------------
 
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
-                   threads: int | None = None, progress: Progress | None = None,
-                   first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
-                   inference: str = "full") -> np.ndarray:
+             threads: int | None = None, progress: Progress | None = None,
+             first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
+             inference: str = "full") -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
-    side in turn), float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
+    side in turn, auction included: every deal played ``n_sides`` times from the same cards),
+    float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
     deals ``first_deal ..`` of a longer run; ``samples_per_move``: the sampling policy's deals
     per card decision; ``inference``: what its deals respect (``engines.policies.inference_id``;
     the soloist is the declarer)."""
     check(rules)
-    check_run(deals, seed)
-    check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tw = family_tables(rules)
-    tables = compile_tables(rules)
-    deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(a, b),
+                    threads=threads, row_bytes=8)
+    check_samples_per_move(samples_per_move)
     infer = inference_id(inference, rules, a, b)
-    block, offset = stream_blocks(first_deal, sampled(a, b), GAME_BLOCK)
-    check_memory(8 * deals, f"{deals:,} deals")
+    table = family_tables(rules)
+    game = game_bundle(samples_per_move, max_calls=most_calls(rules), infer=infer,
+                       n_sides=n_sides(rules), policy_a=a, policy_b=b)
+    seats = np.zeros(rules.players, dtype=np.int64)
     diff = np.empty(deals, dtype=np.float64)
-    for first_block, start, n in chunk_blocks(deals, n_threads, block):
-        widow_duel_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
-                          most_calls(rules), seed,
-                          offset + first_block, block, first_deal + start,
-                          diff[start:start + n], infer)
-        if progress is not None:
-            progress(start + n, deals)
+    for run, s in plan.steps(progress):
+        run_blocks(MODE_DUEL, compile_tables(rules).deck, table, seats, run, game,
+                   outputs(diff=diff[s]))
     return diff
 
 
 def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
-                    threads: int | None = None, progress: Progress | None = None,
-                    first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+              threads: int | None = None, progress: Progress | None = None,
+              first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
-    A's final total, the B sides' summed final totals. ``first_game`` (a multiple of
+    A's final total, the B sides' summed final totals (A on side ``(number // P) % n_sides``,
+    first dealer ``number % P``). ``first_game`` (a multiple of
     ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run; ``samples_per_move``:
     the sampling policy's deals per card decision."""
     check(rules)
-    check_run(games, seed, "--games")
-    check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tw = family_tables(rules)
-    tables = compile_tables(rules)
-    deck = tables.deck
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
-    block, offset = stream_blocks(first_game, sampled(a, b), MATCH_BLOCK, "games")
-    check_memory(32 * games, f"{games:,} games")
+    plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK, slow=sampled(a, b),
+                    threads=threads, row_bytes=32, what="games", option="--games")
+    check_samples_per_move(samples_per_move)
+    table = family_tables(rules)
+    game = game_bundle(samples_per_move, max_calls=most_calls(rules), n_sides=n_sides(rules),
+                       policy_a=a, policy_b=b, target=rules.game_target,
+                       max_deals=MAX_GAME_DEALS)
+    seats = np.zeros(rules.players, dtype=np.int64)
     out = np.empty((games, 4), dtype=np.int64)
-    for first_block, start, n in chunk_blocks(games, n_threads, block):
-        widow_match_blocks(deck, tw, tables.kt, n_sides(rules), a, b, samples_per_move,
-                           most_calls(rules),
-                           rules.game_target, MAX_GAME_DEALS, seed, offset + first_block,
-                           block, first_game + start, out[start:start + n])
-        if progress is not None:
-            progress(start + n, games)
+    for run, s in plan.steps(progress):
+        run_blocks(MODE_MATCH, compile_tables(rules).deck, table, seats, run, game,
+                   outputs(games=out[s]))
     return out
 
 
@@ -452,41 +367,61 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
                 turned: int | None = None, dealer: int | None = None,
                 auction: tuple | None = None, max_draws: int | None = None) -> np.ndarray:
     """Seat 0 holds ``counts`` and is the soloist: the unseen cards are dealt to the other seats
-    and the widow ``samples`` times, and each deal is played with ``policy`` on every seat.
-    ``dealer``: the dealer's seat, by default the last (seat 0 sits left of the dealer); it
-    matters only where the player left of the dealer leads the first trick.
-    Returns int64 (samples, 7), columns ``SAMPLE_FIELDS`` (``concede_from``: the smallest bid
-    at which the soloist would give up, :data:`binokel_sim.widow_value.NEVER` for one who never
-    does, the sample being played out whatever the bid; ``opponent_score``: seat 1's score, a
-    defender's). ``first_sample`` (a multiple of
+    (consecutive hands of the shuffled unseen cards) and the widow (the rest) ``samples`` times,
+    and each deal is played with ``policy`` on every seat: seat 0 takes the widow, demands (where
+    the rules have the demand), buries and names trump; the soloist leads, or the player left of
+    the dealer where the rules say so. ``dealer``: the dealer's seat, by default the last (seat 0
+    sits left of the dealer). Sample ``d`` reads the stream of its block: the deal, the widow
+    decisions, the play.
+    Returns int64 (samples, 9), columns ``SAMPLE_FIELDS``: the soloist side's total (meld if it
+    took a trick + card points + bonus; a Durch's +-1000), the trump (-1 in a Durch), the
+    soloist's meld after the widow (0 in a Durch), the bonus (1 if the soloist's side took every
+    trick), the side's card points, ``concede_from`` (the smallest bid at which the soloist
+    would give up, :data:`binokel_sim.widow_value.NEVER` for one who never does, the sample
+    being played out whatever the bid), ``opponent_score`` (seat 1's score, a defender's), 1
+    where he declared Durch, 1 where he holds a sure Bettel (he could declare it at a bid up to
+    300; the sample is counted). ``first_sample`` (a multiple of
     ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
-    seats and the widow are dealt consistently with it by the unbiased constrained sampler (an
-    impossible combination is a :class:`CardError`). ``samples_per_move``: the sampling policy's
+    seats and the widow are dealt consistently with it by the unbiased constrained sampler
+    (``kernels.sampler.constrained_deal``; an impossible combination is a :class:`CardError`).
+    ``samples_per_move``: the sampling policy's
     deals per card decision. ``trumps``, ``turned``, ``auction`` and ``max_draws`` are the other
     families' and refused here (the soloist names trump after the widow)."""
     check(rules)
     refuse_options(rules, "run_samples", trumps=trumps, turned=turned, auction=auction,
                    max_draws=max_draws)
-    check_run(samples, seed)
-    check_samples_per_move(samples_per_move)
-    n_threads = set_threads(threads)
-    tw = family_tables(rules)
-    unseen = unseen_deck(rules, counts)
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
-    block, offset = stream_blocks(first_sample, sampled(seats[0]), GAME_BLOCK, "samples")
-    check_memory(8 * len(SAMPLE_FIELDS) * samples, f"{samples:,} samples")
+    plan = plan_run(samples, seed, first=first_sample, block=GAME_BLOCK, slow=sampled(seats[0]),
+                    threads=threads, row_bytes=8 * len(SAMPLE_FIELDS), what="samples")
+    check_samples_per_move(samples_per_move)
+    table = family_tables(rules)
+    unseen = unseen_deck(rules, counts)
     out = np.empty((samples, len(SAMPLE_FIELDS)), dtype=np.int64)
     cons = sampler_inputs(rules, counts, knowledge)
     known = (counts_to_planes(counts), int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
              cons.capacity, cons.ways)
-    for first_block, start, n in chunk_blocks(samples, n_threads, block):
-        widow_sample_blocks(unseen, known, tw, compile_tables(rules).kt, seats, samples_per_move,
-                            seed, offset + first_block, block, out[start:start + n],
-                            rules.players - 1 if dealer is None else dealer)
-        if progress is not None:
-            progress(start + n, samples)
+    game = game_bundle(samples_per_move)
+    for run, s in plan.steps(progress):
+        # a sample's first_deal is its dealer (seat 0 the soloist)
+        run_blocks(MODE_SAMPLE, unseen, table, seats,
+                   run._replace(first_deal=rules.players - 1 if dealer is None else dealer),
+                   game, outputs(samples=out[s]), known)
     return out
+
+
+def run_playouts(rules: Rules, policy: str, deals: int, seed: int = 1, first_block: int = 0,
+                 samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
+    """Deal and play ``deals`` deals without recording them (the benchmark of whole deals): the
+    same streams and deals as :func:`run_play`'s (blocks of ``GAME_BLOCK`` from stream
+    ``first_block``, on the threads in use); returns only the scores, int64 (deals, P)."""
+    seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
+    scores = np.empty((deals, rules.players), dtype=np.int64)
+    run_blocks(MODE_PLAYOUT, compile_tables(rules).deck, family_tables(rules), seats,
+               Run(seed, first_block, GAME_BLOCK, 0, deals),
+               game_bundle(samples_per_move, max_calls=most_calls(rules)),
+               outputs(scores=scores))
+    return scores
 
 
 def exact_widow(rules: Rules, counts: np.ndarray) -> tuple[int, np.ndarray]:

@@ -83,14 +83,15 @@ def deal_tally(played) -> dict:
 
 def deal_task(task: tuple) -> dict:
     """One task of :func:`deal_odds`: ``(rules, counts, turned, dealer, seed, policy,
-    first_sample, samples, threads)`` → the :func:`deal_tally` of those samples."""
+    first_sample, samples, threads, options)`` → the :func:`deal_tally` of those samples
+    (``options``: the sampling policy's ``samples_per_move``, or none)."""
     from binokel_sim.backend import task_context, task_progress
 
-    rules, counts, turned, dealer, seed, policy, first, n, threads = task
+    rules, counts, turned, dealer, seed, policy, first, n, threads, options = task
     with task_context(threads) as n_threads:
         played = run_sixty_six_samples(rules, counts, n, seed, policy, threads=n_threads,
                                        progress=task_progress(), first_sample=first,
-                                       turned=turned, dealer=dealer)
+                                       turned=turned, dealer=dealer, **options)
     return deal_tally(played)
 
 
@@ -101,8 +102,8 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     ``dealer`` (seat 0 deals) or ``elder`` (the other seat deals: you lead the first trick). The
     samples are played in tasks of ``backend.DEAL_TASK_BLOCKS`` blocks run by ``backend``
     (default: here); every figure comes from their integer :func:`deal_tally`. ``knowledge``
-    (``--known``, ``--void``) and ``samples_per_move`` are refused (the other seat is dealt
-    uniformly; no sampling policy plays here)."""
+    (``--known``, ``--void``) is refused (the other seat is dealt uniformly);
+    ``samples_per_move``: the sampling policy's deals a decision."""
     from binokel_sim.backend import DEAL_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.engines import sixty_six as engine
     from binokel_sim.engines.policies import policy_id, sampling_options
@@ -115,12 +116,12 @@ def deal_odds(rules: Rules, counts: np.ndarray, turned: int, seat: str, samples:
     check_run(samples, seed)
     engine.sampler_inputs(rules, counts, knowledge, turned=turned)  # refused or impossible: now
     policy_id(policy, rules)
-    sampling_options(rules, samples_per_move)  # refused: no sampling policy plays here
+    options = sampling_options(rules, samples_per_move)
     set_threads(threads)
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, GAME_BLOCK, DEAL_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), turned, dealer, seed, policy, first, n,
-              backend.threads_for(threads)) for _, first, n in ranges]
+              backend.threads_for(threads), options) for _, first, n in ranges]
     tally = total(backend.map(deal_task, tasks, [n for *_, n in ranges], progress))
     wins = tally["wins"]
     low, high = wilson_interval(wins, samples)

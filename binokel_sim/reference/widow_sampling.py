@@ -1,4 +1,4 @@
-"""Twin of the widow games' sampling policy (``kernels/strict/widow_knowledge.py`` and
+"""Twin of the widow games' sampling policy (``kernels/widow/knowledge.py`` and
 ``kernels/strict/tricks.py``, ``strict_sampling_card``), written out plainly: what the table knows as a
 record of public facts (shown melds, the shown widow, the demand, every trick), each seat's view
 of it derived afresh at every decision, the sampler's twin

@@ -1,15 +1,48 @@
-"""Whole deals of four-hand-80: deal, auction, trump, meld, play-out and scoring, in three
+"""Whole deals of four-hand-80: deal, auction, trump, meld, play-out and scoring, in four
 block drivers: ``play_blocks`` (full records), ``duel_blocks`` (the same deals played
-twice with the partnerships' policies swapped) and ``bid_sample_blocks`` (one known hand, the
-other 60 cards at random, under what the user knows or given the auction, every trump candidate
-on the same samples).
+twice with the partnerships' policies swapped), ``match_blocks`` (whole games) and
+``bid_sample_blocks`` (one known hand, the other 60 cards at random, under what the user knows
+or given the auction, every trump candidate on the same samples).
 
 Every driver gives block ``b`` the stream ``seed_stream(seed, first_block + b)`` and its own copy
 of the deck, and writes only its own rows, so results never depend on the thread count.
 Contract: SPEC.md, four-hand-80 (bidding, trump, automatic loss, scoring).
+
+The drivers' contracts are named bundles (issue 51), each field documented here once:
+
+- :data:`PartnershipTable` (``engines.partnership.family_tables``): ``deck`` int64 (80,), the
+  card types (``Tables.deck``); ``kt``, the meld kernels' tuple (``Tables.kt``); ``trump_need``
+  (``Tables.trump_need``: what naming a trump needs); the bidding model ``ladder``
+  (``Tables.ladder``), ``play_w`` (``pair_value.weights``) and ``bid_table``
+  (``pair_value.limit_table``); ``card_points`` int64 (24,) and ``last_trick``; ``min_meld`` and
+  ``min_play`` (the scoring thresholds); ``tune`` int64 (2, N_PTUNE), the heuristic's and the
+  expert's knob rows (:func:`~binokel_sim.kernels.partnership.tricks.seat_knobs`).
+- :data:`Seats`: ``policies`` int64, the policy id per seat (4,) for ``play_blocks`` and the bid
+  samples, ``[A, B]`` (2,) for the duel and the match; ``n_samples``, the sampling policy's deals
+  per decision; ``infer``, what its deals respect
+  (:data:`~binokel_sim.kernels.knowledge.INFERENCE`); ``show_rows``, the meld sets shown
+  (``games.show_rows``), None when no seat samples (:func:`sampler_of`).
+- the run, :class:`~binokel_sim.kernels.runs.Run` (``n_items`` is read from the outputs' rows).
+- :data:`DealRecords` (``play_blocks``' output rows): ``hands`` uint32 (n, 4, 4) as dealt;
+  ``info`` int64 (n, 10): dealer, bidder, bid, trump (-1 none), number of calls, number of
+  tricks played, play of 0+2, play of 1+3, score of 0+2, score of 1+3; ``melds`` int64
+  (n, 4, 4) every seat's meld per trump; the calls ``bid_seats``, ``bid_values`` int64
+  (n, max_calls); the tricks ``trick_cards`` int64 (n, 20, 4), ``trick_leaders``,
+  ``trick_winners`` int64 (n, 20).
+- the bid samples' :data:`BidHand` (``planes`` uint32 (4,), the bid winner's hand; ``unseen``
+  int64 (60,), the other cards; ``trumps`` int64 (k,), the trumps studied), :data:`Known`
+  (what the user knows: ``pool``, ``known``, ``allowed``, ``capacity``, ``ways`` as the
+  constrained sampler reads them, :func:`known_deal`), :data:`Auction` (``lo``, ``hi`` int64
+  (4,) by seat: the bid limits the calls showed; ``max_draws``) and :data:`BidOut` (int64 (n, k)
+  ``pair_meld``, ``pair_play``, ``opp_meld``; int64 (n,) ``draws``).
+- :data:`Contract`: a deal's ``bidder``, ``bid`` and ``trump`` (-1: the bid winner may name none).
 """
 
+from collections import namedtuple
+
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from binokel_sim.kernels.auction import NO_BID, auction, bid_limit, limit_of
 from binokel_sim.kernels.deal import block_start, deal_seats
@@ -17,6 +50,7 @@ from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.partnership.sampling import (
+    Sampler,
     play_known,
     sampling_active,
     sampling_scratch,
@@ -25,6 +59,8 @@ from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
     PLAY_EXPERT,
     PLAY_HEURISTIC,
+    PlayTable,
+    Tricks,
     counter_mask,
     play_mode,
     playout,
@@ -36,25 +72,36 @@ from binokel_sim.kernels.partnership.tricks import (
 )
 from binokel_sim.kernels.sampler import group_planes, sample_counts
 
+PartnershipTable = namedtuple("PartnershipTable", [
+    "deck", "kt", "trump_need", "ladder", "play_w", "bid_table", "card_points", "last_trick",
+    "min_meld", "min_play", "tune"])
+Seats = namedtuple("Seats", ["policies", "n_samples", "infer", "show_rows"])
+DealRecords = namedtuple("DealRecords", [
+    "hands", "info", "melds", "bid_seats", "bid_values", "trick_cards", "trick_leaders",
+    "trick_winners"])
+BidHand = namedtuple("BidHand", ["planes", "unseen", "trumps"])
+Known = namedtuple("Known", ["pool", "known", "allowed", "capacity", "ways"])
+Auction = namedtuple("Auction", ["lo", "hi", "max_draws"])
+BidOut = namedtuple("BidOut", ["pair_meld", "pair_play", "opp_meld", "draws"])
+Contract = namedtuple("Contract", ["bidder", "bid", "trump"])
+
 
 @njit
-def bid_and_name(hands, dealer, kt, trump_need, bidding, melds, limits, trumps, bid_seats,
-                 bid_values):
+def bid_and_name(hands, dealer, table, melds, limits, trumps, bid_seats, bid_values):
     """The auction and the trump: returns ``(bidder, bid, trump, n_calls)``.
 
-    ``bidding`` is ``(ladder, play_w, bid_table)``: the ladder (``Tables.ladder``) and the
-    bidding model (``pair_value.weights`` and ``pair_value.limit_table``). Writes ``melds``
-    (int64 (4, 4)): each seat's meld total with each suit as trump, and per seat the heuristic's
-    ``limits`` and preferred ``trumps`` (int64 (4,)). The bid winner names his preferred suit;
-    one who may name none (the dealer forced to play) names -1.
+    Reads the table's meld tuple, ``trump_need`` and bidding model (``ladder``, ``play_w``,
+    ``bid_table``). Writes ``melds`` (int64 (4, 4)): each seat's meld total with each suit as
+    trump, and per seat the heuristic's ``limits`` and preferred ``trumps`` (int64 (4,)). The bid
+    winner names his preferred suit; one who may name none (the dealer forced to play) names -1.
     """
-    ladder, play_w, bid_table = bidding
     for seat in range(N_SEATS):
         limit, trump = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
-                                 kt, trump_need, melds[seat], play_w, bid_table)
+                                 table.kt, table.trump_need, melds[seat], table.play_w,
+                                 table.bid_table)
         limits[seat] = limit
         trumps[seat] = trump
-    bidder, bid, n_calls = auction(limits, dealer, ladder, bid_seats, bid_values)
+    bidder, bid, n_calls = auction(limits, dealer, table.ladder, bid_seats, bid_values)
     return bidder, bid, trumps[bidder], n_calls
 
 
@@ -70,14 +117,14 @@ def pair_melds(melds, bidder, trump):
 
 @njit
 def sampler_of(deck, n_samples, infer, active):
-    """The sampling policy's inputs for one block: ``(n_samples, the deck's counts per type,
-    its scratch, trick arrays, infer)``, the ``sampler`` argument of :func:`play_and_score` and
-    :func:`play_scores` (``infer``: what its deals respect,
-    :data:`~binokel_sim.kernels.knowledge.INFERENCE`). ``active``: some seat plays the policy
-    (otherwise ``n_samples`` is 0
-    and the scratch a stub, and every play goes the fast way).
+    """The sampling policy's inputs for one block
+    (:data:`~binokel_sim.kernels.partnership.sampling.Sampler`), the ``sampler`` argument of
+    :func:`play_and_score` and :func:`play_scores`: ``n_samples``, ``infer`` (what its deals
+    respect, :data:`~binokel_sim.kernels.knowledge.INFERENCE`), the deck's counts per type, its
+    scratch and trick arrays. ``active``: some seat plays the policy (otherwise ``n_samples`` is
+    0 and the scratch a stub, and every play goes the fast way).
 
-    The drivers' ``show_rows`` (the meld sets shown, ``games.show_rows``) is None when no seat
+    The drivers' ``show_rows`` (:data:`Seats`) is None when no seat
     samples: every ``show_rows is not None`` test is then decided when numba compiles, and the
     sampling loop is left out of that compiled driver (it compiles, and is cached, only for
     the runs that sample)."""
@@ -85,9 +132,10 @@ def sampler_of(deck, n_samples, infer, active):
     counts = np.zeros(24, dtype=np.int64)
     for c in deck:
         counts[c] += 1
-    return (n_samples if active else 0, counts, sampling_scratch(hand, active),
-            np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
-            np.empty(hand, dtype=np.int64), np.int64(infer))
+    return Sampler(n_samples if active else 0, np.int64(infer), counts,
+                   sampling_scratch(hand, active),
+                   Tricks(np.empty((hand, N_SEATS), dtype=np.int64),
+                          np.empty(hand, dtype=np.int64), np.empty(hand, dtype=np.int64)))
 
 
 @njit
@@ -98,42 +146,41 @@ def check_shown(active, show_rows):
 
 
 @njit
-def play_and_score(hands, bidder, bid, trump, melds, seat_policies, knobs, state, card_points,
-                   last_trick, min_meld, min_play, trick_cards, trick_leaders, trick_winners,
-                   sampler,
+def play_and_score(hands, contract, melds, seat_policies, play, state, table, tricks, sampler,
                    show_rows):
     """Play the deal (unless it is lost before play) and score it.
 
     Returns ``(n_tricks, play of 0+2, play of 1+3, score of 0+2, score of 1+3)``. A bid winner
-    without a marriage in trump (``trump == -1``) or whose pair melds under ``min_meld`` loses the
-    bid at once: no trick is played and the opponents score 0. ``hands`` is consumed. With a
-    seat on the sampling policy (``sampler[0] > 0``, :func:`sampler_of`; ``show_rows`` not None)
-    the deal is played by :func:`~binokel_sim.kernels.partnership.sampling.play_known`.
+    without a marriage in trump (``contract.trump == -1``) or whose pair melds under the table's
+    ``min_meld`` loses the bid at once: no trick is played and the opponents score 0. ``hands``
+    is consumed; ``play`` is the play-outs' :data:`~binokel_sim.kernels.partnership.tricks.
+    PlayTable` (each seat's knob row), ``tricks`` the deal's
+    :data:`~binokel_sim.kernels.partnership.tricks.Tricks` records. With a seat on the sampling
+    policy (``sampler.n_samples > 0``, :func:`sampler_of`; ``show_rows`` not None) the deal is
+    played by
+    :func:`~binokel_sim.kernels.partnership.sampling.play_known`.
     """
+    bidder, bid, trump = contract
     pair = bidder & 1
     has_marriage = trump >= 0
     pair_meld, opp_meld = pair_melds(melds, bidder, trump)
     n_tricks = 0
-    play = np.zeros(2, dtype=np.int64)
-    if has_marriage and pair_meld >= min_meld:
-        if show_rows is not None and sampler[0] > 0:
-            play[0], play[1] = play_known(hands.reshape(hands.size), bidder, trump,
-                                          seat_policies, sampler[0], sampler[6], state,
-                                          sampler[1],
-                                          sampler[2], show_rows, card_points, last_trick,
-                                          counter_mask(card_points), knobs, trick_cards,
-                                          trick_leaders,
-                                          trick_winners)
+    points = np.zeros(2, dtype=np.int64)
+    if has_marriage and pair_meld >= table.min_meld:
+        if show_rows is not None and sampler.n_samples > 0:
+            points[0], points[1] = play_known(hands.reshape(hands.size), bidder, trump,
+                                              seat_policies, sampler, state, show_rows, play,
+                                              tricks)
         else:
-            play[0], play[1] = playout(hands, bidder, trump, seat_policies, knobs, state,
-                                       card_points,
-                                       last_trick, trick_cards, trick_leaders, trick_winners)
-        n_tricks = trick_cards.shape[0]
-    own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play[pair], play[1 - pair],
-                            min_meld, min_play)
+            points[0], points[1] = playout(hands, bidder, trump, seat_policies, play.knobs,
+                                           state, play.card_points, play.last_trick,
+                                           tricks.cards, tricks.leaders, tricks.winners)
+        n_tricks = tricks.cards.shape[0]
+    own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, points[pair],
+                            points[1 - pair], table.min_meld, table.min_play)
     score0 = own if pair == 0 else other
     score1 = other if pair == 0 else own
-    return n_tricks, play[0], play[1], score0, score1
+    return n_tricks, points[0], points[1], score0, score1
 
 
 @njit(inline="always")
@@ -144,92 +191,82 @@ def copy_planes(hands, flat):
 
 
 @njit
-def play_scores(flat, bidder, bid, trump, melds, seat_policies, mode, heuristic_seats, state,
-                card_points, last_trick, counters, knobs, min_meld, min_play, sampler, show_rows):
+def play_scores(flat, contract, melds, seat_policies, mode, heuristic_seats, state, play, table,
+                sampler, show_rows):
     """:func:`play_and_score` without trick records, the hands as flat planes (uint32 (16,),
     consumed) and the policies as :func:`~binokel_sim.kernels.partnership.tricks.play_mode`'s
-    ``(mode,
-    heuristic_seats)`` of ``seat_policies``: the same play, the same stream. Returns ``(score of
-    0+2, score of 1+3)``."""
+    ``(mode, heuristic_seats)`` of ``seat_policies``: the same play, the same stream. Returns
+    ``(score of 0+2, score of 1+3)``."""
+    bidder, bid, trump = contract
     pair = bidder & 1
     has_marriage = trump >= 0
     pair_meld, opp_meld = pair_melds(melds, bidder, trump)
     play0 = 0
     play1 = 0
-    if has_marriage and pair_meld >= min_meld:
-        if show_rows is not None and sampler[0] > 0:
-            play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler[0],
-                                      sampler[6], state, sampler[1], sampler[2], show_rows,
-                                      card_points,
-                                      last_trick, counters, knobs, sampler[3], sampler[4],
-                                      sampler[5])
+    if has_marriage and pair_meld >= table.min_meld:
+        if show_rows is not None and sampler.n_samples > 0:
+            play0, play1 = play_known(flat, bidder, trump, seat_policies, sampler, state,
+                                      show_rows, play,
+                                      sampler.tricks)
         else:
-            play0, play1, s0, s1, s2, s3 = playout_fast(mode, flat, bidder, trump,
-                                                        heuristic_seats, state[0], state[1],
-                                                        state[2], state[3], card_points,
-                                                        last_trick, counters, knobs)
-            state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+            play0, play1, stream = playout_fast(mode, flat, bidder, trump, heuristic_seats,
+                                                (state[0], state[1], state[2], state[3]), play)
+            state[0], state[1], state[2], state[3] = stream
     own, other = score_deal(pair_meld, opp_meld, has_marriage, bid, play1 if pair else play0,
-                            play0 if pair else play1, min_meld, min_play)
+                            play0 if pair else play1, table.min_meld, table.min_play)
     return (other, own) if pair else (own, other)
 
 
 @njit
-def _scratch(hand):
-    """One block's working arrays for whole deals of ``hand`` tricks: hands, melds per trump,
-    bid limits, preferred trumps, the calls of an auction and the tricks of a play."""
+def _scratch():
+    """One block's working arrays for whole deals: hands, melds per trump, bid limits,
+    preferred trumps and the calls of an auction."""
     return (np.empty((N_SEATS, 4), dtype=np.uint32), np.empty((N_SEATS, 4), dtype=np.int64),
             np.empty(N_SEATS, dtype=np.int64), np.empty(N_SEATS, dtype=np.int64),
-            np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),
-            np.empty((hand, N_SEATS), dtype=np.int64), np.empty(hand, dtype=np.int64),
-            np.empty(hand, dtype=np.int64))
+            np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64))
 
 
 @njit
-def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                seat_policies, tune, n_samples, show_rows, seed, first_block, block_size,
-                first_deal, hands_out, deal_info, melds_out, bid_seats, bid_values, trick_cards,
-                trick_leaders, trick_winners, share):
-    """Simulate ``hands_out.shape[0]`` whole deals and record them.
+def play_blocks(table, seats, run, out, share):
+    """Simulate ``out.hands.shape[0]`` whole deals and record them (:data:`DealRecords`).
 
-    Deal ``d`` (global number ``first_deal + d``, dealer ``(first_deal + d) % 4``) reads the
-    stream of block ``first_block + d // block_size``: the deal (seats 0-2 by partial shuffles,
-    seat 3 the rest), then the random policy's draws in the play. Writes per deal: ``hands_out``
-    uint32 (n, 4, 4) as dealt; ``deal_info`` int64 (n, 10): dealer, bidder, bid, trump (-1 none),
-    number of calls, number of tricks played, play of 0+2, play of 1+3, score of 0+2, score of
-    1+3; ``melds_out`` int64 (n, 4, 4) every seat's meld per trump; the calls ``bid_seats``,
-    ``bid_values`` int64 (n, max_calls); the tricks ``trick_cards`` int64 (n, 20, 4),
-    ``trick_leaders``, ``trick_winners`` int64 (n, 20). ``n_samples``: the sampling policy's
-    deals per decision, ``show_rows`` the meld sets shown (``games.show_rows``; None when no seat
-    samples, :func:`sampler_of`), both read only when a seat plays it.
-    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
-    ``binokel_sim.simulate.spread_blocks``).
+    Deal ``d`` (global number ``run.first_deal + d``, dealer ``(run.first_deal + d) % 4``) reads
+    the stream of block ``run.first_block + d // run.block_size``: the deal (seats 0-2 by partial
+    shuffles, seat 3 the rest), then the random policy's draws in the play. ``seats.policies``:
+    the policy per seat (4,); ``seats.n_samples`` and ``seats.show_rows`` are read only when a
+    seat samples. ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's
+    share, ``binokel_sim.simulate.spread_blocks``).
     """
-    n_deals = hands_out.shape[0]
+    n_deals = out.hands.shape[0]
+    deck = table.deck
     hand = deck.shape[0] // N_SEATS
+    seat_policies = seats.policies
+    show_rows = seats.show_rows
     active = sampling_active(seat_policies)
     check_shown(active, show_rows)
-    knobs = seat_knobs(seat_policies, tune)
+    play = PlayTable(table.card_points, table.last_trick, counter_mask(table.card_points),
+                     seat_knobs(seat_policies, table.tune))
+    block_size = run.block_size
     for b in range(share[0], share[1]):
-        state, work = block_start(deck, seed, first_block + b)
-        sampler = sampler_of(deck, n_samples, INFER_FULL, active)
+        state, work = block_start(deck, run.seed, run.first_block + b)
+        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         limits = np.empty(N_SEATS, dtype=np.int64)
         trumps = np.empty(N_SEATS, dtype=np.int64)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
-            dealer = (first_deal + d) % N_SEATS
+            dealer = (run.first_deal + d) % N_SEATS
             deal_seats(work, 0, hand, state, hands)
-            hands_out[d] = hands
-            bid_values[d, :] = NO_BID
-            bid_seats[d, :] = -1
-            bidder, bid, trump, n_calls = bid_and_name(hands, dealer, kt, trump_need, bidding,
-                                                       melds_out[d], limits, trumps, bid_seats[d],
-                                                       bid_values[d])
+            out.hands[d] = hands
+            out.bid_values[d, :] = NO_BID
+            out.bid_seats[d, :] = -1
+            bidder, bid, trump, n_calls = bid_and_name(hands, dealer, table, out.melds[d], limits,
+                                                       trumps, out.bid_seats[d],
+                                                       out.bid_values[d])
             n_tricks, play0, play1, score0, score1 = play_and_score(
-                hands, bidder, bid, trump, melds_out[d], seat_policies, knobs, state, card_points,
-                last_trick, min_meld, min_play, trick_cards[d], trick_leaders[d],
-                trick_winners[d], sampler, show_rows)
-            info = deal_info[d]
+                hands, Contract(bidder, bid, trump), out.melds[d], seat_policies, play, state,
+                table, Tricks(out.trick_cards[d], out.trick_leaders[d], out.trick_winners[d]),
+                sampler, show_rows)
+            info = out.info[d]
             info[0] = dealer
             info[1] = bidder
             info[2] = bid
@@ -243,66 +280,68 @@ def play_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld
 
 
 @njit
-def duel_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                policy_a, policy_b, tune, n_samples, infer, show_rows, seed, first_block,
-                block_size, first_deal, diff_out, share):
-    """Play every deal twice, A on seats 0+2 and B on 1+3, then swapped, with the same deal,
-    auction and trump (the bidding heuristic does not depend on the play policy).
+def duel_blocks(table, seats, run, diff_out, share):
+    """Play every deal twice, A (``seats.policies[0]``) on seats 0+2 and B
+    (``seats.policies[1]``) on 1+3, then swapped, with the same deal, auction and trump (the
+    bidding heuristic does not depend on the play policy).
 
     Writes ``diff_out`` int64 (n,): (A's score - B's score) summed over the two plays, so the
     per-deal difference A minus B is ``diff_out / 2``. Deal ``d`` reads the stream of block
-    ``first_block + d // block_size``; its dealer is ``(first_deal + d) % 4``, as in
+    ``run.first_block + d // run.block_size``; its dealer is ``(run.first_deal + d) % 4``, as in
     :func:`play_blocks`.
     ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
     ``binokel_sim.simulate.spread_blocks``).
     """
     n_deals = diff_out.shape[0]
+    deck = table.deck
     hand = deck.shape[0] // N_SEATS
+    policy_a = seats.policies[0]
+    policy_b = seats.policies[1]
+    show_rows = seats.show_rows
     a_first = np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64)
     b_first = np.array([policy_b, policy_a, policy_b, policy_a], dtype=np.int64)
     mode_a, seats_a = play_mode(a_first)
     mode_b, seats_b = play_mode(b_first)
-    counters = counter_mask(card_points)
-    knobs_a = seat_knobs(a_first, tune)
-    knobs_b = seat_knobs(b_first, tune)
+    counters = counter_mask(table.card_points)
+    play_a = PlayTable(table.card_points, table.last_trick, counters,
+                       seat_knobs(a_first, table.tune))
+    play_b = PlayTable(table.card_points, table.last_trick, counters,
+                       seat_knobs(b_first, table.tune))
     active = sampling_active(a_first)
     check_shown(active, show_rows)
+    block_size = run.block_size
     for b in range(share[0], share[1]):
-        state, work = block_start(deck, seed, first_block + b)
-        (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
+        state, work = block_start(deck, run.seed, run.first_block + b)
+        (hands, melds, limits, trumps, calls_seats, calls_values) = _scratch()
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
-        sampler = sampler_of(deck, n_samples, infer, active)
+        sampler = sampler_of(deck, seats.n_samples, seats.infer, active)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
-            bidder, bid, trump, _ = bid_and_name(hands, (first_deal + d) % N_SEATS, kt, trump_need,
-                                                 bidding, melds, limits, trumps, calls_seats,
+            bidder, bid, trump, _ = bid_and_name(hands, (run.first_deal + d) % N_SEATS, table,
+                                                 melds, limits, trumps, calls_seats,
                                                  calls_values)
+            contract = Contract(bidder, bid, trump)
             copy_planes(hands, flat)
-            s0, s1 = play_scores(flat, bidder, bid, trump, melds, a_first, mode_a, seats_a, state,
-                                 card_points, last_trick, counters, knobs_a, min_meld, min_play,
-                                 sampler,
-                                 show_rows)
+            s0, s1 = play_scores(flat, contract, melds, a_first, mode_a, seats_a, state, play_a,
+                                 table, sampler, show_rows)
             copy_planes(hands, flat)
-            t0, t1 = play_scores(flat, bidder, bid, trump, melds, b_first, mode_b, seats_b, state,
-                                 card_points, last_trick, counters, knobs_b, min_meld, min_play,
-                                 sampler,
-                                 show_rows)
+            t0, t1 = play_scores(flat, contract, melds, b_first, mode_b, seats_b, state, play_b,
+                                 table, sampler, show_rows)
             diff_out[d] = (s0 - s1) + (t1 - t0)
 
 
 @njit(inline="always")
-def known_deal(cons, state, dealt):
+def known_deal(known, split, state, dealt):
     """The other seats' cards under what the user knows (``--known``, ``--void``): the unseen
     cards dealt by the constrained sampler (:func:`~binokel_sim.kernels.sampler.sample_counts`)
-    instead of a shuffle. ``cons`` is ``(pool, known, allowed, capacity, ways, split)``: the
-    cards left to deal after the known ones, the known cards per seat (int64 (4, 24)), per seat
-    1..3 the types it may hold and the cards it still receives, the sampler's ``count_ways``
-    table and a scratch (4, 24). Seats 1..3 of ``dealt`` get their known cards plus the drawn
-    ones."""
-    pool, known, allowed, capacity, ways, split = cons
-    sample_counts(pool, allowed, capacity, np.int64(N_SEATS - 1), ways, state, split)
+    instead of a shuffle. ``known`` (:data:`Known`): the cards left to deal after the known ones,
+    the known cards per seat (int64 (4, 24)), per seat 1..3 the types it may hold and the cards
+    it still receives, and the sampler's ``count_ways`` table; ``split`` a scratch (4, 24).
+    Seats 1..3 of ``dealt`` get their known cards plus the drawn ones."""
+    sample_counts(known.pool, known.allowed, known.capacity, np.int64(N_SEATS - 1), known.ways,
+                  state, split)
     for seat in range(1, N_SEATS):
-        p0, p1, p2, p3 = group_planes(known, split, seat, seat - 1)
+        p0, p1, p2, p3 = group_planes(known.known, split, seat, seat - 1)
         dealt[4 * seat] = p0
         dealt[4 * seat + 1] = p1
         dealt[4 * seat + 2] = p2
@@ -310,32 +349,35 @@ def known_deal(cons, state, dealt):
 
 
 @njit(inline="always")
-def seat_fits(dealt, seat, melds, trump_need, lo, hi, play_w, bid_table):
+def seat_fits(dealt, seat, melds, table, auction_known):
     """Whether ``seat``'s heuristic bid limit (:func:`~binokel_sim.kernels.auction.bid_limit`,
-    from its melds per trump in ``melds`` and the bidding model ``play_w``, ``bid_table``) lies
-    in ``[lo[seat], hi[seat]]``: it would have made the calls it made. The heuristic auction is a
-    function of the limits alone, so samples whose seats 1..3 all fit repeat the auction."""
+    from its melds per trump in ``melds`` and the table's bidding model) lies in
+    ``[lo[seat], hi[seat]]`` (:data:`Auction`): it would have made the calls it made. The
+    heuristic auction is a function of the limits alone, so samples whose seats 1..3 all fit
+    repeat the auction."""
     limit, _ = limit_of(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
-                        dealt[4 * seat + 3], melds[seat], trump_need, play_w, bid_table)
-    return lo[seat] <= limit <= hi[seat]
+                        dealt[4 * seat + 3], melds[seat], table.trump_need, table.play_w,
+                        table.bid_table)
+    return auction_known.lo[seat] <= limit <= auction_known.hi[seat]
 
 
-@njit(inline="always")
-def next_sample(constrained, cons, work, state, dealt, hands, km, melds, auction_known):
+@njit
+def next_sample(known, split, auction_known, max_draws, work, state, dealt, hands, table,
+                melds):
     """The next bid sample into ``dealt`` (flat planes, seat 0 already the bid winner's hand;
     ``hands`` is ``dealt`` as (4, 4)) and seats 1..3's melds per trump into ``melds``: a shuffle
-    of the unseen cards to seats 1, 2, 3, or with ``constrained`` the constrained sampler
-    (:func:`known_deal`). ``auction_known`` is ``(conditioned, trump_need, lo, hi, max_draws,
-    play_w, bid_table)``:
-    with ``conditioned`` the sample is dealt again until every seat fits the auction
+    of the unseen cards to seats 1, 2, 3, or, ``known`` not None, the constrained sampler
+    (:func:`known_deal`, ``split`` its scratch). With ``auction_known`` not None
+    (:data:`Auction`) the sample is dealt again until every seat fits the auction
     (:func:`seat_fits`; a seat that does not ends the try before the next is scored). Returns
     the deals made, ``max_draws + 1`` when none fitted (the caller reports the auction as too
-    unlikely)."""
-    conditioned, trump_need, lo, hi, max_draws, play_w, bid_table = auction_known
+    unlikely). Either None is decided when numba compiles: the plain odds compile neither the
+    constrained sampler nor the bid limits."""
+    km = (table.kt[0], table.kt[1], table.kt[2], table.kt[3], table.kt[4])  # what score_hand reads
     draws = 0
     while True:
-        if constrained:
-            known_deal(cons, state, dealt)
+        if known is not None:
+            known_deal(known, split, state, dealt)
         else:
             deal_seats(work, 1, work.shape[0] // (N_SEATS - 1), state, hands)
         draws += 1
@@ -343,8 +385,8 @@ def next_sample(constrained, cons, work, state, dealt, hands, km, melds, auction
         for seat in range(1, N_SEATS):
             score_hand(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
                        dealt[4 * seat + 3], km, melds[seat])
-            if conditioned and not seat_fits(dealt, seat, melds, trump_need, lo, hi, play_w,
-                                             bid_table):
+            if auction_known is not None and not seat_fits(dealt, seat, melds, table,
+                                                           auction_known):
                 fits = False
                 break
         if fits:
@@ -354,53 +396,52 @@ def next_sample(constrained, cons, work, state, dealt, hands, km, melds, auction
 
 
 @njit(inline="always")
-def sample_melds(melds, trumps, d, pair_meld, opp_meld):
+def sample_melds(melds, trumps, d, out):
     """Sample ``d``'s melds of both pairs, per trump studied."""
     for j in range(trumps.shape[0]):
         t = trumps[j]
-        pair_meld[d, j] = melds[0, t] + melds[2, t]
-        opp_meld[d, j] = melds[1, t] + melds[3, t]
-
-
-@njit(inline="always")
-def pair_play_out(mode, fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters,
-                  knobs):
-    """Two deals' play-outs, paired: the heuristic's (its knobs as constants) when every seat
-    plays the heuristic proper, else each seat by its knob row (``PLAY_EXPERT``)."""
-    if mode == PLAY_EXPERT:
-        return playout_pair_expert(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick,
-                                   counters, knobs)
-    return playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick,
-                                  counters, knobs)
+        out.pair_meld[d, j] = melds[0, t] + melds[2, t]
+        out.opp_meld[d, j] = melds[1, t] + melds[3, t]
 
 
 @njit
-def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats, card_points,
-              last_trick, counters, knobs, seed, block, start, stop, pair_meld, pair_play, opp_meld,
-              constrained, cons, auction_known, draws_out, sampler, show_rows, general):
-    """Samples ``start .. stop - 1`` of :func:`bid_sample_blocks` (block ``block``'s stream and
-    copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.partnership.tricks.
+def bid_block(bid_hand, table, seats, mode, heuristic_seats, play, run, b, known, auction_known,
+              out, sampler, show_rows, rows, general):
+    """The samples of block ``b`` of :func:`bid_sample_blocks`' ``run`` (stream
+    ``(run.seed, run.first_block + b)`` and its copy of the unseen cards), played in ``mode`` (:func:`~binokel_sim.kernels.partnership.tricks.
     play_mode`).
 
     With the random policy on some seat a sample's trumps are played one after another, each
     reading the stream where the previous left it. The heuristic reads no random numbers, so
     with the heuristic on every seat the stream holds only the deals: two samples are dealt,
     then their play-outs (every trump of both) go two at a time
-    (:func:`~binokel_sim.kernels.partnership.tricks.playout_pair_heuristic`). The same numbers
-    either way.
-    With ``constrained`` the samples come from the constrained sampler, and with
-    ``auction_known`` conditioned only samples that fit the auction are kept
-    (:func:`next_sample`); ``draws_out[d]`` is the deals sample ``d`` took, and a sample that
-    found none within the limit ends the block (the caller reports it). With a seat on the
-    sampling policy (``sampler``, :func:`sampler_of`) every play-out is
-    :func:`~binokel_sim.kernels.partnership.sampling.play_known`'s, one trump after another.
-    ``general``
-    None (every seat plays the heuristic, none samples) compiles the heuristic play-outs only.
+    (:func:`~binokel_sim.kernels.partnership.tricks.playout_pair_heuristic`, or, ``rows`` not
+    None, :func:`~binokel_sim.kernels.partnership.tricks.playout_pair_expert`, each seat by its
+    knob row). The same numbers either way.
+    With ``known`` the samples come from the constrained sampler, and with ``auction_known``
+    only samples that fit the auction are kept (:func:`next_sample`); ``out.draws[d]`` is the
+    deals sample ``d`` took, and a sample that found none within the limit ends the block (the
+    caller reports it). With a seat on the sampling policy (``sampler``, :func:`sampler_of`)
+    every play-out is :func:`~binokel_sim.kernels.partnership.sampling.play_known`'s, one trump
+    after another. ``show_rows`` is ``seats.show_rows`` as an argument of its own: numba decides
+    ``show_rows is not None`` when it compiles only for an argument (a field read is a run-time
+    test, and ``play_known`` would be compiled for None). ``general`` None (every seat plays the
+    heuristic or the expert, none samples) compiles the paired play-outs only, ``rows`` None (the heuristic proper) the
+    heuristic's pair only.
     """
+    unseen = bid_hand.unseen
+    trumps = bid_hand.trumps
+    start = b * run.block_size
+    stop = min(out.pair_meld.shape[0], start + run.block_size)
+    seat_policies = seats.policies
+    draws_out = out.draws
+    pair_play = out.pair_play
     hand = unseen.shape[0] // (N_SEATS - 1)
     n_trumps = trumps.shape[0]
-    max_draws = auction_known[4]
-    state, work = block_start(unseen, seed, block)
+    max_draws = draw_limit(auction_known)
+    split = np.empty((4, 24), dtype=np.int64)
+    km = (table.kt[0], table.kt[1], table.kt[2], table.kt[3], table.kt[4])
+    state, work = block_start(unseen, run.seed, run.first_block + b)
     dealt = np.empty((2, N_SEATS * 4), dtype=np.uint32)  # two samples as dealt
     hands_0 = dealt[0].reshape((N_SEATS, 4))
     hands_1 = dealt[1].reshape((N_SEATS, 4))
@@ -408,8 +449,8 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     flat_b = np.empty(N_SEATS * 4, dtype=np.uint32)
     melds = np.empty((2, N_SEATS, 4), dtype=np.int64)
     for q in range(4):
-        dealt[0, q] = bidder_hand[q]
-        dealt[1, q] = bidder_hand[q]
+        dealt[0, q] = bid_hand.planes[q]
+        dealt[1, q] = bid_hand.planes[q]
     # the bid winner's melds: the same in every sample
     score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
     melds[1, 0, :] = melds[0, 0, :]
@@ -418,16 +459,16 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
     lead = np.int64(0)
     d = start
     if general is None or ((mode == PLAY_HEURISTIC or mode == PLAY_EXPERT)
-                           and (show_rows is None or sampler[0] == 0)):
+                           and (show_rows is None or sampler.n_samples == 0)):
         while d < stop:
             n_samples = min(2, stop - d)
-            draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
-                                       melds[0], auction_known)
+            draws_out[d] = next_sample(known, split, auction_known, max_draws, work, state,
+                                       dealt[0], hands_0, table, melds[0])
             if draws_out[d] > max_draws:
                 return  # no sample fitted the auction: the caller reports it
             if n_samples == 2:
-                draws_out[d + 1] = next_sample(constrained, cons, work, state, dealt[1], hands_1,
-                                               km, melds[1], auction_known)
+                draws_out[d + 1] = next_sample(known, split, auction_known, max_draws, work,
+                                               state, dealt[1], hands_1, table, melds[1])
                 if draws_out[d + 1] > max_draws:
                     return
             jobs = n_samples * n_trumps  # job x: sample x // n_trumps, trump x % n_trumps
@@ -440,9 +481,8 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                     sb, jb = (x + 1) // n_trumps, (x + 1) % n_trumps
                     for q in range(N_SEATS * 4):
                         flat_b[q] = dealt[sb, q]
-                    a0, b0, _, _ = pair_play_out(mode, flat_a, lead, trumps[ja], flat_b, lead,
-                                                 trumps[jb], hand, card_points, last_trick,
-                                                 counters, knobs)
+                    a0, b0 = pair_play_out(rows, flat_a, lead, trumps[ja], flat_b, lead,
+                                           trumps[jb], hand, play)
                     pair_play[d + sa, ja] = a0
                     pair_play[d + sb, jb] = b0
                 else:  # the last job alone: paired with itself (the heuristic draws nothing,
@@ -450,93 +490,115 @@ def bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_se
                     # one-deal play-out out of this specialisation
                     for q in range(N_SEATS * 4):
                         flat_b[q] = flat_a[q]  # the pair consumes both deals' cards
-                    a0, _, _, _ = pair_play_out(mode, flat_a, lead, trumps[ja], flat_b, lead,
-                                                trumps[ja], hand, card_points, last_trick,
-                                                counters, knobs)
+                    a0, _ = pair_play_out(rows, flat_a, lead, trumps[ja], flat_b, lead,
+                                          trumps[ja], hand, play)
                     pair_play[d + sa, ja] = a0
                 x += 2
             for sa in range(n_samples):
-                sample_melds(melds[sa], trumps, d + sa, pair_meld, opp_meld)
+                sample_melds(melds[sa], trumps, d + sa, out)
             d += n_samples
     if general is None:
         return
     while d < stop:
-        draws_out[d] = next_sample(constrained, cons, work, state, dealt[0], hands_0, km,
-                                   melds[0], auction_known)
+        draws_out[d] = next_sample(known, split, auction_known, max_draws, work, state,
+                                   dealt[0], hands_0, table, melds[0])
         if draws_out[d] > max_draws:
             return
-        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        stream = (state[0], state[1], state[2], state[3])
         for j in range(n_trumps):
             for q in range(N_SEATS * 4):
                 flat_a[q] = dealt[0, q]
-            if show_rows is not None and sampler[0] > 0:
-                state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-                play0, _ = play_known(flat_a, lead, trumps[j], seat_policies, sampler[0],
-                                      sampler[6], state, sampler[1], sampler[2], show_rows,
-                                      card_points,
-                                      last_trick, counters, knobs, sampler[3], sampler[4],
-                                      sampler[5])
-                s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+            if show_rows is not None and sampler.n_samples > 0:
+                state[0], state[1], state[2], state[3] = stream
+                play0, _ = play_known(flat_a, lead, trumps[j], seat_policies, sampler, state,
+                                      show_rows, play,
+                                      sampler.tricks)
+                stream = (state[0], state[1], state[2], state[3])
             else:
-                play0, _, s0, s1, s2, s3 = playout_fast(mode, flat_a, lead, trumps[j],
-                                                        heuristic_seats, s0, s1, s2, s3,
-                                                        card_points, last_trick, counters, knobs)
+                play0, _, stream = playout_fast(mode, flat_a, lead, trumps[j], heuristic_seats,
+                                                stream, play)
             pair_play[d, j] = play0
-        state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-        sample_melds(melds[0], trumps, d, pair_meld, opp_meld)
+        state[0], state[1], state[2], state[3] = stream
+        sample_melds(melds[0], trumps, d, out)
         d += 1
 
 
 @njit
-def bid_sample_blocks(bidder_hand, unseen, kt, trumps, seat_policies, tune, n_samples, show_rows,
-                      card_points, last_trick, seed, first_block, block_size, pair_meld,
-                      pair_play, opp_meld, constrained, pool, known, allowed, capacity, ways,
-                      auction_known, draws, general, share):
+def draw_limit(auction_known):
+    """The deals one sample may take: the auction's ``max_draws``, or 1 with no auction (a plain
+    sample is always the first deal)."""
+    if auction_known is None:
+        return 1
+    return auction_known.max_draws
+
+
+def pair_play_out(rows, fa, la, ta, fb, lb, tb, n_tricks, play):
+    """Two deals' play-outs, paired: the heuristic's (its knobs as constants) when ``rows`` is
+    None (every seat plays the heuristic proper), else each seat by its knob row (the expert's
+    pair). Returns the play of 0+2 in each deal. Chosen by ``rows``' type when numba compiles
+    (:func:`_pair_play_out`): each caller's specialisation holds one pair loop."""
+    raise NotImplementedError("pair_play_out runs in compiled code only")
+
+
+@overload(pair_play_out)
+def _pair_play_out(rows, fa, la, ta, fb, lb, tb, n_tricks, play):
+    """:func:`pair_play_out` by the type of ``rows`` (a run-time ``is None`` test on an int64
+    would leave both pair loops in the compiled caller)."""
+    if isinstance(rows, types.NoneType):
+        def heuristic_pair(rows, fa, la, ta, fb, lb, tb, n_tricks, play):
+            a0, b0, _, _ = playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, play)
+            return a0, b0
+        return heuristic_pair
+
+    def expert_pair(rows, fa, la, ta, fb, lb, tb, n_tricks, play):
+        a0, b0, _, _ = playout_pair_expert(fa, la, ta, fb, lb, tb, n_tricks, play)
+        return a0, b0
+    return expert_pair
+
+
+@njit
+def bid_sample_blocks(table, seats, run, bid_hand, known, auction_known, out, general, rows,
+                      share):
     """Samples for the bid odds of one hand, held by seat 0, the bid winner, who leads.
 
-    ``bidder_hand`` uint32 (4,): its planes; ``unseen`` int64 (60,): the other cards, dealt at
-    random to seats 1, 2 and 3 in every sample. Each sample is played out once per trump in
-    ``trumps`` (int64 (k,)) on the same deal. Writes int64 (n, k): ``pair_meld`` (seats 0+2),
+    ``bid_hand`` (:data:`BidHand`): its planes and the other cards, dealt at random to seats 1,
+    2 and 3 in every sample; each sample is played out once per trump in ``bid_hand.trumps`` on
+    the same deal. Writes (:data:`BidOut`, int64 (n, k)): ``pair_meld`` (seats 0+2),
     ``pair_play`` (counters of 0+2, last trick included) and ``opp_meld`` (seats 1+3); the
     opponents' play is ``total card points - pair_play``. Sample ``d`` reads the stream of block
-    ``first_block + d // block_size``: the deal, then the random policy's draws, trump by trump.
+    ``run.first_block + d // run.block_size``: the deal, then the random policy's draws, trump by
+    trump.
 
-    With ``constrained`` the other seats' cards are drawn by the constrained sampler instead
-    (what the user knows: :func:`known_deal`; ``pool``, ``known``, ``allowed``, ``capacity``
-    and ``ways`` as it reads them); otherwise those five are ignored. ``auction_known`` is
-    ``(conditioned, trump_need, lo, hi, max_draws, play_w, bid_table)``: with ``conditioned``, a
-    sample is dealt again until seats 1..3's heuristic bid limits (the bidding model ``play_w``,
-    ``bid_table``) lie in ``[lo, hi]`` (int64 (4,) by seat: what their calls told),
-    and ``draws`` (int64 (n,)) gets each sample's draws. ``general`` is None
-    when every seat plays the heuristic (no sampling seat): only the heuristic play-outs are
-    compiled into that specialisation (the default bid odds compile fastest), else int64.
-    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
-    ``binokel_sim.simulate.spread_blocks``).
+    With ``known`` (:data:`Known`, else None) the other seats' cards are drawn by the
+    constrained sampler instead (what the user knows: :func:`known_deal`). With
+    ``auction_known`` (:data:`Auction`, else None) a sample is dealt again until seats 1..3's
+    heuristic bid limits (the table's bidding model) lie in ``[lo, hi]`` (what their calls
+    told), at most ``max_draws`` times, and ``out.draws`` gets each sample's draws (1 without an
+    auction). ``general`` is None when every seat plays the heuristic or the expert (no sampling
+    seat): only the paired play-outs are compiled into that specialisation, and ``rows`` None
+    (the heuristic proper on every seat) or int64 (each seat by its knob row) picks which (the
+    default bid odds compile fastest). ``share``: this call's blocks,
+    ``share[0] <= b < share[1]`` (one thread's share, ``binokel_sim.simulate.spread_blocks``).
     """
-    n = pair_meld.shape[0]
+    seat_policies = seats.policies
+    unseen = bid_hand.unseen
     mode, heuristic_seats = play_mode(seat_policies)
-    counters = counter_mask(card_points)
-    knobs = seat_knobs(seat_policies, tune)
-    km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
+    play = PlayTable(table.card_points, table.last_trick, counter_mask(table.card_points),
+                     seat_knobs(seat_policies, table.tune))
     active = sampling_active(seat_policies)
-    check_shown(active, show_rows)
+    check_shown(active, seats.show_rows)
     deck = np.empty(unseen.shape[0] + unseen.shape[0] // (N_SEATS - 1), dtype=np.int64)
     deck[:unseen.shape[0]] = unseen
     k = unseen.shape[0]
     for t in range(24):  # the deck: the unseen cards and the bid winner's
         for plane in range(4):
-            if (bidder_hand[plane] >> t) & 1:
+            if (bid_hand.planes[plane] >> t) & 1:
                 deck[k] = t
                 k += 1
     for b in range(share[0], share[1]):
-        start = b * block_size
-        stop = min(n, start + block_size)
-        cons = (pool, known, allowed, capacity, ways, np.empty((4, 24), dtype=np.int64))
-        sampler = sampler_of(deck, n_samples, INFER_FULL, active)
-        bid_block(bidder_hand, unseen, km, trumps, seat_policies, mode, heuristic_seats,
-                  card_points, last_trick, counters, knobs, seed, first_block + b, start, stop,
-                  pair_meld, pair_play, opp_meld, constrained, cons, auction_known, draws,
-                  sampler, show_rows, general)
+        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
+        bid_block(bid_hand, table, seats, mode, heuristic_seats, play, run, b, known,
+                  auction_known, out, sampler, seats.show_rows, rows, general)
 
 
 @njit
@@ -555,49 +617,52 @@ def partnership_game_over(totals, bidder, target):
 
 
 @njit
-def match_blocks(deck, kt, trump_need, bidding, card_points, last_trick, min_meld, min_play,
-                 policy_a, policy_b, tune, n_samples, show_rows, target, max_deals, seed,
-                 first_block,
-                 block_size, first_game, games_out, share):
-    """Whole games of four-hand-80 to ``target``: game ``g`` (number ``first_game + g``) puts A on
-    pair ``(number // 4) % 2`` (seats 0+2 or 1+3) and B on the other; its first dealer is seat
-    ``number % 4`` and the deal rotates clockwise. Game ``g`` reads the stream of block
-    ``first_block + g // block_size``. Writes ``games_out`` int64 (n, 4): A won (1/0; -1 when
-    ``max_deals`` deals did not end the game), deals played, A's final total, B's final total.
-    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
+def match_blocks(table, seats, target, max_deals, run, games_out, share):
+    """Whole games of four-hand-80 to ``target``: game ``g`` (number ``run.first_deal + g``)
+    puts A (``seats.policies[0]``) on pair ``(number // 4) % 2`` (seats 0+2 or 1+3) and B
+    (``seats.policies[1]``) on the other; its first dealer is seat ``number % 4`` and the deal
+    rotates clockwise. Game ``g`` reads the stream of block
+    ``run.first_block + g // run.block_size``. Writes ``games_out`` int64 (n, 4): A won (1/0;
+    -1 when ``max_deals`` deals did not end the game), deals played, A's final total, B's final
+    total. ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
     ``binokel_sim.simulate.spread_blocks``)."""
     n_games = games_out.shape[0]
+    deck = table.deck
     hand = deck.shape[0] // N_SEATS
-    counters = counter_mask(card_points)
+    policy_a = seats.policies[0]
+    policy_b = seats.policies[1]
+    show_rows = seats.show_rows
+    counters = counter_mask(table.card_points)
     active = sampling_active(np.array([policy_a, policy_b, policy_a, policy_b], dtype=np.int64))
     check_shown(active, show_rows)
+    block_size = run.block_size
     for b in range(share[0], share[1]):
-        state, work = block_start(deck, seed, first_block + b)
-        (hands, melds, limits, trumps, calls_seats, calls_values, _, _, _) = _scratch(0)
+        state, work = block_start(deck, run.seed, run.first_block + b)
+        (hands, melds, limits, trumps, calls_seats, calls_values) = _scratch()
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
-        seats = np.empty(N_SEATS, dtype=np.int64)
-        sampler = sampler_of(deck, n_samples, INFER_FULL, active)
+        seat_policies = np.empty(N_SEATS, dtype=np.int64)
+        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
         totals = np.zeros(2, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
-            number = first_game + g
+            number = run.first_deal + g
             side_a = (number // N_SEATS) % 2
             for seat in range(N_SEATS):
-                seats[seat] = policy_a if seat % 2 == side_a else policy_b
-            mode, heuristic_seats = play_mode(seats)
-            knobs = seat_knobs(seats, tune)
+                seat_policies[seat] = policy_a if seat % 2 == side_a else policy_b
+            mode, heuristic_seats = play_mode(seat_policies)
+            play = PlayTable(table.card_points, table.last_trick, counters,
+                             seat_knobs(seat_policies, table.tune))
             totals[:] = 0
             winner = -1
             deals = 0
             while winner < 0 and deals < max_deals:
                 dealer = (number + deals) % N_SEATS
                 deal_seats(work, 0, hand, state, hands)
-                bidder, bid, trump, _ = bid_and_name(hands, dealer, kt, trump_need, bidding, melds,
-                                                     limits, trumps, calls_seats, calls_values)
+                bidder, bid, trump, _ = bid_and_name(hands, dealer, table, melds, limits, trumps,
+                                                     calls_seats, calls_values)
                 copy_planes(hands, flat)
-                score0, score1 = play_scores(flat, bidder, bid, trump, melds, seats, mode,
-                                             heuristic_seats, state, card_points, last_trick,
-                                             counters, knobs, min_meld, min_play, sampler,
-                                             show_rows)
+                score0, score1 = play_scores(flat, Contract(bidder, bid, trump), melds,
+                                             seat_policies, mode, heuristic_seats, state, play,
+                                             table, sampler, show_rows)
                 totals[0] += score0
                 totals[1] += score1
                 deals += 1

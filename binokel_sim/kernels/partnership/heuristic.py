@@ -126,16 +126,17 @@ def heuristic_card(legal, hand, unseen, voids, seat, position, led, win_card, wi
       F3. Otherwise, we cannot (safely) win: play the cheapest legal card (non-counters and
           non-trumps first, the lowest rank).
     """
-    return heuristic_pick(legal, hand[0], hand[1], hand[2], hand[3], unseen, voids, seat,
+    return heuristic_pick(legal, (hand[0], hand[1], hand[2], hand[3]), unseen, voids, seat,
                           position, led, win_card, win_seat, trick_index, n_tricks, trump,
                           bidder, counters, knobs)
 
 
 @njit
-def heuristic_pick(legal, h0, h1, h2, h3, unseen, voids, seat, position, led, win_card, win_seat,
+def heuristic_pick(legal, planes, unseen, voids, seat, position, led, win_card, win_seat,
                    trick_index, n_tricks, trump, bidder, counters, knobs):
-    """:func:`heuristic_card` with the hand as its four plane scalars ``h0..h3`` (no array):
-    :func:`heuristic_lead` or :func:`heuristic_follow`."""
+    """:func:`heuristic_card` with the hand as a tuple of its four plane scalars ``planes`` (no
+    array): :func:`heuristic_lead` or :func:`heuristic_follow`."""
+    h0, h1, h2, h3 = planes
     if position == 0:
         return heuristic_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks,
                               trump, bidder, counters, knobs, False)

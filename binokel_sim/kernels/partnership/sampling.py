@@ -16,7 +16,30 @@ the highest total of its side's card points over the samples (the same samples f
 comparison is paired), the lowest type on a tie. (Playing for the deal's score instead, contract and
 thresholds included, measured weaker: docs/rules.md.) The samples are drawn from the block's stream,
 so a sampling play-out is as reproducible as any other.
+
+The bundles (issue 51), each field documented once:
+
+- :data:`Sampler` (one block's, ``deals.sampler_of``): ``n_samples`` (deals per decision; 0
+  when no seat samples), ``infer`` (:data:`~binokel_sim.kernels.knowledge.INFERENCE`: whether
+  the deals respect what the plays excluded), ``deck_counts`` int64 (24,) (the deck),
+  ``scratch`` (:data:`Scratch`) and ``tricks`` (trick records for the drivers that keep none,
+  :data:`~binokel_sim.kernels.partnership.tricks.Tricks`).
+- :data:`Scratch` (:func:`sampling_scratch`): the sampler's ``ways`` table, the sample's
+  ``split``, its planes ``sample``, a play-out's planes ``work``, the ``totals`` per card
+  type, the ``pool``, the ``allowed`` masks, the ``capacity`` and per other seat the shown
+  cards it still holds (``held``).
+- :data:`Knowledge` (:func:`table_knowledge`, updated in place as the cards are played): per
+  seat the types ``excluded`` by its plays int64 (4,); the cards ``played`` int64 (24,); per
+  seat the cards it played, ``played_by``, and the meld cards it ``shown`` int64 (4, 24) (a shown
+  card not played since is known to be held: ``shown - played_by`` copies, at least 0); the
+  trick's ``cards`` int64 (4,) in play order. The voids (the heuristic's, an int64 that changes
+  with every card) travel beside it.
+- :data:`Spot`: where a decision is taken: ``seat``, the trick's ``leader``, the seat's
+  ``position`` in it, trick ``k`` of ``n_tricks``, ``trump``, the ``bidder`` and the
+  ``voids`` shown so far.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -31,10 +54,14 @@ from binokel_sim.kernels.partnership.heuristic import (
 from binokel_sim.kernels.partnership.tricks import (
     N_SEATS,
     PLAY_HEURISTIC,
+    PlayTable,
+    Trick,
+    Tricks,
     after_card,
     follow_card,
     hand_cards,
     heuristic_knobs,
+    lead_trick,
     others,
     play_from,
     take_card,
@@ -51,41 +78,53 @@ from binokel_sim.kernels.sampler import count_ways, group_planes, sample_counts
 
 ALL_HEURISTIC = (1 << N_SEATS) - 1
 
+Sampler = namedtuple("Sampler", ["n_samples", "infer", "deck_counts", "scratch", "tricks"])
+Scratch = namedtuple("Scratch", ["ways", "split", "sample", "work", "totals", "pool", "allowed",
+                                 "capacity", "held"])
+Knowledge = namedtuple("Knowledge", ["excluded", "played", "played_by", "shown", "cards"])
+Spot = namedtuple("Spot", ["seat", "leader", "position", "k", "n_tricks", "trump", "bidder",
+                           "voids"])
+
 
 @njit
 def sampling_scratch(hand, active):
-    """The sampling policy's working arrays for hands of ``hand`` cards: the sampler's ``ways``
-    table (float64 (25, h + 1, h + 1, h + 1), some 1.9 MB for 20 cards; a stub when not
-    ``active``), the sample's split, its planes, a play-out's planes, the totals per card type,
-    the pool, the allowed masks, the capacities and per other seat the shown cards it still
-    holds."""
+    """The sampling policy's working arrays (:data:`Scratch`) for hands of ``hand`` cards: the
+    sampler's ``ways`` table (float64 (25, h + 1, h + 1, h + 1), some 1.9 MB for 20 cards; a
+    stub when not ``active``) and the rest."""
     size = hand + 1 if active else 1
-    return (np.empty((N_TYPES + 1, size, size, size)), np.empty((4, N_TYPES), dtype=np.int64),
-            np.empty(N_SEATS * 4, dtype=np.uint32), np.empty(N_SEATS * 4, dtype=np.uint32),
-            np.empty(N_TYPES, dtype=np.int64), np.empty(N_TYPES, dtype=np.int64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros((3, N_TYPES), dtype=np.int64))
+    return Scratch(np.empty((N_TYPES + 1, size, size, size)),
+                   np.empty((4, N_TYPES), dtype=np.int64),
+                   np.empty(N_SEATS * 4, dtype=np.uint32), np.empty(N_SEATS * 4, dtype=np.uint32),
+                   np.empty(N_TYPES, dtype=np.int64), np.empty(N_TYPES, dtype=np.int64),
+                   np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+                   np.zeros((3, N_TYPES), dtype=np.int64))
 
 
 @njit
-def rollout(work, seat, card, leader, position, cards, k, n_tricks, trump, bidder, voids,
-            card_points, last_trick, counters, knobs):
-    """``seat``'s side's play points from trick ``k`` on when ``seat`` plays ``card`` as the
-    ``position``-th card of trick ``k`` (led by ``leader``; ``cards[:position]`` are already in
-    it) and every seat then plays the heuristic to the end of the deal. ``work`` (flat planes,
-    consumed) holds every hand as it is before ``card``."""
+def rollout(work, spot, card, cards, play):
+    """``spot.seat``'s side's play points from trick ``spot.k`` on when it plays ``card`` as the
+    ``spot.position``-th card of the trick (led by ``spot.leader``; ``cards[:position]`` are
+    already in it) and every seat then plays the heuristic to the end of the deal (``play``:
+    the heuristic's :data:`~binokel_sim.kernels.partnership.tricks.PlayTable`). ``work`` (flat
+    planes, consumed) holds every hand as it is before ``card``."""
+    seat = spot.seat
+    leader = spot.leader
+    position = spot.position
+    trump = spot.trump
+    voids = spot.voids
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
     first = card if position == 0 else cards[0]
-    led = first // 6
-    led_block = suit_block(led)
-    points = card_points[first]
-    win_card = first
-    win_seat = leader
-    wins = WINS_OVER[(wins_row + first) & 127]
+    trick = lead_trick(leader, trump, trump_block, wins_row, first, play.card_points)
+    led = trick.led
+    led_block = trick.led_block
+    points = trick.points
+    win_card = trick.win_card
+    win_seat = trick.win_seat
+    wins = trick.wins
     for i in range(1, position):
         c = cards[i]
-        points += card_points[c]
+        points += play.card_points[c]
         wins, win_card, win_seat = after_card(c, (leader + i) & 3, wins_row, wins, win_card,
                                               win_seat, PLAY_HEURISTIC)
     if position > 0:
@@ -93,54 +132,61 @@ def rollout(work, seat, card, leader, position, cards, k, n_tricks, trump, bidde
         shown = np.int64((h0 & led_block) == 0)
         voids |= shown << (4 * seat + led)
         voids |= (shown & np.int64((h0 & trump_block) == 0)) << (4 * seat + trump)
-        points += card_points[card]
+        points += play.card_points[card]
         wins, win_card, win_seat = after_card(card, seat, wins_row, wins, win_card, win_seat,
                                               PLAY_HEURISTIC)
     take_card(work, 4 * seat, card)
     z = np.uint64(0)
+    stream = (z, z, z, z)
+    trick = Trick(leader, trump, trump_block, wins_row, led, led_block, wins, win_card, win_seat,
+                  points)
     for i in range(position + 1, N_SEATS):
-        (_, points, wins, win_card, win_seat, voids, _, _, _, _) = follow_card(
-            work, leader, i, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, ALL_HEURISTIC, counters, knobs, card_points, z, z, z, z,
-            PLAY_HEURISTIC)
+        _, trick, voids, _ = follow_card(work, i, trick, voids, ALL_HEURISTIC, play, stream,
+                                         PLAY_HEURISTIC)
     side = seat & 1
-    own = points if (win_seat & 1) == side else 0
-    rest0, rest1, _, _, _, _ = play_from(work, win_seat, k + 1, n_tricks, bidder, voids, trump,
-                                         ALL_HEURISTIC, z, z, z, z, card_points, last_trick,
-                                         counters, knobs, cards, cards, cards, PLAY_HEURISTIC,
-                                         False)
+    own = trick.points if (trick.win_seat & 1) == side else 0
+    rest0, rest1, _ = play_from(work, trick.win_seat, spot.k + 1, spot.n_tricks, spot.bidder,
+                                voids, trump, ALL_HEURISTIC, stream, play,
+                                Tricks(cards, cards, cards), PLAY_HEURISTIC, False)
     return own + (rest1 if side else rest0)
 
 
 @njit
-def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump, bidder, voids,
-                  excluded, played, shown, played_by, deck_counts, n_samples, infer, state,
-                  scratch, card_points, last_trick, counters, knobs):
-    """The sampling policy's card for ``seat`` (flat planes ``flat``: the true hands, of which
-    it reads only its own and the other seats' sizes) out of ``legal``. ``excluded`` int64 (4,):
-    per seat the card types the table knows it does not hold; ``played`` int64 (24,): the cards
-    played so far, this trick's included; ``shown`` and ``played_by`` int64 (4, 24): per seat
-    the meld cards it showed and the cards it played (a shown card not yet played since is
-    known to be held: ``shown - played_by`` copies, at least 0); ``deck_counts`` int64 (24,): the
-    deck. ``infer`` (:data:`~binokel_sim.kernels.knowledge.INFERENCE`): whether the deals
-    respect ``excluded`` (not when ``infers`` says no: the ablation). ``state`` (uint64[4]) is
-    read by the sampler only when two or more types are legal."""
+def sampling_card(flat, spot, legal, knowledge, sampler, state, play):
+    """The sampling policy's card at ``spot`` (:data:`Spot`; flat planes ``flat``: the true
+    hands, of which it reads only its own and the other seats' sizes) out of ``legal``, from
+    what the table knows (:data:`Knowledge`) and the block's :data:`Sampler`: the deals respect
+    ``knowledge.excluded`` unless ``sampler.infer`` says the seat does not infer (the
+    ablation, ``infers``). ``play`` is the rollouts' table (the heuristic's knobs). ``state``
+    (uint64[4]) is read by the sampler only when two or more types are legal."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    ways, split, sample, work, totals, pool, allowed, capacity, held = scratch
+    scratch = sampler.scratch
+    ways = scratch.ways
+    split = scratch.split
+    sample = scratch.sample
+    work = scratch.work
+    totals = scratch.totals
+    pool = scratch.pool
+    allowed = scratch.allowed
+    capacity = scratch.capacity
+    held = scratch.held
+    deck_counts = sampler.deck_counts
+    played = knowledge.played
+    seat = spot.seat
     row = 4 * seat
     for t in range(N_TYPES):
         own = ((np.int64(flat[row]) >> t) & 1) + ((np.int64(flat[row + 1]) >> t) & 1) + (
             (np.int64(flat[row + 2]) >> t) & 1) + ((np.int64(flat[row + 3]) >> t) & 1)
         pool[t] = deck_counts[t] - played[t] - own
         totals[t] = 0
-    inferring = infers(infer, seat, bidder)
+    inferring = infers(sampler.infer, seat, spot.bidder)
     for g in range(3):
         s = (seat + 1 + g) & 3
-        allowed[g] = ALL_TYPES & ~excluded[s] if inferring else ALL_TYPES
+        allowed[g] = ALL_TYPES & ~knowledge.excluded[s] if inferring else ALL_TYPES
         capacity[g] = hand_cards(flat, s)
         for t in range(N_TYPES):
-            left = max(shown[s, t] - played_by[s, t], 0)
+            left = max(knowledge.shown[s, t] - knowledge.played_by[s, t], 0)
             held[g, t] = left
             pool[t] -= left
             capacity[g] -= left
@@ -148,7 +194,7 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
         raise ValueError("sampling policy: no deal fits what the table knows")
     for q in range(4):
         sample[row + q] = flat[row + q]
-    for _ in range(n_samples):
+    for _ in range(sampler.n_samples):
         sample_counts(pool, allowed, capacity, np.int64(3), ways, state, split)
         for g in range(3):
             s = (seat + 1 + g) & 3
@@ -163,8 +209,7 @@ def sampling_card(flat, seat, legal, leader, position, cards, k, n_tricks, trump
             m &= m - 1
             for q in range(N_SEATS * 4):
                 work[q] = sample[q]
-            totals[c] += rollout(work, seat, c, leader, position, cards, k, n_tricks, trump,
-                                 bidder, voids, card_points, last_trick, counters, knobs)
+            totals[c] += rollout(work, spot, c, knowledge.cards, play)
     best = -1
     best_total = -1
     m = legal
@@ -189,80 +234,81 @@ def sampling_active(seat_policies):
 @njit(inline="always")
 def table_knowledge(flat, show_rows, trump):
     """What the table knows before the first card of a deal (``flat``: every hand), as
-    :func:`play_known` keeps it: ``(voids shown, per seat the types excluded by its plays, the
-    cards played, per seat the cards it played, per seat the meld cards it showed
-    (:func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``), the trick's cards)``."""
+    :func:`play_known` keeps it: ``(voids shown, Knowledge)`` (:data:`Knowledge`; the meld cards
+    each seat showed are :func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``)."""
     excluded = np.zeros(N_SEATS, dtype=np.int64)
     played = np.zeros(N_TYPES, dtype=np.int64)
     played_by = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
     shown = np.zeros((N_SEATS, N_TYPES), dtype=np.int64)
     for seat in range(N_SEATS):
         shown_of(flat, seat, show_rows, trump, shown[seat])
-    return np.int64(0), excluded, played, played_by, shown, np.zeros(N_SEATS, dtype=np.int64)
+    return np.int64(0), Knowledge(excluded, played, played_by, shown,
+                                  np.zeros(N_SEATS, dtype=np.int64))
 
 
 @njit(inline="always")
-def note_card(flat, seat, i, c, h0, beat, cards, played, played_by, excluded, voids, led,
-              led_block, trump, wins_row, wins, win_card, win_seat):
-    """``seat`` plays ``c`` as the ``i``-th card of the trick (``h0``: its plane 0 before the
+def note_card(flat, seat, i, c, h0, beat, knowledge, voids, trick):
+    """``seat`` plays ``c`` as the ``i``-th card of ``trick``
+    (:data:`~binokel_sim.kernels.partnership.tricks.Trick`; ``h0``: its plane 0 before the
     card; ``beat``: the cards that would have headed the trick): the card leaves ``flat`` and
-    what the table knows (:func:`table_knowledge`'s arrays, updated in place; ``voids``) and the
-    trick's state move on. Returns ``(led, led_block, voids, wins, win_card, win_seat)``."""
+    what the table knows (``knowledge``, updated in place; ``voids``) and the trick move on
+    (its ``points`` are the caller's). Returns ``(voids, trick)``."""
     take_card(flat, 4 * seat, c)
-    played[c] += 1
-    played_by[seat, c] += 1
-    cards[i] = c
+    knowledge.played[c] += 1
+    knowledge.played_by[seat, c] += 1
+    knowledge.cards[i] = c
     if i == 0:
         led = c // 6
-        return led, suit_block(led), voids, WINS_OVER[(wins_row + c) & 127], c, win_seat
-    trump_block = suit_block(trump)
-    excluded[seat] |= excluded_by(c, led_block, trump_block, beat)
-    out_of = np.int64((h0 & led_block) == 0)
+        return voids, Trick(trick.leader, trick.trump, trick.trump_block, trick.wins_row, led,
+                            suit_block(led), WINS_OVER[(trick.wins_row + c) & 127], c,
+                            trick.win_seat, trick.points)
+    led = trick.led
+    trump = trick.trump
+    trump_block = trick.trump_block
+    knowledge.excluded[seat] |= excluded_by(c, trick.led_block, trump_block, beat)
+    out_of = np.int64((h0 & trick.led_block) == 0)
     voids |= out_of << (4 * seat + led)
     voids |= (out_of & np.int64((h0 & trump_block) == 0)) << (4 * seat + trump)
     voids = note_follow(voids, seat, c, out_of == 0, led, trump, beat)  # for the expert seats
-    wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card, win_seat,
-                                          PLAY_HEURISTIC)
-    return led, led_block, voids, wins, win_card, win_seat
+    wins, win_card, win_seat = after_card(c, seat, trick.wins_row, trick.wins, trick.win_card,
+                                          trick.win_seat, PLAY_HEURISTIC)
+    return voids, Trick(trick.leader, trump, trump_block, trick.wins_row, led, trick.led_block,
+                        wins, win_card, win_seat, trick.points)
 
 
 @njit
-def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck_counts,
-               scratch, show_rows, card_points, last_trick, counters, knobs, trick_cards,
-               trick_leaders, trick_winners):
+def play_known(flat, leader, trump, seat_policies, sampler, state, show_rows, play, tricks):
     """Play every trick of one deal (``flat`` consumed; ``leader`` the bid winner) with each seat
     its own policy (random, heuristic, expert or sampling: ``seat_policies`` int64 (4,); the
-    heuristic and expert seats play with their rows of ``knobs``), keeping what
+    heuristic and expert seats play with their rows of ``play.knobs``), keeping what
     the table knows: the voids shown (the heuristic's), the cards played, the meld cards each
     seat showed (:func:`~binokel_sim.kernels.knowledge.shown_of` of ``show_rows``) and per seat the
     cards it played and the
-    card types excluded by its plays (the sampling policy's, which respects them as ``infer``
-    says: :data:`~binokel_sim.kernels.knowledge.INFERENCE`). The random policy and the sampler
-    read ``state`` in the order the cards are played. Writes the tricks as
-    :func:`~binokel_sim.kernels.partnership.tricks.playout` does; returns ``(play of 0+2, play of
-    1+3)``."""
+    card types excluded by its plays (the sampling policy's, :data:`Sampler`, which respects
+    them as ``sampler.infer`` says: :data:`~binokel_sim.kernels.knowledge.INFERENCE`). The random
+    policy and the sampler read ``state`` in the order the cards are played. Writes the tricks
+    (``tricks``) as :func:`~binokel_sim.kernels.partnership.tricks.playout` does; returns
+    ``(play of 0+2, play of 1+3)``."""
     leader &= 3
     bidder = leader
     n_tricks = hand_cards(flat, leader)
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
-    voids, excluded, played, played_by, shown, cards = table_knowledge(flat, show_rows, trump)
-    play = np.zeros(2, dtype=np.int64)
-    rollout_knobs = heuristic_knobs()  # the sampling policy's play-outs play the heuristic
+    voids, knowledge = table_knowledge(flat, show_rows, trump)
+    points = np.zeros(2, dtype=np.int64)
+    # the sampling policy's play-outs play the heuristic
+    rollout_play = PlayTable(play.card_points, play.last_trick, play.counters, heuristic_knobs())
     for k in range(n_tricks):
-        trick_leaders[k] = leader
-        points = 0
-        led = 0
-        led_block = np.int64(0)
-        win_card = 0
-        win_seat = leader
-        wins = np.int64(0)
+        tricks.leaders[k] = leader
+        trick_points = 0
+        zero = np.int64(0)
+        trick = Trick(leader, trump, trump_block, wins_row, zero, zero, zero, zero, leader, zero)
         for i in range(N_SEATS):
             seat = (leader + i) & 3
             row = 4 * seat
             h0 = np.int64(flat[row])
-            beat = beaters(win_card)
-            legal = h0 if i == 0 else legal_under(h0, led_block, trump_block, beat)
+            beat = beaters(trick.win_card)
+            legal = h0 if i == 0 else legal_under(h0, trick.led_block, trump_block, beat)
             policy = seat_policies[seat]
             if policy == POLICY_RANDOM:
                 c, s0, s1, s2, s3 = random_pick(legal, state[0], state[1], state[2], state[3])
@@ -271,23 +317,19 @@ def play_known(flat, leader, trump, seat_policies, n_samples, infer, state, deck
                 if i == 0:
                     c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
                                        others(flat, seat), voids, seat, k, n_tricks, trump,
-                                       bidder, counters, knobs, False)
+                                       bidder, play.counters, play.knobs, False)
                 else:
-                    c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led,
-                                         win_card, win_seat, wins, trump, counters, knobs,
-                                         False)
+                    c = heuristic_follow(legal, others(flat, seat), voids, seat, i, trick.led,
+                                         trick.win_card, trick.win_seat, trick.wins, trump,
+                                         play.counters, play.knobs, False)
             else:
-                c = sampling_card(flat, seat, legal, leader, i, cards, k, n_tricks, trump,
-                                  bidder, voids, excluded, played, shown, played_by,
-                                  deck_counts, n_samples, infer, state, scratch, card_points,
-                                  last_trick, counters, rollout_knobs)
-            trick_cards[k, i] = c
-            points += card_points[c]
-            led, led_block, voids, wins, win_card, win_seat = note_card(
-                flat, seat, i, c, h0, beat, cards, played, played_by, excluded, voids, led,
-                led_block, trump, wins_row, wins, win_card, win_seat)
-        trick_winners[k] = win_seat
-        play[win_seat & 1] += points
-        leader = win_seat
-    play[leader & 1] += last_trick
-    return play[0], play[1]
+                c = sampling_card(flat, Spot(seat, leader, i, k, n_tricks, trump, bidder, voids),
+                                  legal, knowledge, sampler, state, rollout_play)
+            tricks.cards[k, i] = c
+            trick_points += play.card_points[c]
+            voids, trick = note_card(flat, seat, i, c, h0, beat, knowledge, voids, trick)
+        tricks.winners[k] = trick.win_seat
+        points[trick.win_seat & 1] += trick_points
+        leader = trick.win_seat
+    points[leader & 1] += play.last_trick
+    return points[0], points[1]

@@ -8,6 +8,8 @@ order), so "a higher card of suit s" is "a higher bit inside s's six-bit block".
 planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are removed in place.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from binokel_sim.kernels.bits import either, popcount
@@ -21,7 +23,13 @@ from binokel_sim.kernels.partnership.heuristic import (
     heuristic_lead,
     note_follow,
 )
-from binokel_sim.kernels.play import WINS_OVER, beaters, card_key, legal_under, suit_block
+from binokel_sim.kernels.play import (
+    WINS_OVER,
+    beaters,
+    card_key,
+    legal_under,
+    suit_block,
+)
 from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_RANDOM, random_pick
 
 N_SEATS = 4
@@ -65,10 +73,9 @@ def playout(hands, leader, trump, seat_policies, knobs, state, card_points, last
     ``trump``: suit 0..3. ``seat_policies`` int64 (4,): policy id of each seat
     (:mod:`binokel_sim.kernels.policies`); ``knobs`` int64 (4, N_PTUNE): each seat's knob row
     (:func:`seat_knobs`: the heuristic's or the expert's). ``state`` uint64[4]: the random
-    stream; only the
-    random policy reads it,
-    one bounded draw (``below_scalar``) per card when ``n >= 2`` distinct card
-    types are legal. ``card_points`` int64 (24,) and ``last_trick`` from the variant's tables.
+    stream; only the random policy reads it, one bounded draw (``below_scalar``) per card when
+    ``n >= 2`` distinct card types are legal. ``card_points`` int64 (24,) and ``last_trick``
+    from the variant's tables.
 
     Writes, for trick ``k``: ``trick_cards[k, i]`` (int64 (n_tricks, 4)) the card type played
     ``i``-th (by seat ``(trick_leaders[k] + i) % 4``), ``trick_leaders[k]`` and
@@ -76,11 +83,12 @@ def playout(hands, leader, trump, seat_policies, knobs, state, card_points, last
     winner's pair gets ``last_trick`` on top of its counters (SPEC.md line 81).
     """
     _, heuristic_seats = play_mode(seat_policies)
-    play0, play1, s0, s1, s2, s3 = playout_recorded(
-        hands.reshape(hands.size), leader, trump, heuristic_seats, state[0], state[1], state[2],
-        state[3], card_points, last_trick, counter_mask(card_points), knobs, trick_cards,
-        trick_leaders, trick_winners)
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    play0, play1, stream = playout_recorded(
+        hands.reshape(hands.size), leader, trump, heuristic_seats,
+        (state[0], state[1], state[2], state[3]),
+        PlayTable(card_points, last_trick, counter_mask(card_points), knobs),
+        Tricks(trick_cards, trick_leaders, trick_winners))
+    state[0], state[1], state[2], state[3] = stream
     return play0, play1
 
 
@@ -92,6 +100,24 @@ def playout(hands, leader, trump, seat_policies, knobs, state, card_points, last
 # is written). They play the same cards from the same stream as :func:`playout`. The four hands
 # travel as one flat uint32 array of 16 planes (seat s: ``flat[4s .. 4s+3]``): an index is then
 # a shift, not a multiplication by the array's row stride.
+#
+# The bundles they pass (issue 51: named fields, not positions):
+# - ``PlayTable``: what a play-out reads and never changes: ``card_points`` int64 (24,),
+#   ``last_trick`` (the last trick's bonus), ``counters`` (:func:`counter_mask`) and ``knobs``
+#   int64 (4, N_PTUNE), each seat's knob row (:func:`seat_knobs`).
+# - ``Tricks``: the records a play-out writes, ``cards`` int64 (n_tricks, 4) in play order,
+#   ``leaders`` and ``winners`` int64 (n_tricks,) (:func:`playout`).
+# - ``Trick``: the trick in play, as :func:`follow_card` moves it on: ``leader``, ``trump``,
+#   ``trump_block`` (trump's 6-bit block), ``wins_row`` (trump's row of :data:`WINS_OVER`),
+#   ``led`` (the led suit) and ``led_block``, ``wins`` (the cards that would take the trick),
+#   ``win_card`` and ``win_seat`` (holding it), ``points`` (its card points so far).
+# - the random stream: a tuple ``(s0, s1, s2, s3)`` of uint64, in and out (only the random
+#   policy reads it).
+
+PlayTable = namedtuple("PlayTable", ["card_points", "last_trick", "counters", "knobs"])
+Tricks = namedtuple("Tricks", ["cards", "leaders", "winners"])
+Trick = namedtuple("Trick", ["leader", "trump", "trump_block", "wins_row", "led", "led_block",
+                             "wins", "win_card", "win_seat", "points"])
 
 PLAY_RANDOM = 0  # every seat plays the random policy
 PLAY_HEURISTIC = 1  # every seat plays the heuristic
@@ -113,7 +139,7 @@ def counter_mask(card_points):
 def seat_knobs(seat_policies, tune):
     """Each seat's knob row (int64 (4, N_PTUNE)) for the heuristic card player: ``tune`` int64
     (2, N_PTUNE) holds the heuristic's row and the expert's
-    (``engines.partnership.family_tables``); an expert seat gets the expert's, every other seat
+    (``PartnershipTable.tune``); an expert seat gets the expert's, every other seat
     the heuristic's (read only by the heuristic and the expert)."""
     knobs = np.empty((N_SEATS, tune.shape[1]), dtype=np.int64)
     for seat in range(N_SEATS):
@@ -175,42 +201,46 @@ def others(flat, seat):
 
 
 @njit(inline="always")
-def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, counters, knobs, s0,
-              s1,
-              s2, s3, mode):
+def lead_step(flat, seat, k, n_tricks, trump, bidder, voids, heuristic_seats, play, stream,
+              mode):
     """The lead of trick ``k`` by ``seat``: its policy's card, taken out of its hand. Returns
-    ``(card, s0, s1, s2, s3)``."""
+    ``(card, stream)``."""
     row = 4 * seat
     h0 = np.int64(flat[row])
     if mode == PLAY_RANDOM or (mode == PLAY_MIXED and ((heuristic_seats >> seat) & 1) == 0):
-        c, s0, s1, s2, s3 = random_pick(h0, s0, s1, s2, s3)
+        c, s0, s1, s2, s3 = random_pick(h0, stream[0], stream[1], stream[2], stream[3])
+        stream = (s0, s1, s2, s3)
     else:
         c = heuristic_lead(h0, h0, flat[row + 1], flat[row + 2], flat[row + 3],
-                           others(flat, seat), voids, seat, k, n_tricks, trump, bidder, counters,
-                           knobs, mode == PLAY_HEURISTIC)
+                           others(flat, seat), voids, seat, k, n_tricks, trump, bidder,
+                           play.counters, play.knobs, mode == PLAY_HEURISTIC)
     take_card(flat, row, c)
-    return c, s0, s1, s2, s3
+    return c, stream
 
 
 @njit(inline="always")
-def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_seat, voids,
-                heuristic_seats, trump, counters, knobs, s0, s1, s2, s3, mode):
-    """The ``i``-th card of a trick (``seat`` follows): the legal cards under the must-head
-    obligation (the pool's cards in ``wins`` if any, see :func:`play_tricks`), its policy's
-    choice, taken out of its hand; the voids it shows (kept only when some seat plays the
-    heuristic). Returns ``(card, voids, s0, s1, s2, s3)``."""
+def follow_step(flat, seat, i, trick, voids, heuristic_seats, play, stream, mode):
+    """The ``i``-th card of ``trick`` (``seat`` follows): the legal cards under the must-head
+    obligation (the pool's cards in ``trick.wins`` if any, see :func:`play_tricks`), its
+    policy's choice, taken out of its hand; the voids it shows (kept only when some seat plays
+    the heuristic). Returns ``(card, voids, stream)``."""
     row = 4 * seat
     h0 = np.int64(flat[row])
-    follow = h0 & led_block
-    trumps = h0 & trump_block
+    led = trick.led
+    trump = trick.trump
+    wins = trick.wins
+    follow = h0 & trick.led_block
+    trumps = h0 & trick.trump_block
     pool = either(follow != 0, follow, either(trumps != 0, trumps, h0))
     higher = pool & wins
     legal = either(higher != 0, higher, pool)
     if mode == PLAY_RANDOM or (mode == PLAY_MIXED and ((heuristic_seats >> seat) & 1) == 0):
-        c, s0, s1, s2, s3 = random_pick(legal, s0, s1, s2, s3)
+        c, s0, s1, s2, s3 = random_pick(legal, stream[0], stream[1], stream[2], stream[3])
+        stream = (s0, s1, s2, s3)
     else:
-        c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, win_card, win_seat,
-                             wins, trump, counters, knobs, mode == PLAY_HEURISTIC)
+        c = heuristic_follow(legal, others(flat, seat), voids, seat, i, led, trick.win_card,
+                             trick.win_seat, wins, trump, play.counters, play.knobs,
+                             mode == PLAY_HEURISTIC)
     take_card(flat, row, c)
     if mode != PLAY_RANDOM:
         # shown out of the led suit; neither following nor trumping: out of trump too (the
@@ -220,7 +250,7 @@ def follow_step(flat, seat, i, led, led_block, trump_block, wins, win_card, win_
         voids |= (shown & np.int64(trumps == 0)) << (4 * seat + trump)
     if mode != PLAY_RANDOM and mode != PLAY_HEURISTIC:
         voids = note_follow(voids, seat, c, follow != 0, led, trump, wins)  # for P_INFER
-    return c, voids, s0, s1, s2, s3
+    return c, voids, stream
 
 
 @njit(inline="always")
@@ -236,21 +266,28 @@ def after_card(c, seat, wins_row, wins, win_card, win_seat, mode):
 
 
 @njit(inline="always")
-def follow_card(flat, leader, i, led, led_block, trump, trump_block, wins_row, wins, win_card,
-                win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2,
-                s3,
-                mode):
-    """The ``i``-th card of a trick led by ``leader``: :func:`follow_step` then
-    :func:`after_card`, the card's points added to ``points``. Returns ``(card, points, wins,
-    win_card, win_seat, voids, s0, s1, s2, s3)``. Called with ``i`` a constant (1, 2, 3) so
-    that the heuristic's "plays last" is known when the code is generated."""
-    seat = (leader + i) & 3
-    c, voids, s0, s1, s2, s3 = follow_step(flat, seat, i, led, led_block, trump_block, wins,
-                                           win_card, win_seat, voids, heuristic_seats, trump,
-                                           counters, knobs, s0, s1, s2, s3, mode)
-    points += card_points[c]
-    wins, win_card, win_seat = after_card(c, seat, wins_row, wins, win_card, win_seat, mode)
-    return c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3
+def lead_trick(leader, trump, trump_block, wins_row, c, card_points):
+    """The :data:`Trick` that ``leader``'s card ``c`` opens."""
+    led = c // 6
+    return Trick(leader, trump, trump_block, wins_row, led, suit_block(led),
+                 WINS_OVER[(wins_row + c) & 127], c, leader, card_points[c])
+
+
+@njit(inline="always")
+def follow_card(flat, i, trick, voids, heuristic_seats, play, stream, mode):
+    """The ``i``-th card of ``trick``: :func:`follow_step` then :func:`after_card`, the card's
+    points added to the trick's. Returns ``(card, trick, voids, stream)``. Called with ``i`` a
+    constant (1, 2, 3) so that the heuristic's "plays last" is known when the code is
+    generated."""
+    seat = (trick.leader + i) & 3
+    c, voids, stream = follow_step(flat, seat, i, trick, voids, heuristic_seats, play, stream,
+                                   mode)
+    wins, win_card, win_seat = after_card(c, seat, trick.wins_row, trick.wins, trick.win_card,
+                                          trick.win_seat, mode)
+    trick = Trick(trick.leader, trick.trump, trick.trump_block, trick.wins_row, trick.led,
+                  trick.led_block, wins, win_card, win_seat,
+                  trick.points + play.card_points[c])
+    return c, trick, voids, stream
 
 
 @njit(inline="always")
@@ -262,12 +299,11 @@ def hand_cards(flat, seat):
 
 
 @njit(inline="always")
-def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points, last_trick,
-                counters, knobs, trick_cards, trick_leaders, trick_winners, mode, record):
+def play_tricks(flat, leader, trump, heuristic_seats, stream, play, tricks, mode, record):
     """The loop of :func:`playout` on flat planes (consumed) for policy ``mode`` (a constant:
     PLAY_RANDOM, PLAY_HEURISTIC, PLAY_MIXED with ``heuristic_seats``) and ``record`` (a
-    constant: write the tricks or not), the random state in four scalars. Returns ``(play of
-    0+2, play of 1+3, s0, s1, s2, s3)``.
+    constant: write the tricks, :data:`Tricks`, or not), the random state as a tuple of four
+    scalars. Returns ``(play of 0+2, play of 1+3, stream)``.
 
     The trick is followed as ``wins``, the cards that would take it from the card holding it
     (:data:`WINS_OVER`): a later card takes the trick exactly when it is in ``wins``, and the
@@ -282,235 +318,241 @@ def play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_point
     leader &= 3
     # voids: bit 4*seat + suit, the seat has shown out of the suit
     return play_from(flat, leader, 0, hand_cards(flat, leader), leader, np.int64(0), trump,
-                     heuristic_seats, s0, s1, s2, s3, card_points, last_trick, counters, knobs,
-                     trick_cards, trick_leaders, trick_winners, mode, record)
+                     heuristic_seats, stream, play, tricks, mode, record)
 
 
 @njit(inline="always")
-def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats, s0, s1, s2, s3,
-              card_points, last_trick, counters, knobs, trick_cards, trick_leaders, trick_winners,
-              mode,
-              record):
+def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats, stream, play,
+              tricks, mode, record):
     """:func:`play_tricks` from trick ``k0`` of ``n_tricks`` on, ``leader`` to lead it, the bid
     won by ``bidder`` and the voids ``voids`` shown so far (the sampling policy's play-outs
     start mid-deal). Returns the play points of the tricks ``k0`` on, the last trick's included
-    (its winner is ``leader`` when no trick is left): ``(0+2, 1+3, s0, s1, s2, s3)``."""
+    (its winner is ``leader`` when no trick is left): ``(0+2, 1+3, stream)``."""
     play0 = 0
     play1 = 0
     winner = leader
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
     for k in range(k0, n_tricks):
-        c, s0, s1, s2, s3 = lead_step(flat, leader, k, n_tricks, trump, bidder, voids,
-                                      heuristic_seats, counters, knobs, s0, s1, s2, s3, mode)
+        c, stream = lead_step(flat, leader, k, n_tricks, trump, bidder, voids, heuristic_seats,
+                              play, stream, mode)
         if record:
-            trick_cards[k, 0] = c
-            trick_leaders[k] = leader
-        points = card_points[c]
-        led = c // 6
-        led_block = suit_block(led)
-        win_card = c
-        win_seat = leader
-        wins = WINS_OVER[(wins_row + c) & 127]
-        (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
-            flat, leader, 1, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2, s3,
-            mode)
+            tricks.cards[k, 0] = c
+            tricks.leaders[k] = leader
+        trick = lead_trick(leader, trump, trump_block, wins_row, c, play.card_points)
+        c, trick, voids, stream = follow_card(flat, 1, trick, voids, heuristic_seats, play,
+                                              stream, mode)
         if record:
-            trick_cards[k, 1] = c
-        (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
-            flat, leader, 2, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2, s3,
-            mode)
+            tricks.cards[k, 1] = c
+        c, trick, voids, stream = follow_card(flat, 2, trick, voids, heuristic_seats, play,
+                                              stream, mode)
         if record:
-            trick_cards[k, 2] = c
-        (c, points, wins, win_card, win_seat, voids, s0, s1, s2, s3) = follow_card(
-            flat, leader, 3, led, led_block, trump, trump_block, wins_row, wins, win_card,
-            win_seat, voids, points, heuristic_seats, counters, knobs, card_points, s0, s1, s2, s3,
-            mode)
+            tricks.cards[k, 2] = c
+        c, trick, voids, stream = follow_card(flat, 3, trick, voids, heuristic_seats, play,
+                                              stream, mode)
         if record:
-            trick_cards[k, 3] = c
-        winner = win_seat
+            tricks.cards[k, 3] = c
+        winner = trick.win_seat
         if record:
-            trick_winners[k] = winner
+            tricks.winners[k] = winner
         side = winner & 1
-        play1 += points * side
-        play0 += points * (1 - side)
+        play1 += trick.points * side
+        play0 += trick.points * (1 - side)
         leader = winner
     side = winner & 1
-    play1 += last_trick * side
-    play0 += last_trick * (1 - side)
-    return play0, play1, s0, s1, s2, s3
+    play1 += play.last_trick * side
+    play0 += play.last_trick * (1 - side)
+    return play0, play1, stream
+
+
+@njit(inline="always")
+def lead_pair(fa, trick_a, voids_a, sa, fb, trick_b, voids_b, sb, k, n_tricks, bidders,
+              heuristic_seats, play, mode):
+    """The leads of trick ``k`` in both deals of :func:`play_tricks_pair` (``trick_a`` and
+    ``trick_b``: the tricks before, of which the leader, trump and trump rows are read; the
+    bid winners ``bidders``): returns the two opened tricks and streams."""
+    ca, sa = lead_step(fa, trick_a.leader, k, n_tricks, trick_a.trump, bidders[0], voids_a,
+                       heuristic_seats, play, sa, mode)
+    cb, sb = lead_step(fb, trick_b.leader, k, n_tricks, trick_b.trump, bidders[1], voids_b,
+                       heuristic_seats, play, sb, mode)
+    return (lead_trick(trick_a.leader, trick_a.trump, trick_a.trump_block, trick_a.wins_row, ca,
+                       play.card_points), sa,
+            lead_trick(trick_b.leader, trick_b.trump, trick_b.trump_block, trick_b.wins_row, cb,
+                       play.card_points), sb)
+
+
+@njit(inline="always")
+def next_leader(trick, play0, play1):
+    """The pair's play after ``trick`` (its points to the winner's pair) and the trick that
+    the winner leads next (its leader, trump and trump rows; the rest is the lead's)."""
+    side = trick.win_seat & 1
+    return (play0 + trick.points * (1 - side), play1 + trick.points * side,
+            Trick(trick.win_seat, trick.trump, trick.trump_block, trick.wins_row, trick.led,
+                  trick.led_block, trick.wins, trick.win_card, trick.win_seat, trick.points))
+
+
+@njit(inline="always")
+def first_trick(leader, trump):
+    """The trick state before the first lead: ``leader`` to lead, ``trump``'s block and row."""
+    zero = np.int64(0)
+    return Trick(leader & 3, trump, suit_block(trump), (trump & 3) * 24, zero, zero, zero, zero,
+                 leader & 3, zero)
+
+
+@njit(inline="always")
+def pair_last_trick(trick_a, trick_b, a0, a1, b0, b1, last_trick):
+    """The last trick's bonus to the pair of each deal's last winner: ``(a0, b0, a1, b1)``."""
+    la = trick_a.leader
+    lb = trick_b.leader
+    return (a0 + last_trick * (1 - (la & 1)), b0 + last_trick * (1 - (lb & 1)),
+            a1 + last_trick * (la & 1), b1 + last_trick * (lb & 1))
 
 
 @njit
-def play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
-                     heuristic_seats, card_points, last_trick, counters, knobs, mode):
+def play_tricks_pair(fa, la, ta, sa, fb, lb, tb, sb, n_tricks, heuristic_seats, play, mode):
     """Two independent play-outs of :func:`play_tricks` (no records) in one loop, card by card
-    in turn: deal A (flat planes ``fa``, leader ``la``, trump ``ta``, stream ``sa0..sa3``) and
-    deal B (``fb``, ``lb``, ``tb``, ``sb0..sb3``), both of ``n_tricks`` tricks. Each follows its
+    in turn: deal A (flat planes ``fa``, leader ``la``, trump ``ta``, stream ``sa``) and
+    deal B (``fb``, ``lb``, ``tb``, ``sb``), both of ``n_tricks`` tricks. Each follows its
     own data and stream exactly as alone, so the results are those of two calls; interleaved,
     the processor overlaps the two chains of dependent steps (one card's choice needs the
     previous card), which one play-out alone leaves mostly waiting. Returns ``(play of 0+2 in
-    A, in B, play of 1+3 in A, in B, sa0..sa3, sb0..sb3)``."""
-    la &= 3
-    lb &= 3
-    bidder_a = la
-    bidder_b = lb
+    A, in B, play of 1+3 in A, in B, sa, sb)``.
+
+    Each follower's place is a constant here (three copies of :func:`follow_card`), which the
+    heuristic proper's code (its knobs constants) folds: twice as fast as a loop over them.
+    The knob rows' pair (:func:`play_tricks_pair_rows`) loops instead."""
+    trick_a = first_trick(la, ta)
+    trick_b = first_trick(lb, tb)
+    bidders = (trick_a.leader, trick_b.leader)
     voids_a = np.int64(0)
     voids_b = np.int64(0)
     a0 = 0
     a1 = 0
     b0 = 0
     b1 = 0
-    block_a = suit_block(ta)
-    block_b = suit_block(tb)
-    row_a = (ta & 3) * 24
-    row_b = (tb & 3) * 24
     for k in range(n_tricks):
-        ca, sa0, sa1, sa2, sa3 = lead_step(fa, la, k, n_tricks, ta, bidder_a, voids_a,
-                                           heuristic_seats, counters, knobs, sa0, sa1, sa2, sa3,
-                                           mode)
-        cb, sb0, sb1, sb2, sb3 = lead_step(fb, lb, k, n_tricks, tb, bidder_b, voids_b,
-                                           heuristic_seats, counters, knobs, sb0, sb1, sb2, sb3,
-                                           mode)
-        points_a = card_points[ca]
-        points_b = card_points[cb]
-        led_a = ca // 6
-        led_b = cb // 6
-        led_block_a = suit_block(led_a)
-        led_block_b = suit_block(led_b)
-        win_card_a = ca
-        win_card_b = cb
-        win_a = la
-        win_b = lb
-        wins_a = WINS_OVER[(row_a + ca) & 127]
-        wins_b = WINS_OVER[(row_b + cb) & 127]
-        (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
-            fa, la, 1, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
-            voids_a, points_a, heuristic_seats, counters, knobs, card_points, sa0, sa1, sa2, sa3,
-            mode)
-        (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
-            fb, lb, 1, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
-            voids_b, points_b, heuristic_seats, counters, knobs, card_points, sb0, sb1, sb2, sb3,
-            mode)
-        (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
-            fa, la, 2, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
-            voids_a, points_a, heuristic_seats, counters, knobs, card_points, sa0, sa1, sa2, sa3,
-            mode)
-        (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
-            fb, lb, 2, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
-            voids_b, points_b, heuristic_seats, counters, knobs, card_points, sb0, sb1, sb2, sb3,
-            mode)
-        (_, points_a, wins_a, win_card_a, win_a, voids_a, sa0, sa1, sa2, sa3) = follow_card(
-            fa, la, 3, led_a, led_block_a, ta, block_a, row_a, wins_a, win_card_a, win_a,
-            voids_a, points_a, heuristic_seats, counters, knobs, card_points, sa0, sa1, sa2, sa3,
-            mode)
-        (_, points_b, wins_b, win_card_b, win_b, voids_b, sb0, sb1, sb2, sb3) = follow_card(
-            fb, lb, 3, led_b, led_block_b, tb, block_b, row_b, wins_b, win_card_b, win_b,
-            voids_b, points_b, heuristic_seats, counters, knobs, card_points, sb0, sb1, sb2, sb3,
-            mode)
-        side_a = win_a & 1
-        side_b = win_b & 1
-        a1 += points_a * side_a
-        a0 += points_a * (1 - side_a)
-        b1 += points_b * side_b
-        b0 += points_b * (1 - side_b)
-        la = win_a
-        lb = win_b
-    a1 += last_trick * (la & 1)
-    a0 += last_trick * (1 - (la & 1))
-    b1 += last_trick * (lb & 1)
-    b0 += last_trick * (1 - (lb & 1))
-    return a0, b0, a1, b1, sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3
+        trick_a, sa, trick_b, sb = lead_pair(fa, trick_a, voids_a, sa, fb, trick_b, voids_b, sb,
+                                             k, n_tricks, bidders, heuristic_seats, play, mode)
+        _, trick_a, voids_a, sa = follow_card(fa, 1, trick_a, voids_a, heuristic_seats, play, sa,
+                                              mode)
+        _, trick_b, voids_b, sb = follow_card(fb, 1, trick_b, voids_b, heuristic_seats, play, sb,
+                                              mode)
+        _, trick_a, voids_a, sa = follow_card(fa, 2, trick_a, voids_a, heuristic_seats, play, sa,
+                                              mode)
+        _, trick_b, voids_b, sb = follow_card(fb, 2, trick_b, voids_b, heuristic_seats, play, sb,
+                                              mode)
+        _, trick_a, voids_a, sa = follow_card(fa, 3, trick_a, voids_a, heuristic_seats, play, sa,
+                                              mode)
+        _, trick_b, voids_b, sb = follow_card(fb, 3, trick_b, voids_b, heuristic_seats, play, sb,
+                                              mode)
+        a0, a1, trick_a = next_leader(trick_a, a0, a1)
+        b0, b1, trick_b = next_leader(trick_b, b0, b1)
+    a0, b0, a1, b1 = pair_last_trick(trick_a, trick_b, a0, a1, b0, b1, play.last_trick)
+    return a0, b0, a1, b1, sa, sb
 
 
 @njit
-def playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters, knobs):
+def play_tricks_pair_rows(fa, la, ta, fb, lb, tb, n_tricks, play):
+    """:func:`play_tricks_pair` with every seat playing the heuristic's rules by its knob row
+    (``PLAY_EXPERT``: no random seat, none draws), the followers in a loop: a third of the code
+    to compile and as fast as three copies (the rows are read, not folded, either way).
+    Returns ``(play of 0+2 in A, in B, play of 1+3 in A, in B)``."""
+    zero = np.uint64(0)
+    sa = (zero, zero, zero, zero)
+    sb = sa
+    all_seats = (1 << N_SEATS) - 1
+    trick_a = first_trick(la, ta)
+    trick_b = first_trick(lb, tb)
+    bidders = (trick_a.leader, trick_b.leader)
+    voids_a = np.int64(0)
+    voids_b = np.int64(0)
+    a0 = 0
+    a1 = 0
+    b0 = 0
+    b1 = 0
+    for k in range(n_tricks):
+        trick_a, sa, trick_b, sb = lead_pair(fa, trick_a, voids_a, sa, fb, trick_b, voids_b, sb,
+                                             k, n_tricks, bidders, all_seats, play, PLAY_EXPERT)
+        for i in range(1, N_SEATS):
+            _, trick_a, voids_a, sa = follow_card(fa, i, trick_a, voids_a, all_seats, play, sa,
+                                                  PLAY_EXPERT)
+            _, trick_b, voids_b, sb = follow_card(fb, i, trick_b, voids_b, all_seats, play, sb,
+                                                  PLAY_EXPERT)
+        a0, a1, trick_a = next_leader(trick_a, a0, a1)
+        b0, b1, trick_b = next_leader(trick_b, b0, b1)
+    a0, b0, a1, b1 = pair_last_trick(trick_a, trick_b, a0, a1, b0, b1, play.last_trick)
+    return a0, b0, a1, b1
+
+
+@njit
+def playout_random(flat, leader, trump, stream, play):
     """:func:`playout` on flat planes (``flat`` uint32 (16,), consumed) with the random policy on
-    every seat and no trick records, the random state in and out as four scalars: ``(play of
-    0+2, play of 1+3, s0, s1, s2, s3)``."""
-    return play_tricks(flat, leader, trump, 0, s0, s1, s2, s3, card_points, last_trick, counters,
-                       knobs,
-                       flat, flat, flat, PLAY_RANDOM, False)
+    every seat and no trick records, the random state in and out as a tuple of four scalars:
+    ``(play of 0+2, play of 1+3, stream)``."""
+    return play_tricks(flat, leader, trump, 0, stream, play, Tricks(flat, flat, flat),
+                       PLAY_RANDOM, False)
 
 
 @njit
-def playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick, counters,
-                      knobs):
+def playout_heuristic(flat, leader, trump, stream, play):
     """:func:`playout_random` with the heuristic on every seat (it reads no random numbers: the
     state passes through unchanged)."""
-    return play_tricks(flat, leader, trump, 0, s0, s1, s2, s3, card_points, last_trick, counters,
-                       knobs,
-                       flat, flat, flat, PLAY_HEURISTIC, False)
+    return play_tricks(flat, leader, trump, 0, stream, play, Tricks(flat, flat, flat),
+                       PLAY_HEURISTIC, False)
 
 
 @njit
-def playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points, last_trick,
-                  counters, knobs):
+def playout_mixed(flat, leader, trump, heuristic_seats, stream, play):
     """:func:`playout_random` with the heuristic on the seats of ``heuristic_seats`` (bits) and
     the random policy on the others."""
-    return play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                       last_trick, counters, knobs, flat, flat, flat, PLAY_MIXED, False)
+    return play_tricks(flat, leader, trump, heuristic_seats, stream, play,
+                       Tricks(flat, flat, flat), PLAY_MIXED, False)
 
 
 @njit
-def playout_fast(mode, flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                 last_trick, counters, knobs):
+def playout_fast(mode, flat, leader, trump, heuristic_seats, stream, play):
     """The play-out specialised for ``mode`` (:func:`play_mode`), without records."""
     if mode == PLAY_RANDOM:
-        return playout_random(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
-                              counters, knobs)
+        return playout_random(flat, leader, trump, stream, play)
     if mode == PLAY_HEURISTIC:
-        return playout_heuristic(flat, leader, trump, s0, s1, s2, s3, card_points, last_trick,
-                                 counters, knobs)
+        return playout_heuristic(flat, leader, trump, stream, play)
     # PLAY_EXPERT: the mixed play-out, every seat's bit set, reads each seat's knob row and
     # draws nothing (no third single play-out to compile)
-    return playout_mixed(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                         last_trick, counters, knobs)
+    return playout_mixed(flat, leader, trump, heuristic_seats, stream, play)
 
 
 @njit
-def playout_recorded(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                     last_trick, counters, knobs, trick_cards, trick_leaders, trick_winners):
-    """:func:`playout_mixed` writing the tricks (as :func:`playout`): any mix of policies, the
-    heuristic on the seats of ``heuristic_seats`` (one compiled function for the records, which
-    are not a hot path)."""
-    return play_tricks(flat, leader, trump, heuristic_seats, s0, s1, s2, s3, card_points,
-                       last_trick, counters, knobs, trick_cards, trick_leaders, trick_winners,
-                       PLAY_MIXED, True)
+def playout_recorded(flat, leader, trump, heuristic_seats, stream, play, tricks):
+    """:func:`playout_mixed` writing the tricks (:data:`Tricks`, as :func:`playout`): any mix of
+    policies, the heuristic on the seats of ``heuristic_seats`` (one compiled function for the
+    records, which are not a hot path)."""
+    return play_tricks(flat, leader, trump, heuristic_seats, stream, play, tricks, PLAY_MIXED,
+                       True)
 
 
 @njit
-def playout_pair_random(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3, n_tricks,
-                        card_points, last_trick, counters, knobs):
+def playout_pair_random(fa, la, ta, sa, fb, lb, tb, sb, n_tricks, play):
     """:func:`play_tricks_pair` with the random policy on every seat of both deals."""
-    return play_tricks_pair(fa, la, ta, sa0, sa1, sa2, sa3, fb, lb, tb, sb0, sb1, sb2, sb3,
-                            n_tricks, 0, card_points, last_trick, counters, knobs, PLAY_RANDOM)
+    return play_tricks_pair(fa, la, ta, sa, fb, lb, tb, sb, n_tricks, 0, play, PLAY_RANDOM)
 
 
 @njit
-def playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters,
-                           knobs):
+def playout_pair_heuristic(fa, la, ta, fb, lb, tb, n_tricks, play):
     """:func:`play_tricks_pair` with the heuristic on every seat of both deals (no random
     numbers): ``(play of 0+2 in A, in B, play of 1+3 in A, in B)``."""
     zero = np.uint64(0)
-    a0, b0, a1, b1, _, _, _, _, _, _, _, _ = play_tricks_pair(
-        fa, la, ta, zero, zero, zero, zero, fb, lb, tb, zero, zero, zero, zero, n_tricks, 0,
-        card_points, last_trick, counters, knobs, PLAY_HEURISTIC)
+    z = (zero, zero, zero, zero)
+    a0, b0, a1, b1, _, _ = play_tricks_pair(fa, la, ta, z, fb, lb, tb, z, n_tricks, 0, play,
+                                            PLAY_HEURISTIC)
     return a0, b0, a1, b1
 
 
 @njit
-def playout_pair_expert(fa, la, ta, fb, lb, tb, n_tricks, card_points, last_trick, counters,
-                        knobs):
+def playout_pair_expert(fa, la, ta, fb, lb, tb, n_tricks, play):
     """:func:`playout_pair_heuristic` with an expert on some seat: each seat plays the
-    heuristic's rules by its knob row (``knobs``), none draws a random number."""
-    zero = np.uint64(0)
-    a0, b0, a1, b1, _, _, _, _, _, _, _, _ = play_tricks_pair(
-        fa, la, ta, zero, zero, zero, zero, fb, lb, tb, zero, zero, zero, zero, n_tricks,
-        (1 << N_SEATS) - 1, card_points, last_trick, counters, knobs, PLAY_EXPERT)
-    return a0, b0, a1, b1
+    heuristic's rules by its knob row (``play.knobs``), none draws a random number
+    (:func:`play_tricks_pair_rows`)."""
+    return play_tricks_pair_rows(fa, la, ta, fb, lb, tb, n_tricks, play)
 
 
 @njit
@@ -552,15 +594,16 @@ def benchmark_trump(p0, p1, p2, p3, kt, trump_need, totals):
 
 
 @njit
-def benchmark_one(work, state, flat, hands, km, trump_need, totals, card_points, last_trick,
-                  counters, knobs, mode, heuristic_seats, play_out, trump_out, d):
-    """Deal ``d`` of :func:`playout_blocks` alone (``hands``: ``flat`` as (4, 4))."""
+def benchmark_one(work, state, flat, hands, km, trump_need, totals, play, mode, heuristic_seats,
+                  out, d):
+    """Deal ``d`` of :func:`playout_blocks` alone (``hands``: ``flat`` as (4, 4)); ``out`` is
+    ``(play_out, trump_out)``."""
     deal_seats(work, 0, work.shape[0] // N_SEATS, state, hands)
     trump = benchmark_trump(flat[0], flat[1], flat[2], flat[3], km, trump_need, totals)
-    a, c, s0, s1, s2, s3 = playout_fast(mode, flat, np.int64(0), trump, heuristic_seats, state[0],
-                                        state[1], state[2], state[3], card_points, last_trick,
-                                        counters, knobs)
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    a, c, stream = playout_fast(mode, flat, np.int64(0), trump, heuristic_seats,
+                                (state[0], state[1], state[2], state[3]), play)
+    state[0], state[1], state[2], state[3] = stream
+    play_out, trump_out = out
     play_out[d, 0] = a
     play_out[d, 1] = c
     trump_out[d] = trump
@@ -568,15 +611,16 @@ def benchmark_one(work, state, flat, hands, km, trump_need, totals, card_points,
 
 @njit
 def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop_b, kt,
-                    trump_need, card_points, last_trick, counters, knobs, mode, heuristic_seats,
-                    play_out, trump_out):
+                    trump_need, play, mode, heuristic_seats, out):
     """Deals ``start_a .. stop_a - 1`` of :func:`playout_blocks` (block ``block_a``'s stream and
-    deck copy) and, when ``block_b >= 0``, deals ``start_b .. stop_b - 1`` (block ``block_b``).
-    With one policy on every seat the two blocks' deals go in pairs (:func:`play_tricks_pair`):
-    the same results as one block after the other."""
+    deck copy) and, when ``block_b >= 0``, deals ``start_b .. stop_b - 1`` (block ``block_b``),
+    into ``out`` (``(play_out, trump_out)``). With one policy on every seat the two blocks'
+    deals go in pairs (:func:`play_tricks_pair`): the same results as one block after the
+    other."""
     hand = deck.shape[0] // N_SEATS
     km = (kt[0], kt[1], kt[2], kt[3], kt[4])  # what score_hand reads: a shorter tuple to pass
     totals = np.empty(4, dtype=np.int64)
+    play_out, trump_out = out
     state_a, work_a = block_start(deck, seed, block_a)
     flat_a = np.empty(N_SEATS * 4, dtype=np.uint32)
     hands_a = flat_a.reshape((N_SEATS, 4))
@@ -595,16 +639,15 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
             trump_b = benchmark_trump(flat_b[0], flat_b[1], flat_b[2], flat_b[3], km, trump_need,
                                       totals)
             if mode == PLAY_RANDOM:
-                (a0, b0, a1, b1, sa0, sa1, sa2, sa3, sb0, sb1, sb2, sb3) = playout_pair_random(
-                    flat_a, lead, trump_a, state_a[0], state_a[1], state_a[2], state_a[3],
-                    flat_b, lead, trump_b, state_b[0], state_b[1], state_b[2], state_b[3],
-                    hand, card_points, last_trick, counters, knobs)
-                state_a[0], state_a[1], state_a[2], state_a[3] = sa0, sa1, sa2, sa3
-                state_b[0], state_b[1], state_b[2], state_b[3] = sb0, sb1, sb2, sb3
+                a0, b0, a1, b1, sa, sb = playout_pair_random(
+                    flat_a, lead, trump_a, (state_a[0], state_a[1], state_a[2], state_a[3]),
+                    flat_b, lead, trump_b, (state_b[0], state_b[1], state_b[2], state_b[3]),
+                    hand, play)
+                state_a[0], state_a[1], state_a[2], state_a[3] = sa
+                state_b[0], state_b[1], state_b[2], state_b[3] = sb
             else:
                 a0, b0, a1, b1 = playout_pair_heuristic(flat_a, lead, trump_a, flat_b, lead,
-                                                        trump_b, hand, card_points, last_trick,
-                                                        counters, knobs)
+                                                        trump_b, hand, play)
             play_out[d_a, 0] = a0
             play_out[d_a, 1] = a1
             trump_out[d_a] = trump_a
@@ -614,13 +657,12 @@ def benchmark_deals(deck, seed, block_a, start_a, stop_a, block_b, start_b, stop
             d_a += 1
             d_b += 1
         while d_b < stop_b:
-            benchmark_one(work_b, state_b, flat_b, hands_b, km, trump_need, totals, card_points,
-                          last_trick, counters, knobs, mode, heuristic_seats, play_out, trump_out,
-                          d_b)
+            benchmark_one(work_b, state_b, flat_b, hands_b, km, trump_need, totals, play, mode,
+                          heuristic_seats, out, d_b)
             d_b += 1
     while d_a < stop_a:
-        benchmark_one(work_a, state_a, flat_a, hands_a, km, trump_need, totals, card_points,
-                      last_trick, counters, knobs, mode, heuristic_seats, play_out, trump_out, d_a)
+        benchmark_one(work_a, state_a, flat_a, hands_a, km, trump_need, totals, play, mode,
+                      heuristic_seats, out, d_a)
         d_a += 1
 
 
@@ -652,8 +694,9 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
     n_deals = play_out.shape[0]
     n_blocks = (n_deals + block_size - 1) // block_size
     mode, heuristic_seats = play_mode(seat_policies)
-    counters = counter_mask(card_points)
-    knobs = seat_knobs(seat_policies, tune)
+    play = PlayTable(card_points, last_trick, counter_mask(card_points),
+                     seat_knobs(seat_policies, tune))
+    out = (play_out, trump_out)
     for q in range(share[0], share[1]):  # blocks 2q and 2q + 1, played in pairs
         b = 2 * q
         start_a = b * block_size
@@ -662,5 +705,4 @@ def playout_blocks(deck, card_points, last_trick, kt, trump_need, seat_policies,
         start_b = stop_a
         stop_b = min(n_deals, start_b + block_size)
         benchmark_deals(deck, seed, first_block + b, start_a, stop_a, other, start_b, stop_b, kt,
-                        trump_need, card_points, last_trick, counters, knobs, mode, heuristic_seats,
-                        play_out, trump_out)
+                        trump_need, play, mode, heuristic_seats, out)

@@ -29,7 +29,10 @@ field documented here once.
   (default 10: an ace or a ten).
 
 The run: :class:`binokel_sim.kernels.runs.Run`. ``seats`` int64 (2,): each seat's policy
-(:data:`~binokel_sim.kernels.policies.POLICY_RANDOM` or ``POLICY_HEURISTIC``).
+(:data:`~binokel_sim.kernels.policies.POLICY_RANDOM`, ``POLICY_HEURISTIC`` or
+``POLICY_SAMPLING``). ``samples``: the sampling seats' deals a decision (int64), or None when no
+seat samples: numba then prunes the sampling code. A block's ``sampling.Finder`` holds the
+sampling seats' working arrays and what the table knows (:mod:`.sampling`).
 
 ``SixtySixScratch``, a block's working arrays for the deal in play:
 
@@ -61,7 +64,8 @@ exchange, two a trick until it is closed or exhausted (the records rebuild them)
 The random stream of a deal (block ``first_block + d // block_size``, the deck permutation
 carried over within a block): the shuffle (23 positions, ``deal.deal_sum``), then the random
 seats' decisions in play order: the leader's exchange, close, card, announcement and claim,
-the follower's card, the winner's claim. A decision with one option reads nothing.
+the follower's card, the winner's claim; a sampling seat's samples where it decides
+(:mod:`.sampling`). A decision with one option reads nothing.
 """
 
 from collections import namedtuple
@@ -70,8 +74,20 @@ import numpy as np
 
 from binokel_sim.kernels.deal import block_start, deal_sum
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import POLICY_RANDOM, random_card
+from binokel_sim.kernels.policies import POLICY_RANDOM, POLICY_SAMPLING, random_card
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.sixty_six.sampling import (
+    CLOSE,
+    EXCHANGE,
+    FOLLOW,
+    LEAD,
+    MAX_CANDIDATES,
+    Finder,
+    Position,
+    choose,
+    excluded_by,
+    partner,
+)
 from binokel_sim.kernels.sixty_six.heuristic import (
     heuristic_closes,
     heuristic_follow,
@@ -183,12 +199,41 @@ def write_end(out, d, n_tricks, tally, claim, result):
         out.result[d, i] = result[i]
 
 
+@njit(inline="always")
+def new_scratch():
+    """An empty ``SixtySixScratch``."""
+    return SixtySixScratch(np.zeros(2, dtype=np.int64), np.zeros(STOCK, dtype=np.int64),
+                           np.zeros((3, 2), dtype=np.int64))
+
+
+@njit(inline="always")
+def new_finder():
+    """An empty :class:`~binokel_sim.kernels.sixty_six.sampling.Finder` (a block's)."""
+    return Finder(np.zeros(24, dtype=np.uint64), np.zeros((2, MAX_CANDIDATES), dtype=np.int64),
+                  new_scratch(), new_scratch(), np.zeros(2, dtype=np.int64),
+                  np.zeros(2, dtype=np.int64))
+
+
+@njit(inline="always")
+def position(seat, trump, leader, led, left, closed, closer, at_close, gone):
+    """The deal's ``sampling.Position`` (int64 scalars)."""
+    return Position(np.int64(seat), np.int64(trump), np.int64(leader), np.int64(led),
+                    np.int64(left), np.int64(1 if closed else 0), np.int64(closer),
+                    np.int64(at_close), np.int64(gone))
+
+
 @njit
-def play_deal(table, seats, scratch, dealer, out, d, rng):
+def play_deal(table, seats, scratch, dealer, out, d, rng, samples, finder):
     """Play deal ``d`` from ``scratch.hands`` and ``scratch.stock`` (``SixtySixScratch``, both
     consumed) with the policies of ``seats``, and write its row of ``out`` (``SixtySixDeals``).
-    ``rng``: the random state ``(s0, s1, s2, s3)`` (uint64), returned as it is after the deal."""
+    ``rng``: the random state ``(s0, s1, s2, s3)`` (uint64), returned as it is after the deal.
+    ``samples``: the sampling seats' deals a decision, None when no seat samples (the sampling
+    code is then not compiled in); ``finder``: their working arrays and what the table knows
+    (``sampling.Finder``, kept only when ``samples`` is given)."""
     s0, s1, s2, s3 = rng
+    if samples is not None:
+        finder.shown[:] = 0
+        finder.excluded[:] = 0
     knobs = table.knobs
     card_points = table.card_points
     hands, stock, tally = scratch.hands, scratch.stock, scratch.tally
@@ -215,16 +260,34 @@ def play_deal(table, seats, scratch, dealer, out, d, rng):
         hand = hands[me]
         # --- before the lead, in this order: the exchange, closing (docs/rules.md "Sixty-six")
         if may_exchange(hand, nine, won[me], left, closed):
-            yes, s0, s1, s2, s3 = decides(chance, knobs.random_exchange, True, s0, s1, s2, s3)
+            if samples is not None and seats[me] == POLICY_SAMPLING:
+                choice, s0, s1, s2, s3 = choose(
+                    table, samples, finder, position(me, trump, me, -1, left, closed, closer,
+                                                     opponent_won_at_close, gone),
+                    hands, stock, tally, EXCHANGE, (s0, s1, s2, s3))
+                yes = choice == 1
+            else:
+                yes, s0, s1, s2, s3 = decides(chance, knobs.random_exchange, True,
+                                              s0, s1, s2, s3)
             if yes:
+                if samples is not None:
+                    finder.shown[me] |= bit(stock[STOCK - 1])
                 hand = (hand & ~bit(nine)) | bit(stock[STOCK - 1])
                 stock[STOCK - 1] = nine
                 flags |= EXCHANGED
         if may_close(left, closed):
-            sure = not chance and heuristic_closes(
-                hand, gone, trump, count_of(tally[0, me], tally[1, me], won[me]), won[me],
-                card_points, table.claim + knobs.close_margin)
-            yes, s0, s1, s2, s3 = decides(chance, knobs.random_close, sure, s0, s1, s2, s3)
+            if samples is not None and seats[me] == POLICY_SAMPLING:
+                hands[me] = hand  # the exchange's card
+                choice, s0, s1, s2, s3 = choose(
+                    table, samples, finder, position(me, trump, me, -1, left, closed, closer,
+                                                     opponent_won_at_close, gone),
+                    hands, stock, tally, CLOSE, (s0, s1, s2, s3))
+                yes = choice == 1
+            else:
+                sure = not chance and heuristic_closes(
+                    hand, gone, trump, count_of(tally[0, me], tally[1, me], won[me]), won[me],
+                    card_points, table.claim + knobs.close_margin)
+                yes, s0, s1, s2, s3 = decides(chance, knobs.random_close, sure, s0, s1, s2, s3)
             if yes:
                 closed = True
                 closer = me
@@ -232,13 +295,21 @@ def play_deal(table, seats, scratch, dealer, out, d, rng):
                 flags |= CLOSED
         strict = closed or left == 0
         # --- the lead, and the marriage it announces (a claim may follow)
-        if chance:
+        if samples is not None and seats[me] == POLICY_SAMPLING:
+            hands[me] = hand
+            led, s0, s1, s2, s3 = choose(
+                table, samples, finder, position(me, trump, me, -1, left, closed, closer,
+                                                 opponent_won_at_close, gone),
+                hands, stock, tally, LEAD, (s0, s1, s2, s3))
+        elif chance:
             led, s0, s1, s2, s3 = random_card(hand, s0, s1, s2, s3)
         else:
             led = heuristic_lead(hand, gone, trump, strict)
         if announces(hand, led):
             yes, s0, s1, s2, s3 = decides(chance, knobs.random_announce, True, s0, s1, s2, s3)
             if yes:
+                if samples is not None:
+                    finder.shown[me] |= bit(partner(led))
                 flags |= ANNOUNCED
                 tally[1, me] += table.trump_marriage if led // 6 == trump else table.marriage
                 if won[me] > 0:
@@ -253,12 +324,19 @@ def play_deal(table, seats, scratch, dealer, out, d, rng):
         hands[me] = hand & ~bit(led)
         # --- the follow and the trick
         hand = hands[other]
-        if seats[other] == POLICY_RANDOM:
+        if samples is not None and seats[other] == POLICY_SAMPLING:
+            follow, s0, s1, s2, s3 = choose(
+                table, samples, finder, position(other, trump, me, led, left, closed, closer,
+                                                 opponent_won_at_close, gone),
+                hands, stock, tally, FOLLOW, (s0, s1, s2, s3))
+        elif seats[other] == POLICY_RANDOM:
             legal = legal_follow(hand, led, trump, strict)
             follow, s0, s1, s2, s3 = random_card(legal, s0, s1, s2, s3)
         else:
             follow = heuristic_follow(table, hand, led, trump, strict, tally[0, other],
                                       tally[1, other])
+        if samples is not None and strict:
+            finder.excluded[other] |= excluded_by(follow, led, trump)
         hands[other] = hand & ~bit(follow)
         winner = other if takes(follow, led, trump) else me
         gone |= bit(led) | bit(follow)
@@ -268,6 +346,8 @@ def play_deal(table, seats, scratch, dealer, out, d, rng):
         k += 1
         # --- the draws, the last trick's points, the winner's claim
         if not closed and left > 0:
+            if samples is not None and left == 2:  # the face-up bottom card, drawn last
+                finder.shown[1 - winner] |= bit(stock[STOCK - 1])
             hands[winner] |= bit(stock[STOCK - left])
             hands[1 - winner] |= bit(stock[STOCK - left + 1])
             left -= 2
@@ -293,14 +373,14 @@ def play_deal(table, seats, scratch, dealer, out, d, rng):
 
 
 @njit
-def sixty_six_block(table, run, seats, out, block, start, stop):
+def sixty_six_block(table, run, seats, samples, out, block, start, stop):
     """Deals ``start .. stop - 1`` of the run, all from the stream of ``block``: the shuffle, the
     deal read off, the play (:func:`play_deal`)."""
     state, cards = block_start(table.deck, run.seed, block)
     work = cards.astype(np.uint64)  # deal_sum's deck: the state stays in registers
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    scratch = SixtySixScratch(np.zeros(2, dtype=np.int64), np.zeros(STOCK, dtype=np.int64),
-                              np.zeros((3, 2), dtype=np.int64))
+    scratch = new_scratch()
+    finder = new_finder()
     for d in range(start, stop):
         _, s0, s1, s2, s3 = deal_sum(work, work.shape[0] - 1, s0, s1, s2, s3)
         dealer = (run.first_deal + d) % 2
@@ -310,16 +390,18 @@ def sixty_six_block(table, run, seats, out, block, start, stop):
         out.hands[d, 1] = scratch.hands[1]
         for j in range(STOCK):
             out.stock[d, j] = scratch.stock[j]
-        s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, out, d, (s0, s1, s2, s3))
+        s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, out, d, (s0, s1, s2, s3),
+                                   samples, finder)
 
 
 @njit
-def sixty_six_blocks(table, run, seats, out, share):
+def sixty_six_blocks(table, run, seats, samples, out, share):
     """Run ``run.n_items`` deals in blocks of ``run.block_size``: block ``b`` covers deals
     ``b * block_size ..`` and reads stream ``run.first_block + b``, writing only its deals' rows
-    of ``out``, so the outputs do not depend on the threads. ``share``: this call's blocks,
+    of ``out``, so the outputs do not depend on the threads. ``samples``: the sampling seats'
+    deals a decision (int64), None when no seat samples (:func:`play_deal`). ``share``: this call's blocks,
     ``share[0] <= b < share[1]`` (one thread's share, ``binokel_sim.simulate.spread_blocks``)."""
     for b in range(share[0], share[1]):
         start = b * run.block_size
-        sixty_six_block(table, run, seats, out, run.first_block + b, start,
+        sixty_six_block(table, run, seats, samples, out, run.first_block + b, start,
                         min(run.n_items, start + run.block_size))

@@ -31,21 +31,16 @@ import numpy as np
 from binokel_sim.kernels.deal import block_start, deal_sum
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.sixty_six.deals import (
-    SixtySixScratch,
     lay_out_deal,
     new_deals,
+    new_finder,
+    new_scratch,
     play_deal,
 )
 from binokel_sim.kernels.sixty_six.rules import HAND, STOCK, bit
 
 Game = namedtuple("Game", ["policy_a", "policy_b", "target", "max_deals"])
 Sample = namedtuple("Sample", ["hand", "turned", "dealer", "unseen"])
-
-
-@njit(inline="always")
-def new_scratch():
-    return SixtySixScratch(np.zeros(2, dtype=np.int64), np.zeros(STOCK, dtype=np.int64),
-                           np.zeros((3, 2), dtype=np.int64))
 
 
 @njit(inline="always")
@@ -58,12 +53,13 @@ def replay_from(scratch, hands, stock):
 
 
 @njit
-def duel_block(table, run, policies, diff_out, block, start, stop):
+def duel_block(table, run, policies, samples, diff_out, block, start, stop):
     """Deals ``start .. stop - 1`` of a paired duel from the stream of ``block``."""
     state, cards = block_start(table.deck, run.seed, block)
     work = cards.astype(np.uint64)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     scratch = new_scratch()
+    finder = new_finder()
     hands = np.zeros(2, dtype=np.int64)
     stock = np.zeros(STOCK, dtype=np.int64)
     one = new_deals(1)
@@ -77,30 +73,32 @@ def duel_block(table, run, policies, diff_out, block, start, stop):
             seats[a_seat] = policies[0]
             seats[1 - a_seat] = policies[1]
             replay_from(scratch, hands, stock)
-            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, 0, (s0, s1, s2, s3))
+            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, 0, (s0, s1, s2, s3),
+                                       samples, finder)
             points = one.result[0, 1]
             total += points if one.result[0, 0] == a_seat else -points
         diff_out[d] = total / 2.0
 
 
 @njit
-def sixty_six_duel_blocks(table, run, policies, diff_out, share):
+def sixty_six_duel_blocks(table, run, policies, samples, diff_out, share):
     """A paired duel of ``policies`` (int64 (2,): A's and B's kernel ids) over ``run.n_items``
     deals: per deal, A's game points minus B's, averaged over the two seatings, into
     ``diff_out`` float64 (n,). ``share``: this call's blocks (``simulate.spread_blocks``)."""
     for b in range(share[0], share[1]):
         start = b * run.block_size
-        duel_block(table, run, policies, diff_out, run.first_block + b, start,
+        duel_block(table, run, policies, samples, diff_out, run.first_block + b, start,
                    min(run.n_items, start + run.block_size))
 
 
 @njit
-def match_block(table, run, game, games_out, block, start, stop):
+def match_block(table, run, game, samples, games_out, block, start, stop):
     """Games ``start .. stop - 1`` from the stream of ``block``."""
     state, cards = block_start(table.deck, run.seed, block)
     work = cards.astype(np.uint64)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     scratch = new_scratch()
+    finder = new_finder()
     one = new_deals(1)
     seats = np.zeros(2, dtype=np.int64)
     for g in range(start, stop):
@@ -115,7 +113,8 @@ def match_block(table, run, game, games_out, block, start, stop):
             _, s0, s1, s2, s3 = deal_sum(work, work.shape[0] - 1, s0, s1, s2, s3)
             dealer = (number + deals) % 2
             lay_out_deal(work, dealer, scratch.hands, scratch.stock)
-            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, 0, (s0, s1, s2, s3))
+            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, 0, (s0, s1, s2, s3),
+                                       samples, finder)
             deals += 1
             side = 0 if one.result[0, 0] == a_seat else 1
             totals[side] += one.result[0, 1]
@@ -129,22 +128,23 @@ def match_block(table, run, game, games_out, block, start, stop):
 
 
 @njit
-def sixty_six_match_blocks(table, run, game, games_out, share):
+def sixty_six_match_blocks(table, run, game, samples, games_out, share):
     """``run.n_items`` whole games of ``game`` (``Game``); ``games_out`` int64 (n, 4): A won
     (1/0, -1 unfinished), the deals played, A's game points, B's."""
     for b in range(share[0], share[1]):
         start = b * run.block_size
-        match_block(table, run, game, games_out, run.first_block + b, start,
+        match_block(table, run, game, samples, games_out, run.first_block + b, start,
                     min(run.n_items, start + run.block_size))
 
 
 @njit
-def sample_block(table, run, sample, seats, out, block, start, stop):
+def sample_block(table, run, sample, seats, samples, out, block, start, stop):
     """Samples ``start .. stop - 1`` from the stream of ``block``."""
     state, cards = block_start(sample.unseen, run.seed, block)
     work = cards.astype(np.uint64)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     scratch = new_scratch()
+    finder = new_finder()
     for d in range(start, stop):
         _, s0, s1, s2, s3 = deal_sum(work, work.shape[0] - 1, s0, s1, s2, s3)
         other = np.int64(0)
@@ -161,15 +161,15 @@ def sample_block(table, run, sample, seats, out, block, start, stop):
         for j in range(STOCK):
             out.stock[d, j] = scratch.stock[j]
         s0, s1, s2, s3 = play_deal(table, seats, scratch, sample.dealer, out, d,
-                                   (s0, s1, s2, s3))
+                                   (s0, s1, s2, s3), samples, finder)
 
 
 @njit
-def sixty_six_sample_blocks(table, run, sample, seats, out, share):
+def sixty_six_sample_blocks(table, run, sample, seats, samples, out, share):
     """``run.n_items`` deals around one hand (``Sample``: seat 0's hand, the turned trump, the
     dealer, the unseen cards), played with ``seats``' policies, into ``out``
     (``SixtySixDeals``, the whole records)."""
     for b in range(share[0], share[1]):
         start = b * run.block_size
-        sample_block(table, run, sample, seats, out, run.first_block + b, start,
+        sample_block(table, run, sample, seats, samples, out, run.first_block + b, start,
                      min(run.n_items, start + run.block_size))

@@ -1,5 +1,5 @@
 """The heuristic card player of the talon games
-(:func:`binokel_sim.kernels.talon.deals.play_talon`), which plays every widow trick too.
+(:func:`binokel_sim.kernels.talon.deals.talon_items`), which plays every widow trick too.
 
 It sees only what its seat may know: its own hand, the cards played so far, the trick on the
 table. Its rules are documented in
@@ -8,10 +8,10 @@ card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-h
 (:mod:`binokel_sim.kernels.bits`).
 """
 
+from collections import namedtuple
+
 import numpy as np
 
-from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.bits import (
     RANK0,
     SUIT_MASK,
@@ -24,12 +24,26 @@ from binokel_sim.kernels.bits import (
     lowest_rank,
     popcount,
 )
+from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.policies import N_TUNE
 
 RANK_9, RANK_J, RANK_Q, RANK_K, RANK_T, RANK_A = range(6)
 BINOKEL = (np.int64(1) << RANK_Q) | (np.int64(1) << (2 * 6 + RANK_J))  # QS + JD (SPEC "Common")
 WIN_FOR_MELD = 40  # a pending declaration worth this much is worth winning a trick for
 WIN_FOR_POINTS = 10  # as is an ace or a ten on the table
 BIG = (RANK0 << RANK_T) | (RANK0 << RANK_A)  # aces and tens: the cards worth saving
+
+Place = namedtuple("Place", ["position", "led", "win_card", "partner_wins", "last",
+                             "trick_points"])
+"""A seat's place in the trick, as the heuristic reads it: ``position`` (int64, 0 leads), ``led``
+the led suit and ``win_card`` the card holding the trick (int64, -1 when leading),
+``partner_wins`` (bool) its partner holds the trick, ``last`` (bool) it plays last,
+``trick_points`` (int64) the points on the table."""
+
+Meld = namedtuple("Meld", ["ready", "pending", "shown"])
+"""What a trick won would let the seat declare (phase 1; zeros in strict tricks), int64 each:
+``ready`` the best declaration it could then make, ``pending`` the card types of the
+declarations it may make now, ``shown`` the types of which a copy has served in one."""
 
 # The knobs of the talon heuristic: a policy's row of ``N_TUNE`` int64 in a ``tune`` array (the
 # heuristic's row holds HEURISTIC_TUNE, the expert policy's its fitted values,
@@ -51,9 +65,9 @@ L_PENDING, L_SHOWN, F_PENDING, F_SHOWN = range(17, 21)
 # strict tricks (phase 2, the widow games): S1 pulls trumps holding this many more than are
 # unseen (the heuristic: 0); S3 playing last takes a trick holding at least this many points
 # (1); S3 not last takes a trick holding at least this many points with a card that is no
-# master (the heuristic never: NEVER); 1 = the widow games' defenders treat each other as
-# partners (S2), the heuristic knows partners only in fixed partnerships
-S_PULL, S_TAKE_LAST, S_GRAB, S_TEAM = range(21, 25)
+# master (the heuristic never: NEVER); a family's own strict-trick knob (the heuristic: 0; the
+# widow games': their defenders as partners, kernels/widow/knobs.py S_TEAM)
+S_PULL, S_TAKE_LAST, S_GRAB, S_FAMILY = range(21, 25)
 NEVER = 1 << 40
 # strict tricks by weights (:func:`strict_scored_card`), with ``X_SCORE`` 1. Leading: a trump, a
 # master, a master trump while the seat holds at least as many trumps as are unseen, an ace or
@@ -68,15 +82,9 @@ X_F_WIN, X_F_TAKE, X_F_SAFE, X_F_BIG_WINS, X_F_BIG_LOSES, X_F_SMEAR, X_F_TRUMP, 
 # ten given to his trick (with the scorer; without it, rule E3)
 F_OVER, F_SMEAR = 41, 42
 F_E3 = 43  # 1 = rule E3 (the heuristic's throw) when the partner holds the trick, not the weights
-# the widow games' soloist buries by ``engines.widow.preferences`` order 1 + this knob: 0 the
-# most card points first (the heuristic), 1 the same with the side aces last (kept to win tricks)
-W_BURY = 44
-# ... and first the cards but the ace of his side suit of the fewest cards, if it holds at most
-# this many (0: never), a suit without a held ace before one with (:func:`void_order`)
-W_VOID = 45
-# the widow games: a bidding seat reads its bid limit this many estimate rows higher (0: as the
-# heuristic; widow_value.bid_table)
-W_BID = 46
+# the knobs of a family's own decisions, FAMILY_KNOBS .. FAMILY_KNOBS + 2 (the heuristic: 0; the
+# widow games': burying and bidding, kernels/widow/knobs.py)
+FAMILY_KNOBS = 44
 # phase 1, following: per place in the trick (second, third and last under an opponent's card,
 # third and last under the partner's: binokel_sim/expert_play.py PLACES) a row of weights added
 # to the follow scores: a card that takes the trick, per point it takes, per ten points ready, an
@@ -231,34 +239,28 @@ def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, p
 
 
 @njit
-def heuristic_talon_card(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led, win_card,
-                         partner_wins, last, trick_points, ready, trump, counters, tune, row,
-                         pending, shown):
+def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump, counters, tune,
+                         row):
     """The card the heuristic plays out of ``legal`` (int64 mask): :func:`talon_card_rules` with
     the knobs of ``tune`` from ``row`` on, or with ``tune`` None the heuristic's own
     (:data:`HEURISTIC_TUNE`, constants of the compiled code: numba prunes the branch that does
     not apply by the argument's type, and the compiler folds the rules' switches away; the
     play-outs of the sampling policy, where every seat plays the heuristic proper, pass None)."""
     if tune is None:
-        return talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position,
-                                led, win_card, partner_wins, last, trick_points, ready, trump,
-                                counters, HEURISTIC_TUNE, np.int64(0), pending, shown)
-    return talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led,
-                            win_card, partner_wins, last, trick_points, ready, trump, counters,
-                            tune, row, pending, shown)
+        return talon_card_rules(legal, hand, played, copies, early, place, meld, trump,
+                                counters, HEURISTIC_TUNE, np.int64(0))
+    return talon_card_rules(legal, hand, played, copies, early, place, meld, trump, counters,
+                            tune, row)
 
 
 @njit(inline="always")
-def talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, position, led,
-                     win_card, partner_wins, last, trick_points, ready, trump, counters, tune,
-                     row, pending, shown):
-    """The card the heuristic plays out of ``legal`` (int64 mask). Arguments: ``h0..h3`` the seat's
-    planes; ``g0..g3`` the planes of the cards played so far; ``copies`` copies of a
-    card in the deck; ``early`` phase 1 (the talon lasts); ``position`` the seat's place in the
-    trick (0 leads); ``led`` the led suit and ``win_card`` the card holding the trick (-1 when
-    leading); ``partner_wins`` the partner holds the trick; ``last`` the seat plays last;
-    ``trick_points`` the points on the table; ``ready`` the best declaration it could make after
-    winning this trick (phase 1); ``trump``; ``counters`` card types worth points.
+def talon_card_rules(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
+    """The card the heuristic plays out of ``legal`` (int64 mask). Arguments: ``hand`` the seat's
+    planes ``(h0, h1, h2, h3)``; ``played`` the planes of the cards played so far
+    ``(g0, g1, g2, g3)``; ``copies`` copies of a card in the deck; ``early`` phase 1 (the talon
+    lasts); ``place`` the seat's place in the trick (:class:`Place`); ``meld`` what a won trick
+    would let it declare (:class:`Meld`; zeros in strict tricks); ``trump``; ``counters`` card
+    types worth points; the knobs ``tune`` from ``row`` on.
 
     Phase 1 (free play)
       E1. Lead the cheapest card that serves no meld (a non-trump nine or jack first), keeping
@@ -279,6 +281,10 @@ def talon_card_rules(legal, h0, h1, h2, h3, g0, g1, g2, g3, copies, early, posit
       S3. Otherwise, playing last, take the trick with the cheapest winning card if the table has
           points; not last, win only with a master; else play the cheapest card.
     """
+    h0, h1, h2, h3 = hand
+    g0, g1, g2, g3 = played
+    position, led, win_card, partner_wins, last, trick_points = place
+    ready, pending, shown = meld
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     if early:
         keep = meld_cards(trump_block) | BIG

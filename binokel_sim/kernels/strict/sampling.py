@@ -14,8 +14,12 @@ deals the cards the seat cannot see to the other seats by the exact constrained 
 (:mod:`binokel_sim.kernels.sampler`): known cards placed, the rest uniform over the deals that
 respect every seat's excluded types (docs/rules.md, "Sampling policy and inference"); with the
 ablation's ``infer`` (:data:`~binokel_sim.kernels.knowledge.INFERENCE`) only where the deciding
-seat infers.
+seat infers. A family that knows more (the widow games: the shown widow, the demand, the buried
+cards) keeps it in its part of the knowledge (``StrictKnowledge.family``), which only the stubs
+of :mod:`binokel_sim.kernels.strict.family` read.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -24,59 +28,94 @@ from binokel_sim.kernels.bits import ALL_TYPES, N_TYPES, lowest_bit, popcount
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
+from binokel_sim.kernels.sampler import (
+    BOUND_BURIED,
+    BOUND_DEMAND,
+    BOUND_HOLDER,
+    BOUND_SOLOIST,
+    N_BOUND,
+)
+from binokel_sim.kernels.strict.family import part_learn, side_value
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
-from binokel_sim.kernels.strict.widow_knowledge import widow_learn, widow_part
+
+__all__ = [
+    "StrictKnowledge",
+    "best_type",
+    "learn",
+    "race_drop",
+    "race_note",
+    "race_step",
+    "race_zone",
+    "side_value",
+    "strict_knowledge",
+    "strict_view",
+]
+
+StrictKnowledge = namedtuple("StrictKnowledge", [
+    "excluded", "known", "n_samples", "ways", "split", "pool", "allowed", "capacity", "bound",
+    "base", "work", "totals", "state", "points", "won", "heuristic", "stub3", "stub2",
+    "no_solver", "infer", "race", "value", "cross", "family"])
+"""What the table knows in strict tricks, and the sampling decision's working arrays (small
+stubs unless the sampling policy plays, :func:`strict_knowledge`). Per seat (P seats):
+
+- ``excluded`` int64 (P,): the card types the seat can no longer hold;
+- ``known`` int64 (P, 24): the copies per type everybody knows it holds;
+- ``n_samples`` int64: the samples per decision;
+- ``ways`` float64 (50, h + 1, h + 1, h + 1) for hands of ``h`` cards: the sampler's table
+  (two layers, :func:`~binokel_sim.kernels.sampler.count_bounded`); ``split`` int64 (4, 24) a
+  sample's split; ``pool`` (24,), ``allowed`` and ``capacity`` (4,): the sampler's groups
+  (:func:`strict_view`); ``bound``: the sampler's bound, ``(lower int64 (24,), par int64
+  (N_BOUND,))``, none until a family's part sets one;
+- ``base`` and ``work`` int64 (P, 4): a sample's hands and a play-out's; ``totals`` int64 (24,)
+  the totals per card type; ``state`` uint64 (4,) the stream as the sampler reads it;
+- ``points`` (P, 2) and ``won`` (P,): a play-out's points and tricks; ``heuristic`` (P,) its
+  policies (the heuristic's); ``stub3``, ``stub2`` and ``no_solver``: the placeholders
+  :func:`~binokel_sim.kernels.strict.tricks.play_strict` is given in a play-out;
+- ``infer`` int64: what the deals respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`);
+  ``race`` int64: 1 when the decision races its types (:func:`race_drop`: the talon games), with
+  ``value`` (24,) one sample's values per type and ``cross`` (24, 24) the sums of products
+  (:func:`race_note`);
+- ``family``: the family's part (:mod:`binokel_sim.kernels.strict.family`; the widow games'
+  knowledge, :class:`~binokel_sim.kernels.strict.family.NoPart` in the talon games), reached
+  only through the family stubs.
+"""
 
 
 @njit
-def strict_knowledge(n_players, hand, n_samples, infer, active, widow, race):
-    """The strict tricks' knowledge and the decision's working arrays (small stubs unless
-    ``active``): per seat the excluded card types and the known copies per type; the samples per
-    decision; the sampler's ``ways`` (float64 (50, h + 1, h + 1, h + 1) for hands of ``h``
-    cards: two layers, :func:`~binokel_sim.kernels.sampler.count_bounded`) and split; the pool,
-    allowed masks and capacities; a sample's hands and a play-out's; the totals per card type;
-    the stream as the sampler reads it; a play-out's points, tricks won and policies (the
-    heuristic's); the placeholders :func:`play_strict` is given; last, ``widow``: the widow
-    games' knowledge (:func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`, a stub in the
-    talon games); ``infer``, what the deals respect
-    (:data:`~binokel_sim.kernels.knowledge.INFERENCE`); whether the decision races its types
-    (``race``, :func:`race_drop`: the talon games) and the race's values per type and sums of
-    products (:func:`race_note`)."""
+def strict_knowledge(n_players, hand, n_samples, infer, active, race, family):
+    """The strict tricks' :class:`StrictKnowledge` (small stubs unless ``active``), with the
+    family's part ``family``, ``infer`` what the deals respect and ``race`` whether the decision
+    races its types."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
-    return (np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64),
-            np.int64(n_samples), np.empty((2 * (N_TYPES + 1), size, size, size)),
-            np.zeros((4, N_TYPES), dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros((p, 4), dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
-            np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
-            np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-            np.empty((0, 1), dtype=np.int64), solver_scratch(False), widow, np.int64(infer),
-            np.int64(race), np.zeros(N_TYPES, dtype=np.int64),
-            np.zeros((N_TYPES, N_TYPES), dtype=np.int64))
-
-
-@njit
-def strict_knowledge_without_widow(n_players, hand, n_samples, infer, active):
-    """:func:`strict_knowledge` for a game without a widow (the talon games): the widow part is
-    :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_part`'s stub, built here so that no
-    family but the widow's knows the widow's knowledge. The talon games' decisions race their
-    types (:func:`race_drop`), as phase 1's do."""
-    return strict_knowledge(n_players, hand, n_samples, infer, active,
-                            widow_part(1, False, np.zeros((1, 1), dtype=np.int64),
-                                       np.zeros(1, dtype=np.int64)), True)
+    par = np.zeros(N_BOUND, dtype=np.int64)  # no bound until a family's part sets one (the
+    par[BOUND_SOLOIST] = -1                  # talon games: never): no groups, no slack, no
+    par[BOUND_BURIED] = -1                   # demanded type
+    par[BOUND_HOLDER] = -1
+    par[BOUND_DEMAND] = -1
+    return StrictKnowledge(
+        np.zeros(p, dtype=np.int64), np.zeros((p, N_TYPES), dtype=np.int64), np.int64(n_samples),
+        np.empty((2 * (N_TYPES + 1), size, size, size)), np.zeros((4, N_TYPES), dtype=np.int64),
+        np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.int64),
+        np.zeros(4, dtype=np.int64), (np.zeros(N_TYPES, dtype=np.int64), par),
+        np.zeros((p, 4), dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
+        np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+        np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
+        np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
+        np.empty((0, 1), dtype=np.int64), solver_scratch(False), np.int64(infer),
+        np.int64(race), np.zeros(N_TYPES, dtype=np.int64),
+        np.zeros((N_TYPES, N_TYPES), dtype=np.int64), family)
 
 
 @njit(inline="always")
 def learn(knows, seat, c, excluded):
     """``seat`` played ``c``, which told the table ``excluded`` (:func:`excluded_by`; 0 for a
-    lead): those types are out, and one known copy of ``c`` is gone (at least 0); in a widow
-    game also what :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_learn` keeps."""
-    knows[0][seat] |= excluded
-    if knows[1][seat, c] > 0:
-        knows[1][seat, c] -= 1
-    widow_learn(knows[18], seat, c)
+    lead): those types are out, and one known copy of ``c`` is gone (at least 0); and what the
+    family's part keeps (:func:`~binokel_sim.kernels.strict.family.part_learn`)."""
+    knows.excluded[seat] |= excluded
+    if knows.known[seat, c] > 0:
+        knows.known[seat, c] -= 1
+    part_learn(knows.family, seat, c)
 
 
 @njit
@@ -105,25 +144,6 @@ def strict_view(hands, seat, known, excluded, inferring, copies, g0, g1, g2, g3,
         if pool[t] < 0:
             raise ValueError("sampling policy: the known cards do not add up")
     return n_players - 1
-
-
-@njit
-def side_value(points, seat, pairs):
-    """What a sampling seat maximises: its side's points (card and meld, ``points`` (P, 2)) less
-    the mean of the other sides', times the number of other sides (an integer). The sides are
-    the seats, or with ``pairs`` the partnerships (seat parity); with two sides, own less
-    other's."""
-    n_players = points.shape[0]
-    n_sides = 2 if pairs else n_players
-    own = np.int64(0)
-    rest = np.int64(0)
-    for s in range(n_players):
-        mine = ((s ^ seat) & 1) == 0 if pairs else s == seat
-        if mine:
-            own += points[s, 0] + points[s, 1]
-        else:
-            rest += points[s, 0] + points[s, 1]
-    return (n_sides - 1) * own - rest
 
 
 @njit(inline="always")

@@ -7,8 +7,13 @@ games. Contract: SPEC.md "Must-head obligation" and "Trick winner"; the heuristi
 :func:`play_strict` is inlined into the talon and widow deal loops (``inline="always"``), with
 ``smart`` None there when every seat plays at random (numba then prunes every branch that asks
 ``smart is None``: the all-random loops compile no policy code and keep no knowledge of the cards
-played) and ``record`` a constant, so only the drivers that keep records write them.
+played) and ``record`` a :class:`TrickRecord`, so only the drivers that keep records write them.
+A family's part of strict play (who plays with whom, what the table knows, a play-out's value)
+is reached through :mod:`binokel_sim.kernels.strict.family`, by its type: this package imports
+no family.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -29,24 +34,47 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import count_bounded, group_planes, sample_bounded
-from binokel_sim.kernels.strict.heuristic import S_TEAM, heuristic_talon_card
+from binokel_sim.kernels.strict.family import (
+    NoPart,
+    part_declarer,
+    part_groups,
+    part_partner,
+    part_sample,
+    part_value,
+    part_view,
+)
+from binokel_sim.kernels.strict.heuristic import Meld, Place, heuristic_talon_card
 from binokel_sim.kernels.strict.sampling import (
     best_type,
     learn,
     race_step,
     race_zone,
-    side_value,
     strict_view,
 )
 from binokel_sim.kernels.strict.solver_policy import solver_card
-from binokel_sim.kernels.strict.widow_knowledge import (
-    W_ON,
-    W_SOLOIST,
-    sample_buried_points,
-    view_known,
-    widow_groups,
-    widow_value,
-)
+
+StrictTable = namedtuple("StrictTable", ["copies", "pairs", "card_points", "counters",
+                                         "last_trick", "tune", "at", "side"])
+"""The strict tricks' table: ``copies`` (int64) copies of a card in the deck; ``pairs`` (bool)
+fixed partnerships (seat parity); ``card_points`` int64 (24,); ``counters`` (int64 mask) the card
+types worth points (:func:`counter_cards`); ``last_trick`` (int64) the last trick's bonus;
+``tune`` the knobs, the heuristic's from ``at`` on and the expert's after them
+(:func:`~binokel_sim.kernels.policies.tune_row`; None where every seat plays the heuristic
+proper, the sampling policy's play-outs: its knobs are then constants); ``side`` the family's
+side part (:func:`~binokel_sim.kernels.strict.family.part_partner`: who treats whom as partner
+beyond fixed partnerships; :class:`~binokel_sim.kernels.strict.family.NoPart` for none)."""
+
+Trick = namedtuple("Trick", ["leader", "position", "led", "wins", "win_card", "win_seat",
+                             "points", "k"])
+"""A trick in play, int64 each: led by ``leader``, ``position`` cards on the table, ``led`` the
+led suit, ``wins`` the cards that would take it (:func:`takes` of ``win_card``, the card holding
+it, played by ``win_seat``), ``points`` its card points so far, ``k`` its number in the deal."""
+
+TrickRecord = namedtuple("TrickRecord", ["on", "d", "cards", "leaders", "winners"])
+"""Where the trick loop writes its tricks when ``on`` (bool): deal ``d``'s row of ``cards``
+int64 (n, H, P) (``cards[d, k, i]``), ``leaders`` and ``winners`` int64 (n, H); placeholders
+when not ``on``."""
+
 
 TAKES = WINS_OVER  # the cards that take a trick from a card (tricks.WINS_OVER), by trump
 
@@ -108,47 +136,32 @@ def counter_cards(card_points):
     return counters
 
 
-@njit
-def teamed(tune, at, soloist, seat, win_seat):
-    """Whether ``seat`` counts ``win_seat`` as its partner in a widow game: its knob ``S_TEAM``
-    (``tune`` from ``at`` on) is on and both are the soloist's opponents. ``tune`` None (the
-    heuristic's knobs, :func:`~binokel_sim.kernels.strict.heuristic.heuristic_talon_card`):
-    never."""
-    if tune is None:
-        return False
-    return tune[at + S_TEAM] != 0 and soloist >= 0 and seat != soloist and win_seat != soloist
-
-
 @njit(inline="always")
-def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, copies, pairs,
-                card_points, counters, g0, g1, g2, g3, points, won, record, d,
-                trick_cards, trick_leaders, trick_winners, s0, s1, s2, s3, knobs, scratch,
-                knows):
+def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, table, played,
+                score, record, stream, scratch, knows):
     """Play tricks ``first .. n_tricks - 1`` under the must-head obligation, ``leader`` leading
     the first of them. ``hands`` (P, 4) planes are consumed; ``policies`` int64 (P,) the seats'
     policy ids, every seat random when ``smart`` is None (any other value: as ``policies``
     say; ``search`` None compiles neither the solver nor the sampling card: no seat plays
-    them); ``g0..g3`` the planes of the cards played before (the heuristic's knowledge); the
-    random policy reads one bounded draw per card with at least two legal card types. A seat of
+    them); ``table`` the :class:`StrictTable`; ``played`` ``(g0, g1, g2, g3)`` the planes of the
+    cards played before (the heuristic's knowledge); the random policy reads one bounded draw
+    per card with at least two legal card types from ``stream`` ``(s0, s1, s2, s3)``. A seat of
     the ``heuristic+solver`` policy (two players only) plays the solver's card
-    (:mod:`binokel_sim.kernels.strict.solver_policy`, with ``last_trick`` the last trick's bonus and
-    ``scratch`` its scratch; None where no seat can play it: not compiled), and so does a
-    ``sampling`` seat of two players; of more players it
-    plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
-    (:func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`), which every card played
-    then updates. ``knobs`` is ``(last_trick, tune, at, soloist)``: the last trick's bonus,
-    ``tune`` holding the heuristic's knobs from ``at`` on and the expert's after them
-    (:func:`~binokel_sim.kernels.policies.tune_row`; None where every seat plays the heuristic
-    proper, the sampling policy's play-outs: its knobs are then constants), and the widow
-    games' soloist (-1: none),
-    whose opponents are partners to a seat whose knob ``S_TEAM`` is on (one argument, not
-    four: past 30 arguments Python passes them as ``*args``, which numba does not inline).
-    Adds each trick's card points to ``points[winner, 0]`` and one to ``won[winner]``; when ``record``, writes
-    ``trick_cards[d, k, i]``, ``trick_leaders[d, k]``, ``trick_winners[d, k]``. Returns
-    ``(winner of the last trick, s0..s3)`` (``leader`` when no trick is played)."""
+    (:mod:`binokel_sim.kernels.strict.solver_policy`, with ``scratch`` its scratch; None where no
+    seat can play it: not compiled), and so does a ``sampling`` seat of two players; of more
+    players it plays :func:`strict_sampling_card`, with ``knows`` the table's knowledge
+    (:class:`~binokel_sim.kernels.strict.sampling.StrictKnowledge`), which every card played
+    then updates. A heuristic seat treats as partner whom fixed partnerships or the table's side
+    part say (:func:`~binokel_sim.kernels.strict.family.part_partner`). ``score`` is
+    ``(points, won)``: adds each trick's card points to ``points[winner, 0]`` and one to
+    ``won[winner]``; when ``record.on``, writes the :class:`TrickRecord`. Returns ``(winner of the
+    last trick, s0..s3)`` (``leader`` when no trick is played)."""
     n_players = hands.shape[0]
     trump_block = suit_block(trump)
-    last_trick, tune, tune_at, soloist = knobs
+    g0, g1, g2, g3 = played
+    s0, s1, s2, s3 = stream
+    points, won = score
+    pairs, card_points, tune, tune_at = table.pairs, table.card_points, table.tune, table.at
     winner = leader
     # the table's knowledge is kept only where a seat samples with hidden hands; ``knows`` is
     # sized for the seats only then (strict_knowledge)
@@ -177,9 +190,9 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
             elif search is not None and knows is not None and n_players > 2 and \
                     policies[useat] == POLICY_SAMPLING:
                 c, s0, s1, s2, s3 = strict_sampling_card(
-                    hands, seat, legal, leader, i, led, wins, win_card, win_seat, trick_points,
-                    k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1, g2, g3,
-                    last_trick, knows, s0, s1, s2, s3)
+                    hands, seat, legal,
+                    Trick(leader, i, led, wins, win_card, win_seat, trick_points, k), n_tricks,
+                    trump, table, (g0, g1, g2, g3), knows, (s0, s1, s2, s3))
             elif search is not None and scratch is not None and searches(policies[useat]):
                 # the solver, or sampling: exact here
                 c = solver_card(np.int64(hands[0, 0]), np.int64(hands[0, 1]),
@@ -187,24 +200,25 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                                 np.int64(hands[1, 0]), np.int64(hands[1, 1]),
                                 np.int64(hands[1, 2]), np.int64(hands[1, 3]), np.int64(seat),
                                 legal, np.int64(win_card), np.int64(trump), card_points,
-                                np.int64(last_trick), scratch)
+                                np.int64(table.last_trick), scratch)
             else:
                 at = tune_row(policies[useat], tune_at)
-                team = teamed(tune, at, soloist, seat, win_seat)
-                c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1], hands[useat, 2],
-                                         hands[useat, 3], g0, g1, g2, g3, copies, np.bool_(False), i,
-                                         led, win_card,
-                                         i > 0 and ((pairs and win_seat == (seat ^ 2)) or team),
-                                         i == n_players - 1, trick_points, np.int64(0), trump,
-                                         counters, tune, at, np.int64(0), np.int64(0))
+                team = part_partner(table.side, tune, at, seat, win_seat)
+                c = heuristic_talon_card(
+                    legal, (hands[useat, 0], hands[useat, 1], hands[useat, 2], hands[useat, 3]),
+                    (g0, g1, g2, g3), table.copies, np.bool_(False),
+                    Place(i, led, win_card,
+                          i > 0 and ((pairs and win_seat == (seat ^ 2)) or team),
+                          i == n_players - 1, trick_points),
+                    Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters, tune, at)
             remove_card(hands, useat, c)
             if smart is not None:
                 g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             if search is not None and knows is not None and learning:
                 learn(knows, useat, c, excluded_by(c, led_block, trump_block, wins) if i > 0
                       else np.int64(0))
-            if record:
-                trick_cards[d, k, i] = c
+            if record.on:
+                record.cards[record.d, k, i] = c
             trick_points += card_points[c]
             if i == 0:
                 led = c // 6
@@ -217,9 +231,9 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
                 win_seat = either(take, seat, win_seat)
                 win_card = either(take, c, win_card)
         winner = win_seat
-        if record:
-            trick_leaders[d, k] = leader
-            trick_winners[d, k] = winner
+        if record.on:
+            record.leaders[record.d, k] = leader
+            record.winners[record.d, k] = winner
         points[np.uint64(winner), 0] += trick_points
         won[np.uint64(winner)] += 1
         leader = winner
@@ -227,16 +241,16 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
 
 
 @njit
-def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_seat,
-                   trick_points, k, n_tricks, trump, copies, pairs, card_points, counters, g0, g1,
-                   g2, g3, last_trick, knows):
-    """The points and tricks from trick ``k`` on (``knows[12]`` column 0 and ``knows[13]``, the
-    last trick's bonus included) when ``seat`` plays ``card`` as the ``position``-th card of
-    trick ``k`` (led by ``leader``; ``led``, ``wins``, ``win_card``, ``win_seat``,
-    ``trick_points`` the trick so far, as :func:`play_strict` keeps it) and every seat then plays
-    the heuristic to the end of the deal. ``work`` (P, 4) holds every hand as it is before
-    ``card`` and is consumed."""
-    points, won, heuristic, stub3, stub2, no_solver = knows[12:18]
+def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, knows):
+    """The points and tricks from trick ``trick.k`` on (``knows.points`` column 0 and
+    ``knows.won``, the last trick's bonus included) when ``seat`` plays ``card`` as the
+    ``trick.position``-th card of the :class:`Trick` (``played`` the planes of the cards played
+    before it) and every seat then plays the heuristic to the end of the deal. ``work`` (P, 4)
+    holds every hand as it is before ``card`` and is consumed."""
+    points, won = knows.points, knows.won
+    leader, position, led, wins, win_card, win_seat, trick_points, k = trick
+    g0, g1, g2, g3 = played
+    pairs, last_trick = table.pairs, table.last_trick
     n_players = work.shape[0]
     trump_block = suit_block(trump)
     led_block = suit_block(led) if position > 0 else np.int64(0)
@@ -248,68 +262,73 @@ def strict_rollout(work, seat, card, leader, position, led, wins, win_card, win_
         us = np.uint64(s)
         if i > position:  # i > 0: the seats after the sampling seat follow by the heuristic
             legal = must_head(np.int64(work[us, 0]), led_block, trump_block, wins)
-            c = heuristic_talon_card(legal, work[us, 0], work[us, 1], work[us, 2], work[us, 3],
-                                     g0, g1, g2, g3, copies, np.bool_(False), i, led, win_card,
-                                     pairs and win_seat == (s ^ 2), i == n_players - 1,
-                                     trick_points, np.int64(0), trump, counters,
-                                     None, np.int64(0), np.int64(0), np.int64(0))
+            c = heuristic_talon_card(
+                legal, (work[us, 0], work[us, 1], work[us, 2], work[us, 3]),
+                (g0, g1, g2, g3), table.copies, np.bool_(False),
+                Place(i, led, win_card, pairs and win_seat == (s ^ 2), i == n_players - 1,
+                      trick_points),
+                Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters, None,
+                np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
-        trick_points += card_points[c]
+        trick_points += table.card_points[c]
         led, led_block, wins, win_card, win_seat = trick_step(i, c, s, trump, led, led_block,
                                                               wins, win_card, win_seat)
     points[:, :] = 0
     won[:] = 0
     points[win_seat, 0] += trick_points
     won[win_seat] += 1
+    heuristic = StrictTable(table.copies, pairs, table.card_points, table.counters, last_trick,
+                            None, np.int64(0), NoPart())
     winner, _, _, _, _ = play_strict(
-        work, win_seat, k + 1, n_tricks, trump, heuristic, np.int64(1), None, copies, pairs,
-        card_points, counters, g0, g1, g2, g3, points, won, False, 0, stub3, stub2, stub2,
-        np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (last_trick, None, np.int64(0), np.int64(-1)), no_solver, None)
+        work, win_seat, k + 1, n_tricks, trump, knows.heuristic, np.int64(1), None, heuristic,
+        (g0, g1, g2, g3), (points, won),
+        TrickRecord(False, 0, knows.stub3, knows.stub2, knows.stub2),
+        (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), knows.no_solver, None)
     points[winner, 0] += last_trick
 
 
 @njit
-def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_card, win_seat,
-                         trick_points, k, n_tricks, trump, copies, pairs, card_points, counters,
-                         g0, g1, g2, g3, last_trick, knows, s0, s1, s2, s3):
+def strict_sampling_card(hands, seat, legal, trick, n_tricks, trump, table, played, knows,
+                         stream):
     """The ``sampling`` seat's card out of ``legal`` in a strict trick of three or four players
-    with hidden hands (phase 2 of three- and four-hand-72, every trick of the widow games):
-    ``knows[2]`` times, the cards it cannot see are dealt to the other seats (and in a widow game
-    to the buried cards, unless it is the soloist) by the exact constrained sampler
+    with hidden hands (phase 2 of three- and four-hand-72, every trick of the widow games), the
+    :class:`Trick` in play, ``played`` the planes of the cards played before it:
+    ``knows.n_samples`` times, the cards it cannot see are dealt to the other seats (and to the
+    groups the family's part adds: in a widow game the buried cards, unless it is the soloist)
+    by the exact constrained sampler
     (:func:`~binokel_sim.kernels.strict.sampling.strict_view`,
-    :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_groups` and the sampler's bound;
-    reading
-    ``s0..s3``: one 53-bit uniform per type with copies to place; the other seats' excluded
-    types respected as ``knows[19]`` says, :data:`~binokel_sim.kernels.knowledge.INFERENCE`,
-    the widow games' soloist the declarer), and every legal type is
-    played out on the sample (:func:`strict_rollout`) and valued: the talon games'
-    :func:`~binokel_sim.kernels.strict.sampling.side_value` of the points from this trick on, the
-    widow games' :func:`~binokel_sim.kernels.strict.widow_knowledge.widow_value` of the deal's
-    score. With the race on (``knows[20]``: the talon games) every
+    :func:`~binokel_sim.kernels.strict.family.part_groups` and the sampler's bound;
+    reading ``stream``: one 53-bit uniform per type with copies to place; the other seats'
+    excluded types respected as ``knows.infer`` says,
+    :data:`~binokel_sim.kernels.knowledge.INFERENCE`, the family part's declarer the
+    declarer), and every legal type is played out on the sample (:func:`strict_rollout`) and
+    valued by the family's part (:func:`~binokel_sim.kernels.strict.family.part_value`: without
+    one, :func:`~binokel_sim.kernels.strict.family.side_value` of the points from this trick on;
+    the widow games' score of the deal). With the race on (``knows.race``: the talon games) every
     :data:`~binokel_sim.constants.RACE_EVERY` samples the types far behind the leader, or at best
     a little better, leave (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one left
     ends the decision). It
     plays the type with the highest total among those left, the lowest on a tie (a single legal
     type is played without sampling). Reads of ``hands`` its own row and the other rows' sizes.
-    Returns
-    ``(card, s0..s3)``."""
+    Returns ``(card, s0..s3)``."""
+    s0, s1, s2, s3 = stream
     if popcount(legal) == 1:
         return lowest_bit(legal), s0, s1, s2, s3
-    excluded, known, n_samples, ways, split, pool, allowed, capacity = knows[:8]
-    base, work, totals, state = knows[8:12]
-    points, won = knows[12], knows[13]
-    wk = knows[18]
-    widow = wk[0][W_ON] != 0
+    g0, g1, g2, g3 = played
+    pool, allowed, capacity, bound = knows.pool, knows.allowed, knows.capacity, knows.bound
+    ways, split, base, work = knows.ways, knows.split, knows.base, knows.work
+    totals, state, points, won = knows.totals, knows.state, knows.points, knows.won
+    part = knows.family
+    pairs = table.pairs
+    n_samples = knows.n_samples
     n_players = hands.shape[0]
-    view = view_known(wk, known, seat) if widow else known
-    inferring = infers(knows[19], seat, wk[0][W_SOLOIST] if widow else -1)
-    n_groups = strict_view(hands, seat, view, excluded, inferring, copies, g0, g1, g2, g3, pool,
-                           allowed, capacity)
-    if widow:
-        n_groups = widow_groups(seat, view, pool, allowed, capacity, wk)
-    if count_bounded(pool, allowed, capacity, n_groups, ways, wk[6]) <= 0.0:
+    view = part_view(part, knows.known, seat)
+    inferring = infers(knows.infer, seat, part_declarer(part))
+    n_groups = strict_view(hands, seat, view, knows.excluded, inferring, table.copies, g0, g1,
+                           g2, g3, pool, allowed, capacity)
+    n_groups = part_groups(part, seat, view, pool, allowed, capacity, bound, n_groups)
+    if count_bounded(pool, allowed, capacity, n_groups, ways, bound) <= 0.0:
         raise ValueError("sampling policy: no deal fits what the table knows")
     state[0] = s0
     state[1] = s1
@@ -318,12 +337,12 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
     for q in range(4):
         base[seat, q] = hands[seat, q]
     totals[:] = 0
-    race, value, cross = knows[20] != 0, knows[21], knows[22]
+    race, value, cross = knows.race != 0, knows.value, knows.cross
     cross[:, :] = 0
     alive = legal
     zone = race_zone(pairs)
     for sample in range(n_samples):
-        sample_bounded(pool, allowed, capacity, n_groups, ways, state, split, wk[6])
+        sample_bounded(pool, allowed, capacity, n_groups, ways, state, split, bound)
         for g in range(n_players - 1):
             s = seat + 1 + g
             if s >= n_players:
@@ -333,20 +352,14 @@ def strict_sampling_card(hands, seat, legal, leader, position, led, wins, win_ca
             base[s, 1] = q1
             base[s, 2] = q2
             base[s, 3] = q3
-        buried_points = sample_buried_points(wk, seat, split, n_groups, card_points) if widow \
-            else np.int64(0)
+        kept = part_sample(part, seat, split, n_groups, table.card_points)
         todo = alive
         while todo:
             c = lowest_bit(todo)
             todo &= todo - 1
             work[:, :] = base
-            strict_rollout(work, seat, c, leader, position, led, wins, win_card, win_seat,
-                           trick_points, k, n_tricks, trump, copies, pairs, card_points,
-                           counters, g0, g1, g2, g3, last_trick, knows)
-            if widow:
-                v = widow_value(wk, points, won, seat, buried_points, pairs)
-            else:
-                v = side_value(points, seat, pairs)
+            strict_rollout(work, seat, c, trick, n_tricks, trump, table, played, knows)
+            v = part_value(part, points, won, seat, kept, pairs)
             totals[c] += v
             value[c] = v
         if race:

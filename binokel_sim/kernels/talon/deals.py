@@ -34,16 +34,21 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, unconstrained
+from binokel_sim.kernels.strict.family import NoPart
 from binokel_sim.kernels.strict.heuristic import (
     T_SCORE,
     T_WIN_POINTS,
     WIN_FOR_MELD,
+    Meld,
+    Place,
     beats,
     heuristic_talon_card,
 )
-from binokel_sim.kernels.strict.sampling import strict_knowledge_without_widow
+from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import (
+    StrictTable,
+    TrickRecord,
     counter_cards,
     must_head,
     play_strict,
@@ -166,8 +171,8 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
     sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
                                             sampling_seats and smart is not None)
-    knows = strict_knowledge_without_widow(n_players, hand, n_samples, infer,
-                                           sampling_seats and smart is not None)
+    knows = strict_knowledge(n_players, hand, n_samples, infer,  # the race on: as phase 1's
+                             sampling_seats and smart is not None, True, NoPart())
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
             policies[seat] = seat_policies[seat]
@@ -327,12 +332,12 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                                     big &= big - 1
                                     ready = max(ready, key_points(keys[trump, row]))
                                     pending |= key_mask(keys[trump, row])
-                        c = heuristic_talon_card(legal, hands[useat, 0], hands[useat, 1],
-                                                 hands[useat, 2], hands[useat, 3], g0, g1, g2, g3,
-                                                 copies, np.bool_(True), i, led, win_card,
-                                                 pairs and i > 0 and win_seat == (seat ^ 2),
-                                                 i == n_players - 1, trick_points, ready, trump,
-                                                 counters, cfg, at, pending, dirty[useat])
+                        c = heuristic_talon_card(
+                            legal, (hands[useat, 0], hands[useat, 1], hands[useat, 2],
+                                    hands[useat, 3]), (g0, g1, g2, g3), copies, np.bool_(True),
+                            Place(i, led, win_card, pairs and i > 0 and win_seat == (seat ^ 2),
+                                  i == n_players - 1, trick_points),
+                            Meld(ready, pending, dirty[useat]), trump, counters, cfg, at)
                     if smart is not None and c == took_card and seat == took_seat and \
                             served[useat, c, 0] == 0:
                         took_seat = np.int64(-1)  # a fresh copy of it played: no longer known
@@ -462,11 +467,12 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                 knowledge_start(knows, served, took_seat, took_card,
                                 leader - 1 if leader > 0 else n_players - 1, last)
             winner, s0, s1, s2, s3 = play_strict(
-                hands, leader, phase1, n_tricks, trump, policies, smart, search, copies, pairs,
-                card_points, counters, g0, g1, g2, g3, points, won, record, d, trick_cards,
-                trick_leaders, trick_winners, s0, s1, s2, s3,
-                (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(-1)),
-                scratch, knows)
+                hands, leader, phase1, n_tricks, trump, policies, smart, search,
+                StrictTable(copies, pairs, card_points, counters, cfg[CFG_LAST_TRICK], cfg,
+                            CFG_TUNE, NoPart()),
+                (g0, g1, g2, g3), (points, won),
+                TrickRecord(record, d, trick_cards, trick_leaders, trick_winners),
+                (s0, s1, s2, s3), scratch, knows)
             points[winner, 0] += cfg[CFG_LAST_TRICK]
             # --- what the item keeps ----------------------------------------------------------
             if mode == MODE_PLAY or mode == MODE_PLAYOUT or mode == MODE_SAMPLE:

@@ -41,15 +41,24 @@ from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.play import copies_of, suit_block
 from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import below_scalar
+from binokel_sim.kernels.strict.family import NoPart
 from binokel_sim.kernels.strict.heuristic import (
     WIN_FOR_MELD,
     WIN_FOR_POINTS,
+    Meld,
+    Place,
     beats,
     heuristic_talon_card,
 )
 from binokel_sim.kernels.strict.sampling import best_type, race_step, race_zone, side_value
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
-from binokel_sim.kernels.strict.tricks import must_head, play_strict, trick_step
+from binokel_sim.kernels.strict.tricks import (
+    StrictTable,
+    TrickRecord,
+    must_head,
+    play_strict,
+    trick_step,
+)
 from binokel_sim.kernels.talon.declare import (
     CFG_COPIES,
     CFG_HAND,
@@ -212,12 +221,12 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                                 continue
                             ready = WIN_FOR_MELD
                             break
-                c = heuristic_talon_card(legal, h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3],
-                                         g0, g1, g2, g3, copies, np.bool_(True), i, led, win_card,
-                                         pairs and i > 0 and win_seat == (seat ^ 2),
-                                         i == n_players - 1, trick_points, ready, trump,
-                                         counters, None, np.int64(0), np.int64(0),
-                                         np.int64(0))
+                c = heuristic_talon_card(
+                    legal, (h[seat, 0], h[seat, 1], h[seat, 2], h[seat, 3]), (g0, g1, g2, g3),
+                    copies, np.bool_(True),
+                    Place(i, led, win_card, pairs and i > 0 and win_seat == (seat ^ 2),
+                          i == n_players - 1, trick_points),
+                    Meld(ready, np.int64(0), np.int64(0)), trump, counters, None, np.int64(0))
             take_copy(h, served, served_any, seat, c)
             g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             trick_points += card_points[c]
@@ -274,10 +283,12 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         win_card = np.int64(-1)
         win_seat = leader
     winner, _, _, _, _ = play_strict(
-        h, leader, phase1, n_tricks, trump, policies, np.int64(1), np.int64(1), copies, pairs,
-        card_points, counters, g0, g1, g2, g3, points, won, False, 0, scratch[11],
-        scratch[12], scratch[12], np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0),
-        (cfg[CFG_LAST_TRICK], None, np.int64(0), np.int64(-1)), scratch[13], None)
+        h, leader, phase1, n_tricks, trump, policies, np.int64(1), np.int64(1),
+        StrictTable(copies, pairs, card_points, counters, cfg[CFG_LAST_TRICK], None, np.int64(0),
+                    NoPart()),
+        (g0, g1, g2, g3), (points, won), TrickRecord(False, 0, scratch[11], scratch[12],
+                                                     scratch[12]),
+        (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), scratch[13], None)
     points[winner, 0] += cfg[CFG_LAST_TRICK]
 
 
@@ -381,7 +392,7 @@ def knowledge_start(knows, served, took_seat, took_card, drawer, face_up):
     its :func:`known_copies`, plus the talon's face-up last card for ``drawer``, the seat that
     drew it (phase 2's strict knowledge,
     :func:`~binokel_sim.kernels.strict.sampling.strict_knowledge`)."""
-    excluded, known = knows[0], knows[1]
+    excluded, known = knows.excluded, knows.known
     for s in range(known.shape[0]):
         excluded[s] = 0
         for t in range(N_TYPES):

@@ -3,7 +3,7 @@ widow, demand, burying and trump, every seat's meld, strict play and the deal's 
 exact widow analysis of one hand. Contract: SPEC.md "Variant three-hand-auction-48" and
 "four-hand-widow-48"; the decisions it leaves open are in docs/rules.md, "Widow games".
 
-The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.family_tables`):
+The variant arrives as one :class:`WidowTable` (:func:`binokel_sim.engines.widow.family_tables`):
 
 - ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
 - ``ladder`` int64 (rungs, 2): the bidding ladder;
@@ -20,19 +20,23 @@ The variant arrives as one tuple ``tw`` (:func:`binokel_sim.engines.widow.family
   and the highest bid per estimate (:func:`binokel_sim.widow_value.bid_weights`,
   :func:`~binokel_sim.widow_value.bid_table`);
 - ``thresholds`` int64 (k,): per estimate after the Dabb, the bid from which the soloist gives
-  up (:func:`binokel_sim.widow_value.concede_table`).
+  up (:func:`binokel_sim.widow_value.concede_table`);
+- ``kt``: the meld kernels' tables (:mod:`binokel_sim.kernels.melds`).
+
+A run's other bundles: :class:`~binokel_sim.kernels.runs.Run` (which items of which streams),
+:class:`WidowGame` (the contest and the sampling policy's numbers) and :class:`WidowOuts` (the
+drivers' output arrays; ``binokel_sim.engines.widow.outputs`` fills those a run does not write).
 
 After the Dabb a heuristic or sampling soloist may declare Durch or Bettel (where the rules
 have them, :func:`sure_durch`, :func:`sure_bettel`) or give up (Abgehen).
-
-The meld kernels' tuple ``kt`` (:mod:`binokel_sim.kernels.melds`) travels beside it as its own
-argument (numba's prange loops, which the drivers were, took no tuple nested in a tuple).
 
 Sides: with partnerships a seat's side is ``seat % 2``, else the seat itself. Decisions are made
 by each seat's policy (ids of :mod:`binokel_sim.kernels.policies`); the random policy reads one
 bounded draw per decision with at least two options, in the order of docs/rules.md ("The random
 stream of a deal").
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -71,11 +75,20 @@ from binokel_sim.kernels.policies import (
 )
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
-from binokel_sim.kernels.strict.heuristic import W_BID, W_BURY, W_VOID
 from binokel_sim.kernels.strict.sampling import strict_knowledge
-from binokel_sim.kernels.strict.tricks import counter_cards, play_strict
-from binokel_sim.kernels.strict.widow_knowledge import widow_knowledge_start, widow_part
-from binokel_sim.kernels.strict.widow_score import (
+from binokel_sim.kernels.strict.tricks import (
+    StrictTable,
+    TrickRecord,
+    counter_cards,
+    play_strict,
+)
+from binokel_sim.kernels.widow.knobs import W_BID, W_BURY, W_VOID
+from binokel_sim.kernels.widow.knowledge import (
+    WidowTeam,
+    widow_knowledge_start,
+    widow_part,
+)
+from binokel_sim.kernels.widow.score import (
     score_bettel,
     score_conceded,
     score_durch,
@@ -91,8 +104,8 @@ CFG_DEMAND, CFG_LEADER = 7, 8
 # CFG_CONCEDE: 1 when the soloist may give up before the first lead ([widow] concede, Abgehen);
 # CFG_CONCEDE_BONUS: what each opposing side then adds to its meld ([widow] concede_bonus)
 CFG_CONCEDE, CFG_CONCEDE_BONUS = 9, 10
-# CFG_TABLE_LOW: the estimate of the first row of the bid limits (tw[8]) and of the concede
-# thresholds (tw[9]) (widow_value.estimate_range)
+# CFG_TABLE_LOW: the estimate of the first row of the bid limits (WidowTable.bid_limits) and of
+# the concede thresholds (WidowTable.thresholds) (widow_value.estimate_range)
 CFG_TABLE_LOW = 11
 CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
 CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
@@ -105,6 +118,35 @@ I_CONCEDED = 9
 I_DURCH = 10  # the soloist declared Durch (I_TRUMP is then -1: no trump)
 I_BETTEL = 11  # the soloist declared Bettel (I_TRUMP is then -1)
 N_INFO = 12
+
+WidowTable = namedtuple("WidowTable", ["cfg", "ladder", "card_points", "completions", "prefer",
+                                       "show_rows", "value", "bid_w", "bid_limits", "thresholds",
+                                       "kt"])
+"""The variant's tables (the module docstring lists the fields)."""
+
+WidowGame = namedtuple("WidowGame", ["n_sides", "policy_a", "policy_b", "target", "max_deals",
+                                     "infer", "n_samples", "max_calls"])
+"""A run's contest and the sampling policy's numbers, int64 each: the ``n_sides`` sides, A's and
+B's policies ``policy_a`` / ``policy_b``, a game's ``target`` and most deals ``max_deals`` (the
+first five for duels and games, 0 elsewhere); ``infer`` what the sampling policy's deals respect
+(:data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``n_samples`` its deals per card decision;
+``max_calls`` the room for the calls of an unrecorded auction."""
+
+WidowOuts = namedtuple("WidowOuts", [
+    "hands", "widow", "info", "bid_seats", "bid_values", "buried", "melds", "card_points",
+    "scores", "trick_cards", "trick_leaders", "trick_winners", "diff", "games", "samples"])
+"""The drivers' output arrays, item-major (n items; P seats, W widow cards, H tricks): a
+recorded deal's ``hands`` uint32 (n, P, 4) and ``widow`` int64 (n, W) as dealt, ``info`` int64
+(n, N_INFO) (the ``I_*`` columns), the calls ``bid_seats`` / ``bid_values`` (n, calls),
+``buried`` (n, W), ``melds``, ``card_points`` and ``scores`` (n, P) (a play-out's scores too),
+the tricks ``trick_cards`` (n, H, P), ``trick_leaders`` and ``trick_winners`` (n, H); a duel's
+``diff`` float64 (n,); a game's ``games`` int64 (n, 4); a sample's ``samples`` int64 (n, 9). A
+run writes its mode's; the others are placeholders (``binokel_sim.engines.widow.outputs``)."""
+
+AuctionScratch = namedtuple("AuctionScratch", ["totals", "limits", "active", "bid_totals"])
+"""The auction's scratch: ``totals`` int64 (4,) a hand's meld per trump, ``limits`` int64 (P,)
+and ``active`` bool (P,), ``bid_totals`` int64 (P, 4): each seat's meld per trump as its bid limit
+scored it."""
 
 
 @njit(inline="always")
@@ -264,24 +306,27 @@ def dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points, card_points, value
 
 
 @njit  # called, not inlined: the deal loop calls it twice
-def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                bid_totals, bid_seats, bid_values, row, s0, s1, s2, s3, card_points, bid_w, cfg,
-                bid_limits):
+def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
-    and writes the calls to ``bid_seats[row]`` / ``bid_values[row]`` (a pass is ``NO_BID``). A
-    heuristic seat bids the smallest bid above the current one while it is within its
-    :func:`bid_limit` (its hand's meld per trump is kept in ``bid_totals[seat]``); a random seat
-    passes or bids that smallest bid with probability 1/2 each; an expert seat reads its limit
-    with its knob ``bid_shift`` (``cfg``: the variant's numbers, the knob rows among them).
-    ``limits`` and ``active`` are scratch (P,)."""
+    and writes the calls to row ``row`` of ``calls``, ``(bid_seats, bid_values)`` (a pass is
+    ``NO_BID``). A heuristic seat bids the smallest bid above the current one while it is
+    within its :func:`bid_limit` (its hand's meld per trump is kept in
+    ``scratch.bid_totals[seat]``); a random seat passes or bids that smallest bid with
+    probability 1/2 each, reading ``stream`` ``(s0, s1, s2, s3)``; an expert seat reads its
+    limit with its knob ``bid_shift`` (``table.cfg``: the variant's numbers, the knob rows
+    among them). ``scratch``: :class:`AuctionScratch`."""
+    s0, s1, s2, s3 = stream
+    bid_seats, bid_values = calls
+    ladder, cfg, totals = table.ladder, table.cfg, scratch.totals
+    limits, active, bid_totals = scratch.limits, scratch.active, scratch.bid_totals
     n_players = hands.shape[0]
     for seat in range(n_players):
         limits[seat] = 0
         active[seat] = True
         if smart is not None and policies[seat] != POLICY_RANDOM:
             limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                     hands[seat, 3], kt, totals, card_points, bid_w,
-                                     cfg[CFG_TABLE_LOW], bid_limits,
+                                     hands[seat, 3], table.kt, totals, table.card_points,
+                                     table.bid_w, cfg[CFG_TABLE_LOW], table.bid_limits,
                                      cfg[tune_row(policies[seat], CFG_TUNE) + W_BID])
             for s in range(4):
                 bid_totals[seat, s] = totals[s]
@@ -314,18 +359,16 @@ def run_auction(hands, dealer, policies, smart, ladder, kt, totals, limits, acti
 
 
 @njit
-def widow_auction(hands, dealer, seat_policies, tw, kt, totals, bid_seats, bid_values, s0, s1, s2,
-                  s3):
+def widow_auction(hands, dealer, seat_policies, table, bid_seats, bid_values, stream):
     """The auction of :func:`run_auction` on its own (for tests): returns ``(soloist, bid,
     n_calls, s0..s3)`` and writes the calls to ``bid_seats`` / ``bid_values``."""
     n_players = hands.shape[0]
-    limits = np.empty(n_players, dtype=np.int64)
-    active = np.empty(n_players, dtype=np.bool_)
-    bid_totals = np.empty((n_players, 4), dtype=np.int64)
-    return run_auction(hands, dealer, seat_policies, np.int64(1), tw[1], kt, totals, limits, active,
-                       bid_totals, bid_seats.reshape((1, bid_seats.shape[0])),
-                       bid_values.reshape((1, bid_values.shape[0])), 0, s0, s1, s2, s3, tw[2],
-                       tw[7], tw[0], tw[8])
+    scratch = AuctionScratch(np.empty(4, dtype=np.int64), np.empty(n_players, dtype=np.int64),
+                             np.empty(n_players, dtype=np.bool_),
+                             np.empty((n_players, 4), dtype=np.int64))
+    return run_auction(hands, dealer, seat_policies, np.int64(1), table, scratch,
+                       (bid_seats.reshape((1, bid_seats.shape[0])),
+                        bid_values.reshape((1, bid_values.shape[0]))), np.int64(0), stream)
 
 
 @njit(inline="always")
@@ -392,7 +435,7 @@ def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trum
     best = -1
     best_meld = np.int64(-1)
     b0, b1, b2, b3 = w0, w1, w2, w3
-    row = trump if trump >= 0 else 0
+    row = max(trump, 0)
     for i in range(prefer.shape[2]):
         t = prefer[kind, row, i]
         if not (candidates >> t) & 1:
@@ -420,19 +463,19 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
 
 
 @njit
-def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, seed, block, start,
-                stop, first_deal, known, game, outs, calls):
-    """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
-    driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample, a
-    deal played once per seating, a whole game), with the deal written out here once.
+def widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, game, outs):
+    """The items of block ``b`` of the :class:`~binokel_sim.kernels.runs.Run` ``run`` (items
+    ``b * run.block_size ..`` up to ``run.n_items``, reading stream ``run.first_block + b``;
+    item ``d`` is number ``run.first_deal + d``, a sample's ``first_deal`` its dealer): what
+    each driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample,
+    a deal played once per seating, a whole game), with the deal written out here once.
     ``smart`` and ``search`` (None or int64, :func:`widow_blocks`) decide what is compiled:
-    numba prunes every branch that asks ``smart is None`` or ``search is None``.
-    ``game`` is ``(n_sides, policy_a, policy_b, target, max_deals, infer)`` (the first five for
-    duels and games; ``infer`` what the sampling policy's deals respect,
-    :data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``outs``
-    the drivers' output arrays (placeholders for those a mode does not write), ``calls`` the room
-    for the calls of an unrecorded auction, ``n_samples`` the sampling policy's deals per card
-    decision (:mod:`binokel_sim.kernels.strict.widow_knowledge`).
+    numba prunes every branch that asks ``smart is None`` or ``search is None``. ``deck`` the
+    deck dealt (a sample's unseen cards), ``table`` the :class:`WidowTable`, ``seat_policies``
+    the seats' policies outside duels and games, ``known`` a sample's known hand and what the
+    user knows (:func:`~binokel_sim.kernels.sampler.constrained_deal`), ``game`` the
+    :class:`WidowGame`, ``outs`` the :class:`WidowOuts` (the sampling policy's knowledge:
+    :mod:`binokel_sim.kernels.widow.knowledge`).
 
     A deal (docs/rules.md "Widow games"): the shuffle, the auction (no auction in a sample: seat
     0 is the soloist), the soloist's widow, demand, give-back, burying and trump, every seat's
@@ -444,14 +487,21 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     meld per trump from its bid limit while its hand is unchanged, the soloist's from the
     previous decision (the demand's, the give-back's, the last burial's).
     """
-    cfg, ladder, card_points, needs, prefer, show_rows = tw[0], tw[1], tw[2], tw[3], tw[4], tw[5]
-    estimate = tw[6]  # the soloist's estimate after the Dabb (Abgehen)
-    bid_w, bid_limits = tw[7], tw[8]  # a bidding seat's estimate and its limits
-    thresholds = tw[9]  # per estimate after the Dabb, the bid from which the soloist gives up
-    n_sides, policy_a, policy_b, target, max_deals, infer = game
-    (hands_out, widow_out, info_out, bid_seats, bid_values, buried_out, melds_out, card_pts_out,
-     scores_out, trick_cards, trick_leaders, trick_winners, diff_out, games_out,
-     samples_out) = outs
+    cfg, card_points, needs, prefer = table.cfg, table.card_points, table.completions, table.prefer
+    kt = table.kt
+    estimate = table.value  # the soloist's estimate after the Dabb (Abgehen)
+    thresholds = table.thresholds  # per estimate after the Dabb, the bid from which he gives up
+    n_sides, policy_a, policy_b, target, max_deals = (game.n_sides, game.policy_a,
+                                                      game.policy_b, game.target, game.max_deals)
+    seed, block, first_deal = run.seed, run.first_block + b, run.first_deal
+    start = b * run.block_size
+    stop = min(run.n_items, start + run.block_size)
+    hands_out, widow_out, info_out = outs.hands, outs.widow, outs.info
+    bid_seats, bid_values, buried_out = outs.bid_seats, outs.bid_values, outs.buried
+    melds_out, card_pts_out, scores_out = outs.melds, outs.card_points, outs.scores
+    trick_cards, trick_leaders, trick_winners = (outs.trick_cards, outs.trick_leaders,
+                                                 outs.trick_winners)
+    diff_out, games_out, samples_out = outs.diff, outs.games, outs.samples
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
     n_widow = cfg[CFG_WIDOW]
@@ -490,8 +540,9 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
     scores = np.zeros(n_players, dtype=np.int64)
     sums = np.zeros((4, 4), dtype=np.int64)
     side_totals = np.zeros(max(n_sides, 1), dtype=np.int64)
-    calls_seats = np.empty((1, calls), dtype=np.int64)
-    calls_values = np.empty((1, calls), dtype=np.int64)
+    calls_seats = np.empty((1, game.max_calls), dtype=np.int64)
+    calls_values = np.empty((1, game.max_calls), dtype=np.int64)
+    scratch = AuctionScratch(totals, limits, active, bid_totals)
     sampled = np.empty(n_widow, dtype=np.uint64)  # a constrained sample's widow
     st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
     split = np.empty((4, 24), dtype=np.int64)
@@ -502,8 +553,8 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
         for seat in range(seat_policies.shape[0]):
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
     learning = sampling_seats and search is not None
-    knows = strict_knowledge(n_players, hand, n_samples, infer, learning,
-                             widow_part(n_players, learning, points, won), False)  # no race
+    knows = strict_knowledge(n_players, hand, game.n_samples, game.infer, learning, False,
+                             widow_part(n_players, learning, points, won))  # no race
     flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
     if mode != MODE_DUEL and mode != MODE_MATCH:
         for seat in range(n_players):
@@ -576,14 +627,12 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                     bid_seats[d, j] = -1
                     bid_values[d, j] = NO_BID
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
-                    hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                    bid_totals, bid_seats, bid_values, d, s0, s1, s2, s3, card_points, bid_w,
-                    cfg, bid_limits)
+                    hands, dealer, policies, smart, table, scratch, (bid_seats, bid_values), d,
+                    (s0, s1, s2, s3))
             else:
                 soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
-                    hands, dealer, policies, smart, ladder, kt, totals, limits, active,
-                    bid_totals, calls_seats, calls_values, np.int64(0), s0, s1, s2, s3,
-                    card_points, bid_w, cfg, bid_limits)
+                    hands, dealer, policies, smart, table, scratch, (calls_seats, calls_values),
+                    np.int64(0), (s0, s1, s2, s3))
             # --- the widow, the demand, burying and trump ------------------------------------
             for j in range(n_widow):
                 give_card(hands, soloist, widow[j])
@@ -751,19 +800,20 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
                         play_pol[seat] = POLICY_HEURISTIC
                 if search is not None and learning and not durch and not bettel:
                     widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
-                                          buried, bid, trump, melds, show_rows, card_points,
-                                          hand, cfg[CFG_SWEEP])
+                                          buried, bid, trump, melds, table.show_rows,
+                                          card_points, hand, cfg[CFG_SWEEP])
                 # the first lead: the soloist, or the player left of the dealer
                 leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
                 # the played cards' planes start as the absent types, int64 as the talon loop's:
                 # one type for them (a uint32 start made numba compile the heuristic and the
                 # sampling card for two more types)
                 winner, s0, s1, s2, s3 = play_strict(
-                    hands, leader, 0, hand, trump, play_pol, smart, search, copies, pairs,
-                    card_points, counters, a0, a1, a2, a3, points, won, record, d, trick_cards,
-                    trick_leaders, trick_winners, s0, s1, s2, s3,
-                    (cfg[CFG_LAST_TRICK], cfg, CFG_TUNE, np.int64(soloist)),
-                    None, knows)
+                    hands, leader, 0, hand, trump, play_pol, smart, search,
+                    StrictTable(copies, pairs, card_points, counters, cfg[CFG_LAST_TRICK], cfg,
+                                CFG_TUNE, WidowTeam(np.int64(soloist))),
+                    (a0, a1, a2, a3), (points, won),
+                    TrickRecord(record, d, trick_cards, trick_leaders, trick_winners),
+                    (s0, s1, s2, s3), None, knows)
                 card_pts[winner] += cfg[CFG_LAST_TRICK]
                 card_pts[soloist] += buried_points  # after the play (the tricks' points first)
                 if durch:
@@ -852,12 +902,11 @@ def widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, see
 #
 # As the talon engine: one block driver runs the blocks of every widow run (one compile of
 # the item loop per kind of seats instead of one per run), with placeholder arrays (one type per
-# argument) for the outputs a run does not write. The per-run entry points are
-# binokel_sim.engines.widow.widow_*_blocks.
+# field) for the outputs a run does not write (binokel_sim.engines.widow.outputs).
 
 @njit
 def placeholders():
-    """Empty outputs and a sample's known tuple for the arguments a run does not use:
+    """Empty outputs and a sample's known tuple for what a run does not use:
     ``(known, hands, rows, tricks, diff)`` (:func:`~binokel_sim.kernels.sampler.unconstrained`,
     uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1), float64 (0,))."""
     return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
@@ -866,21 +915,16 @@ def placeholders():
 
 
 @njit
-def widow_blocks(smart, search, mode, n_items, deck, tw, kt, seat_policies, n_samples, seed,
-                 first_block, block_size, first_deal, known, game, outs, max_calls, share):
-    """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
-    block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
-    (:func:`widow_items`, which writes only its items' slots of ``outs``). ``game``: (sides,
-    A's policy, B's policy, target, most deals, what the sampling policy infers); ``smart``,
-    ``search``: as
+def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, game, outs, share):
+    """Run the items of ``mode`` (deals, samples or games) of the
+    :class:`~binokel_sim.kernels.runs.Run` ``run`` in its blocks: block ``b`` covers items
+    ``b * run.block_size ..`` and reads stream ``run.first_block + b`` (:func:`widow_items`,
+    which writes only its items' slots of ``outs``). ``smart``, ``search``: as
     :func:`~binokel_sim.kernels.talon.deals.talon_blocks` has them.
     ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
     ``binokel_sim.simulate.spread_blocks``)."""
     for b in range(share[0], share[1]):
-        start = b * block_size
-        stop = min(n_items, start + block_size)
-        widow_items(smart, search, mode, deck, tw, kt, seat_policies, n_samples, seed,
-                    first_block + b, start, stop, first_deal, known, game, outs, max_calls)
+        widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, game, outs)
 
 
 @njit

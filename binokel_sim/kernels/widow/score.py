@@ -1,5 +1,5 @@
 """A widow-game deal's score (docs/rules.md "Widow games", "Play and scoring"): the widow loop's
-and the sampling policy's play-outs' (:mod:`binokel_sim.kernels.strict.widow_knowledge`)."""
+and the sampling policy's play-outs' (:mod:`binokel_sim.kernels.widow.knowledge`)."""
 
 from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.kernels.options import njit
