@@ -66,16 +66,13 @@ def _play(card: str, seat: int) -> str:
     return f"{card}({seat})"
 
 
-def _tricks(record: dict, players: int, extra=None, before=None) -> list[str]:
-    """A line per trick: ``before(trick)`` (what the leader does before leading, ending in
-    "; "), the cards, the winner, then ``extra(trick)``."""
+def _tricks(record: dict, players: int, extra=None) -> list[str]:
     lines = ["tricks (card(seat) in play order):"] if record["tricks"] else []
     for k, trick in enumerate(record["tricks"], 1):
         leader = trick["leader"]
         cards = " ".join(_play(card, (leader + i) % players)
                          for i, card in enumerate(trick["cards"]))
-        ahead = before(trick) if before is not None else ""
-        text = f"{k:>3}. {ahead}{cards}  won by {trick['winner']}"
+        text = f"{k:>3}. {cards}  won by {trick['winner']}"
         if extra is not None:
             text += extra(trick)
         lines += _wrap(text, "", " " * 9)
@@ -147,33 +144,29 @@ def _sixty_six(record: dict, rules: Rules) -> list[str]:
     lines += _wrap(f"stock (draw order): {' '.join(stock)}")
     lines.append(f"turned card {stock[-1]}: {record['trump']} trump")
 
-    def said(flags: dict, seat: int) -> list[str]:
-        """What ``seat`` does on lead before it leads: exchange, close, announce."""
-        done = []
+    def turn(flags: dict, seat: int) -> str:
+        said = []
         if flags.get("exchange"):
-            done.append(f"{seat} exchanges the trump nine for the turned card")
+            said.append(f"{seat} exchanges the trump nine for the turned card")
         if flags.get("close"):
-            done.append(f"{seat} closes the stock")
+            said.append(f"{seat} closes the stock")
         if flags.get("marriage"):
             m = flags["marriage"]
-            done.append(f"{seat} announces the {m['suit']} marriage ({m['points']})")
-        return done
+            said.append(f"{seat} announces the {m['suit']} marriage ({m['points']})")
+        return "".join(f"; {text}" for text in said)
 
-    def ahead(trick: dict) -> str:
-        return "".join(f"{text}; " for text in said(trick, trick["leader"]))
+    def told(trick: dict) -> str:
+        text = turn(trick, trick["leader"])
+        if trick["draws"]:
+            draws = " ".join(_play(card, (trick["winner"] + i) % 2)
+                             for i, card in enumerate(trick["draws"]))
+            text += f"; draws {draws}"
+        return text
 
-    def drawn(trick: dict) -> str:
-        if not trick["draws"]:
-            return ""
-        draws = " ".join(_play(card, (trick["winner"] + i) % 2)
-                         for i, card in enumerate(trick["draws"]))
-        return f"; draws {draws}"
-
-    lines += _tricks(record, 2, drawn, ahead)
+    lines += _tricks(record, 2, told)
     claim = record["claim"]
     if claim is not None:
-        after = (f"on lead{''.join(f'; {t}' for t in said(claim, claim['seat']))}"
-                 if claim["marriage"]
+        after = (f"on lead{turn(claim, claim['seat'])}" if claim["marriage"]
                  else f"after trick {claim['after'] + 1}")
         lines += _wrap(f"seat {claim['seat']} claims {rules.claim} {after}")
     lines.append(f"points by seat: {_per_seat(record['points'])}")

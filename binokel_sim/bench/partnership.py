@@ -34,7 +34,7 @@ def playout_rate(rules: Rules, policy: str, deals: int, threads: int) -> float:
     return deals / best_seconds(lambda: spread_blocks(
         playout_blocks, pairs, deck=tables.deck, card_points=tables.card_points,
         last_trick=rules.last_trick, kt=tables.kt, trump_need=tables.trump_need,
-        seat_policies=seats, tune=family_tables(rules), seed=1, first_block=0, block_size=GAME_BLOCK, play_out=play,
+        seat_policies=seats, tune=family_tables(rules).tune, seed=1, first_block=0, block_size=GAME_BLOCK, play_out=play,
         trump_out=trumps))
 
 
