@@ -50,14 +50,14 @@ COMPILE_SECONDS = {
     ("partnership", "play", "sampling"): 4,
     ("partnership", "duel", "sampling"): 3,
     ("partnership", "match", "sampling"): 2,
-    ("talon", "deal-odds", ""): 73,
+    ("talon", "deal-odds", ""): 40,  # 2026-12-06: the heuristic no longer inlined twice
     ("talon", "play", ""): 0,
     ("talon", "duel", ""): 0,
     ("talon", "match", ""): 0,
     ("talon", "play", "random"): 18,
     ("talon", "duel", "sampling"): 74,
     ("solver", "solve", ""): 15,  # 0 after the sampling group, which compiles the solver
-    ("widow", "bid-odds", ""): 86,
+    ("widow", "bid-odds", ""): 60,  # 2026-12-06, as the talon group
     ("widow", "play", ""): 0,
     ("widow", "duel", ""): 0,
     ("widow", "match", ""): 0,
@@ -71,7 +71,7 @@ COMPILE_SECONDS = {
     ("sixty_six", "match", ""): 4,
     # the sampling groups: measured 2026-12-07 the same way (the machine loaded; play's group
     # compiles the sampling policy's shared kernels, the others their own drivers)
-    ("sixty_six", "play", "sampling"): 83,
+    ("sixty_six", "play", "sampling"): 30,  # 2026-12-06: one choose, not one per phase
     ("sixty_six", "duel", "sampling"): 29,
     ("sixty_six", "match", "sampling"): 12,
     ("sixty_six", "deal-odds", "sampling"): 14,

@@ -94,11 +94,12 @@ def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
 
 def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_deal=0,
                    samples=1, infer=0):
-    """``talon_play_blocks`` with ``policies`` (names, one a seat) on ``n`` deals, as records
-    (``infer``: ``kernels.knowledge.INFERENCE``)."""
-    from binokel_sim.engines.talon import talon_play_blocks
+    """The block driver's recorded deals (``engines.talon.run_blocks``, ``MODE_PLAY``) with
+    ``policies`` (names, one a seat) on ``n`` deals, as records (``infer``:
+    ``kernels.knowledge.INFERENCE``)."""
+    from binokel_sim.kernels.modes import MODE_PLAY
+    from binokel_sim.kernels.runs import Run
 
-    tt = talon_games.family_tables(rules)
     nt = talon_games.n_tricks(rules)
     p = rules.players
     played = talon_games.TalonDeals(
@@ -106,10 +107,13 @@ def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_
         np.empty((n, p, 2), np.int64), np.empty((n, nt, p), np.int64),
         np.empty((n, nt), np.int64), np.empty((n, nt), np.int64), np.empty((n, nt, 2), np.int64))
     seats = np.array([POLICY_NAMES[name] for name in policies], np.int64)
-    talon_play_blocks(compile_tables(rules).deck, tt, seats, samples, seed, first_block,
-                      block_size, first_deal, played.hands, played.talon, played.points,
-                      played.trick_cards, played.trick_leaders, played.trick_winners,
-                      played.declarations, infer)
+    talon_games.run_blocks(
+        MODE_PLAY, compile_tables(rules).deck, talon_games.family_tables(rules), seats,
+        Run(seed, first_block, block_size, first_deal, n),
+        talon_games.game_bundle(samples, infer=infer),
+        talon_games.outputs(hands=played.hands, talon=played.talon, points=played.points,
+                            trick_cards=played.trick_cards, trick_leaders=played.trick_leaders,
+                            trick_winners=played.trick_winners, decl=played.declarations))
     return list(talon_records(played, first_deal))
 
 

@@ -21,7 +21,7 @@ from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.options import njit
 from binokel_sim.kernels.random import seed_stream
 from binokel_sim.kernels.strict.sampling import race_drop, race_note, race_zone
-from binokel_sim.kernels.strict.tricks import counter_cards
+from binokel_sim.kernels.strict.tricks import Trick, counter_cards
 from binokel_sim.kernels.talon.declare import (
     CFG_SWAP_RANK,
     apply_declaration,
@@ -36,6 +36,7 @@ from binokel_sim.kernels.talon.lookup import (
     legal_rows,
 )
 from binokel_sim.kernels.talon.sampling import (
+    DealState,
     known_copies,
     shuffle_pool,
     talon_rest,
@@ -93,8 +94,8 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
     p = rules.players
     played = talon_games.run_play(rules, 12, 21, "heuristic")
     records = list(talon_records(played))
-    scratch = talon_sampling_scratch(p, rules.talon, tt[4], True)
-    dt = declaration_tables(tt[1], tt[2], tt[4])
+    scratch = talon_sampling_scratch(p, rules.talon, tt.n_melds, True)
+    dt = declaration_tables(tt.decl, tt.n_decl, tt.n_melds)
     for d, record in enumerate(records):
         hands = played.hands[d].astype(np.int64)
         talon = played.talon[d].copy()
@@ -103,11 +104,14 @@ def test_the_play_out_from_the_first_card_is_the_heuristic_deal(name):
         if record["turned_dix"]:
             points[dealer, 1] += rules.turned_bonus
         z = np.int64(0)
-        talon_rest(hands, talon, 0, np.zeros((p, 24, 4), np.int64),
-                   np.zeros((p, max(tt[4], 1)), np.int64), points, np.zeros(p, np.int64),
-                   np.full(p, POLICY_HEURISTIC, np.int64), (dealer + 1) % p, 0, 0, -1, z, -1,
-                   (dealer + 1) % p, 0, z, z, z, z, int(talon[-1]) // 6, tt, dt,
-                   counter_cards(tt[3]), scratch, -1)
+        scratch.won[:] = 0
+        scratch.policies[:] = POLICY_HEURISTIC
+        deal = DealState(hands, talon, z, np.zeros((p, 24, 4), np.int64),
+                         np.zeros((p, max(tt.n_melds, 1)), np.int64), points, (z, z, z, z),
+                         np.int64(talon[-1] // 6), np.int64(-1), np.int64(-1))
+        leader = np.int64((dealer + 1) % p)
+        talon_rest(deal, Trick(leader, z, np.int64(-1), z, np.int64(-1), leader, z, z), tt, dt,
+                   counter_cards(tt.card_points), scratch, np.int64(-1))
         assert points.tolist() == played.points[d].tolist(), d
 
 
@@ -195,13 +199,15 @@ def decide(tt, hands, talon):
     state = np.empty(4, dtype=np.uint64)
     seed_stream(state, 9, 0)
     served = np.zeros((2, 24, 4), dtype=np.int64)
-    served_any = np.zeros((2, max(tt[4], 1)), dtype=np.int64)
+    served_any = np.zeros((2, max(tt.n_melds, 1)), dtype=np.int64)
     z = np.int64(0)
-    out = talon_sampling_card(hands, talon, 0, served, served_any, np.zeros((2, 2), np.int64), 0,
-                              np.int64(hands[0, 0]), 0, 0, 0, -1, z, -1, 0, 0, z, z, z, z,
-                              int(talon[-1]) // 6, -1, -1, tt,
-                              declaration_tables(tt[1], tt[2], tt[4]), counter_cards(tt[3]), 8,
-                              talon_sampling_scratch(2, 24, tt[4], True), *state)
+    deal = DealState(hands, talon, z, served, served_any, np.zeros((2, 2), np.int64),
+                     (z, z, z, z), np.int64(talon[-1] // 6), np.int64(-1), np.int64(-1))
+    out = talon_sampling_card(deal, z, np.int64(hands[0, 0]),
+                              Trick(z, z, np.int64(-1), z, np.int64(-1), z, z, z), tt,
+                              declaration_tables(tt.decl, tt.n_decl, tt.n_melds),
+                              counter_cards(tt.card_points), np.int64(8),
+                              talon_sampling_scratch(2, 24, tt.n_melds, True), tuple(state))
     return tuple(int(x) for x in out)
 
 

@@ -38,14 +38,22 @@ from binokel_sim.kernels.modes import (
     MODE_SAMPLE,
 )
 from binokel_sim.kernels.policies import N_TUNE
-from binokel_sim.kernels.talon.deals import placeholders, talon_blocks
+from binokel_sim.kernels.runs import Run
+from binokel_sim.kernels.talon.deals import (
+    TalonGame,
+    TalonOuts,
+    TalonSample,
+    TalonTable,
+    placeholders,
+    talon_blocks,
+)
 from binokel_sim.simulate import (
     Progress,
     SimulationError,
     check_run,
     refuse_options,
     require_options,
-    spread_items,
+    spread_blocks,
     unseen_deck,
 )
 from binokel_sim.tables import compile_tables, declaration_rows, tune_rows
@@ -92,11 +100,11 @@ def check(rules: Rules) -> None:
 
 
 @functools.lru_cache(maxsize=32)
-def family_tables(rules: Rules) -> tuple:
-    """The tuple ``tt`` the talon kernels take (:mod:`binokel_sim.kernels.talon.deals`): ``(cfg,
-    declaration rows int64 (4, rows, N_DECL): :func:`~binokel_sim.tables.declaration_rows` and
-    the record bits of the melds each sits inside, rows per trump int64 (4,), card points int64
-    (24,), number of melds)``."""
+def family_tables(rules: Rules) -> TalonTable:
+    """The :class:`~binokel_sim.kernels.talon.deals.TalonTable` the talon kernels take: ``cfg``,
+    the declaration rows int64 (4, rows, N_DECL) (:func:`~binokel_sim.tables.declaration_rows`
+    and the record bits of the melds each sits inside), the rows per trump int64 (4,), card
+    points int64 (24,) and the number of melds."""
     from binokel_sim.kernels.talon import declare as k
 
     cfg = np.zeros(k.N_CFG, dtype=np.int64)
@@ -125,7 +133,7 @@ def family_tables(rules: Rules) -> tuple:
     n_decl = np.array([len(rows) for rows in by_trump], dtype=np.int64)
     card_points = np.array([rules.rank_points[t % N_RANKS] for t in range(N_TYPES)],
                            dtype=np.int64)
-    return cfg, decl, n_decl, card_points, len(rules.melds)
+    return TalonTable(cfg, decl, n_decl, card_points, len(rules.melds))
 
 
 def n_tricks(rules: Rules) -> int:
@@ -143,7 +151,22 @@ def sides_of(rules: Rules) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TalonDeals:
-    """Arrays of simulated talon deals (see :func:`talon_play_blocks` for shapes)."""
+    """Arrays of simulated talon deals (:func:`run_play`; the fields of
+    :class:`~binokel_sim.kernels.talon.deals.TalonOuts` that a recorded deal writes, its
+    ``decl`` as ``declarations``).
+
+    Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
+    its block (the shuffle, then the random policy's draws,
+    ``kernels.talon.deals.talon_items``). The deck is read off in order: seat ``s`` takes
+    positions ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order,
+    its last card the turned card. ``hands`` uint32 (n, P, 4) as dealt, ``talon`` int64 (n, T)
+    as dealt, ``points`` int64 (n, P, 2): card points (the last trick included) and meld points
+    (the declarations, the turned bonus for the dealer) per seat; per trick ``k``:
+    ``trick_cards[d, k, i]`` the card played ``i``-th (by seat ``(leader + i) % P``),
+    ``trick_leaders[d, k]``, ``trick_winners[d, k]``, and ``declarations[d, k]`` = (declaration
+    row or -1, swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` with,
+    after a recorded swap, the talon's last card replaced by the nine, so they are not written.
+    """
 
     rules: Rules
     hands: np.ndarray
@@ -155,115 +178,56 @@ class TalonDeals:
     declarations: np.ndarray
 
 
-# --- the runs' entry points into the one block driver (kernels.talon.deals.talon_blocks) -------
-# Each fills the arguments its run does not use with placeholders of the one type the kernel is
-# compiled for, so every run shares one compiled driver.
+# --- the runs: one output helper, one block driver (kernels.talon.deals.talon_blocks) -------------
 
-def talon_play_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
-                      first_deal, hands_out, talon_out, points_out, trick_cards, trick_leaders,
-                      trick_winners, decl_out, infer: int = INFER_FULL) -> None:
-    """Deal and play ``hands_out.shape[0]`` deals and record them.
-
-    Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
-    block ``first_block + d // block_size`` (the shuffle, then the random policy's draws,
-    ``kernels.talon.deals.talon_items``). The deck is read off in order: seat ``s`` takes positions
-    ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order, its last
-    card the turned card. Writes ``hands_out`` uint32 (n, P, 4) as dealt, ``talon_out`` int64
-    (n, T) as dealt, ``points_out`` int64 (n, P, 2): card points (the last trick included) and
-    meld points (the declarations, the turned bonus for the dealer) per seat; per trick ``k``:
-    ``trick_cards[d, k, i]`` the card played ``i``-th (by seat ``(leader + i) % P``),
-    ``trick_leaders[d, k]``, ``trick_winners[d, k]``, and ``decl_out[d, k]`` = (declaration row
-    or -1, swap 0/1). The draws after phase-1 trick ``k`` are ``talon[k*P:(k+1)*P]`` with, after
-    a recorded swap, the talon's last card replaced by the nine, so they are not written.
-    ``infer``: what the sampling policy's deals respect (``kernels.knowledge.INFERENCE``).
-    """
-    known, sides, _, _, _, diff, games = placeholders()
-    spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_PLAY,
-                 n_items=hands_out.shape[0], deck=deck, tt=tt, seat_policies=seat_policies,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides, n_sides=0,
-                 policy_a=0, policy_b=0, target=0, max_deals=0, infer=infer,
-                 hands_out=hands_out, talon_out=talon_out, points_out=points_out,
-                 trick_cards=trick_cards,
-                 trick_leaders=trick_leaders, trick_winners=trick_winners, decl_out=decl_out,
-                 diff_out=diff, games_out=games)
+def outputs(**arrays) -> TalonOuts:
+    """The :class:`~binokel_sim.kernels.talon.deals.TalonOuts` of a run: ``arrays`` by field
+    name, every other field a placeholder of the one type the kernel is compiled for, so every
+    run shares one compiled driver."""
+    _, hands, rows, tricks, diff = placeholders()
+    fill = {"hands": hands, "points": tricks, "trick_cards": tricks, "decl": tricks,
+            "diff": diff}
+    unknown = set(arrays) - set(TalonOuts._fields)
+    if unknown:
+        raise TypeError(f"no talon output named {', '.join(sorted(unknown))}")
+    return TalonOuts(*(arrays[f] if f in arrays else fill.get(f, rows)
+                       for f in TalonOuts._fields))
 
 
-def talon_playout_blocks(deck, tt, seat_policies, n_samples, seed, first_block, block_size,
+def game_bundle(samples_per_move: int, *, infer: int = INFER_FULL, n_sides: int = 0,
+                policy_a: int = 0, policy_b: int = 0, target: int = 0,
+                max_deals: int = 0) -> TalonGame:
+    """The run's :class:`~binokel_sim.kernels.talon.deals.TalonGame` (ints; 0 where the run has
+    no contest)."""
+    return TalonGame(int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals),
+                     int(infer), int(samples_per_move))
+
+
+def run_blocks(mode: int, deck: np.ndarray, table: TalonTable, seats: np.ndarray, run: Run,
+               game: TalonGame, outs: TalonOuts, sample: TalonSample | None = None) -> None:
+    """Run ``run``'s items of ``mode`` on the block driver over the threads: ``seats`` the seats'
+    policy ids (in duels and games each seat's side, :func:`sides_of`: A's and B's policies,
+    ``game.policy_a`` / ``policy_b``, play), a sample's
+    :class:`~binokel_sim.kernels.talon.deals.TalonSample` (placeholders when None)."""
+    if mode in (MODE_DUEL, MODE_MATCH):
+        kinds = policy_kinds(game.policy_a, game.policy_b)
+    else:
+        kinds = policy_kinds(seats)
+    if sample is None:
+        sample = TalonSample(placeholders()[0], 0, 0)
+    spread_blocks(talon_blocks, -(-run.n_items // run.block_size), *kinds, mode, deck, table,
+                  seats, run, sample, game, outs)
+
+
+def talon_playout_blocks(deck, table, seat_policies, n_samples, seed, first_block, block_size,
                          first_deal, points_out) -> None:
     """Deal and play ``points_out.shape[0]`` deals without recording them (the benchmark of
-    whole deals): as :func:`talon_play_blocks`, the same streams and the same deals, but only
-    ``points_out`` int64 (n, P, 2) is written."""
-    known, sides, hands, rows, tricks, diff, games = placeholders()
-    spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_PLAYOUT,
-                 n_items=points_out.shape[0], deck=deck, tt=tt, seat_policies=seat_policies,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides, n_sides=0,
-                 policy_a=0, policy_b=0, target=0, max_deals=0, infer=INFER_FULL,
-                 hands_out=hands, talon_out=rows,
-                 points_out=points_out, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
-                 decl_out=tricks, diff_out=diff, games_out=games)
-
-
-def talon_sample_blocks(unseen, known, turned, dealer, tt, seat_policies, n_samples, seed,
-                        first_block, block_size, points_out) -> None:
-    """Samples for the value of one hand: seat 0 holds ``known[0]`` (uint32 (4,)), the turned
-    card is ``turned`` and ``dealer`` deals; the ``unseen`` cards (int64) are shuffled over
-    positions 0..n-2, seats 1..P-1 take consecutive hands from them and the talon the rest, then
-    the turned card; the deal is played once. With ``known[1]`` set, what the user knows deals
-    the other seats and the talon instead (``kernels.sampler.constrained_deal``;
-    ``kernels.sampler.unconstrained`` for nothing known). Writes ``points_out`` int64 (n, P, 2):
-    card and meld points per seat. Sample ``d`` reads the stream of block
-    ``first_block + d // block_size``."""
-    _, sides, hands, rows, tricks, diff, games = placeholders()
-    spread_items(talon_blocks, *policy_kinds(seat_policies), mode=MODE_SAMPLE,
-                 n_items=points_out.shape[0], deck=unseen, tt=tt, seat_policies=seat_policies,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=0, known=known, turned=int(turned), dealer=int(dealer), sides=sides,
-                 n_sides=0, policy_a=0, policy_b=0, target=0, max_deals=0, infer=INFER_FULL,
-                 hands_out=hands,
-                 talon_out=rows, points_out=points_out, trick_cards=tricks, trick_leaders=rows,
-                 trick_winners=rows, decl_out=tricks, diff_out=diff, games_out=games)
-
-
-def talon_duel_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, seed,
-                      first_block, block_size, first_deal, diff_out,
-                      infer: int = INFER_FULL) -> None:
-    """Every deal played ``n_sides`` times from the same cards, A on side ``r`` in play ``r`` and
-    B on the others (``sides`` int64 (P,): each seat's side). Writes ``diff_out`` float64 (n,):
-    per deal, A's side score minus the mean score of the B sides, averaged over the plays.
-    Deal ``d`` (dealer ``(first_deal + d) % P``) reads the stream of block
-    ``first_block + d // block_size``: the deal, then the plays one after another. ``infer``:
-    what the sampling policy's deals respect (``kernels.knowledge.INFERENCE``)."""
-    known, _, hands, rows, tricks, _, games = placeholders()
-    spread_items(talon_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_DUEL,
-                 n_items=diff_out.shape[0], deck=deck, tt=tt, seat_policies=sides,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_deal, known=known, turned=0, dealer=0, sides=sides,
-                 n_sides=int(n_sides), policy_a=int(policy_a), policy_b=int(policy_b), target=0,
-                 max_deals=0, infer=infer, hands_out=hands, talon_out=rows, points_out=tricks,
-                 trick_cards=tricks, trick_leaders=rows, trick_winners=rows, decl_out=tricks,
-                 diff_out=diff_out, games_out=games)
-
-
-def talon_match_blocks(deck, tt, sides, n_sides, policy_a, policy_b, n_samples, target,
-                       max_deals, seed, first_block, block_size, first_game, games_out) -> None:
-    """Whole games to ``target``: game ``g`` (number ``first_game + g``) puts A on side
-    ``(number // P) % n_sides`` and B on the others; its first dealer is ``number % P`` and the
-    deal rotates clockwise. Game ``g`` reads the stream of block ``first_block + g //
-    block_size``. Writes ``games_out`` int64 (n, 4): the winning side is A (1/0; -1 when
-    ``max_deals`` deals did not end the game), deals played, A's final total, the B sides' summed
-    final totals."""
-    known, _, hands, rows, tricks, diff, _ = placeholders()
-    spread_items(talon_blocks, *policy_kinds(policy_a, policy_b), mode=MODE_MATCH,
-                 n_items=games_out.shape[0], deck=deck, tt=tt, seat_policies=sides,
-                 n_samples=n_samples, seed=seed, first_block=first_block, block_size=block_size,
-                 first_deal=first_game, known=known, turned=0, dealer=0, sides=sides,
-                 n_sides=int(n_sides), policy_a=int(policy_a), policy_b=int(policy_b),
-                 target=int(target), max_deals=int(max_deals), infer=INFER_FULL,
-                 hands_out=hands, talon_out=rows,
-                 points_out=tricks, trick_cards=tricks, trick_leaders=rows, trick_winners=rows,
-                 decl_out=tricks, diff_out=diff, games_out=games_out)
+    whole deals, ``bench.talon.playout_rate``): the same streams and the same deals as
+    :func:`run_play`'s with the same blocks, but only ``points_out`` int64 (n, P, 2) is
+    written."""
+    run_blocks(MODE_PLAYOUT, deck, table, seat_policies,
+               Run(seed, first_block, block_size, first_deal, points_out.shape[0]),
+               game_bundle(n_samples), outputs(points=points_out))
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
@@ -282,7 +246,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
     plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(seats[0]),
                     threads=threads, row_bytes=16 * players + 8 * rules.talon + 16 * players
                     + 8 * nt * (players + 4))
-    tt = family_tables(rules)
+    table = family_tables(rules)
     deck = compile_tables(rules).deck
     out = TalonDeals(
         rules=rules,
@@ -294,11 +258,12 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
         trick_winners=np.empty((deals, nt), dtype=np.int64),
         declarations=np.empty((deals, nt, 2), dtype=np.int64),
     )
+    game = game_bundle(samples_per_move)
     for run, s in plan.steps(progress):
-        talon_play_blocks(deck, tt, seats, samples_per_move, run.seed, run.first_block,
-                          run.block_size, run.first_deal, out.hands[s], out.talon[s],
-                          out.points[s], out.trick_cards[s], out.trick_leaders[s],
-                          out.trick_winners[s], out.declarations[s])
+        run_blocks(MODE_PLAY, deck, table, seats, run, game,
+                   outputs(hands=out.hands[s], talon=out.talon[s], points=out.points[s],
+                           trick_cards=out.trick_cards[s], trick_leaders=out.trick_leaders[s],
+                           trick_winners=out.trick_winners[s], decl=out.declarations[s]))
     return out
 
 
@@ -321,14 +286,14 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     infer = inference_id(inference, rules, a, b)
     plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(a, b),
                     threads=threads, row_bytes=8)
-    tt = family_tables(rules)
+    table = family_tables(rules)
     deck = compile_tables(rules).deck
     sides = sides_of(rules)
+    game = game_bundle(samples_per_move, infer=infer, n_sides=int(sides.max()) + 1,
+                       policy_a=a, policy_b=b)
     diff = np.empty(deals, dtype=np.float64)
     for run, s in plan.steps(progress):
-        talon_duel_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, samples_per_move,
-                          run.seed, run.first_block, run.block_size, run.first_deal, diff[s],
-                          infer)
+        run_blocks(MODE_DUEL, deck, table, sides, run, game, outputs(diff=diff[s]))
     return diff
 
 
@@ -336,23 +301,24 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                     threads: int | None = None, progress: Progress | None = None,
                     first_game: int = 0, samples_per_move: int = SAMPLES_PER_MOVE) -> np.ndarray:
     """Whole games to ``rules.game_target``; int64 (games, 4): A won (1/0, -1 unfinished), deals,
-    A's final total, the B sides' summed final totals (see ``kernels.talon.deals.talon_match_blocks``).
-    ``first_game`` (a multiple of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer
-    run; ``samples_per_move``: the sampling policy's deals per card decision."""
+    A's final total, the B sides' summed final totals (A on side ``(number // P) % n_sides``,
+    its first dealer ``number % P``, the deal rotating clockwise). ``first_game`` (a multiple
+    of ``MATCH_BLOCK``) gives the games ``first_game ..`` of a longer run; ``samples_per_move``:
+    the sampling policy's deals per card decision."""
     check(rules)
     check_run(games, seed, "--games")
     check_samples_per_move(samples_per_move)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     plan = plan_run(games, seed, first=first_game, block=MATCH_BLOCK, slow=sampled(a, b),
                     threads=threads, row_bytes=32, what="games", option="--games")
-    tt = family_tables(rules)
+    table = family_tables(rules)
     deck = compile_tables(rules).deck
     sides = sides_of(rules)
+    game = game_bundle(samples_per_move, n_sides=int(sides.max()) + 1, policy_a=a, policy_b=b,
+                       target=rules.game_target, max_deals=MAX_GAME_DEALS)
     out = np.empty((games, 4), dtype=np.int64)
     for run, s in plan.steps(progress):
-        talon_match_blocks(deck, tt, sides, int(sides.max()) + 1, a, b, samples_per_move,
-                           rules.game_target, MAX_GAME_DEALS, run.seed, run.first_block,
-                           run.block_size, run.first_deal, out[s])
+        run_blocks(MODE_MATCH, deck, table, sides, run, game, outputs(games=out[s]))
     return out
 
 
@@ -401,13 +367,19 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     plan = plan_run(samples, seed, first=first_sample, block=GAME_BLOCK,
                     slow=sampled(seats[0]), threads=threads, row_bytes=16 * rules.players,
                     what="samples")
-    tt = family_tables(rules)
+    table = family_tables(rules)
     out = np.empty((samples, rules.players, 2), dtype=np.int64)
     planes = counts_to_planes(counts)
     cons = sampler_inputs(rules, counts, knowledge, turned=turned)
     known_arg = (planes, int(cons.groups > 0), cons.pool, cons.known, cons.allowed,
                  cons.capacity, cons.ways)
+    sample = TalonSample(known_arg, int(turned), int(dealer))
+    game = game_bundle(samples_per_move)
     for run, s in plan.steps(progress):
-        talon_sample_blocks(unseen, known_arg, turned, dealer, tt, seats, samples_per_move,
-                            run.seed, run.first_block, run.block_size, out[s])
+        # the unseen cards are shuffled over positions 0..n-2, seats 1..P-1 take consecutive
+        # hands of them and the talon the rest, then the turned card; with what the user knows
+        # (known_arg[1] set) the constrained sampler deals them instead
+        # (kernels.sampler.constrained_deal)
+        run_blocks(MODE_SAMPLE, unseen, table, seats, run, game,
+                   outputs(points=out[s]), sample)
     return out

@@ -264,7 +264,7 @@ def play_deal(table, seats, scratch, dealer, out, d, rng, samples, finder):
                 choice, s0, s1, s2, s3 = choose(
                     table, samples, finder, position(me, trump, me, -1, left, closed, closer,
                                                      opponent_won_at_close, gone),
-                    hands, stock, tally, EXCHANGE, (s0, s1, s2, s3))
+                    hands, stock, tally, np.int64(EXCHANGE), (s0, s1, s2, s3))
                 yes = choice == 1
             else:
                 yes, s0, s1, s2, s3 = decides(chance, knobs.random_exchange, True,
@@ -281,7 +281,7 @@ def play_deal(table, seats, scratch, dealer, out, d, rng, samples, finder):
                 choice, s0, s1, s2, s3 = choose(
                     table, samples, finder, position(me, trump, me, -1, left, closed, closer,
                                                      opponent_won_at_close, gone),
-                    hands, stock, tally, CLOSE, (s0, s1, s2, s3))
+                    hands, stock, tally, np.int64(CLOSE), (s0, s1, s2, s3))
                 yes = choice == 1
             else:
                 sure = not chance and heuristic_closes(
@@ -300,7 +300,7 @@ def play_deal(table, seats, scratch, dealer, out, d, rng, samples, finder):
             led, s0, s1, s2, s3 = choose(
                 table, samples, finder, position(me, trump, me, -1, left, closed, closer,
                                                  opponent_won_at_close, gone),
-                hands, stock, tally, LEAD, (s0, s1, s2, s3))
+                hands, stock, tally, np.int64(LEAD), (s0, s1, s2, s3))
         elif chance:
             led, s0, s1, s2, s3 = random_card(hand, s0, s1, s2, s3)
         else:
@@ -328,7 +328,7 @@ def play_deal(table, seats, scratch, dealer, out, d, rng, samples, finder):
             follow, s0, s1, s2, s3 = choose(
                 table, samples, finder, position(other, trump, me, led, left, closed, closer,
                                                  opponent_won_at_close, gone),
-                hands, stock, tally, FOLLOW, (s0, s1, s2, s3))
+                hands, stock, tally, np.int64(FOLLOW), (s0, s1, s2, s3))
         elif seats[other] == POLICY_RANDOM:
             legal = legal_follow(hand, led, trump, strict)
             follow, s0, s1, s2, s3 = random_card(legal, s0, s1, s2, s3)

@@ -62,7 +62,7 @@ def duel_block(table, run, policies, samples, diff_out, block, start, stop):
     finder = new_finder()
     hands = np.zeros(2, dtype=np.int64)
     stock = np.zeros(STOCK, dtype=np.int64)
-    one = new_deals(1)
+    one = new_deals(np.int64(1))
     seats = np.zeros(2, dtype=np.int64)
     for d in range(start, stop):
         _, s0, s1, s2, s3 = deal_sum(work, work.shape[0] - 1, s0, s1, s2, s3)
@@ -73,8 +73,8 @@ def duel_block(table, run, policies, samples, diff_out, block, start, stop):
             seats[a_seat] = policies[0]
             seats[1 - a_seat] = policies[1]
             replay_from(scratch, hands, stock)
-            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, 0, (s0, s1, s2, s3),
-                                       samples, finder)
+            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, np.int64(0),
+                                       (s0, s1, s2, s3), samples, finder)
             points = one.result[0, 1]
             total += points if one.result[0, 0] == a_seat else -points
         diff_out[d] = total / 2.0
@@ -99,7 +99,7 @@ def match_block(table, run, game, samples, games_out, block, start, stop):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     scratch = new_scratch()
     finder = new_finder()
-    one = new_deals(1)
+    one = new_deals(np.int64(1))
     seats = np.zeros(2, dtype=np.int64)
     for g in range(start, stop):
         number = run.first_deal + g
@@ -113,8 +113,8 @@ def match_block(table, run, game, samples, games_out, block, start, stop):
             _, s0, s1, s2, s3 = deal_sum(work, work.shape[0] - 1, s0, s1, s2, s3)
             dealer = (number + deals) % 2
             lay_out_deal(work, dealer, scratch.hands, scratch.stock)
-            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, 0, (s0, s1, s2, s3),
-                                       samples, finder)
+            s0, s1, s2, s3 = play_deal(table, seats, scratch, dealer, one, np.int64(0),
+                                       (s0, s1, s2, s3), samples, finder)
             deals += 1
             side = 0 if one.result[0, 0] == a_seat else 1
             totals[side] += one.result[0, 1]

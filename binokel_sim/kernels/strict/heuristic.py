@@ -11,6 +11,8 @@ card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-h
 from collections import namedtuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from binokel_sim.kernels.bits import (
     RANK0,
@@ -238,29 +240,43 @@ def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, p
     return best
 
 
+def heuristic_card(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
+    """:func:`heuristic_talon_card` where ``tune`` may be None (the trick loop's table in the
+    sampling policy's play-outs, where every seat plays the heuristic proper): then with
+    :data:`HEURISTIC_TUNE` from 0. numba picks the implementation by ``tune``'s type
+    (``numba.extending.overload``), so no branch is left for it to prune."""
+
+
+@overload(heuristic_card)
+def _heuristic_card(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
+    if isinstance(tune, types.NoneType):
+        def own(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
+            return heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
+                                        counters, HEURISTIC_TUNE, np.int64(0))
+        return own
+
+    def knobs(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
+        return heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
+                                    counters, tune, row)
+    return knobs
+
+
 @njit
 def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump, counters, tune,
                          row):
-    """The card the heuristic plays out of ``legal`` (int64 mask): :func:`talon_card_rules` with
-    the knobs of ``tune`` from ``row`` on, or with ``tune`` None the heuristic's own
-    (:data:`HEURISTIC_TUNE`, constants of the compiled code: numba prunes the branch that does
-    not apply by the argument's type, and the compiler folds the rules' switches away; the
-    play-outs of the sampling policy, where every seat plays the heuristic proper, pass None)."""
-    if tune is None:
-        return talon_card_rules(legal, hand, played, copies, early, place, meld, trump,
-                                counters, HEURISTIC_TUNE, np.int64(0))
-    return talon_card_rules(legal, hand, played, copies, early, place, meld, trump, counters,
-                            tune, row)
-
-
-@njit(inline="always")
-def talon_card_rules(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
     """The card the heuristic plays out of ``legal`` (int64 mask). Arguments: ``hand`` the seat's
     planes ``(h0, h1, h2, h3)``; ``played`` the planes of the cards played so far
     ``(g0, g1, g2, g3)``; ``copies`` copies of a card in the deck; ``early`` phase 1 (the talon
     lasts); ``place`` the seat's place in the trick (:class:`Place`); ``meld`` what a won trick
     would let it declare (:class:`Meld`; zeros in strict tricks); ``trump``; ``counters`` card
-    types worth points; the knobs ``tune`` from ``row`` on.
+    types worth points; the knobs ``tune`` from ``row`` on: a policy's row of the table's knobs
+    (int64 array), or the heuristic's own, the constant tuple :data:`HEURISTIC_TUNE` from 0 (the
+    sampling policy's play-outs, where every seat plays the heuristic proper: numba types a global
+    tuple by its values, so the compiler folds the rules' switches away).
+
+    A called kernel, not inlined: numba's inliner took some 60 CPU s for each copy of this body
+    it put into a caller, lowering compiles the same code in a few seconds
+    (docs/performance.md, "Compile cost").
 
     Phase 1 (free play)
       E1. Lead the cheapest card that serves no meld (a non-trump nine or jack first), keeping

@@ -43,7 +43,13 @@ from binokel_sim.kernels.strict.family import (
     part_value,
     part_view,
 )
-from binokel_sim.kernels.strict.heuristic import Meld, Place, heuristic_talon_card
+from binokel_sim.kernels.strict.heuristic import (
+    HEURISTIC_TUNE,
+    Meld,
+    Place,
+    heuristic_card,
+    heuristic_talon_card,
+)
 from binokel_sim.kernels.strict.sampling import (
     best_type,
     learn,
@@ -204,7 +210,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
             else:
                 at = tune_row(policies[useat], tune_at)
                 team = part_partner(table.side, tune, at, seat, win_seat)
-                c = heuristic_talon_card(
+                c = heuristic_card(
                     legal, (hands[useat, 0], hands[useat, 1], hands[useat, 2], hands[useat, 3]),
                     (g0, g1, g2, g3), table.copies, np.bool_(False),
                     Place(i, led, win_card,
@@ -267,8 +273,8 @@ def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, know
                 (g0, g1, g2, g3), table.copies, np.bool_(False),
                 Place(i, led, win_card, pairs and win_seat == (s ^ 2), i == n_players - 1,
                       trick_points),
-                Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters, None,
-                np.int64(0))
+                Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters,
+                HEURISTIC_TUNE, np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += table.card_points[c]

@@ -3,20 +3,28 @@ declaration after each won trick and the draws, phase-2 strict play, and the dea
 Contract: SPEC.md "Variant two-hand-48" and "Variants three-hand-72 and four-hand-72"; the
 decisions the contract leaves open are in docs/rules.md, "Talon games".
 
-The variant arrives as one tuple ``tt`` (:func:`binokel_sim.engines.talon.family_tables`):
+The variant arrives as one :class:`TalonTable` (:func:`binokel_sim.engines.talon.family_tables`):
 
-- ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers below;
+- ``cfg`` int64 (N_CFG,): the ``CFG_*`` numbers of :mod:`binokel_sim.kernels.talon.declare`;
 - ``decl`` int64 (4, rows, N_DECL): per trump suit, every declaration a player might make (meld,
   level, the card types of one set, points, counted per copy, the swap meld, the served-record
   bits of the melds it sits inside), in the order the random policy counts them (docs/rules.md,
   "Policies");
 - ``n_decl`` int64 (4,): the rows in use per trump;
-- ``card_points`` int64 (24,): trick points of every card type.
+- ``card_points`` int64 (24,): trick points of every card type;
+- ``n_melds`` (int): the variant's melds (the records' ``served_any`` columns).
+
+A run's other bundles: :class:`~binokel_sim.kernels.runs.Run` (which items of which streams),
+:class:`TalonGame` (the contest and the sampling policy's numbers), :class:`TalonSample` (a
+sample's known hand, turned card and dealer) and :class:`TalonOuts` (the drivers' output arrays;
+``binokel_sim.engines.talon.outputs`` fills those a run does not write).
 
 A seat's hand is bit planes; what its card copies have served is kept beside it, and the numbers,
 the rows and the declarations themselves are in :mod:`binokel_sim.kernels.talon.declare`, their
 table lookups in :mod:`binokel_sim.kernels.talon.lookup`.
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -48,6 +56,7 @@ from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.solver_policy import solver_scratch
 from binokel_sim.kernels.strict.tricks import (
     StrictTable,
+    Trick,
     TrickRecord,
     counter_cards,
     must_head,
@@ -93,40 +102,82 @@ from binokel_sim.kernels.talon.lookup import (
     legal_rows,
 )
 from binokel_sim.kernels.talon.sampling import (
+    DealState,
     knowledge_start,
     talon_sampling_card,
     talon_sampling_scratch,
 )
 
+TalonTable = namedtuple("TalonTable", ["cfg", "decl", "n_decl", "card_points", "n_melds"])
+"""The variant's tables (the module docstring lists the fields)."""
+
+TalonGame = namedtuple("TalonGame", ["n_sides", "policy_a", "policy_b", "target", "max_deals",
+                                     "infer", "n_samples"])
+"""A run's contest and the sampling policy's numbers, int64 each: the ``n_sides`` sides, A's and
+B's policies ``policy_a`` / ``policy_b``, a game's ``target`` and most deals ``max_deals`` (the
+first five for duels and games, 0 elsewhere); ``infer`` what the sampling policy's phase-2 deals
+respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``n_samples`` its deals per card
+decision."""
+
+TalonSample = namedtuple("TalonSample", ["known", "turned", "dealer"])
+"""A sample's deal (``deal-odds``; placeholders in the other runs): ``known`` seat 0's hand and
+what the user knows (the tuple :func:`~binokel_sim.kernels.sampler.constrained_deal` reads;
+:func:`~binokel_sim.kernels.sampler.unconstrained` for nothing known), ``turned`` (int64) the
+turned card's type, the talon's last card, and ``dealer`` (int64) the dealer's seat."""
+
+TalonOuts = namedtuple("TalonOuts", [
+    "hands", "talon", "points", "trick_cards", "trick_leaders", "trick_winners", "decl", "diff",
+    "games"])
+"""The drivers' output arrays, item-major (n items; P seats, T talon cards, H tricks): a
+recorded deal's ``hands`` uint32 (n, P, 4) and ``talon`` int64 (n, T) as dealt, the tricks
+``trick_cards`` int64 (n, H, P), ``trick_leaders`` and ``trick_winners`` (n, H) and ``decl``
+(n, H, 2) (declaration row or -1, swap 0/1); ``points`` int64 (n, P, 2) card and meld points per
+seat (deals, play-outs and samples); a duel's ``diff`` float64 (n,); a game's ``games`` int64
+(n, 4). A run writes its mode's; the others are placeholders
+(``binokel_sim.engines.talon.outputs``)."""
+
 # --- one deal, inlined into every driver ----------------------------------------------------------
 
 
 @njit
-def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, seed, block, start,
-                stop, first_deal, known, turned, fixed_dealer, sides, n_sides, game, hands_out,
-                talon_out, points_out, trick_cards, trick_leaders, trick_winners, decl_out,
-                diff_out, games_out):
-    """Items ``start .. stop - 1`` of one block, reading the stream of ``block``: what each
-    driver does per item (``mode``: a recorded deal, an unrecorded deal, a sample around a known
-    hand, a deal played once per seating, a whole game), with the deal's play written out here
-    once. ``smart`` and ``search`` (None or int64, :func:`talon_blocks`) decide what is
-    compiled: numba prunes every branch that asks ``smart is None`` or ``search is None``.
-    ``game``: ``(policy_a, policy_b, target, max_deals)`` of duels and matches, and what the
-    sampling policy infers (``infer``, :func:`talon_blocks`).
+def talon_items(smart, search, mode, deck, table, dt, seat_policies, run, b, sample, game, outs):
+    """The items of block ``b`` of the :class:`~binokel_sim.kernels.runs.Run` ``run`` (items
+    ``b * run.block_size ..`` up to ``run.n_items``, reading stream ``run.first_block + b``;
+    item ``d`` is number ``run.first_deal + d``): what each driver does per item (``mode``: a
+    recorded deal, an unrecorded deal, a sample around a known hand, a deal played once per
+    seating, a whole game), with the deal's play written out here once. ``smart`` and
+    ``search`` (None or int64, :func:`talon_blocks`) decide what is compiled: numba prunes every
+    branch that asks ``smart is None`` or ``search is None``. ``deck`` the deck dealt (a
+    sample's unseen cards), ``table`` the :class:`TalonTable` and ``dt`` its
+    :class:`~binokel_sim.kernels.talon.lookup.DeclarationTables`, ``seat_policies`` the seats'
+    policies (in duels and games each seat's side instead: ``game.policy_a`` and ``policy_b``
+    play), ``sample`` the :class:`TalonSample` of a sample, ``game`` the :class:`TalonGame`,
+    ``outs`` the :class:`TalonOuts`.
 
     The random stream of a deal: the shuffle (one partial Fisher-Yates of the block's deck over
     positions 0..N-2, :func:`binokel_sim.kernels.deal.deal_sum`), then the random policy's draws: one bounded draw per card when at least two card types are legal,
     and after each phase-1 trick it wins, one for its declaration when it has at least two
-    choices. Play: docs/rules.md "Talon games"; the outputs as the drivers below describe them.
+    choices. Play: docs/rules.md "Talon games"; the outputs as :class:`TalonOuts` describes them.
 
     Written for speed (numba): the deal loop binds no array (an array bound inside a loop with
     branches costs reference counting on every pass), hands are int64 planes in a small array,
     the declarations are table lookups (:func:`held_rows`), and the calls made with arrays
     (:func:`legal_rows`, :func:`mark_copies`, :func:`forget_copy`) are on rarer paths.
     """
-    cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
-    fits, sets, keys, reach = dt
-    policy_a, policy_b, target, max_deals, infer = game
+    cfg, decl, n_decl, card_points = table.cfg, table.decl, table.n_decl, table.card_points
+    fits, sets, keys, reach = dt.fits, dt.sets, dt.keys, dt.reach
+    n_sides, policy_a, policy_b, target, max_deals = (game.n_sides, game.policy_a,
+                                                      game.policy_b, game.target, game.max_deals)
+    infer, n_samples = game.infer, game.n_samples
+    seed, block, first_deal = run.seed, run.first_block + b, run.first_deal
+    start = b * run.block_size
+    stop = min(run.n_items, start + run.block_size)
+    known, turned, fixed_dealer = sample.known, sample.turned, sample.dealer
+    sides = seat_policies  # duels and games: each seat's side
+    hands_out, talon_out, points_out = outs.hands, outs.talon, outs.points
+    trick_cards, trick_leaders, trick_winners = (outs.trick_cards, outs.trick_leaders,
+                                                 outs.trick_winners)
+    decl_out, diff_out, games_out = outs.decl, outs.diff, outs.games
     n_players = cfg[CFG_PLAYERS]
     hand = cfg[CFG_HAND]
     n_talon = cfg[CFG_TALON]
@@ -147,7 +198,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
     dealt = np.zeros((n_players, 4), dtype=np.int64)
     dealt_talon = np.empty(n_talon, dtype=np.int64)
     served = np.zeros((n_players, 24, MAX_COPIES), dtype=np.int64)
-    served_any = np.zeros((n_players, tt[4]), dtype=np.int64)
+    served_any = np.zeros((n_players, table.n_melds), dtype=np.int64)
     dirty = np.zeros(n_players, dtype=np.int64)  # the types some copy of which has served
     suspect = np.zeros(n_players, dtype=np.int64)  # the rows a served copy may forbid
     points = np.zeros((n_players, 2), dtype=np.int64)
@@ -169,7 +220,7 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
             solver_seats |= searches(seat_policies[seat])
             sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
     scratch = solver_scratch(solver_seats and smart is not None)  # sampling: the solver in phase 2
-    sample_scratch = talon_sampling_scratch(n_players, n_talon, tt[4],
+    sample_scratch = talon_sampling_scratch(n_players, n_talon, table.n_melds,
                                             sampling_seats and smart is not None)
     knows = strict_knowledge(n_players, hand, n_samples, infer,  # the race on: as phase 1's
                              sampling_seats and smart is not None, True, NoPart())
@@ -297,10 +348,11 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
                     elif search is not None and policies[useat] == POLICY_SAMPLING and \
                             legal & (legal - 1):
                         c, s0, s1, s2, s3 = talon_sampling_card(
-                            hands, talon, drawn, served, served_any, points, seat, legal, leader,
-                            k, i, led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3,
-                            trump, took_seat, took_card, tt, dt, counters, n_samples,
-                            sample_scratch, s0, s1, s2, s3)
+                            DealState(hands, talon, drawn, served, served_any, points,
+                                      (g0, g1, g2, g3), trump, took_seat, took_card),
+                            seat, legal,
+                            Trick(leader, i, led, wins, win_card, win_seat, trick_points, k),
+                            table, dt, counters, n_samples, sample_scratch, (s0, s1, s2, s3))
                     else:
                         # T_WIN_MELD: a declaration of that much waits for a win
                         ready = np.int64(0)
@@ -509,43 +561,35 @@ def talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, see
 #
 # One block driver runs the blocks of every talon run (play, play-out, samples, duel, match:
 # the mode is an argument), with placeholder arrays for the outputs a run does not write, all of
-# one type per argument. numba links a callee's code into every caller and optimises the whole
-# again, so five block drivers would cost five compiles of the item loop (some 30 s each); one
-# driver costs one per kind of seats (docs/performance.md, "Compile cost"). The per-run entry
-# points, with the argument lists they document, are binokel_sim.engines.talon.talon_*_blocks.
+# one type per field (binokel_sim.engines.talon.outputs). numba links a callee's code into every
+# caller and optimises the whole again, so five block drivers would cost five compiles of the
+# item loop (some 30 s each); one driver costs one per kind of seats (docs/performance.md,
+# "Compile cost").
 
 @njit
 def placeholders():
-    """Empty outputs (and a known hand with no constraints, a side list) for the arguments a
-    run does not use."""
-    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.zeros(1, dtype=np.int64),
-            np.empty((0, 1, 4), dtype=np.uint32), np.empty((0, 1), dtype=np.int64),
-            np.empty((0, 1, 1), dtype=np.int64), np.empty(0, dtype=np.float64),
-            np.empty((0, 4), dtype=np.int64))
+    """Empty outputs and a sample's known tuple for what a run does not use:
+    ``(known, hands, rows, tricks, diff)`` (:func:`~binokel_sim.kernels.sampler.unconstrained`,
+    uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1), float64 (0,))."""
+    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
+            np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
+            np.empty(0, dtype=np.float64))
 
 
 @njit
-def talon_blocks(smart, search, mode, n_items, deck, tt, seat_policies, n_samples, seed,
-                 first_block, block_size, first_deal, known, turned, dealer, sides, n_sides, policy_a,
-                 policy_b, target, max_deals, infer, hands_out, talon_out, points_out, trick_cards,
-                 trick_leaders, trick_winners, decl_out, diff_out, games_out, share):
-    """Run ``n_items`` items of ``mode`` (deals, samples or games) in blocks of ``block_size``:
-    block ``b`` covers items ``b*block_size ..`` and reads stream ``first_block + b``
-    (:func:`talon_items`, which writes only its items' slots). ``smart`` and ``search``
-    (``games.policy_kinds``) are None or int64 and choose the compiled specialisation, each
-    compiled on its first use: ``smart`` None when every seat plays at random (no policy code),
-    ``search`` None when no seat plays the solver or the sampling policy (neither compiled).
-    ``infer``: what the sampling policy's deals respect in phase 2
-    (:data:`~binokel_sim.kernels.knowledge.INFERENCE`). ``share``: this call's blocks,
-    ``share[0] <= b < share[1]`` (one thread's share,
-    ``binokel_sim.simulate.spread_blocks``)."""
-    dt = declaration_tables(tt[1], tt[2], tt[4])
+def talon_blocks(smart, search, mode, deck, table, seat_policies, run, sample, game, outs, share):
+    """Run the items of ``mode`` (deals, samples or games) of the
+    :class:`~binokel_sim.kernels.runs.Run` ``run`` in its blocks: block ``b`` covers items
+    ``b * run.block_size ..`` and reads stream ``run.first_block + b`` (:func:`talon_items`,
+    which writes only its items' slots of ``outs``). ``smart`` and ``search``
+    (``engines.policies.policy_kinds``) are None or int64 and choose the compiled
+    specialisation, each compiled on its first use: ``smart`` None when every seat plays at
+    random (no policy code), ``search`` None when no seat plays the solver or the sampling policy
+    (neither compiled). ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one
+    thread's share, ``binokel_sim.simulate.spread_blocks``)."""
+    dt = declaration_tables(table.decl, table.n_decl, table.n_melds)
     for b in range(share[0], share[1]):
-        start = b * block_size
-        talon_items(smart, search, mode, deck, tt, dt, seat_policies, n_samples, seed,
-                    first_block + b, start, min(n_items, start + block_size), first_deal, known,
-                    turned, dealer, sides, n_sides, (policy_a, policy_b, target, max_deals, infer),
-                    hands_out, talon_out, points_out, trick_cards, trick_leaders, trick_winners,
-                    decl_out, diff_out, games_out)
+        talon_items(smart, search, mode, deck, table, dt, seat_policies, run, b, sample, game,
+                    outs)
 
 

@@ -6,6 +6,8 @@ sampling policy's play-outs (:mod:`binokel_sim.kernels.talon.sampling`) check a 
 :func:`legal_rows` when one of its cards has a copy that has served any meld.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
@@ -47,15 +49,19 @@ FAST_ROWS = 64
 # copy (35), points (40-62)
 K_MELD, K_LEVEL, K_PER_COPY, K_POINTS = 24, 32, 35, 40
 
+DeclarationTables = namedtuple("DeclarationTables", ["fits", "sets", "keys", "reach"])
+"""The lookups of the declaration rows, per trump (the comment above; :func:`declaration_tables`
+builds them): ``fits`` int64 (4, 4, 64), ``sets`` int64 (4, N_SETS), ``keys`` int64 (4, 64) and
+``reach`` int64 (4, 64), the rows a declaration of row ``r`` makes suspect."""
+
 
 @njit
 def declaration_tables(decl, n_decl, n_melds):
-    """``(fits int64 (4, 4, 64), sets int64 (4, N_SETS), keys int64 (4, 64), reach int64
-    (4, 64))`` for the declaration rows ``decl`` (int64 (4, rows, N_DECL)) and ``n_decl`` (rows
-    per trump): see the comment above; ``reach[trump, r]`` are the rows a declaration of row
-    ``r`` makes suspect: the rows of its meld, and of the melds inside it (a marriage inside a
-    quint), sharing a card type with it (one lookup where a declaration is made). ``n_melds``:
-    the melds of the variant."""
+    """The :class:`DeclarationTables` of the declaration rows ``decl`` (int64 (4, rows, N_DECL))
+    and ``n_decl`` (rows per trump): see the comment above; ``reach[trump, r]`` are the rows a
+    declaration of row ``r`` makes suspect: the rows of its meld, and of the melds inside it (a
+    marriage inside a quint), sharing a card type with it (one lookup where a declaration is
+    made). ``n_melds``: the melds of the variant."""
     fits = np.zeros((4, 4, 64), dtype=np.int64)
     sets = np.zeros((4, N_SETS), dtype=np.int64)
     keys = np.zeros((4, FAST_ROWS), dtype=np.int64)
@@ -98,7 +104,7 @@ def declaration_tables(decl, n_decl, n_melds):
                         if (decl[trump, r2, D_INSIDE] >> (LEVEL_BITS * m)) & 3 and \
                                 (decl[trump, r2, D_MASK] >> t) & 1:
                             reach[trump, r] |= np.int64(1) << r2
-    return fits, sets, keys, reach
+    return DeclarationTables(fits, sets, keys, reach)
 
 
 @njit(inline="always")

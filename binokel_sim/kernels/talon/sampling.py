@@ -31,7 +31,15 @@ stream.
 
 When phase 2 starts, :func:`knowledge_start` writes what the table knows of each seat
 (:func:`known_copies`) into the strict tricks' knowledge.
+
+The bundles: :class:`DealState` (where the deal stands), the trick in play as the strict
+tricks' :class:`~binokel_sim.kernels.strict.tricks.Trick`, the variant's
+:class:`~binokel_sim.kernels.talon.deals.TalonTable` and its
+:class:`~binokel_sim.kernels.talon.lookup.DeclarationTables`, and the policy's working arrays
+(:class:`SamplingScratch`).
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -43,6 +51,7 @@ from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.strict.family import NoPart
 from binokel_sim.kernels.strict.heuristic import (
+    HEURISTIC_TUNE,
     WIN_FOR_MELD,
     WIN_FOR_POINTS,
     Meld,
@@ -83,25 +92,46 @@ from binokel_sim.kernels.talon.lookup import (
     legal_rows,
 )
 
+DealState = namedtuple("DealState", ["hands", "talon", "drawn", "served", "served_any", "points",
+                                     "played", "trump", "took_seat", "took_card"])
+"""Where a talon deal stands in phase 1 (P seats): ``hands`` int64 (P, 4) the seats' planes,
+``talon`` int64 (T,) the whole talon of which the first ``drawn`` (int64) are drawn, the
+records ``served`` int64 (P, 24, MAX_COPIES) and ``served_any`` int64 (P, melds)
+(:mod:`~binokel_sim.kernels.talon.declare`), ``points`` int64 (P, 2) card and meld points so
+far, ``played`` the planes of the cards played (a tuple of four int64), ``trump`` (int64), and
+``took_seat`` / ``took_card`` (int64) the swap's taker and the card he took (-1: none known,
+:func:`known_copies`). A play-out (:func:`talon_rest`) updates its arrays in place."""
+
+SamplingScratch = namedtuple("SamplingScratch", [
+    "pool", "hands", "talon", "served", "served_any", "points", "won", "policies", "totals",
+    "base_hands", "base_talon", "stub3", "stub2", "no_solver", "known", "hidden", "value",
+    "cross"])
+"""The sampling policy's working arrays (:func:`talon_sampling_scratch`; P seats, or 1 when the
+policy does not play): ``pool`` int64 (96,) the unseen cards; a play-out's ``hands`` (P, 4),
+``talon`` (T,), records ``served`` (P, 24, 4) and ``served_any`` (P, melds), ``points`` (P, 2)
+and tricks ``won`` (P,); ``policies`` (P,) the heuristic's on every seat; ``totals`` (24,) per
+card type; a sample's ``base_hands`` (P, 4) and ``base_talon`` (T,); ``stub3``, ``stub2`` and
+``no_solver`` the placeholders :func:`play_strict` is given; per seat ``known`` (P, 4) the planes
+of its known cards and ``hidden`` (P,) the number of its other cards (:func:`unseen_pool`); the
+race's ``value`` (24,) and ``cross`` (24, 24)
+(:func:`~binokel_sim.kernels.strict.sampling.race_step`). int64 throughout."""
 
 
 @njit
 def talon_sampling_scratch(n_players, n_talon, n_melds, active):
-    """The policy's working arrays (small stubs unless ``active``): the pool; a play-out's hands,
-    talon, records, points and tricks won; the heuristic's policies; the totals per card type; a
-    sample's hands and talon; the placeholders :func:`play_strict` is given; per seat the
-    planes of its known cards and the number of its other cards (:func:`unseen_pool`)."""
+    """The policy's :class:`SamplingScratch` (small stubs unless ``active``)."""
     p = n_players if active else 1
-    return (np.empty(96, dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
-            np.zeros(max(n_talon, 1), dtype=np.int64),
-            np.zeros((p, N_TYPES, 4), dtype=np.int64), np.zeros((p, max(n_melds, 1)),
-                                                               dtype=np.int64),
-            np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
-            np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
-            np.zeros((p, 4), dtype=np.int64), np.zeros(max(n_talon, 1), dtype=np.int64),
-            np.empty((0, 1, 1), dtype=np.int64), np.empty((0, 1), dtype=np.int64),
-            solver_scratch(False), np.zeros((p, 4), dtype=np.int64), np.zeros(p, dtype=np.int64),
-            np.zeros(N_TYPES, dtype=np.int64), np.zeros((N_TYPES, N_TYPES), dtype=np.int64))
+    return SamplingScratch(
+        np.empty(96, dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
+        np.zeros(max(n_talon, 1), dtype=np.int64),
+        np.zeros((p, N_TYPES, 4), dtype=np.int64), np.zeros((p, max(n_melds, 1)),
+                                                           dtype=np.int64),
+        np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
+        np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64),
+        np.zeros((p, 4), dtype=np.int64), np.zeros(max(n_talon, 1), dtype=np.int64),
+        np.empty((0, 1, 1), dtype=np.int64), np.empty((0, 1), dtype=np.int64),
+        solver_scratch(False), np.zeros((p, 4), dtype=np.int64), np.zeros(p, dtype=np.int64),
+        np.zeros(N_TYPES, dtype=np.int64), np.zeros((N_TYPES, N_TYPES), dtype=np.int64))
 
 
 @njit
@@ -154,21 +184,28 @@ def shuffle_pool(pool, n, s0, s1, s2, s3):
 
 
 @njit
-def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leader, k, position,
-               led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, dt,
-               counters, scratch, first):
-    """Play a talon deal to its end with the heuristic on every seat, from phase-1 trick ``k``
-    with ``position`` cards of it on the table (``led``, ``wins``, ``win_card``, ``win_seat``,
-    ``trick_points``: the trick so far, as :func:`talon_items` keeps it), the next card
-    ``first`` (-1: the heuristic's). ``h`` int64 (P, 4)
-    hands, ``talon`` the whole talon of which ``drawn`` are drawn, ``served`` / ``served_any``
-    the records, ``points`` (P, 2) card and meld points so far are all updated in place;
-    ``g0..g3`` the cards played. The last trick's bonus is added. The declarations are looked up
-    in ``dt`` (:mod:`~binokel_sim.kernels.talon.lookup`; a wide table scans its rows): the rows
-    the hand holds, a row with a card of which some copy has served checked by
-    :func:`~binokel_sim.kernels.talon.lookup.legal_rows`: no call in the common case, since a call
-    given arrays costs reference counting (docs/performance.md)."""
-    cfg, decl, n_decl, card_points = tt[0], tt[1], tt[2], tt[3]
+def talon_rest(deal, trick, table, dt, counters, scratch, first):
+    """Play a talon deal to its end with the heuristic on every seat, from phase-1 trick
+    ``trick.k`` with ``trick.position`` cards of it on the table (the
+    :class:`~binokel_sim.kernels.strict.tricks.Trick` so far, as
+    :func:`~binokel_sim.kernels.talon.deals.talon_items` keeps it), the next card ``first``
+    (int64, -1: the heuristic's). The :class:`DealState` ``deal``'s hands, talon (its ``drawn``
+    cards drawn), records and points are updated in place; ``scratch`` (:class:`SamplingScratch`)
+    gives the heuristic's ``policies`` and counts the tricks ``won``. The last trick's bonus is
+    added. ``table``: the :class:`~binokel_sim.kernels.talon.deals.TalonTable`; ``counters`` the
+    card types worth points (:func:`~binokel_sim.kernels.strict.tricks.counter_cards`). The
+    declarations are looked up in ``dt`` (:class:`~binokel_sim.kernels.talon.lookup.
+    DeclarationTables`; a wide table scans its rows): the rows the hand holds, a row with a card
+    of which some copy has served checked by :func:`~binokel_sim.kernels.talon.lookup.legal_rows`:
+    no call in the common case, since a call given arrays costs reference counting
+    (docs/performance.md)."""
+    cfg, decl, n_decl, card_points = table.cfg, table.decl, table.n_decl, table.card_points
+    h, talon, drawn, served, served_any, points = (deal.hands, deal.talon, deal.drawn,
+                                                   deal.served, deal.served_any, deal.points)
+    g0, g1, g2, g3 = deal.played
+    trump = deal.trump
+    won, policies = scratch.won, scratch.policies
+    leader, position, led, wins, win_card, win_seat, trick_points, k = trick
     n_players = h.shape[0]
     n_talon = talon.shape[0]
     phase1 = n_talon // n_players
@@ -180,7 +217,7 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
     swap_nine = trump * 6 + cfg[CFG_SWAP_RANK] if cfg[CFG_SWAP_RANK] >= 0 else -1
     rows = decl[trump]
     n_rows = n_decl[trump]
-    fits, sets, keys = dt[0], dt[1], dt[2]
+    fits, sets, keys = dt.fits, dt.sets, dt.keys
     wide = sets[0, S_WIDE] != 0
     n_melds = served_any.shape[1]
     led_block = suit_block(led) if position > 0 else np.int64(0)
@@ -226,7 +263,8 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
                     copies, np.bool_(True),
                     Place(i, led, win_card, pairs and i > 0 and win_seat == (seat ^ 2),
                           i == n_players - 1, trick_points),
-                    Meld(ready, np.int64(0), np.int64(0)), trump, counters, None, np.int64(0))
+                    Meld(ready, np.int64(0), np.int64(0)), trump, counters, HEURISTIC_TUNE,
+                    np.int64(0))
             take_copy(h, served, served_any, seat, c)
             g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             trick_points += card_points[c]
@@ -286,34 +324,45 @@ def talon_rest(h, talon, drawn, served, served_any, points, won, policies, leade
         h, leader, phase1, n_tricks, trump, policies, np.int64(1), np.int64(1),
         StrictTable(copies, pairs, card_points, counters, cfg[CFG_LAST_TRICK], None, np.int64(0),
                     NoPart()),
-        (g0, g1, g2, g3), (points, won), TrickRecord(False, 0, scratch[11], scratch[12],
-                                                     scratch[12]),
-        (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), scratch[13], None)
+        (g0, g1, g2, g3), (points, won), TrickRecord(False, 0, scratch.stub3, scratch.stub2,
+                                                     scratch.stub2),
+        (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), scratch.no_solver, None)
     points[winner, 0] += cfg[CFG_LAST_TRICK]
 
 
 
 @njit
-def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, legal, leader, k,
-                        position, led, wins, win_card, win_seat, trick_points, g0, g1, g2, g3,
-                        trump, took_seat, took_card, tt, dt, counters, n_samples, scratch, s0,
-                        s1, s2, s3):
+def talon_sampling_card(deal, seat, legal, trick, table, dt, counters, n_samples, scratch,
+                        stream):
     """The phase-1 card of the sampling seat ``seat`` out of ``legal`` (int64 mask, two or more
-    types): the state is :func:`talon_items`' at trick ``k``, ``position`` cards on the table,
-    ``drawn`` talon cards drawn, ``took_seat`` / ``took_card`` the swap's taker and the card he
-    took (-1: none known). Reads the stream ``s0..s3``: per sample one Fisher-Yates shuffle of
-    the pool (a bounded draw per position but the last), whose first cards go to the other
-    seats' unknown cards in seat order from the seat's left, the rest to the hidden talon in
-    draw order. Every ``RACE_EVERY`` samples the types far behind the leader, or at best a little
-    better, leave the race
+    types): the :class:`DealState` ``deal`` is
+    :func:`~binokel_sim.kernels.talon.deals.talon_items`' at the
+    :class:`~binokel_sim.kernels.strict.tricks.Trick` ``trick`` (phase-1 trick ``trick.k``,
+    ``trick.position`` cards on the table); ``table``, ``dt``, ``counters``: as
+    :func:`talon_rest` has them; ``n_samples`` the samples; ``scratch`` the
+    :class:`SamplingScratch`. Reads the stream ``stream`` ``(s0, s1, s2, s3)``: per sample one
+    Fisher-Yates shuffle of the pool (a bounded draw per position but the last), whose first
+    cards go to the other seats' unknown cards in seat order from the seat's left, the rest to the
+    hidden talon in draw order. Every ``RACE_EVERY`` samples the types far behind the leader, or
+    at best a little better, leave the race
     (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one type left ends the decision and
     the stream is read no further). Plays the type with the best total of :func:`side_value`
     among those left. Returns
     ``(card, s0..s3)``. Only what the seat knows is read from the true state (see the module's
     docstring)."""
-    cfg = tt[0]
-    pool, h, tal, srv, sany, pts, won, policies, totals, base_h, base_talon = scratch[:11]
-    known, hidden, value, cross = scratch[14], scratch[15], scratch[16], scratch[17]
+    cfg = table.cfg
+    hands, talon, drawn, served, served_any, points = (deal.hands, deal.talon, deal.drawn,
+                                                       deal.served, deal.served_any, deal.points)
+    g0, g1, g2, g3 = deal.played
+    took_seat, took_card = deal.took_seat, deal.took_card
+    s0, s1, s2, s3 = stream
+    pool, h, tal, srv, sany, pts = (scratch.pool, scratch.hands, scratch.talon, scratch.served,
+                                    scratch.served_any, scratch.points)
+    won, totals, base_h, base_talon = (scratch.won, scratch.totals, scratch.base_hands,
+                                       scratch.base_talon)
+    known, hidden, value, cross = scratch.known, scratch.hidden, scratch.value, scratch.cross
+    rest = DealState(h, tal, drawn, srv, sany, pts, deal.played, deal.trump, took_seat,
+                     took_card)  # the play-outs' deal: the scratch arrays, reset per card
     n_players = hands.shape[0]
     n_talon = talon.shape[0]
     copies = cfg[CFG_COPIES]
@@ -363,9 +412,7 @@ def talon_sampling_card(hands, talon, drawn, served, served_any, points, seat, l
             sany[:, :] = served_any
             pts[:, :] = points
             won[:] = 0
-            talon_rest(h, tal, drawn, srv, sany, pts, won, policies, leader, k, position, led,
-                       wins, win_card, win_seat, trick_points, g0, g1, g2, g3, trump, tt, dt,
-                       counters, scratch, c)
+            talon_rest(rest, trick, table, dt, counters, scratch, c)
             v = side_value(pts, seat, pairs)
             totals[c] += v
             value[c] = v

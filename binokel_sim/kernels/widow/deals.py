@@ -696,7 +696,7 @@ def widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, 
                         np.int64(-1), kt, totals)
                 remove_card(hands, soloist, given)
                 give_card(hands, holder, given)
-            trump = 0
+            trump = np.int64(0)
             if smart is not None and not random_soloist:  # the heuristic names trump, then buries
                 if not known_melds:  # no demand was possible (every type held, or no demand)
                     score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
