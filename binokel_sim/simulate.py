@@ -65,13 +65,6 @@ def spread_blocks(kernel, n_blocks: int, /, *args, **kwargs) -> None:
             other.result()
 
 
-def spread_items(kernel, /, *args, **arguments) -> None:
-    """:func:`spread_blocks` for a block driver that takes its run as ``n_items`` items in
-    blocks of ``block_size`` (the talon and widow families' ``*_blocks``)."""
-    n_blocks = -(-arguments["n_items"] // arguments["block_size"])
-    spread_blocks(kernel, n_blocks, *args, **arguments)
-
-
 MAX_DEALS = 10**11  # about two hours of meld counting on two cores
 MAX_MEMORY = 8 * 2**30  # result arrays above this would crowd a 24 GiB machine
 

@@ -4,8 +4,8 @@ picks a variant's (docs/architecture.md, "Engine families").
 Each family module (:mod:`.partnership`, :mod:`.talon`, :mod:`.widow`) defines :data:`FAMILY_API`:
 
 - ``check(rules)``: refuse (one line) rules the family's engine does not play;
-- ``family_tables(rules)``: the family kernels' own tables (the talon games' ``tt``, the widow
-  games' ``tw``, the partnership game's knob rows), beside
+- ``family_tables(rules)``: the family kernels' own tables (the talon games' ``TalonTable``,
+  the widow games' ``WidowTable``, the partnership game's ``PartnershipTable``), beside
   :func:`binokel_sim.tables.compile_tables`;
 - ``run_play``, ``run_duel``, ``run_match``: simulated deals as arrays, duels of two policies,
   whole games; ``run_samples``: the samples of one hand behind its odds;
