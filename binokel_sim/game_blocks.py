@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from binokel_sim.kernels.runs import Run
+from binokel_sim.kernels.runs import Run, placeholders
 from binokel_sim.simulate import (Progress, block_of, check_memory, check_run, chunks,
                                   set_threads)
 
@@ -77,3 +77,18 @@ def plan_run(n: int, seed: int, *, first: int = 0, block: int = GAME_BLOCK, slow
     size, offset = stream_blocks(first, slow, block, what)
     check_memory(n * row_bytes, f"{n:,} {what}")
     return Plan(n, seed, first, size, offset, n_threads)
+
+
+def run_outputs(bundle: type, family: str, shapes: dict[str, str], arrays: dict):
+    """A block driver's outputs bundle (a named tuple class, e.g. ``TalonOuts``, ``WidowOuts``):
+    ``arrays`` by field name, every other field a placeholder of the one type the driver is
+    compiled for (:func:`~binokel_sim.kernels.runs.placeholders`: ``shapes`` names a field's
+    kind, ``"hands"``, ``"tricks"`` or ``"diff"``, else ``"rows"``), so every run shares one
+    compiled driver. A name that is no field of ``bundle`` is a TypeError naming ``family``."""
+    _, hands, rows, tricks, diff = placeholders()
+    empty = {"hands": hands, "rows": rows, "tricks": tricks, "diff": diff}
+    unknown = set(arrays) - set(bundle._fields)
+    if unknown:
+        raise TypeError(f"no {family} output named {', '.join(sorted(unknown))}")
+    return bundle(*(arrays[f] if f in arrays else empty[shapes.get(f, "rows")]
+                    for f in bundle._fields))

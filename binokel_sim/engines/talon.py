@@ -28,7 +28,7 @@ from binokel_sim.engines.policies import (
     sampled,
     solver_plays,
 )
-from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run, run_outputs
 from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.modes import (
     MODE_DUEL,
@@ -38,13 +38,12 @@ from binokel_sim.kernels.modes import (
     MODE_SAMPLE,
 )
 from binokel_sim.kernels.policies import N_TUNE
-from binokel_sim.kernels.runs import Run
+from binokel_sim.kernels.runs import Run, placeholders
 from binokel_sim.kernels.talon.deals import (
     TalonGame,
     TalonOuts,
     TalonSample,
     TalonTable,
-    placeholders,
     talon_blocks,
 )
 from binokel_sim.simulate import (
@@ -184,14 +183,9 @@ def outputs(**arrays) -> TalonOuts:
     """The :class:`~binokel_sim.kernels.talon.deals.TalonOuts` of a run: ``arrays`` by field
     name, every other field a placeholder of the one type the kernel is compiled for, so every
     run shares one compiled driver."""
-    _, hands, rows, tricks, diff = placeholders()
-    fill = {"hands": hands, "points": tricks, "trick_cards": tricks, "decl": tricks,
-            "diff": diff}
-    unknown = set(arrays) - set(TalonOuts._fields)
-    if unknown:
-        raise TypeError(f"no talon output named {', '.join(sorted(unknown))}")
-    return TalonOuts(*(arrays[f] if f in arrays else fill.get(f, rows)
-                       for f in TalonOuts._fields))
+    return run_outputs(TalonOuts, "talon", {"hands": "hands", "points": "tricks",
+                                            "trick_cards": "tricks", "decl": "tricks",
+                                            "diff": "diff"}, arrays)
 
 
 def game_bundle(samples_per_move: int, *, infer: int = INFER_FULL, n_sides: int = 0,

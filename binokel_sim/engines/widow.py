@@ -30,7 +30,7 @@ from binokel_sim.engines.policies import (
     show_rows,
 )
 from binokel_sim.families import sides as n_sides
-from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run
+from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK, MAX_GAME_DEALS, plan_run, run_outputs
 from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.modes import (
     MODE_DUEL,
@@ -40,13 +40,12 @@ from binokel_sim.kernels.modes import (
     MODE_SAMPLE,
 )
 from binokel_sim.kernels.policies import N_TUNE
-from binokel_sim.kernels.runs import Run
+from binokel_sim.kernels.runs import Run, placeholders
 from binokel_sim.kernels.widow.deals import (
     N_INFO,
     WidowGame,
     WidowOuts,
     WidowTable,
-    placeholders,
     widow_blocks,
     widow_exact,
     widow_exact_known,
@@ -234,13 +233,8 @@ def outputs(**arrays) -> WidowOuts:
     """The :class:`~binokel_sim.kernels.widow.deals.WidowOuts` of a run: ``arrays`` by field
     name, every other field a placeholder of the one type the kernel is compiled for, so every
     run shares one compiled driver."""
-    _, hands, rows, tricks, diff = placeholders()
-    fill = {"hands": hands, "trick_cards": tricks, "diff": diff}
-    unknown = set(arrays) - set(WidowOuts._fields)
-    if unknown:
-        raise TypeError(f"no widow output named {', '.join(sorted(unknown))}")
-    return WidowOuts(*(arrays[f] if f in arrays else fill.get(f, rows)
-                       for f in WidowOuts._fields))
+    return run_outputs(WidowOuts, "widow", {"hands": "hands", "trick_cards": "tricks",
+                                            "diff": "diff"}, arrays)
 
 
 def game_bundle(samples_per_move: int, *, max_calls: int = 1, infer: int = INFER_FULL,

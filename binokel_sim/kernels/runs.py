@@ -11,9 +11,27 @@ numba types a ``collections.namedtuple`` by its fields and caches the kernels th
 - ``first_deal``: the number of the run's first item (a deal's dealer and record number);
 - ``n_items``: the items of the run (deals, samples or games), in blocks of ``block_size``.
 
-Every field is an int (int64 in the kernels).
+Every field is an int (int64 in the kernels). :func:`placeholders` fills a driver's unused
+outputs.
 """
 
 from collections import namedtuple
 
+import numpy as np
+
+from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.sampler import unconstrained
+
 Run = namedtuple("Run", ["seed", "first_block", "block_size", "first_deal", "n_items"])
+
+
+@njit
+def placeholders():
+    """Empty outputs and a sample's known tuple for what a run does not use, one type each, so
+    that every run of a block driver shares its one compiled signature (the talon and widow
+    drivers; ``binokel_sim.game_blocks.run_outputs``): ``(known, hands, rows, tricks, diff)``
+    (:func:`~binokel_sim.kernels.sampler.unconstrained`, uint32 (0, 1, 4), int64 (0, 1), int64
+    (0, 1, 1), float64 (0,))."""
+    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
+            np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
+            np.empty(0, dtype=np.float64))

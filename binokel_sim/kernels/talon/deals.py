@@ -41,7 +41,7 @@ from binokel_sim.kernels.policies import (
     tune_row,
 )
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.sampler import constrained_deal, unconstrained
+from binokel_sim.kernels.sampler import constrained_deal
 from binokel_sim.kernels.strict.family import NoPart
 from binokel_sim.kernels.strict.heuristic import (
     T_SCORE,
@@ -561,20 +561,10 @@ def talon_items(smart, search, mode, deck, table, dt, seat_policies, run, b, sam
 #
 # One block driver runs the blocks of every talon run (play, play-out, samples, duel, match:
 # the mode is an argument), with placeholder arrays for the outputs a run does not write, all of
-# one type per field (binokel_sim.engines.talon.outputs). numba links a callee's code into every
+# one type per field (kernels.runs.placeholders, binokel_sim.engines.talon.outputs). numba links a callee's code into every
 # caller and optimises the whole again, so five block drivers would cost five compiles of the
 # item loop (some 30 s each); one driver costs one per kind of seats (docs/performance.md,
 # "Compile cost").
-
-@njit
-def placeholders():
-    """Empty outputs and a sample's known tuple for what a run does not use:
-    ``(known, hands, rows, tricks, diff)`` (:func:`~binokel_sim.kernels.sampler.unconstrained`,
-    uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1), float64 (0,))."""
-    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
-            np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-            np.empty(0, dtype=np.float64))
-
 
 @njit
 def talon_blocks(smart, search, mode, deck, table, seat_policies, run, sample, game, outs, share):

@@ -74,7 +74,7 @@ from binokel_sim.kernels.policies import (
     tune_row,
 )
 from binokel_sim.kernels.random import below_scalar
-from binokel_sim.kernels.sampler import constrained_deal, count_ways, unconstrained
+from binokel_sim.kernels.sampler import constrained_deal, count_ways
 from binokel_sim.kernels.strict.sampling import strict_knowledge
 from binokel_sim.kernels.strict.tricks import (
     StrictTable,
@@ -902,17 +902,7 @@ def widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, 
 #
 # As the talon engine: one block driver runs the blocks of every widow run (one compile of
 # the item loop per kind of seats instead of one per run), with placeholder arrays (one type per
-# field) for the outputs a run does not write (binokel_sim.engines.widow.outputs).
-
-@njit
-def placeholders():
-    """Empty outputs and a sample's known tuple for what a run does not use:
-    ``(known, hands, rows, tricks, diff)`` (:func:`~binokel_sim.kernels.sampler.unconstrained`,
-    uint32 (0, 1, 4), int64 (0, 1), int64 (0, 1, 1), float64 (0,))."""
-    return (unconstrained(np.zeros(4, dtype=np.uint32)), np.empty((0, 1, 4), dtype=np.uint32),
-            np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-            np.empty(0, dtype=np.float64))
-
+# field) for the outputs a run does not write (kernels.runs.placeholders, binokel_sim.engines.widow.outputs).
 
 @njit
 def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, game, outs, share):
