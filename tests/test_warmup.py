@@ -70,7 +70,9 @@ def test_the_command_tells_the_line_its_policies(notice_on, monkeypatch):
     monkeypatch.setattr(compile_notice, "expect", spy)
     invoke("duel", "-v", "two-hand-48", "-a", "sampling", "-b", "heuristic", "--deals", "0")
     invoke("play", "-v", "two-hand-48", "--policy", "random", "--deals", "0")
-    assert seen == [("duel", ("sampling", "heuristic")), ("play", ("random",))]
+    invoke("bid-odds", "-v", "four-hand-80", "--deals", "0")  # no --policy: the default's
+    assert seen == [("duel", ("sampling", "heuristic")), ("play", ("random",)),
+                    ("bid-odds", ("expert",))]
 
 
 def test_one_line_at_the_first_compilation_and_none_after(notice_on):

@@ -474,6 +474,10 @@ def _expect_compile(rules: "Rules") -> None:
         return
     policies = tuple(value for key in ("policy", "a", "b")
                      if isinstance(value := ctx.params.get(key), str))
+    if "policy" in ctx.params and ctx.params["policy"] is None:  # the command's default policy
+        from binokel_sim.engines.policies import default_policy
+
+        policies += (default_policy(rules),)
     compile_notice.expect(ctx.info_name, rules, lambda line: err.print(
         line, markup=False, highlight=False, soft_wrap=True), policies)
     ctx.call_on_close(compile_notice.done)
