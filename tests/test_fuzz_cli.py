@@ -308,7 +308,7 @@ def test_an_error_that_is_not_ctrl_c_stays_an_error():
 SIGINT_IN_DISPATCH = """
 import os, signal, sys, threading, time
 from binokel_sim.cli.base import App, domain_errors
-from binokel_sim.kernels.widow.deals import placeholders
+from binokel_sim.kernels.runs import placeholders
 import typer
 
 placeholders()  # compiled (or loaded) before the signal
