@@ -45,6 +45,8 @@ COMPILE_SECONDS = {
     ("partnership", "play", ""): 25,
     ("partnership", "duel", ""): 55,  # the random and mixed play-outs come with it
     ("partnership", "match", ""): 1,
+    # the heuristic proper's pair play-out (the library's default policy), 2026-12-06
+    ("partnership", "bid-odds", "heuristic"): 30,
     ("partnership", "bid-odds", "random"): 16,
     ("partnership", "bid-odds", "sampling"): 38,
     ("partnership", "play", "sampling"): 4,
@@ -121,12 +123,17 @@ SEARCH_POLICIES = ("sampling", "heuristic+solver")
 def kind_of(policies: tuple[str, ...]) -> str | None:
     """The kind of seats ``policies`` (the command's ``--policy``, ``-a``, ``-b``) compile for,
     as :data:`COMPILE_SECONDS` names it: ``sampling`` (a search policy at a seat), ``random``
-    (every seat random), ``""`` (the heuristic, with random seats or not); None when not known."""
+    (every seat random), ``heuristic`` (every seat the heuristic proper: a group of its own
+    where a family has one, else as ``""``), ``""`` (the expert or the heuristic, with random
+    seats or not); None when not known."""
     if not policies:
         return None
     if any(p in SEARCH_POLICIES for p in policies):
         return "sampling"
-    return "random" if all(p == "random" for p in policies) else ""
+    for kind in ("random", "heuristic"):
+        if all(p == kind for p in policies):
+            return kind
+    return ""
 
 
 def estimate(command: str, family: str, policies: tuple[str, ...] = ()) -> int | None:

@@ -64,6 +64,13 @@ COMMANDS += [
     f'analyze --variant two-hand-48 --hand "{HAND_48}" --format json',
     f'bid-odds --hand "{HAND_80}" --deals 20000 --seed 7 --format json',
     f'bid-odds --hand "{HAND_80}" --deals 4000 --seed 7 --policy random --full --format json',
+    f'bid-odds --hand "{HAND_80}" --deals 4000 --seed 7 --policy heuristic --format json',
+    f'bid-odds --hand "{HAND_80}" --deals 4000 --seed 7 --known partner:"AH KH" --void left:D '
+    "--format json",
+    f'bid-odds --hand "{HAND_80}" --deals 2000 --seed 7 --auction "50 pass 51" --dealer right '
+    "--format json",
+    f'bid-odds --hand "{HAND_80}" --deals 2000 --seed 7 --policy heuristic --known left:"QD" '
+    '--auction "50 51" --dealer partner --format json',
     f'bid-odds --hand "{HAND_80}" --deals 40 --seed 7 --policy sampling --samples-per-move 8 '
     "--format json",
     f'bid-odds --variant three-hand-auction-48 --hand "{HAND_3A}" --deals 4000 --seed 7 '

@@ -17,6 +17,7 @@ from test_talon_sampling import counting_race
 
 from binokel_sim.cards import parse_card, parse_cards
 from binokel_sim.engines import talon as talon_games
+from binokel_sim.game_blocks import SAMPLED_BLOCK
 from binokel_sim.kernels.knowledge import INFERENCE
 from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference.core import Stream, block_streams, deck_cards
@@ -284,10 +285,14 @@ def test_sampling_records_replay_under_the_rules(name):
     assert (played.points[:, :, 0].sum(axis=1) == rules.total_card_points).all()
 
 
+# 33 blocks of sampled deals: two threads split them into 16 chunks of whole blocks
+DEALS_TWO_THREADS = 33 * SAMPLED_BLOCK
+
+
 @pytest.mark.parametrize("name", ["three-hand-72", "four-hand-72"])
 def test_same_records_on_one_and_two_threads(name, two_threads):
     rules = find_variant(name)
-    runs = [talon_games.run_play(rules, 2100, 8, "sampling", threads,
+    runs = [talon_games.run_play(rules, DEALS_TWO_THREADS, 8, "sampling", threads,
                                        samples_per_move=1) for threads in (1, two_threads)]
     for field in ("points", "trick_cards", "declarations"):
         assert np.array_equal(getattr(runs[0], field), getattr(runs[1], field))

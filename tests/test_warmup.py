@@ -35,8 +35,13 @@ def test_the_line_names_engine_variant_command_and_estimate(monkeypatch):
                     f"about {upto} s")
     # the policies not known: the heuristic's groups, or another kind of seats' when more
     assert compile_notice.estimate("bid-odds", "partnership") == max(first, *others)
-    # known: the heuristic's groups only, or the family's first and the kind's largest group
-    assert compile_notice.estimate("bid-odds", "partnership", ("heuristic",)) == first
+    # known: the default's groups only, or the family's first and the kind's largest group
+    # (the heuristic proper on every seat: its own bid-odds group, in partnership only)
+    assert compile_notice.estimate("bid-odds", "partnership", ("expert",)) == first
+    assert compile_notice.estimate("bid-odds", "partnership", ("heuristic",)) == \
+        first + seconds[("partnership", "bid-odds", "heuristic")]
+    assert compile_notice.estimate("deal-odds", "talon", ("heuristic",)) == \
+        seconds[("talon", "deal-odds", "")]
     assert compile_notice.estimate("duel", "partnership", ("heuristic", "random")) == \
         first + seconds[("partnership", "duel", "")]
     talon_first = seconds[("talon", "deal-odds", "")]
@@ -194,7 +199,7 @@ def test_the_plan_covers_every_command_of_each_family():
     assert [(s.family, s.command, s.policies) for s in steps] == [
         ("meld", "meld-odds", ""), ("partnership", "bid-odds", ""), ("partnership", "play", ""),
         ("partnership", "duel", ""), ("partnership", "match", ""),
-        ("partnership", "bid-odds", "random"), ("partnership", "bid-odds", "sampling"),
+        ("partnership", "bid-odds", "heuristic"), ("partnership", "bid-odds", "random"), ("partnership", "bid-odds", "sampling"),
         ("partnership", "play", "sampling"), ("partnership", "duel", "sampling"),
         ("partnership", "match", "sampling"), ("talon", "deal-odds", ""),
         ("talon", "play", ""), ("talon", "duel", ""), ("talon", "match", ""),
@@ -214,8 +219,9 @@ def test_the_plan_covers_every_command_of_each_family():
 
 def test_the_parts_split_the_plan_by_compile_time():
     """The suite warms up in two processes (tests/conftest.py): the parts hold every step once,
-    each in the plan's order, a family's steps in one part (its random seats' steps may go to
-    the other), and neither part holds more than the other's time plus its largest group."""
+    each in the plan's order, a family's steps in one part (its random seats' steps too: they
+    share the family's callees), and neither part holds more than the other's time plus its
+    largest group."""
     from binokel_sim.cli.warmup import ALL_VARIANTS, part_of, plan
     from binokel_sim.compile_notice import COMPILE_SECONDS
 
@@ -226,7 +232,7 @@ def test_the_parts_split_the_plan_by_compile_time():
         assert [steps.index(s) for s in part] == sorted(steps.index(s) for s in part)
 
     def kind(step):
-        return step.family, step.policies == "random"
+        return step.family
 
     kinds = [{kind(s) for s in part} for part in parts]
     assert not kinds[0] & kinds[1]

@@ -18,6 +18,7 @@ from test_widow import kernel_records
 from widow_replay import replay_widow
 
 from binokel_sim.engines import widow as widow_games
+from binokel_sim.game_blocks import SAMPLED_BLOCK
 from binokel_sim.kernels.knowledge import INFERENCE
 from binokel_sim.kernels.policies import POLICY_NAMES
 from binokel_sim.kernels.widow.deals import I_BONUS, I_CONCEDED
@@ -271,10 +272,14 @@ def test_sampling_records_replay_under_the_rules(name):
     assert (played.card_points.sum(axis=1) == np.where(conceded, 0, rules.total_card_points)).all()
 
 
+# 33 blocks of sampled deals: two threads split them into 16 chunks of whole blocks
+DEALS_TWO_THREADS = 33 * SAMPLED_BLOCK
+
+
 @pytest.mark.parametrize("name", VARIANTS)
 def test_same_records_on_one_and_two_threads(name, two_threads):
     rules = find_variant(name)
-    runs = [widow_games.run_play(rules, 2100, 8, "sampling", threads, samples_per_move=1)
+    runs = [widow_games.run_play(rules, DEALS_TWO_THREADS, 8, "sampling", threads, samples_per_move=1)
             for threads in (1, two_threads)]
     for field in ("scores", "trick_cards", "buried", "info"):
         assert np.array_equal(getattr(runs[0], field), getattr(runs[1], field))

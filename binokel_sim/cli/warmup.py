@@ -86,15 +86,16 @@ def plan(variants: list[str], meld: bool = True) -> list[Step]:
 def part_of(steps: list[Step], part: int, parts: int) -> list[Step]:
     """Part ``part`` (1-based) of ``parts`` of ``steps`` for as many processes, balanced by the
     compile times measured (``compile_notice.COMPILE_SECONDS``): the steps are grouped by engine
-    family, the random seats' steps apart from the rest (a family's heuristic and sampling steps
-    share most of their callees, so one process compiles them; two processes compiling the same
-    callees at once each pay for them), and the groups go, longest first, to the part with the
-    least so far. Each part keeps the plan's order."""
+    family (a family's steps share most of their callees, its trick loops and heuristic, so one
+    process compiles them: two processes compiling the same callees at once each pay for them;
+    a family's random seats apart from its heuristic ones cost the four-hand-80 random step 75 s
+    where it takes 16 after the others), and the groups go, longest first, to the part with
+    the least so far. Each part keeps the plan's order."""
     from binokel_sim.compile_notice import COMPILE_SECONDS
 
-    groups: dict[tuple[str, bool, str], list[int]] = {}
+    groups: dict[str, list[int]] = {}
     for i, step in enumerate(steps):
-        groups.setdefault((step.family, step.policies == "random", step.variant), []).append(i)
+        groups.setdefault(step.family, []).append(i)
     cost = {key: sum(COMPILE_SECONDS.get((steps[i].family, steps[i].command, steps[i].policies),
                                          0) for i in idx) for key, idx in groups.items()}
     load = [0] * parts

@@ -59,11 +59,13 @@ DEAL_FIELDS = ("dealer", "bidder", "bid", "trump", "n_calls", "n_tricks", "play_
                "score_02", "score_13")
 
 
-# the specialisations its drivers compile beyond the heuristic's, each on first use, as
-# (command, policy) for ``binokel-sim warm-up``: every driver compiles the sampling policy in a
-# specialisation of its own ("odds" is the family's odds command)
-WARM_UP = (("odds", "random"), ("odds", "sampling"), ("play", "sampling"), ("duel", "sampling"),
-           ("match", "sampling"))
+# the specialisations its drivers compile beyond the default's, each on first use, as
+# (command, policy) for ``binokel-sim warm-up``: the bid odds compile the heuristic proper's
+# pair play-out apart from the expert's (the library's default policy, the odds' is the
+# expert), and every driver the sampling policy in a specialisation of its own ("odds" is the
+# family's odds command)
+WARM_UP = (("odds", "heuristic"), ("odds", "random"), ("odds", "sampling"), ("play", "sampling"),
+           ("duel", "sampling"), ("match", "sampling"))
 
 
 def sampling_plays(rules: Rules) -> bool:
@@ -222,12 +224,17 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     out = BidOut(np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64),
                  np.empty(shape, dtype=np.int64), np.empty(samples, dtype=np.int64))
     cons = sampler_inputs(rules, counts, knowledge)
-    known = (Known(cons.pool, cons.known, cons.allowed, cons.capacity, cons.ways)
-             if cons.groups > 0 else None)
+    # both constraints None (the plain odds), or both given, each switched by its ``on``: one
+    # compiled driver for every mix of --known, --void and --auction
     max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
-    auction_known = None if auction is None else Auction(
-        np.asarray(auction[0], dtype=np.int64), np.asarray(auction[1], dtype=np.int64),
-        np.int64(max_draws))
+    known = auction_known = None
+    if cons.groups > 0 or auction is not None:
+        known = Known(bool(cons.groups > 0), cons.pool, cons.known, cons.allowed, cons.capacity,
+                      cons.ways)
+        lo, hi = ((np.zeros(4, dtype=np.int64),) * 2 if auction is None else
+                  (np.asarray(auction[0], dtype=np.int64),
+                   np.asarray(auction[1], dtype=np.int64)))
+        auction_known = Auction(auction is not None, lo, hi, np.int64(max_draws))
     shown = shown_if_sampled(rules, seats[0])
     policies = Seats(seats, np.int64(samples_per_move), np.int64(INFER_FULL), shown)
     # None: every seat plays the heuristic or the expert, the specialisation compiled with the

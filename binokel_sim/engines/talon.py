@@ -156,7 +156,7 @@ class TalonDeals:
 
     Deal ``d`` (number ``first_deal + d``, dealer ``(first_deal + d) % P``) reads the stream of
     its block (the shuffle, then the random policy's draws,
-    ``kernels.talon.deals.talon_items``). The deck is read off in order: seat ``s`` takes
+    ``kernels.talon.deals.talon_blocks``). The deck is read off in order: seat ``s`` takes
     positions ``s*H .. s*H+H-1``, the talon (int64 (T,)) positions ``P*H .. N-1`` in draw order,
     its last card the turned card. ``hands`` uint32 (n, P, 4) as dealt, ``talon`` int64 (n, T)
     as dealt, ``points`` int64 (n, P, 2): card points (the last trick included) and meld points

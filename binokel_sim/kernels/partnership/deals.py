@@ -31,10 +31,15 @@ The drivers' contracts are named bundles (issue 51), each field documented here 
   ``trick_winners`` int64 (n, 20).
 - the bid samples' :data:`BidHand` (``planes`` uint32 (4,), the bid winner's hand; ``unseen``
   int64 (60,), the other cards; ``trumps`` int64 (k,), the trumps studied), :data:`Known`
-  (what the user knows: ``pool``, ``known``, ``allowed``, ``capacity``, ``ways`` as the
-  constrained sampler reads them, :func:`known_deal`), :data:`Auction` (``lo``, ``hi`` int64
-  (4,) by seat: the bid limits the calls showed; ``max_draws``) and :data:`BidOut` (int64 (n, k)
-  ``pair_meld``, ``pair_play``, ``opp_meld``; int64 (n,) ``draws``).
+  (what the user knows: ``on``, False when nothing is known; ``pool``, ``known``, ``allowed``,
+  ``capacity``, ``ways`` as the constrained sampler reads them, :func:`known_deal`),
+  :data:`Auction` (``on``, False without calls; ``lo``, ``hi`` int64 (4,) by seat: the bid
+  limits the calls showed; ``max_draws``) and :data:`BidOut` (int64 (n, k) ``pair_meld``,
+  ``pair_play``, ``opp_meld``; int64 (n,) ``draws``). Both are None for the plain odds (which
+  compile neither the constrained sampler nor the bid limits), or both given, their ``on`` read
+  as the samples are dealt: one compiled driver serves ``--known``, ``--void`` and ``--auction``
+  in any mix (an argument None or not compiled a copy of the whole bid loop for each mix, some
+  10 s each).
 - :data:`Contract`: a deal's ``bidder``, ``bid`` and ``trump`` (-1: the bid winner may name none).
 """
 
@@ -80,8 +85,8 @@ DealRecords = namedtuple("DealRecords", [
     "hands", "info", "melds", "bid_seats", "bid_values", "trick_cards", "trick_leaders",
     "trick_winners"])
 BidHand = namedtuple("BidHand", ["planes", "unseen", "trumps"])
-Known = namedtuple("Known", ["pool", "known", "allowed", "capacity", "ways"])
-Auction = namedtuple("Auction", ["lo", "hi", "max_draws"])
+Known = namedtuple("Known", ["on", "pool", "known", "allowed", "capacity", "ways"])
+Auction = namedtuple("Auction", ["on", "lo", "hi", "max_draws"])
 BidOut = namedtuple("BidOut", ["pair_meld", "pair_play", "opp_meld", "draws"])
 Contract = namedtuple("Contract", ["bidder", "bid", "trump"])
 
@@ -366,17 +371,17 @@ def next_sample(known, split, auction_known, max_draws, work, state, dealt, hand
                 melds):
     """The next bid sample into ``dealt`` (flat planes, seat 0 already the bid winner's hand;
     ``hands`` is ``dealt`` as (4, 4)) and seats 1..3's melds per trump into ``melds``: a shuffle
-    of the unseen cards to seats 1, 2, 3, or, ``known`` not None, the constrained sampler
-    (:func:`known_deal`, ``split`` its scratch). With ``auction_known`` not None
-    (:data:`Auction`) the sample is dealt again until every seat fits the auction
-    (:func:`seat_fits`; a seat that does not ends the try before the next is scored). Returns
-    the deals made, ``max_draws + 1`` when none fitted (the caller reports the auction as too
-    unlikely). Either None is decided when numba compiles: the plain odds compile neither the
-    constrained sampler nor the bid limits."""
+    of the unseen cards to seats 1, 2, 3, or, ``known.on``, the constrained sampler
+    (:func:`known_deal`, ``split`` its scratch). With ``auction_known.on`` (:data:`Auction`) the
+    sample is dealt again until every seat fits the auction (:func:`seat_fits`; a seat that does
+    not ends the try before the next is scored). Returns the deals made, ``max_draws + 1`` when
+    none fitted (the caller reports the auction as too unlikely). Both None (decided when numba
+    compiles): the plain odds, which compile neither the constrained sampler nor the bid
+    limits."""
     km = (table.kt[0], table.kt[1], table.kt[2], table.kt[3], table.kt[4])  # what score_hand reads
     draws = 0
     while True:
-        if known is not None:
+        if known is not None and known.on:
             known_deal(known, split, state, dealt)
         else:
             deal_seats(work, 1, work.shape[0] // (N_SEATS - 1), state, hands)
@@ -385,8 +390,8 @@ def next_sample(known, split, auction_known, max_draws, work, state, dealt, hand
         for seat in range(1, N_SEATS):
             score_hand(dealt[4 * seat], dealt[4 * seat + 1], dealt[4 * seat + 2],
                        dealt[4 * seat + 3], km, melds[seat])
-            if auction_known is not None and not seat_fits(dealt, seat, melds, table,
-                                                           auction_known):
+            if (auction_known is not None and auction_known.on
+                    and not seat_fits(dealt, seat, melds, table, auction_known)):
                 fits = False
                 break
         if fits:
@@ -418,7 +423,7 @@ def bid_block(bid_hand, table, seats, mode, heuristic_seats, play, run, b, known
     (:func:`~binokel_sim.kernels.partnership.tricks.playout_pair_heuristic`, or, ``rows`` not
     None, :func:`~binokel_sim.kernels.partnership.tricks.playout_pair_expert`, each seat by its
     knob row). The same numbers either way.
-    With ``known`` the samples come from the constrained sampler, and with ``auction_known``
+    With ``known.on`` the samples come from the constrained sampler, and with ``auction_known.on``
     only samples that fit the auction are kept (:func:`next_sample`); ``out.draws[d]`` is the
     deals sample ``d`` took, and a sample that found none within the limit ends the block (the
     caller reports it). With a seat on the sampling policy (``sampler``, :func:`sampler_of`)
@@ -453,7 +458,8 @@ def bid_block(bid_hand, table, seats, mode, heuristic_seats, play, run, b, known
         dealt[1, q] = bid_hand.planes[q]
     # the bid winner's melds: the same in every sample
     score_hand(dealt[0, 0], dealt[0, 1], dealt[0, 2], dealt[0, 3], km, melds[0, 0])
-    melds[1, 0, :] = melds[0, 0, :]
+    for t in range(4):
+        melds[1, 0, t] = melds[0, 0, t]
     # the bid winner leads: a variable, not the literal 0, so that the play-outs compile for
     # int64 once for every caller (a literal argument compiles a copy of its own)
     lead = np.int64(0)
@@ -527,7 +533,7 @@ def bid_block(bid_hand, table, seats, mode, heuristic_seats, play, run, b, known
 def draw_limit(auction_known):
     """The deals one sample may take: the auction's ``max_draws``, or 1 with no auction (a plain
     sample is always the first deal)."""
-    if auction_known is None:
+    if auction_known is None or not auction_known.on:
         return 1
     return auction_known.max_draws
 
@@ -569,9 +575,9 @@ def bid_sample_blocks(table, seats, run, bid_hand, known, auction_known, out, ge
     ``run.first_block + d // run.block_size``: the deal, then the random policy's draws, trump by
     trump.
 
-    With ``known`` (:data:`Known`, else None) the other seats' cards are drawn by the
-    constrained sampler instead (what the user knows: :func:`known_deal`). With
-    ``auction_known`` (:data:`Auction`, else None) a sample is dealt again until seats 1..3's
+    With ``known.on`` (:data:`Known`, None for the plain odds) the other seats' cards are drawn
+    by the constrained sampler instead (what the user knows: :func:`known_deal`). With
+    ``auction_known.on`` (:data:`Auction`, None with ``known``) a sample is dealt again until seats 1..3's
     heuristic bid limits (the table's bidding model) lie in ``[lo, hi]`` (what their calls
     told), at most ``max_draws`` times, and ``out.draws`` gets each sample's draws (1 without an
     auction). ``general`` is None when every seat plays the heuristic or the expert (no sampling

@@ -143,7 +143,9 @@ def seat_knobs(seat_policies, tune):
     the heuristic's (read only by the heuristic and the expert)."""
     knobs = np.empty((N_SEATS, tune.shape[1]), dtype=np.int64)
     for seat in range(N_SEATS):
-        knobs[seat, :] = tune[1 if seat_policies[seat] == POLICY_EXPERT else 0]
+        row = 1 if seat_policies[seat] == POLICY_EXPERT else 0
+        for i in range(tune.shape[1]):  # a loop: a row copy compiles numba's broadcasting (3 s)
+            knobs[seat, i] = tune[row, i]
     return knobs
 
 

@@ -1,5 +1,5 @@
 """The heuristic card player of the talon games
-(:func:`binokel_sim.kernels.talon.deals.talon_items`), which plays every widow trick too.
+(:func:`binokel_sim.kernels.talon.deals.talon_blocks`), which plays every widow trick too.
 
 It sees only what its seat may know: its own hand, the cards played so far, the trick on the
 table. Its rules are documented in

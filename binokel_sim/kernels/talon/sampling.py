@@ -188,7 +188,7 @@ def talon_rest(deal, trick, table, dt, counters, scratch, first):
     """Play a talon deal to its end with the heuristic on every seat, from phase-1 trick
     ``trick.k`` with ``trick.position`` cards of it on the table (the
     :class:`~binokel_sim.kernels.strict.tricks.Trick` so far, as
-    :func:`~binokel_sim.kernels.talon.deals.talon_items` keeps it), the next card ``first``
+    :func:`~binokel_sim.kernels.talon.deals.talon_blocks` keeps it), the next card ``first``
     (int64, -1: the heuristic's). The :class:`DealState` ``deal``'s hands, talon (its ``drawn``
     cards drawn), records and points are updated in place; ``scratch`` (:class:`SamplingScratch`)
     gives the heuristic's ``policies`` and counts the tricks ``won``. The last trick's bonus is
@@ -336,7 +336,7 @@ def talon_sampling_card(deal, seat, legal, trick, table, dt, counters, n_samples
                         stream):
     """The phase-1 card of the sampling seat ``seat`` out of ``legal`` (int64 mask, two or more
     types): the :class:`DealState` ``deal`` is
-    :func:`~binokel_sim.kernels.talon.deals.talon_items`' at the
+    :func:`~binokel_sim.kernels.talon.deals.talon_blocks`' at the
     :class:`~binokel_sim.kernels.strict.tricks.Trick` ``trick`` (phase-1 trick ``trick.k``,
     ``trick.position`` cards on the table); ``table``, ``dt``, ``counters``: as
     :func:`talon_rest` has them; ``n_samples`` the samples; ``scratch`` the
@@ -428,7 +428,7 @@ def known_copies(served, seat, t, took_seat, took_card):
     declaration (:func:`~binokel_sim.kernels.talon.declare.served_copies`), and the turned card
     taken with the swap while the seat has neither played that type from no served copy nor
     declared a fresh copy of it (either ends what is known of it:
-    :func:`~binokel_sim.kernels.talon.deals.talon_items` clears
+    :func:`~binokel_sim.kernels.talon.deals.talon_blocks` clears
     ``took_seat``). Reads nothing hidden."""
     return served_copies(served, seat, t) + (1 if seat == took_seat and t == took_card else 0)
 

@@ -459,18 +459,29 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
                        np.empty((4, 4), dtype=np.int64))
 
 
-# --- one deal, inlined into every driver ----------------------------------------------------------
+# --- the block driver ----------------------------------------------------------------------------
+#
+# As the talon engine: one block driver runs the blocks of every widow run (one compile of the
+# deal loop per kind of seats instead of one per run), with placeholder arrays (one type per
+# field) for the outputs a run does not write (kernels.runs.placeholders,
+# binokel_sim.engines.widow.outputs). The deal is written out in the driver itself: a driver
+# calling a per-block kernel made numba optimise and generate the whole loop's machine code
+# twice per kind of seats (a caller's machine code links its callees' and is built again).
 
 
 @njit
-def widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, game, outs):
-    """The items of block ``b`` of the :class:`~binokel_sim.kernels.runs.Run` ``run`` (items
-    ``b * run.block_size ..`` up to ``run.n_items``, reading stream ``run.first_block + b``;
-    item ``d`` is number ``run.first_deal + d``, a sample's ``first_deal`` its dealer): what
-    each driver does per item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample,
+def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, game, outs, share):
+    """The items of blocks ``share[0] <= b < share[1]`` (one thread's share,
+    ``binokel_sim.simulate.spread_blocks``) of the :class:`~binokel_sim.kernels.runs.Run` ``run``
+    (block ``b``: items ``b * run.block_size ..`` up to ``run.n_items``, reading stream
+    ``run.first_block + b``; item ``d`` is number ``run.first_deal + d``, a sample's
+    ``first_deal`` its dealer), writing only their slots of ``outs``: what each driver does per
+    item (``mode``: a recorded deal, an unrecorded deal, a bid-odds sample,
     a deal played once per seating, a whole game), with the deal written out here once.
-    ``smart`` and ``search`` (None or int64, :func:`widow_blocks`) decide what is compiled:
-    numba prunes every branch that asks ``smart is None`` or ``search is None``. ``deck`` the
+    ``smart`` and ``search`` (None or int64: all seats random (None, None), the heuristic or
+    the expert with random seats or not (1, None), a search policy at some seat (1, 1)) decide
+    what is compiled: numba prunes every branch that asks ``smart is None`` or ``search is
+    None``. ``deck`` the
     deck dealt (a sample's unseen cards), ``table`` the :class:`WidowTable`, ``seat_policies``
     the seats' policies outside duels and games, ``known`` a sample's known hand and what the
     user knows (:func:`~binokel_sim.kernels.sampler.constrained_deal`), ``game`` the
@@ -487,434 +498,423 @@ def widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, 
     meld per trump from its bid limit while its hand is unchanged, the soloist's from the
     previous decision (the demand's, the give-back's, the last burial's).
     """
-    cfg, card_points, needs, prefer = table.cfg, table.card_points, table.completions, table.prefer
-    kt = table.kt
-    estimate = table.value  # the soloist's estimate after the Dabb (Abgehen)
-    thresholds = table.thresholds  # per estimate after the Dabb, the bid from which he gives up
-    n_sides, policy_a, policy_b, target, max_deals = (game.n_sides, game.policy_a,
-                                                      game.policy_b, game.target, game.max_deals)
-    seed, block, first_deal = run.seed, run.first_block + b, run.first_deal
-    start = b * run.block_size
-    stop = min(run.n_items, start + run.block_size)
-    hands_out, widow_out, info_out = outs.hands, outs.widow, outs.info
-    bid_seats, bid_values, buried_out = outs.bid_seats, outs.bid_values, outs.buried
-    melds_out, card_pts_out, scores_out = outs.melds, outs.card_points, outs.scores
-    trick_cards, trick_leaders, trick_winners = (outs.trick_cards, outs.trick_leaders,
-                                                 outs.trick_winners)
-    diff_out, games_out, samples_out = outs.diff, outs.games, outs.samples
-    n_players = cfg[CFG_PLAYERS]
-    hand = cfg[CFG_HAND]
-    n_widow = cfg[CFG_WIDOW]
-    pairs = cfg[CFG_PAIRS] != 0
-    copies = cfg[CFG_COPIES]
-    deck_mask = cfg[CFG_DECK]
-    # the card types not in the deck (the nines of a 40-card deck) count as played from the
-    # start: the heuristic and the sampling policy must not wait for cards that do not exist
-    absent = ALL_TYPES & ~deck_mask
-    a0 = absent if copies > 0 else np.int64(0)
-    a1 = absent if copies > 1 else np.int64(0)
-    a2 = absent if copies > 2 else np.int64(0)
-    a3 = absent if copies > 3 else np.int64(0)
-    record = mode == MODE_PLAY
-    sample = mode == MODE_SAMPLE
-    counters = counter_cards(card_points)
-    state, cards = block_start(deck, seed, block)
-    work = cards.astype(np.uint64)  # deal_sum's deck: the state stays in registers all along
-    n_work = work.shape[0]
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    hands = np.zeros((n_players, 4), dtype=np.uint32)
-    dealt = np.zeros((n_players, 4), dtype=np.uint32)
-    widow = np.empty(n_widow, dtype=np.int64)
-    totals = np.empty(4, dtype=np.int64)
-    limits = np.empty(n_players, dtype=np.int64)
-    active = np.empty(n_players, dtype=np.bool_)
-    bid_totals = np.zeros((n_players, 4), dtype=np.int64)
-    policies = np.empty(n_players, dtype=np.int64)
-    play_pol = np.empty(n_players, dtype=np.int64)  # the seats' card play (a Durch's differs)
-    buried = np.empty(n_widow, dtype=np.int64)
-    voided = np.empty((3, 4, 24), dtype=np.int64)  # the expert's burial order with bury_void
-    melds = np.zeros(n_players, dtype=np.int64)
-    card_pts = np.zeros(n_players, dtype=np.int64)
-    points = card_pts.reshape((n_players, 1))  # the same card points, as play_strict adds them
-    won = np.zeros(n_players, dtype=np.int64)
-    scores = np.zeros(n_players, dtype=np.int64)
-    sums = np.zeros((4, 4), dtype=np.int64)
-    side_totals = np.zeros(max(n_sides, 1), dtype=np.int64)
-    calls_seats = np.empty((1, game.max_calls), dtype=np.int64)
-    calls_values = np.empty((1, game.max_calls), dtype=np.int64)
-    scratch = AuctionScratch(totals, limits, active, bid_totals)
-    sampled = np.empty(n_widow, dtype=np.uint64)  # a constrained sample's widow
-    st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
-    split = np.empty((4, 24), dtype=np.int64)
-    if mode == MODE_DUEL or mode == MODE_MATCH:
-        sampling_seats = policy_a == POLICY_SAMPLING or policy_b == POLICY_SAMPLING
-    else:
-        sampling_seats = False
-        for seat in range(seat_policies.shape[0]):
-            sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
-    learning = sampling_seats and search is not None
-    knows = strict_knowledge(n_players, hand, game.n_samples, game.infer, learning, False,
-                             widow_part(n_players, learning, points, won))  # no race
-    flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
-    if mode != MODE_DUEL and mode != MODE_MATCH:
-        for seat in range(n_players):
-            policies[seat] = seat_policies[seat]
-    for d in range(start, stop):
-        number = first_deal + d
-        deals = 0
-        side_a = 0
-        if mode == MODE_MATCH:
-            side_a = (number // n_players) % n_sides
-            for seat in range(n_players):
-                policies[seat] = policy_a if side_of(seat, pairs) == side_a else policy_b
-            side_totals[:] = 0
-        play = 0
-        total = 0.0
-        while True:
-            # --- the deal (docs/rules.md "The deal"; a sample: seat 0 holds the known hand) --
-            if mode != MODE_DUEL or play == 0:
-                first_seat = 1 if sample else 0
-                if sample:
-                    for q in range(4):
-                        hands[0, q] = known[0][q]
-                if sample and known[1]:
-                    # what the user knows (--known, --void): the constrained sampler deals the
-                    # other seats and the widow
-                    s0, s1, s2, s3 = constrained_deal(known, n_players, s0, s1, s2, s3,
-                                                      sampled, st, split, hands, widow)
-                else:
-                    _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
-                    pos = 0
-                    for seat in range(first_seat, n_players):
-                        q0 = q1 = q2 = q3 = np.uint32(0)
-                        for j in range(pos, pos + hand):
-                            q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
-                        hands[seat, 0] = q0
-                        hands[seat, 1] = q1
-                        hands[seat, 2] = q2
-                        hands[seat, 3] = q3
-                        pos += hand
-                    for j in range(n_widow):
-                        widow[j] = np.int64(work[pos + j])
-                if record:
-                    for seat in range(n_players):
-                        for q in range(4):
-                            hands_out[d, seat, q] = hands[seat, q]
-                    for j in range(n_widow):
-                        widow_out[d, j] = widow[j]
-                if mode == MODE_DUEL:
-                    for seat in range(n_players):
-                        for q in range(4):
-                            dealt[seat, q] = hands[seat, q]
-            if mode == MODE_DUEL:
-                if play > 0:
-                    for seat in range(n_players):
-                        for q in range(4):
-                            hands[seat, q] = dealt[seat, q]
-                for seat in range(n_players):
-                    policies[seat] = policy_a if side_of(seat, pairs) == play else policy_b
-            if mode == MODE_MATCH:
-                dealer = (number + deals) % n_players
-            elif sample:  # a sample's dealer is given: first_deal (seat 0 the soloist)
-                dealer = first_deal
-            else:
-                dealer = number % n_players
-            # --- the auction -----------------------------------------------------------------
-            if sample:
-                soloist, bid, n_calls = 0, 0, 0
-            elif record:
-                for j in range(bid_seats.shape[1]):
-                    bid_seats[d, j] = -1
-                    bid_values[d, j] = NO_BID
-                soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
-                    hands, dealer, policies, smart, table, scratch, (bid_seats, bid_values), d,
-                    (s0, s1, s2, s3))
-            else:
-                soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
-                    hands, dealer, policies, smart, table, scratch, (calls_seats, calls_values),
-                    np.int64(0), (s0, s1, s2, s3))
-            # --- the widow, the demand, burying and trump ------------------------------------
-            for j in range(n_widow):
-                give_card(hands, soloist, widow[j])
-            h0, h1, h2, h3 = hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], \
-                hands[soloist, 3]
-            # the types he may demand: those of the deck he holds no copy of (none without
-            # the demand)
-            missing = deck_mask & ~np.int64(h0) if cfg[CFG_DEMAND] != 0 else np.int64(0)
-            random_soloist = policies[soloist] == POLICY_RANDOM
-            demand = -1
-            w0 = w1 = w2 = w3 = np.int64(0)  # the heuristic soloist's meld per trump, once known
-            known_melds = False
-            if smart is None or random_soloist:
-                n = 1 + popcount(missing)
-                if n >= 2:
-                    k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
-                    if k > 0:
-                        demand = kth_bit(missing, k - 1)
-            elif missing:
-                score_hand(h0, h1, h2, h3, kt, totals)
-                w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
-                known_melds = True
-                base = max(max(w0, w1), max(w2, w3))
-                todo = missing
-                held = np.int64(h0)
-                while todo:
-                    t = lowest_bit(todo)
-                    todo &= todo - 1
-                    useful = False  # one copy of t raises the meld only by completing a set
-                    for j in range(needs.shape[1]):
-                        need = needs[t, j]
-                        useful |= need >= 0 and (held & need) == need
-                    if not useful:
-                        continue
-                    p0, p1, p2, p3 = add_card(h0, h1, h2, h3, t)
-                    score_hand(p0, p1, p2, p3, kt, totals)
-                    gain = max(max(totals[0], totals[1]), max(totals[2], totals[3]))
-                    if gain > base:
-                        base = gain
-                        demand = t
-                        w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
-            holder = -1
-            given = -1
-            if demand >= 0:
-                for j in range(1, n_players):
-                    seat = soloist + j
-                    if seat >= n_players:
-                        seat -= n_players
-                    if (hands[seat, 0] >> demand) & 1:
-                        holder = seat
-                        break
-                remove_card(hands, holder, demand)
-                give_card(hands, soloist, demand)
-                choices = np.int64(hands[soloist, 0]) & ~(np.int64(1) << demand)
-                if smart is None or random_soloist:
-                    given, s0, s1, s2, s3 = random_pick(choices, s0, s1, s2, s3)
-                else:
-                    given, _, w0, w1, w2, w3 = cheapest_loss(
-                        hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                        hands[soloist, 3], w0, w1, w2, w3, choices, prefer, np.int64(0),
-                        np.int64(-1), kt, totals)
-                remove_card(hands, soloist, given)
-                give_card(hands, holder, given)
-            trump = np.int64(0)
-            if smart is not None and not random_soloist:  # the heuristic names trump, then buries
-                if not known_melds:  # no demand was possible (every type held, or no demand)
-                    score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                               hands[soloist, 3], kt, totals)
-                    w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
-                best = np.int64(-1)
-                for s in range(4):
-                    value = (w0 if s == 0 else (w1 if s == 1 else (w2 if s == 2 else w3))) + \
-                        CARDS_PER_TRUMP * count_in(hands[soloist, 0], hands[soloist, 1],
-                                                   hands[soloist, 2], hands[soloist, 3],
-                                                   suit_block(s))
-                    if value > best:
-                        best = value
-                        trump = s
-            for j in range(n_widow):
-                held = np.int64(hands[soloist, 0])
-                if smart is None or random_soloist:
-                    t, s0, s1, s2, s3 = random_pick(held, s0, s1, s2, s3)
-                else:
-                    at = tune_row(policies[soloist], CFG_TUNE)
-                    kind = 1 + np.int64(cfg[at + W_BURY] != 0)
-                    order = prefer
-                    if cfg[at + W_VOID] > 0:
-                        void_order(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                                   hands[soloist, 3], trump, cfg[at + W_VOID],
-                                   prefer[kind, trump], voided[kind, trump])
-                        order = voided
-                    t, _, w0, w1, w2, w3 = cheapest_loss(
-                        hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                        hands[soloist, 3], w0, w1, w2, w3, held, order, kind, trump, kt,
-                        totals)
-                remove_card(hands, soloist, t)
-                buried[j] = t
-            if smart is None or random_soloist:
-                trump, s0, s1, s2, s3 = below_scalar(4, s0, s1, s2, s3)
-            # --- every seat's meld with that trump -------------------------------------------
-            for seat in range(n_players):
-                if smart is not None and seat == soloist and not random_soloist:
-                    melds[seat] = w0 if trump == 0 else (w1 if trump == 1 else (
-                        w2 if trump == 2 else w3))
-                elif smart is not None and not sample and seat != soloist and seat != holder \
-                        and policies[seat] != POLICY_RANDOM:
-                    melds[seat] = bid_totals[seat, trump]  # the hand its bid limit scored
-                else:
-                    score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
-                               kt, totals)
-                    melds[seat] = totals[trump]
-            # --- Abgehen: a heuristic or sampling soloist gives up when his estimate says so --
-            buried_points = np.int64(0)
-            for j in range(n_widow):
-                buried_points += card_points[buried[j]]
-            concede_at = NEVER
-            durch = False
-            bettel = False
-            sure_misere = False  # a sure Bettel (a sample's bettel column)
-            if smart is not None and not random_soloist and (cfg[CFG_CONCEDE] != 0
-                                                             or cfg[CFG_DURCH] != 0
-                                                             or cfg[CFG_BETTEL] != 0):
-                guess = dabb_estimate(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
-                                      hands[soloist, 3], trump, melds[soloist], buried_points,
-                                      card_points, estimate)
-                leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
-                # Durch: a sure one, worth more than counting (which would take every trick too)
-                if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < DURCH_SCORE:
-                    durch = sure_durch(hands, soloist, n_players, leads)
-                # Bettel: a sure one, where counting is expected to fall short of the bid
-                if cfg[CFG_BETTEL] != 0 and not durch:
-                    sure_misere = sure_bettel(hands, soloist, n_players, leads)
-                    bettel = (sure_misere and not sample and bid <= BETTEL_BID
-                              and guess < bid)
-                if cfg[CFG_CONCEDE] != 0 and not durch and not bettel:
-                    concede_at = table_row(thresholds, cfg[CFG_TABLE_LOW], guess)
-            if durch or bettel:  # no trump, and no meld counts
-                trump = NO_TRUMP
-                for seat in range(n_players):
-                    melds[seat] = 0
-            conceded = not sample and bid >= concede_at
-            # --- play and score --------------------------------------------------------------
-            for seat in range(n_players):
-                card_pts[seat] = 0
-                won[seat] = 0
-            if conceded:  # no play: minus the bid, the others their meld and the bonus
-                bonus, made, solo_total = score_conceded(
-                    melds, soloist, bid, n_players, pairs, cfg[CFG_CONCEDE_BONUS], scores, sums)
-                if record:
-                    for k in range(hand):
-                        trick_leaders[d, k] = -1
-                        trick_winners[d, k] = -1
-                        for seat in range(n_players):
-                            trick_cards[d, k, seat] = -1
-            else:
-                # the seats' cards: in a Durch the soloist plays his top card and a sampling
-                # seat the heuristic's (the play-outs score card points, not one trick)
-                for seat in range(n_players):
-                    play_pol[seat] = policies[seat]
-                    if durch and seat == soloist:
-                        play_pol[seat] = POLICY_TOP
-                    elif bettel and seat == soloist:
-                        play_pol[seat] = POLICY_BOTTOM
-                    elif (durch or bettel) and policies[seat] == POLICY_SAMPLING:
-                        play_pol[seat] = POLICY_HEURISTIC
-                if search is not None and learning and not durch and not bettel:
-                    widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
-                                          buried, bid, trump, melds, table.show_rows,
-                                          card_points, hand, cfg[CFG_SWEEP])
-                # the first lead: the soloist, or the player left of the dealer
-                leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
-                # the played cards' planes start as the absent types, int64 as the talon loop's:
-                # one type for them (a uint32 start made numba compile the heuristic and the
-                # sampling card for two more types)
-                winner, s0, s1, s2, s3 = play_strict(
-                    hands, leader, 0, hand, trump, play_pol, smart, search,
-                    StrictTable(copies, pairs, card_points, counters, cfg[CFG_LAST_TRICK], cfg,
-                                CFG_TUNE, WidowTeam(np.int64(soloist))),
-                    (a0, a1, a2, a3), (points, won),
-                    TrickRecord(record, d, trick_cards, trick_leaders, trick_winners),
-                    (s0, s1, s2, s3), None, knows)
-                card_pts[winner] += cfg[CFG_LAST_TRICK]
-                card_pts[soloist] += buried_points  # after the play (the tricks' points first)
-                if durch:
-                    bonus, made, solo_total = score_durch(won, soloist, n_players, hand, pairs,
-                                                          scores)
-                elif bettel:
-                    bonus, made, solo_total = score_bettel(won, soloist, n_players, bid, pairs,
-                                                           scores)
-                else:
-                    bonus, made, solo_total = score_sides(melds, card_pts, won, soloist, bid,
-                                                          n_players, hand, pairs, cfg[CFG_SWEEP],
-                                                          scores, sums)
-            # --- what the item keeps ---------------------------------------------------------
-            named = -1 if trump == NO_TRUMP else trump  # what the records call the trump
-            if record:
-                info_out[d, I_SOLOIST] = soloist
-                info_out[d, I_BID] = bid
-                info_out[d, I_CALLS] = n_calls
-                info_out[d, I_TRUMP] = named
-                info_out[d, I_DEMAND] = demand
-                info_out[d, I_FROM] = holder
-                info_out[d, I_GIVEN] = given
-                info_out[d, I_BONUS] = bonus
-                info_out[d, I_MADE] = made
-                info_out[d, I_CONCEDED] = conceded
-                info_out[d, I_DURCH] = durch
-                info_out[d, I_BETTEL] = bettel
-                for j in range(n_widow):
-                    buried_out[d, j] = buried[j]
-                for seat in range(n_players):
-                    melds_out[d, seat] = melds[seat]
-                    card_pts_out[d, seat] = card_pts[seat]
-                    scores_out[d, seat] = scores[seat]
-                break
-            if mode == MODE_PLAYOUT:
-                for seat in range(n_players):
-                    scores_out[d, seat] = scores[seat]
-                break
-            if sample:
-                side_cards = 0
-                side_tricks = 0
-                for seat in range(n_players):
-                    if side_of(seat, pairs) == 0:
-                        side_cards += card_pts[seat]
-                        side_tricks += won[seat]
-                samples_out[d, 0] = solo_total
-                samples_out[d, 1] = named
-                samples_out[d, 2] = melds[0]
-                samples_out[d, 3] = 1 if side_tricks == hand else 0
-                samples_out[d, 4] = side_cards
-                samples_out[d, 5] = concede_at
-                samples_out[d, 6] = scores[1]  # seat 1 defends (each alone, or in the pair 1+3)
-                samples_out[d, 7] = durch
-                samples_out[d, 8] = sure_misere
-                break
-            if mode == MODE_DUEL:
-                a_score = 0
-                others = 0
-                for seat in range(n_players):
-                    q = side_of(seat, pairs)
-                    # every seat carries its side's score: count each side once (its first seat)
-                    if seat == q:
-                        if q == play:
-                            a_score += scores[seat]
-                        else:
-                            others += scores[seat]
-                total += a_score - others / (n_sides - 1)
-                play += 1
-                if play == n_sides:
-                    diff_out[d] = total / n_sides
-                    break
-            else:  # MODE_MATCH
-                for q in range(n_sides):
-                    side_totals[q] += scores[q]  # seat q belongs to side q (its first seat)
-                deals += 1
-                over = game_over(side_totals, target)
-                if over >= 0 or deals >= max_deals:
-                    games_out[d, 0] = -1 if over < 0 else (1 if over == side_a else 0)
-                    games_out[d, 1] = deals
-                    games_out[d, 2] = side_totals[side_a]
-                    games_out[d, 3] = side_totals.sum() - side_totals[side_a]
-                    break
-
-
-# --- the block driver ----------------------------------------------------------------------------
-#
-# As the talon engine: one block driver runs the blocks of every widow run (one compile of
-# the item loop per kind of seats instead of one per run), with placeholder arrays (one type per
-# field) for the outputs a run does not write (kernels.runs.placeholders, binokel_sim.engines.widow.outputs).
-
-@njit
-def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, game, outs, share):
-    """Run the items of ``mode`` (deals, samples or games) of the
-    :class:`~binokel_sim.kernels.runs.Run` ``run`` in its blocks: block ``b`` covers items
-    ``b * run.block_size ..`` and reads stream ``run.first_block + b`` (:func:`widow_items`,
-    which writes only its items' slots of ``outs``). ``smart``, ``search``: as
-    :func:`~binokel_sim.kernels.talon.deals.talon_blocks` has them.
-    ``share``: this call's blocks, ``share[0] <= b < share[1]`` (one thread's share,
-    ``binokel_sim.simulate.spread_blocks``)."""
     for b in range(share[0], share[1]):
-        widow_items(smart, search, mode, deck, table, seat_policies, run, b, known, game, outs)
+        cfg, card_points, needs, prefer = (table.cfg, table.card_points, table.completions,
+                                            table.prefer)
+        kt = table.kt
+        estimate = table.value  # the soloist's estimate after the Dabb (Abgehen)
+        thresholds = table.thresholds  # per estimate after the Dabb, the bid he gives up from
+        n_sides, policy_a, policy_b, target, max_deals = (
+            game.n_sides, game.policy_a, game.policy_b, game.target, game.max_deals)
+        seed, block, first_deal = run.seed, run.first_block + b, run.first_deal
+        start = b * run.block_size
+        stop = min(run.n_items, start + run.block_size)
+        hands_out, widow_out, info_out = outs.hands, outs.widow, outs.info
+        bid_seats, bid_values, buried_out = outs.bid_seats, outs.bid_values, outs.buried
+        melds_out, card_pts_out, scores_out = outs.melds, outs.card_points, outs.scores
+        trick_cards, trick_leaders, trick_winners = (outs.trick_cards, outs.trick_leaders,
+                                                     outs.trick_winners)
+        diff_out, games_out, samples_out = outs.diff, outs.games, outs.samples
+        n_players = cfg[CFG_PLAYERS]
+        hand = cfg[CFG_HAND]
+        n_widow = cfg[CFG_WIDOW]
+        pairs = cfg[CFG_PAIRS] != 0
+        copies = cfg[CFG_COPIES]
+        deck_mask = cfg[CFG_DECK]
+        # the card types not in the deck (the nines of a 40-card deck) count as played from the
+        # start: the heuristic and the sampling policy must not wait for cards that do not exist
+        absent = ALL_TYPES & ~deck_mask
+        a0 = absent if copies > 0 else np.int64(0)
+        a1 = absent if copies > 1 else np.int64(0)
+        a2 = absent if copies > 2 else np.int64(0)
+        a3 = absent if copies > 3 else np.int64(0)
+        record = mode == MODE_PLAY
+        sample = mode == MODE_SAMPLE
+        counters = counter_cards(card_points)
+        state, cards = block_start(deck, seed, block)
+        work = cards.astype(np.uint64)  # deal_sum's deck: the state stays in registers all along
+        n_work = work.shape[0]
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        hands = np.zeros((n_players, 4), dtype=np.uint32)
+        dealt = np.zeros((n_players, 4), dtype=np.uint32)
+        widow = np.empty(n_widow, dtype=np.int64)
+        totals = np.empty(4, dtype=np.int64)
+        limits = np.empty(n_players, dtype=np.int64)
+        active = np.empty(n_players, dtype=np.bool_)
+        bid_totals = np.zeros((n_players, 4), dtype=np.int64)
+        policies = np.empty(n_players, dtype=np.int64)
+        play_pol = np.empty(n_players, dtype=np.int64)  # the seats' card play (a Durch's differs)
+        buried = np.empty(n_widow, dtype=np.int64)
+        voided = np.empty((3, 4, 24), dtype=np.int64)  # the expert's burial order with bury_void
+        melds = np.zeros(n_players, dtype=np.int64)
+        card_pts = np.zeros(n_players, dtype=np.int64)
+        points = card_pts.reshape((n_players, 1))  # the same card points, as play_strict adds them
+        won = np.zeros(n_players, dtype=np.int64)
+        scores = np.zeros(n_players, dtype=np.int64)
+        sums = np.zeros((4, 4), dtype=np.int64)
+        side_totals = np.zeros(max(n_sides, 1), dtype=np.int64)
+        calls_seats = np.empty((1, game.max_calls), dtype=np.int64)
+        calls_values = np.empty((1, game.max_calls), dtype=np.int64)
+        scratch = AuctionScratch(totals, limits, active, bid_totals)
+        sampled = np.empty(n_widow, dtype=np.uint64)  # a constrained sample's widow
+        st = np.empty(4, dtype=np.uint64)  # and its random state, as the sampler reads it
+        split = np.empty((4, 24), dtype=np.int64)
+        if mode == MODE_DUEL or mode == MODE_MATCH:
+            sampling_seats = policy_a == POLICY_SAMPLING or policy_b == POLICY_SAMPLING
+        else:
+            sampling_seats = False
+            for seat in range(seat_policies.shape[0]):
+                sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
+        learning = sampling_seats and search is not None
+        knows = strict_knowledge(n_players, hand, game.n_samples, game.infer, learning, False,
+                                 widow_part(n_players, learning, points, won))  # no race
+        flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
+        if mode != MODE_DUEL and mode != MODE_MATCH:
+            for seat in range(n_players):
+                policies[seat] = seat_policies[seat]
+        for d in range(start, stop):
+            number = first_deal + d
+            deals = 0
+            side_a = 0
+            if mode == MODE_MATCH:
+                side_a = (number // n_players) % n_sides
+                for seat in range(n_players):
+                    policies[seat] = policy_a if side_of(seat, pairs) == side_a else policy_b
+                side_totals[:] = 0
+            play = 0
+            total = 0.0
+            while True:
+                # --- the deal (docs/rules.md "The deal"; a sample: seat 0 holds the known hand) --
+                if mode != MODE_DUEL or play == 0:
+                    first_seat = 1 if sample else 0
+                    if sample:
+                        for q in range(4):
+                            hands[0, q] = known[0][q]
+                    if sample and known[1]:
+                        # what the user knows (--known, --void): the constrained sampler deals the
+                        # other seats and the widow
+                        s0, s1, s2, s3 = constrained_deal(known, n_players, s0, s1, s2, s3,
+                                                          sampled, st, split, hands, widow)
+                    else:
+                        _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
+                        pos = 0
+                        for seat in range(first_seat, n_players):
+                            q0 = q1 = q2 = q3 = np.uint32(0)
+                            for j in range(pos, pos + hand):
+                                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
+                            hands[seat, 0] = q0
+                            hands[seat, 1] = q1
+                            hands[seat, 2] = q2
+                            hands[seat, 3] = q3
+                            pos += hand
+                        for j in range(n_widow):
+                            widow[j] = np.int64(work[pos + j])
+                    if record:
+                        for seat in range(n_players):
+                            for q in range(4):
+                                hands_out[d, seat, q] = hands[seat, q]
+                        for j in range(n_widow):
+                            widow_out[d, j] = widow[j]
+                    if mode == MODE_DUEL:
+                        for seat in range(n_players):
+                            for q in range(4):
+                                dealt[seat, q] = hands[seat, q]
+                if mode == MODE_DUEL:
+                    if play > 0:
+                        for seat in range(n_players):
+                            for q in range(4):
+                                hands[seat, q] = dealt[seat, q]
+                    for seat in range(n_players):
+                        policies[seat] = policy_a if side_of(seat, pairs) == play else policy_b
+                if mode == MODE_MATCH:
+                    dealer = (number + deals) % n_players
+                elif sample:  # a sample's dealer is given: first_deal (seat 0 the soloist)
+                    dealer = first_deal
+                else:
+                    dealer = number % n_players
+                # --- the auction -----------------------------------------------------------------
+                if sample:
+                    soloist, bid, n_calls = 0, 0, 0
+                elif record:
+                    for j in range(bid_seats.shape[1]):
+                        bid_seats[d, j] = -1
+                        bid_values[d, j] = NO_BID
+                    soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
+                        hands, dealer, policies, smart, table, scratch, (bid_seats, bid_values), d,
+                        (s0, s1, s2, s3))
+                else:
+                    soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
+                        hands, dealer, policies, smart, table, scratch, (calls_seats, calls_values),
+                        np.int64(0), (s0, s1, s2, s3))
+                # --- the widow, the demand, burying and trump ------------------------------------
+                for j in range(n_widow):
+                    give_card(hands, soloist, widow[j])
+                h0, h1, h2, h3 = hands[soloist, 0], hands[soloist, 1], hands[soloist, 2], \
+                    hands[soloist, 3]
+                # the types he may demand: those of the deck he holds no copy of (none without
+                # the demand)
+                missing = deck_mask & ~np.int64(h0) if cfg[CFG_DEMAND] != 0 else np.int64(0)
+                random_soloist = policies[soloist] == POLICY_RANDOM
+                demand = -1
+                w0 = w1 = w2 = w3 = np.int64(0)  # the heuristic soloist's meld per trump, once
+                # known
+                known_melds = False
+                if smart is None or random_soloist:
+                    n = 1 + popcount(missing)
+                    if n >= 2:
+                        k, s0, s1, s2, s3 = below_scalar(n, s0, s1, s2, s3)
+                        if k > 0:
+                            demand = kth_bit(missing, k - 1)
+                elif missing:
+                    score_hand(h0, h1, h2, h3, kt, totals)
+                    w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
+                    known_melds = True
+                    base = max(max(w0, w1), max(w2, w3))
+                    todo = missing
+                    held = np.int64(h0)
+                    while todo:
+                        t = lowest_bit(todo)
+                        todo &= todo - 1
+                        useful = False  # one copy of t raises the meld only by completing a set
+                        for j in range(needs.shape[1]):
+                            need = needs[t, j]
+                            useful |= need >= 0 and (held & need) == need
+                        if not useful:
+                            continue
+                        p0, p1, p2, p3 = add_card(h0, h1, h2, h3, t)
+                        score_hand(p0, p1, p2, p3, kt, totals)
+                        gain = max(max(totals[0], totals[1]), max(totals[2], totals[3]))
+                        if gain > base:
+                            base = gain
+                            demand = t
+                            w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
+                holder = -1
+                given = -1
+                if demand >= 0:
+                    for j in range(1, n_players):
+                        seat = soloist + j
+                        if seat >= n_players:
+                            seat -= n_players
+                        if (hands[seat, 0] >> demand) & 1:
+                            holder = seat
+                            break
+                    remove_card(hands, holder, demand)
+                    give_card(hands, soloist, demand)
+                    choices = np.int64(hands[soloist, 0]) & ~(np.int64(1) << demand)
+                    if smart is None or random_soloist:
+                        given, s0, s1, s2, s3 = random_pick(choices, s0, s1, s2, s3)
+                    else:
+                        given, _, w0, w1, w2, w3 = cheapest_loss(
+                            hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                            hands[soloist, 3], w0, w1, w2, w3, choices, prefer, np.int64(0),
+                            np.int64(-1), kt, totals)
+                    remove_card(hands, soloist, given)
+                    give_card(hands, holder, given)
+                trump = np.int64(0)
+                # the heuristic names trump, then buries
+                if smart is not None and not random_soloist:
+                    if not known_melds:  # no demand was possible (every type held, or no demand)
+                        score_hand(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                                   hands[soloist, 3], kt, totals)
+                        w0, w1, w2, w3 = totals[0], totals[1], totals[2], totals[3]
+                    best = np.int64(-1)
+                    for s in range(4):
+                        value = (w0 if s == 0 else (w1 if s == 1 else (w2 if s == 2 else w3))) + \
+                            CARDS_PER_TRUMP * count_in(hands[soloist, 0], hands[soloist, 1],
+                                                       hands[soloist, 2], hands[soloist, 3],
+                                                       suit_block(s))
+                        if value > best:
+                            best = value
+                            trump = s
+                for j in range(n_widow):
+                    held = np.int64(hands[soloist, 0])
+                    if smart is None or random_soloist:
+                        t, s0, s1, s2, s3 = random_pick(held, s0, s1, s2, s3)
+                    else:
+                        at = tune_row(policies[soloist], CFG_TUNE)
+                        kind = 1 + np.int64(cfg[at + W_BURY] != 0)
+                        order = prefer
+                        if cfg[at + W_VOID] > 0:
+                            void_order(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                                       hands[soloist, 3], trump, cfg[at + W_VOID],
+                                       prefer[kind, trump], voided[kind, trump])
+                            order = voided
+                        t, _, w0, w1, w2, w3 = cheapest_loss(
+                            hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                            hands[soloist, 3], w0, w1, w2, w3, held, order, kind, trump, kt,
+                            totals)
+                    remove_card(hands, soloist, t)
+                    buried[j] = t
+                if smart is None or random_soloist:
+                    trump, s0, s1, s2, s3 = below_scalar(4, s0, s1, s2, s3)
+                # --- every seat's meld with that trump -------------------------------------------
+                for seat in range(n_players):
+                    if smart is not None and seat == soloist and not random_soloist:
+                        melds[seat] = w0 if trump == 0 else (w1 if trump == 1 else (
+                            w2 if trump == 2 else w3))
+                    elif smart is not None and not sample and seat != soloist and seat != holder \
+                            and policies[seat] != POLICY_RANDOM:
+                        melds[seat] = bid_totals[seat, trump]  # the hand its bid limit scored
+                    else:
+                        score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
+                                   kt, totals)
+                        melds[seat] = totals[trump]
+                # --- Abgehen: a heuristic or sampling soloist gives up when his estimate says so --
+                buried_points = np.int64(0)
+                for j in range(n_widow):
+                    buried_points += card_points[buried[j]]
+                concede_at = NEVER
+                durch = False
+                bettel = False
+                sure_misere = False  # a sure Bettel (a sample's bettel column)
+                if smart is not None and not random_soloist and (cfg[CFG_CONCEDE] != 0
+                                                                 or cfg[CFG_DURCH] != 0
+                                                                 or cfg[CFG_BETTEL] != 0):
+                    guess = dabb_estimate(hands[soloist, 0], hands[soloist, 1], hands[soloist, 2],
+                                          hands[soloist, 3], trump, melds[soloist], buried_points,
+                                          card_points, estimate)
+                    leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
+                    # Durch: a sure one, worth more than counting (which would take every trick too)
+                    if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < DURCH_SCORE:
+                        durch = sure_durch(hands, soloist, n_players, leads)
+                    # Bettel: a sure one, where counting is expected to fall short of the bid
+                    if cfg[CFG_BETTEL] != 0 and not durch:
+                        sure_misere = sure_bettel(hands, soloist, n_players, leads)
+                        bettel = (sure_misere and not sample and bid <= BETTEL_BID
+                                  and guess < bid)
+                    if cfg[CFG_CONCEDE] != 0 and not durch and not bettel:
+                        concede_at = table_row(thresholds, cfg[CFG_TABLE_LOW], guess)
+                if durch or bettel:  # no trump, and no meld counts
+                    trump = NO_TRUMP
+                    for seat in range(n_players):
+                        melds[seat] = 0
+                conceded = not sample and bid >= concede_at
+                # --- play and score --------------------------------------------------------------
+                for seat in range(n_players):
+                    card_pts[seat] = 0
+                    won[seat] = 0
+                if conceded:  # no play: minus the bid, the others their meld and the bonus
+                    bonus, made, solo_total = score_conceded(
+                        melds, soloist, bid, n_players, pairs, cfg[CFG_CONCEDE_BONUS], scores, sums)
+                    if record:
+                        for k in range(hand):
+                            trick_leaders[d, k] = -1
+                            trick_winners[d, k] = -1
+                            for seat in range(n_players):
+                                trick_cards[d, k, seat] = -1
+                else:
+                    # the seats' cards: in a Durch the soloist plays his top card and a sampling
+                    # seat the heuristic's (the play-outs score card points, not one trick)
+                    for seat in range(n_players):
+                        play_pol[seat] = policies[seat]
+                        if durch and seat == soloist:
+                            play_pol[seat] = POLICY_TOP
+                        elif bettel and seat == soloist:
+                            play_pol[seat] = POLICY_BOTTOM
+                        elif (durch or bettel) and policies[seat] == POLICY_SAMPLING:
+                            play_pol[seat] = POLICY_HEURISTIC
+                    if search is not None and learning and not durch and not bettel:
+                        widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
+                                              buried, bid, trump, melds, table.show_rows,
+                                              card_points, hand, cfg[CFG_SWEEP])
+                    # the first lead: the soloist, or the player left of the dealer
+                    leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
+                    # the played cards' planes start as the absent types, int64 as the talon loop's:
+                    # one type for them (a uint32 start made numba compile the heuristic and the
+                    # sampling card for two more types)
+                    winner, s0, s1, s2, s3 = play_strict(
+                        hands, leader, 0, hand, trump, play_pol, smart, search,
+                        StrictTable(copies, pairs, card_points, counters, cfg[CFG_LAST_TRICK], cfg,
+                                    CFG_TUNE, WidowTeam(np.int64(soloist))),
+                        (a0, a1, a2, a3), (points, won),
+                        TrickRecord(record, d, trick_cards, trick_leaders, trick_winners),
+                        (s0, s1, s2, s3), None, knows)
+                    card_pts[winner] += cfg[CFG_LAST_TRICK]
+                    card_pts[soloist] += buried_points  # after the play (the tricks' points first)
+                    if durch:
+                        bonus, made, solo_total = score_durch(won, soloist, n_players, hand, pairs,
+                                                              scores)
+                    elif bettel:
+                        bonus, made, solo_total = score_bettel(won, soloist, n_players, bid, pairs,
+                                                               scores)
+                    else:
+                        bonus, made, solo_total = score_sides(
+                            melds, card_pts, won, soloist, bid, n_players, hand, pairs,
+                            cfg[CFG_SWEEP],
+                                                              scores, sums)
+                # --- what the item keeps ---------------------------------------------------------
+                named = -1 if trump == NO_TRUMP else trump  # what the records call the trump
+                if record:
+                    info_out[d, I_SOLOIST] = soloist
+                    info_out[d, I_BID] = bid
+                    info_out[d, I_CALLS] = n_calls
+                    info_out[d, I_TRUMP] = named
+                    info_out[d, I_DEMAND] = demand
+                    info_out[d, I_FROM] = holder
+                    info_out[d, I_GIVEN] = given
+                    info_out[d, I_BONUS] = bonus
+                    info_out[d, I_MADE] = made
+                    info_out[d, I_CONCEDED] = conceded
+                    info_out[d, I_DURCH] = durch
+                    info_out[d, I_BETTEL] = bettel
+                    for j in range(n_widow):
+                        buried_out[d, j] = buried[j]
+                    for seat in range(n_players):
+                        melds_out[d, seat] = melds[seat]
+                        card_pts_out[d, seat] = card_pts[seat]
+                        scores_out[d, seat] = scores[seat]
+                    break
+                if mode == MODE_PLAYOUT:
+                    for seat in range(n_players):
+                        scores_out[d, seat] = scores[seat]
+                    break
+                if sample:
+                    side_cards = 0
+                    side_tricks = 0
+                    for seat in range(n_players):
+                        if side_of(seat, pairs) == 0:
+                            side_cards += card_pts[seat]
+                            side_tricks += won[seat]
+                    samples_out[d, 0] = solo_total
+                    samples_out[d, 1] = named
+                    samples_out[d, 2] = melds[0]
+                    samples_out[d, 3] = 1 if side_tricks == hand else 0
+                    samples_out[d, 4] = side_cards
+                    samples_out[d, 5] = concede_at
+                    samples_out[d, 6] = scores[1]  # seat 1 defends (each alone, or in the pair 1+3)
+                    samples_out[d, 7] = durch
+                    samples_out[d, 8] = sure_misere
+                    break
+                if mode == MODE_DUEL:
+                    a_score = 0
+                    others = 0
+                    for seat in range(n_players):
+                        q = side_of(seat, pairs)
+                        # every seat carries its side's score: count each side once (its first seat)
+                        if seat == q:
+                            if q == play:
+                                a_score += scores[seat]
+                            else:
+                                others += scores[seat]
+                    total += a_score - others / (n_sides - 1)
+                    play += 1
+                    if play == n_sides:
+                        diff_out[d] = total / n_sides
+                        break
+                else:  # MODE_MATCH
+                    for q in range(n_sides):
+                        side_totals[q] += scores[q]  # seat q belongs to side q (its first seat)
+                    deals += 1
+                    over = game_over(side_totals, target)
+                    if over >= 0 or deals >= max_deals:
+                        games_out[d, 0] = -1 if over < 0 else (1 if over == side_a else 0)
+                        games_out[d, 1] = deals
+                        games_out[d, 2] = side_totals[side_a]
+                        games_out[d, 3] = side_totals.sum() - side_totals[side_a]
+                        break
+
+
+
 
 
 @njit
