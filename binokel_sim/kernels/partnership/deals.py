@@ -577,13 +577,13 @@ def bid_sample_blocks(table, seats, run, bid_hand, known, auction_known, out, ge
 
     With ``known.on`` (:data:`Known`, None for the plain odds) the other seats' cards are drawn
     by the constrained sampler instead (what the user knows: :func:`known_deal`). With
-    ``auction_known.on`` (:data:`Auction`, None with ``known``) a sample is dealt again until seats 1..3's
-    heuristic bid limits (the table's bidding model) lie in ``[lo, hi]`` (what their calls
-    told), at most ``max_draws`` times, and ``out.draws`` gets each sample's draws (1 without an
-    auction). ``general`` is None when every seat plays the heuristic or the expert (no sampling
-    seat): only the paired play-outs are compiled into that specialisation, and ``rows`` None
-    (the heuristic proper on every seat) or int64 (each seat by its knob row) picks which (the
-    default bid odds compile fastest). ``share``: this call's blocks,
+    ``auction_known.on`` (:data:`Auction`, None with ``known``) a sample is dealt again until
+    seats 1..3's heuristic bid limits (the table's bidding model) lie in ``[lo, hi]`` (what
+    their calls told), at most ``max_draws`` times, and ``out.draws`` gets each sample's draws
+    (1 without an auction). ``general`` is None when every seat plays the heuristic or the
+    expert (no sampling seat): only the paired play-outs are compiled into that specialisation,
+    and ``rows`` None (the heuristic proper on every seat) or int64 (each seat by its knob row)
+    picks which (the default bid odds compile fastest). ``share``: this call's blocks,
     ``share[0] <= b < share[1]`` (one thread's share, ``binokel_sim.simulate.spread_blocks``).
     """
     seat_policies = seats.policies

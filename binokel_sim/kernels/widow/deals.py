@@ -656,8 +656,8 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                 missing = deck_mask & ~np.int64(h0) if cfg[CFG_DEMAND] != 0 else np.int64(0)
                 random_soloist = policies[soloist] == POLICY_RANDOM
                 demand = -1
-                w0 = w1 = w2 = w3 = np.int64(0)  # the heuristic soloist's meld per trump, once
-                # known
+                # the heuristic soloist's meld per trump, once known
+                w0 = w1 = w2 = w3 = np.int64(0)
                 known_melds = False
                 if smart is None or random_soloist:
                     n = 1 + popcount(missing)
