@@ -7,12 +7,33 @@ hand needs no compiled kernel) build on; tests hold it to the meld kernel on ran
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from itertools import product
+from typing import TypeVar
 
 from binokel_sim.cards import N_SUITS, N_TYPES, card_type
 from binokel_sim.variants import MeldSpec, Rules
 
 FIXED_SCOPES = ("around", "cards")
+
+T = TypeVar("T")
+
+
+def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
+    """``build(rules)`` computed once per :class:`Rules` object and kept: for tables that depend
+    on the rules only. Kept by the object's identity (the object is held, so its id is not
+    reused): hashing a Rules walks every field, which costs more than most of these tables."""
+    kept: dict[int, tuple[Rules, T]] = {}
+
+    @wraps(build)
+    def cached(rules: Rules) -> T:
+        entry = kept.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            entry = kept[id(rules)] = (rules, build(rules))
+        return entry[1]
+
+    return cached
 
 
 def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
@@ -22,11 +43,24 @@ def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
     return [card_type(r, suit) for r in meld.ranks]
 
 
+@per_rules
+def _set_types(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per meld in table order, per suit, the card types of one set (:func:`_meld_types`; a fixed
+    meld's are the same in every suit)."""
+    return tuple(tuple(tuple(_meld_types(m, s)) for s in range(N_SUITS)) for m in rules.melds)
+
+
+@per_rules
+def _by_name(rules: Rules) -> dict[str, MeldSpec]:
+    return {m.name: m for m in rules.melds}
+
+
 def fixed_multiplicities(rules: Rules, counts: list[int]) -> dict[str, int]:
     """Complete sets of every fixed meld (scope around/cards): the smallest count over its cards,
     before any meld inside another is taken away."""
-    return {m.name: min(counts[t] for t in _meld_types(m, 0))
-            for m in rules.melds if m.scope in FIXED_SCOPES}
+    types = _set_types(rules)
+    return {m.name: min([counts[t] for t in types[i][0]])
+            for i, m in enumerate(rules.melds) if m.scope in FIXED_SCOPES}
 
 
 def fixed_counted(rules: Rules, multiplicity: dict[str, int]) -> dict[str, int]:
@@ -35,7 +69,7 @@ def fixed_counted(rules: Rules, multiplicity: dict[str, int]) -> dict[str, int]:
     counts (the parent stands for it: kings around inside a roundhouse), else its multiplicity (it
     scores its own entry: eight kings). Fixed melds missing from ``multiplicity`` are skipped (a
     meld given must come with its parents)."""
-    by_name = {m.name: m for m in rules.melds}
+    by_name = _by_name(rules)
     out: dict[str, int] = {}
     for meld in rules.melds:
         if meld.name not in multiplicity or meld.scope not in FIXED_SCOPES:
@@ -64,19 +98,33 @@ def suit_sets(rules: Rules, rank_count, is_trump: bool, fixed_kept: dict[str, in
     quint and a roundhouse is absorbed once), never going below 0; a suit counts at most the sets
     its table counts (``counted_sets``: two quints of one suit are one quint).
     """
+    return _suit_sets(rules, lambda i: min(rank_count(r) for r in rules.melds[i].ranks),
+                      is_trump, fixed_kept)
+
+
+@per_rules
+def _suit_melds(rules: Rules) -> tuple[tuple[int, str, bool, bool, tuple[str, ...], int], ...]:
+    """Every suit meld in table order as ``(index, name, in scope in trump, in scope in a plain
+    suit, inside, counted_sets)``."""
+    return tuple((i, m.name, m.scope in ("per_suit", "trump"), m.scope in ("per_suit", "non_trump"),
+                  m.inside, m.counted_sets)
+                 for i, m in enumerate(rules.melds) if m.scope not in FIXED_SCOPES)
+
+
+def _suit_sets(rules: Rules, smallest: Callable[[int], int], is_trump: bool,
+               fixed_kept: dict[str, int]) -> dict[str, int]:
+    """:func:`suit_sets`, given ``smallest(i)``: the smallest count over the cards of meld ``i``
+    (table order) in the suit, asked only of the melds in scope."""
     kept = dict(fixed_kept)
     sets_of: dict[str, int] = {}
-    for meld in rules.melds:
-        if meld.scope in FIXED_SCOPES:
-            continue
-        in_scope = (meld.scope == "per_suit" or (meld.scope == "trump") == is_trump)
-        sets = min(rank_count(r) for r in meld.ranks) if in_scope else 0
+    for i, name, in_trump, in_plain, inside, counted_sets in _suit_melds(rules):
+        in_scope = in_trump if is_trump else in_plain
+        sets = smallest(i) if in_scope else 0
         if in_scope:
-            sets = max(0, sets - max((kept[parent] for parent in meld.inside), default=0))
+            sets = max(0, sets - (max([kept[parent] for parent in inside]) if inside else 0))
         # past the sets its table counts a suit meld scores nothing more, and reports no more
         # (two quints of one suit are one quint, "a quint scores 250 once for each suit")
-        sets_of[meld.name] = min(sets, meld.counted_sets)
-        kept[meld.name] = sets_of[meld.name]
+        sets_of[name] = kept[name] = min(sets, counted_sets)
     return sets_of
 
 
@@ -89,10 +137,42 @@ def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, i
     as many sets, else its own sets; the points table is read at the number of sets (the last entry
     past the table's end).
     """
+    fixed, fixed_kept = _fixed_part(rules, counts)
+    per_suit = [_sets_in_suit(rules, counts, s, s == trump, fixed_kept) for s in range(N_SUITS)]
+    return _rows(rules, fixed, per_suit)
+
+
+def meld_tables(rules: Rules, counts: list[int]) -> list[list[tuple[str, int, int]]]:
+    """:func:`meld_table` with each suit as trump, S H D C. A suit's sets depend on the trump
+    only through whether the suit is trump, so each suit is counted twice (as trump, as a plain
+    suit), not four times."""
+    fixed, fixed_kept = _fixed_part(rules, counts)
+    as_trump, as_plain = ([_sets_in_suit(rules, counts, s, is_trump, fixed_kept)
+                           for s in range(N_SUITS)] for is_trump in (True, False))
+    return [_rows(rules, fixed, [as_trump[s] if s == trump else as_plain[s]
+                                 for s in range(N_SUITS)])
+            for trump in range(N_SUITS)]
+
+
+def _fixed_part(rules: Rules, counts: list[int]) -> tuple[dict[str, int], dict[str, int]]:
+    """What the fixed melds count (:func:`fixed_sets`) and what of it a meld inside them loses
+    (at most the sets their tables count)."""
     fixed = fixed_sets(rules, counts)
     fixed_kept = {m.name: min(fixed[m.name], m.counted_sets) for m in rules.melds if m.name in fixed}
-    per_suit = [suit_sets(rules, lambda r, s=s: counts[card_type(r, s)], s == trump, fixed_kept)
-                for s in range(N_SUITS)]
+    return fixed, fixed_kept
+
+
+def _sets_in_suit(rules: Rules, counts: list[int], suit: int, is_trump: bool,
+                  fixed_kept: dict[str, int]) -> dict[str, int]:
+    """:func:`suit_sets` of a hand (counts per type) in ``suit``."""
+    types = _set_types(rules)
+    return _suit_sets(rules, lambda i: min([counts[t] for t in types[i][suit]]), is_trump,
+                      fixed_kept)
+
+
+def _rows(rules: Rules, fixed: dict[str, int], per_suit: list[dict[str, int]]
+          ) -> list[tuple[str, int, int]]:
+    """:func:`meld_table`'s rows from the fixed melds' counts and the suit melds' sets per suit."""
     rows = []
     for meld in rules.melds:
         if meld.name in fixed:
@@ -101,7 +181,7 @@ def meld_table(rules: Rules, counts: list[int], trump: int) -> list[tuple[str, i
         else:
             sets_by_suit = [per_suit[s][meld.name] for s in range(N_SUITS)]
             rows.append((meld.name, sum(sets_by_suit),
-                         sum(meld.points[k] for k in sets_by_suit)))
+                         sum([meld.points[k] for k in sets_by_suit])))
     return rows
 
 

@@ -12,6 +12,7 @@ from binokel_sim.cards import CardError, format_card, parse_card
 from binokel_sim.variants import Rules
 
 N_RANKS = 6
+N_TYPES = 24
 
 
 def suit_of(t: int) -> int:
@@ -27,46 +28,77 @@ def hand_order(t: int) -> tuple[int, int]:
     return (suit_of(t), -rank_of(t))
 
 
+# suit_of, rank_of and hand_order of every card type, looked up in the loops over cards
+_SUIT = tuple(suit_of(t) for t in range(N_TYPES))
+_RANK = tuple(rank_of(t) for t in range(N_TYPES))
+_HAND_ORDER = tuple(hand_order(t) for t in range(N_TYPES))
+
+
+def in_hand_order(types: list[int]) -> bool:
+    """Whether the card types ``types`` are listed as records list cards (:func:`hand_order`)."""
+    return types == sorted(types, key=_HAND_ORDER.__getitem__)
+
+
 def legal_types(held: set[int], played: list[int], trump: int) -> set[int]:
     """SPEC "Must-head obligation": the card types of ``held`` that may be played to a trick
     holding ``played`` (in play order; empty: the player leads, anything goes)."""
     if not played:
         return set(held)
-    led = suit_of(played[0])
-    trumps_in_trick = [rank_of(t) for t in played if suit_of(t) == trump]
-    led_held = {t for t in held if suit_of(t) == led}
+    suit, rank = _SUIT, _RANK
+    led = suit[played[0]]
+    trumps_in_trick = [rank[t] for t in played if suit[t] == trump]
+    led_held = {t for t in held if suit[t] == led}
     if led_held:
         if led == trump:  # 1. a trump higher than the highest trump in the trick, else any trump
             top = max(trumps_in_trick)
-            return {t for t in led_held if rank_of(t) > top} or led_held
+            return {t for t in led_held if rank[t] > top} or led_held
         if not trumps_in_trick:  # 1. a led card higher than the highest led card, else any
-            top = max(rank_of(t) for t in played if suit_of(t) == led)
-            return {t for t in led_held if rank_of(t) > top} or led_held
+            top = max(rank[t] for t in played if suit[t] == led)
+            return {t for t in led_held if rank[t] > top} or led_held
         return led_held  # 1. the trick has been trumped: any card of the led suit
-    trumps_held = {t for t in held if suit_of(t) == trump}
+    trumps_held = {t for t in held if suit[t] == trump}
     if trumps_held:  # 2. void in the led suit: a higher trump if able, else any trump
         if not trumps_in_trick:
             return trumps_held
         top = max(trumps_in_trick)
-        return {t for t in trumps_held if rank_of(t) > top} or trumps_held
+        return {t for t in trumps_held if rank[t] > top} or trumps_held
     return set(held)  # 3. any card
 
 
 def trick_winner_index(cards: list[int], trump: int) -> int:
     """SPEC "Trick winner": the highest trump, else the highest card of the led suit; of
     identical cards the one played first. Returns the position in play order."""
-    led = suit_of(cards[0])
-    pool = [i for i, t in enumerate(cards) if suit_of(t) == trump]
+    suit, rank = _SUIT, _RANK
+    led = suit[cards[0]]
+    pool = [i for i, t in enumerate(cards) if suit[t] == trump]
     if not pool:
-        pool = [i for i, t in enumerate(cards) if suit_of(t) == led]
-    return max(pool, key=lambda i: (rank_of(cards[i]), -i))
+        pool = [i for i, t in enumerate(cards) if suit[t] == led]
+    return max(pool, key=lambda i: (rank[cards[i]], -i))
 
 
-# Card names already checked under a rules object (by id; the object is kept alive in
-# _RULES_KEPT): the checks of RecordCheck.card are a pure function of the two, and a replay
-# reads each name hundreds of times.
-_VALID_CARDS: dict[tuple[int, str], int] = {}
+# Rules objects whose id keys a table worked out once per rules: kept alive, so that the id
+# names no other rules later.
 _RULES_KEPT: dict[int, Rules] = {}
+
+
+def rules_id(rules: Rules) -> int:
+    """The key of ``rules`` in the tables the replays work out once per rules."""
+    _RULES_KEPT[id(rules)] = rules
+    return id(rules)
+
+
+# The card names already checked under a rules object: the checks of RecordCheck.card are a pure
+# function of the two, and a replay reads each name hundreds of times.
+_VALID_CARDS: dict[int, dict[str, int]] = {}
+_DECKS: dict[int, list[int]] = {}
+
+
+def deck_copies(rules: Rules) -> list[int]:
+    """The copies of each card type in the variant's deck (``rules.deck_counts()``)."""
+    key = rules_id(rules)
+    if key not in _DECKS:
+        _DECKS[key] = [int(n) for n in rules.deck_counts()]
+    return _DECKS[key]
 
 
 class RecordCheck:
@@ -79,6 +111,7 @@ class RecordCheck:
         self.record = record
         deal = record.get("deal") if isinstance(record, dict) else None
         self.where = f"deal {deal!r}"
+        self.valid_cards = _VALID_CARDS.setdefault(rules_id(rules), {})
 
     def trick_label(self, trick: int) -> str:
         return f"tricks[{trick}] (trick {trick + 1})"
@@ -91,17 +124,17 @@ class RecordCheck:
     def check(self, ok: bool, problem: str | Callable[[], str], trick: int | None = None
               ) -> None:
         """Fail with ``problem`` unless ``ok``; a message that costs something to write (a hand
-        listed) comes as a function, called only when the check fails."""
+        listed, a value shown) comes as a function, called only when the check fails."""
         if not ok:
             self.fail(problem() if callable(problem) else problem, trick)
 
     def integer(self, value: Any, what: str, trick: int | None = None) -> int:
-        self.check(isinstance(value, int) and not isinstance(value, bool),
-                   f"{what} must be an integer, got {value!r}", trick)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(f"{what} must be an integer, got {value!r}", trick)
         return value
 
     def card(self, token: Any, what: str, trick: int | None = None) -> int:
-        known = _VALID_CARDS.get((id(self.rules), token)) if isinstance(token, str) else None
+        known = self.valid_cards.get(token) if isinstance(token, str) else None
         if known is not None:  # this token passed every check below under these rules
             return known
         self.check(isinstance(token, str), lambda: f"{what}: card {token!r} is not a string", trick)
@@ -113,18 +146,21 @@ class RecordCheck:
                    lambda: f"{what}: card {token!r} is not written rank+suit as "
                            f"{format_card(t)!r}", trick)
         self.check(rank_of(t) in self.rules.ranks,
-                   f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
-        _RULES_KEPT[id(self.rules)] = self.rules  # keeps the id from naming other rules later
-        _VALID_CARDS[(id(self.rules), token)] = t
+                   lambda: f"{what}: card {token!r} is not in the {self.rules.name} deck", trick)
+        self.valid_cards[token] = t
         return t
 
     def cards(self, tokens: Any, what: str, trick: int | None = None) -> list[int]:
-        self.check(isinstance(tokens, list), lambda: f"{what} must be a list of cards, got {tokens!r}",
-                   trick)
-        return [self.card(tok, what, trick) for tok in tokens]
+        self.check(isinstance(tokens, list),
+                   lambda: f"{what} must be a list of cards, got {tokens!r}", trick)
+        valid = self.valid_cards  # a name checked before under these rules, else None
+        types = [valid.get(tok) if tok.__class__ is str else None for tok in tokens]
+        if None in types:  # a name read for the first time, or no name: checked by card
+            types = [self.card(tok, what, trick) for tok in tokens]
+        return types
 
     def per_seat(self, key: str) -> list[int]:
         values = self.record[key]
         self.check(isinstance(values, list) and len(values) == self.rules.players,
-                   f"{key} must be a list of {self.rules.players} integers, got {values!r}")
+                   lambda: f"{key} must be a list of {self.rules.players} integers, got {values!r}")
         return [self.integer(v, f"{key}[{i}]") for i, v in enumerate(values)]

@@ -79,6 +79,7 @@ SUITS = "SHDC"
 RANKS = "9JQKTA"  # low to high: the trick-taking order
 CARD_POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
 DECK = [r + s for s in SUITS for r in RANKS]
+CARD_NAMES = frozenset(DECK)
 HAND_SIZE = 6
 STOCK_SIZE = 12
 N_TRICKS = 12
@@ -192,41 +193,47 @@ class _Replay:
             self.stop("format", problem, at)
 
     # -- validators of the record format --------------------------------------------------------
+    # (each writes its message only when the check fails: they run a few hundred times a record)
     def keys(self, obj: Any, expected: set[str], what: str, at: str | None = None,
              optional: Iterable[str] = ()) -> None:
-        self.need(isinstance(obj, dict), f"{what} must be an object, got {obj!r}", at)
+        if not isinstance(obj, dict):
+            self.stop("format", f"{what} must be an object, got {obj!r}", at)
+        if obj.keys() == expected:  # none missing, none unexpected
+            return
         missing = sorted(expected - set(obj))
         self.need(not missing, f"{what} lacks the key(s) {', '.join(missing)}", at)
         unknown = sorted(str(k) for k in set(obj) - expected - set(optional))
         self.need(not unknown, f"{what} has unexpected key(s) {', '.join(unknown)}", at)
 
     def integer(self, value: Any, what: str, at: str | None = None) -> int:
-        self.need(isinstance(value, int) and not isinstance(value, bool),
-                  f"{what} must be an integer, got {value!r}", at)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.stop("format", f"{what} must be an integer, got {value!r}", at)
         return value
 
     def seat(self, value: Any, what: str, at: str | None = None) -> int:
         s = self.integer(value, what, at)
-        self.need(s in (0, 1), f"{what} is {s}, not a seat 0 or 1", at)
+        if s not in (0, 1):
+            self.stop("format", f"{what} is {s}, not a seat 0 or 1", at)
         return s
 
     def flag(self, value: Any, what: str, at: str | None = None) -> bool:
-        self.need(isinstance(value, bool), f"{what} must be true/false, got {value!r}", at)
+        if not isinstance(value, bool):
+            self.stop("format", f"{what} must be true/false, got {value!r}", at)
         return value
 
     def card(self, token: Any, what: str, at: str | None = None) -> str:
-        self.need(isinstance(token, str) and len(token) == 2 and token[0] in RANKS
-                  and token[1] in SUITS,
-                  f"{what}: {token!r} is not a card (rank 9 J Q K T A, then suit S H D C)", at)
+        if not (isinstance(token, str) and token in CARD_NAMES):
+            self.stop("format", f"{what}: {token!r} is not a card (rank 9 J Q K T A, then suit "
+                                f"S H D C)", at)
         return token
 
     def cards(self, tokens: Any, what: str, size: int | None = None,
               at: str | None = None) -> list[str]:
-        self.need(isinstance(tokens, list), f"{what} must be a list of cards, got {tokens!r}",
-                  at)
+        if not isinstance(tokens, list):
+            self.stop("format", f"{what} must be a list of cards, got {tokens!r}", at)
         out = [self.card(t, what, at) for t in tokens]
-        if size is not None:
-            self.need(len(out) == size, f"{what} has {len(out)} cards, expected {size}", at)
+        if size is not None and len(out) != size:
+            self.stop("format", f"{what} has {len(out)} cards, expected {size}", at)
         return out
 
     def marriage_object(self, value: Any, what: str, at: str) -> dict | None:

@@ -26,6 +26,7 @@ Conventions read from docs/rules.md, "Declarations":
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 from typing import Any
 
 from binokel_sim.cards import format_card
@@ -33,9 +34,12 @@ from binokel_sim.variants import MeldSpec, Rules
 
 from replay_rules import (
     RecordCheck,
+    deck_copies,
     hand_order,
+    in_hand_order,
     legal_types,
     rank_of,
+    rules_id,
     suit_of,
     trick_winner_index,
 )
@@ -48,7 +52,9 @@ N_TYPES = 24
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "talon", "trump", "turned_dix", "tricks",
                "card_points", "meld_points", "scores"]
 TRICK_KEYS = ["leader", "cards", "winner", "declaration", "draws"]
+TRICK_KEY_SET = set(TRICK_KEYS)
 DECLARATION_KEYS = ["meld", "level", "cards", "points", "swap"]
+DECLARATION_KEY_SET = set(DECLARATION_KEYS)
 
 
 def _type(rank: int, suit: int) -> int:
@@ -74,6 +80,18 @@ def meld_set_types(meld: MeldSpec, trump: int) -> list[tuple[int | None, list[in
     return [(s, [_type(r, s) for r in meld.ranks]) for s in suits]
 
 
+_MELD_SETS: dict[tuple[int, int, int], list[tuple[int | None, list[int]]]] = {}
+
+
+def meld_sets(rules: Rules, m: int, trump: int) -> list[tuple[int | None, list[int]]]:
+    """``meld_set_types`` of the table's meld ``m``, worked out once per rules and
+    trump."""
+    key = (rules_id(rules), m, trump)
+    if key not in _MELD_SETS:
+        _MELD_SETS[key] = meld_set_types(rules.melds[m], trump)
+    return _MELD_SETS[key]
+
+
 def max_level(rules: Rules, meld: MeldSpec) -> int:
     """docs/rules.md: a table meld at the levels its points table lists (1..counted_sets); a meld
     counted per copy up to the copies held (at most the deck's copies)."""
@@ -86,33 +104,52 @@ def meld_points(meld: MeldSpec, level: int) -> int:
 
 # --- the replay ---------------------------------------------------------------------------------
 
+class _Copy:
+    """One card copy in a hand: the highest level it has served per meld of the table
+    (0: never), and its order key, that record packed two bits a meld (meld ``m`` at
+    bits ``2m``)."""
+
+    __slots__ = ("served", "key")
+
+    def __init__(self, n_melds: int):
+        self.served = [0] * n_melds
+        self.key = 0
+
+    def serve(self, m: int, level: int) -> None:
+        self.served[m] = level
+        self.key = sum(lev << (2 * k) for k, lev in enumerate(self.served))
+
+
+_BY_KEY = attrgetter("key")
+
+
 class _Replay(RecordCheck):
     def trick_label(self, trick: int) -> str:
         phase = 1 if trick < self.n_phase1 else 2
         return f"tricks[{trick}] (trick {trick + 1}, phase {phase})"
 
     # -- the hands: copies with their served records --------------------------------------------
-    def key(self, served: list[int]) -> int:
-        return sum(level << (2 * m) for m, level in enumerate(served))
-
-    def ordered(self, seat: int, t: int) -> list[list[int]]:
+    # self.hands[seat]: the copies of each card type; self.held[seat]: the types it holds
+    # a copy of; self.n_held[seat]: the number of copies (both kept up to date by give and
+    # take)
+    def ordered(self, seat: int, t: int) -> list[_Copy]:
         """The seat's copies of type ``t``, highest served record first (the copy convention)."""
         copies = self.hands[seat].setdefault(t, [])
-        copies.sort(key=self.key, reverse=True)
+        copies.sort(key=_BY_KEY, reverse=True)
         return copies
 
-    def held_types(self, seat: int) -> set[int]:
-        return {t for t, copies in self.hands[seat].items() if copies}
-
-    def n_held(self, seat: int) -> int:
-        return sum(len(c) for c in self.hands[seat].values())
-
     def give(self, seat: int, t: int) -> None:
-        self.hands[seat].setdefault(t, []).append([0] * len(self.rules.melds))
+        self.hands[seat].setdefault(t, []).append(_Copy(self.n_melds))
+        self.held[seat].add(t)
+        self.n_held[seat] += 1
 
     def take(self, seat: int, t: int) -> None:
         """Remove the first copy in the convention's order (a card played or swapped away)."""
-        self.ordered(seat, t).pop(0)
+        copies = self.ordered(seat, t)
+        copies.pop(0)
+        if not copies:
+            self.held[seat].discard(t)
+        self.n_held[seat] -= 1
 
     # -- the checks -----------------------------------------------------------------------------
     def run(self) -> None:
@@ -150,18 +187,20 @@ class _Replay(RecordCheck):
         dealt = [self.cards(h, f"hands[{s}]") for s, h in enumerate(hands_rec)]
         for s, h in enumerate(dealt):
             self.check(len(h) == rules.hand_size,
-                       f"hands[{s}] has {len(h)} cards, the hand size is {rules.hand_size}")
-            self.check(h == sorted(h, key=hand_order),
-                       f"hands[{s}] is not sorted S H D C, high to low: {hands_rec[s]}")
+                       lambda: f"hands[{s}] has {len(h)} cards, the hand size is "
+                               f"{rules.hand_size}")
+            self.check(in_hand_order(h),
+                       lambda: f"hands[{s}] is not sorted S H D C, high to low: "
+                               f"{hands_rec[s]}")
         talon = self.cards(rec["talon"], "talon")
         self.check(len(talon) == rules.talon,
                    f"talon has {len(talon)} cards, the variant's talon is {rules.talon}")
         total = Counter(t for h in dealt for t in h) + Counter(talon)
-        deck = rules.deck_counts()
+        deck = deck_copies(rules)
         for t in range(N_TYPES):
-            self.check(total[t] == int(deck[t]),
-                       f"hands and talon hold {total[t]} x {format_card(t)}, the deck has "
-                       f"{int(deck[t])}")
+            self.check(total[t] == deck[t],
+                       lambda: f"hands and talon hold {total[t]} x {format_card(t)}, "
+                               f"the deck has {deck[t]}")
 
         # trump and the turned dix
         turned = talon[-1]
@@ -177,7 +216,10 @@ class _Replay(RecordCheck):
                    f"turned_dix is {rec['turned_dix']}, but the turned card is "
                    f"{format_card(turned)}")
 
-        self.hands: list[dict[int, list[list[int]]]] = [{} for _ in range(players)]
+        self.hands: list[dict[int, list[_Copy]]] = [{} for _ in range(players)]
+        self.held: list[set[int]] = [set() for _ in range(players)]
+        self.n_held = [0] * players
+        self.n_melds = len(rules.melds)
         for s, h in enumerate(dealt):
             for t in h:
                 self.give(s, t)
@@ -194,17 +236,16 @@ class _Replay(RecordCheck):
         declared = [0] * players
         leader = (dealer + 1) % players
         for i, trick in enumerate(tricks):
-            winner = self.trick(i, trick, leader)
-            won_points[winner] += sum(rules.rank_points[rank_of(self.card(c, "cards", i))]
-                                      for c in trick["cards"])
+            winner, cards = self.trick(i, trick, leader)
+            won_points[winner] += sum(rules.rank_points[rank_of(t)] for t in cards)
             if trick["declaration"] is not None:
                 declared[winner] += trick["declaration"]["points"]
             leader = winner
         last_winner = leader
 
         for s in range(players):
-            self.check(self.n_held(s) == 0,
-                       f"seat {s} still holds {self.n_held(s)} card(s) after the last trick")
+            self.check(self.n_held[s] == 0,
+                       f"seat {s} still holds {self.n_held[s]} card(s) after the last trick")
         self.check(self.next_draw == len(self.talon),
                    f"{len(self.talon) - self.next_draw} talon card(s) were never drawn")
 
@@ -237,57 +278,58 @@ class _Replay(RecordCheck):
                        f"pair_scores are {got!r}, the seats' scores give {pairs} "
                        f"(pairs {', '.join('+'.join(map(str, t)) for t in rules.partnerships)})")
 
-    def trick(self, i: int, trick: Any, leader: int) -> int:
-        rules, players = self.rules, self.players
+    def trick(self, i: int, trick: Any, leader: int) -> tuple[int, list[int]]:
+        """Check trick ``i`` and play it; returns (winner, its cards)."""
+        rules, players, trump = self.rules, self.players, self.trump
         phase1 = i < self.n_phase1
         self.check(isinstance(trick, dict), lambda: f"a trick must be an object, got {trick!r}", i)
-        missing = [k for k in TRICK_KEYS if k not in trick]
-        self.check(not missing, f"trick lacks the key(s) {', '.join(missing)}", i)
-        unknown = [k for k in trick if k not in TRICK_KEYS]
-        self.check(not unknown, f"trick has unexpected key(s) {', '.join(map(str, unknown))}", i)
+        if trick.keys() != TRICK_KEY_SET:
+            missing = [k for k in TRICK_KEYS if k not in trick]
+            self.check(not missing, f"trick lacks the key(s) {', '.join(missing)}", i)
+            unknown = [k for k in trick if k not in TRICK_KEYS]
+            self.check(not unknown, f"trick has unexpected key(s) {', '.join(map(str, unknown))}",
+                       i)
 
         got_leader = self.integer(trick["leader"], "leader", i)
-        if i == 0:
-            self.check(got_leader == leader,
-                       f"the first trick is led by seat {got_leader}, but the dealer is seat "
-                       f"{self.record['dealer']}, so seat {leader} (dealer + 1) leads", i)
-        else:
-            self.check(got_leader == leader,
-                       f"led by seat {got_leader}, but the previous trick's winner is seat "
-                       f"{leader}", i)
+        if got_leader != leader:
+            if i == 0:
+                self.fail(f"the first trick is led by seat {got_leader}, but the dealer is seat "
+                          f"{self.record['dealer']}, so seat {leader} (dealer + 1) leads", i)
+            self.fail(f"led by seat {got_leader}, but the previous trick's winner is seat "
+                      f"{leader}", i)
         cards = self.cards(trick["cards"], "cards", i)
         self.check(len(cards) == players,
-                   f"{len(cards)} cards played, expected one per player ({players})", i)
+                   lambda: f"{len(cards)} cards played, expected one per player "
+                           f"({players})", i)
         size = rules.hand_size if phase1 else rules.hand_size - (i - self.n_phase1)
-        for s in range(players):
-            self.check(self.n_held(s) == size,
-                       lambda: f"seat {s} holds {self.n_held(s)} cards before the trick, "
-                               f"expected {size}", i)
+        for s, n in enumerate(self.n_held):
+            if n != size:
+                self.fail(f"seat {s} holds {n} cards before the trick, expected "
+                          f"{size}", i)
 
         strict = not phase1 or rules.strict == "always"
         for k, t in enumerate(cards):
             seat = (leader + k) % players
-            held = self.held_types(seat)
-            self.check(t in held,
-                       lambda: f"seat {seat} plays {format_card(t)}, which it does not hold (it "
-                               f"holds {self._show(seat)})", i)
-            if strict:
-                legal = legal_types(held, cards[:k], self.trump)
-                self.check(t in legal,
-                           lambda: f"seat {seat} plays {format_card(t)} to "
-                                   f"{' '.join(map(format_card, cards[:k]))} (trump "
-                                   f"{SUITS[self.trump]}), which breaks the must-head obligation: "
-                                   f"legal are "
-                                   f"{' '.join(format_card(u) for u in sorted(legal, key=hand_order))}",
-                           i)
+            held = self.held[seat]
+            if t not in held:
+                self.fail(f"seat {seat} plays {format_card(t)}, which it does not hold (it holds "
+                          f"{self._show(seat)})", i)
+            if strict and k:  # the leader may lead anything he holds
+                legal = legal_types(held, cards[:k], trump)
+                if t not in legal:
+                    self.fail(f"seat {seat} plays {format_card(t)} to "
+                              f"{' '.join(map(format_card, cards[:k]))} (trump {SUITS[trump]}), "
+                              f"which breaks the must-head obligation: legal are "
+                              f"{' '.join(format_card(u) for u in sorted(legal, key=hand_order))}",
+                              i)
             self.take(seat, t)
 
-        winner = (leader + trick_winner_index(cards, self.trump)) % players
+        winner = (leader + trick_winner_index(cards, trump)) % players
         got_winner = self.integer(trick["winner"], "winner", i)
         self.check(got_winner == winner,
                    lambda: f"winner is seat {got_winner}, but "
                            f"{' '.join(map(format_card, cards))} led by seat {leader} with trump "
-                           f"{SUITS[self.trump]} goes to seat {winner}", i)
+                           f"{SUITS[trump]} goes to seat {winner}", i)
 
         decl = trick["declaration"]
         if decl is not None:
@@ -297,25 +339,26 @@ class _Replay(RecordCheck):
 
         draws = self.cards(trick["draws"], "draws", i)
         if not phase1:
-            self.check(not draws, f"draws {trick['draws']} in phase 2 (the talon is gone)", i)
-            return winner
+            self.check(not draws,
+                       lambda: f"draws {trick['draws']} in phase 2 (the talon is gone)", i)
+            return winner, cards
         self.check(len(draws) == players,
-                   f"{len(draws)} cards drawn, expected one per player ({players})", i)
+                   lambda: f"{len(draws)} cards drawn, expected one per player "
+                           f"({players})", i)
         for k, t in enumerate(draws):
             seat = (winner + k) % players
             expected = self.talon[self.next_draw]
-            self.check(t == expected,
-                       lambda: f"seat {seat} (draw {k + 1}, winner first then clockwise) draws "
-                               f"{format_card(t)}, but the talon's next card is "
-                               f"{format_card(expected)}"
-                               + (" (the last talon card)"
-                                  if self.next_draw == len(self.talon) - 1 else ""), i)
+            if t != expected:
+                self.fail(f"seat {seat} (draw {k + 1}, winner first then clockwise) draws "
+                          f"{format_card(t)}, but the talon's next card is {format_card(expected)}"
+                          + (" (the last talon card)"
+                             if self.next_draw == len(self.talon) - 1 else ""), i)
             self.next_draw += 1
             self.give(seat, t)
         if i == self.n_phase1 - 1:
             self.check(self.next_draw == len(self.talon),
                        "the talon is not empty after the last phase-1 trick", i)
-        return winner
+        return winner, cards
 
     def _show(self, seat: int) -> str:
         types = sorted((t for t, c in self.hands[seat].items() for _ in c), key=hand_order)
@@ -325,28 +368,32 @@ class _Replay(RecordCheck):
         rules = self.rules
         self.check(isinstance(decl, dict), lambda: f"a declaration must be an object or null, got "
                                            f"{decl!r}", i)
-        missing = [k for k in DECLARATION_KEYS if k not in decl]
-        self.check(not missing, f"declaration lacks the key(s) {', '.join(missing)}", i)
-        unknown = [k for k in decl if k not in DECLARATION_KEYS]
-        self.check(not unknown, f"declaration has unexpected key(s) "
-                                f"{', '.join(map(str, unknown))}", i)
+        if decl.keys() != DECLARATION_KEY_SET:
+            missing = [k for k in DECLARATION_KEYS if k not in decl]
+            self.check(not missing, f"declaration lacks the key(s) {', '.join(missing)}", i)
+            unknown = [k for k in decl if k not in DECLARATION_KEYS]
+            self.check(not unknown, f"declaration has unexpected key(s) "
+                                    f"{', '.join(map(str, unknown))}", i)
         name = decl["meld"]
         names = [m.name for m in rules.melds]
-        self.check(name in names, f"declaration of an unknown meld {name!r} (the table has "
-                                  f"{', '.join(names)})", i)
+        self.check(name in names,
+                   lambda: f"declaration of an unknown meld {name!r} (the table has "
+                           f"{', '.join(names)})", i)
         m = names.index(name)
         meld = rules.melds[m]
         level = self.integer(decl["level"], "declaration level", i)
         top = max_level(rules, meld)
         self.check(1 <= level <= top,
-                   f"declaration of {name} at level {level}: declarable levels are 1..{top}", i)
+                   lambda: f"declaration of {name} at level {level}: declarable "
+                           f"levels are 1..{top}", i)
         cards = self.cards(decl["cards"], "declaration cards", i)
-        self.check(cards == sorted(cards, key=hand_order),
-                   f"declaration cards {decl['cards']} are not sorted S H D C, high to low", i)
+        self.check(in_hand_order(cards),
+                   lambda: f"declaration cards {decl['cards']} are not sorted S H D C, "
+                           f"high to low", i)
 
         # the cards must be exactly `level` sets of the meld, in a suit its scope allows
         given = Counter(cards)
-        match = [(suit, types) for suit, types in meld_set_types(meld, self.trump)
+        match = [(suit, types) for suit, types in meld_sets(rules, m, self.trump)
                  if given == Counter({t: level for t in types})]
         if not match:
             where = {"trump": f" in trump {SUITS[self.trump]}",
@@ -360,7 +407,8 @@ class _Replay(RecordCheck):
         points = self.integer(decl["points"], "declaration points", i)
         want = meld_points(meld, level)
         self.check(points == want,
-                   f"{name} at level {level} scores {want}, the record says {points}", i)
+                   lambda: f"{name} at level {level} scores {want}, the record says "
+                           f"{points}", i)
 
         # held now (after the trick) and allowed to serve at this level
         for t in types:
@@ -370,34 +418,36 @@ class _Replay(RecordCheck):
                                f"{format_card(t)}, but holds {len(copies)} (it holds "
                                f"{self._show(seat)})", i)
             if meld.per_set:
-                usable = [c for c in copies if c[m] == 0]
+                usable = [c for c in copies if c.served[m] == 0]
                 rule = "never served it (a meld counted per copy)"
             else:
-                usable = [c for c in copies if c[m] < level]
+                usable = [c for c in copies if c.served[m] < level]
                 rule = ("never served it" if level == 1
                         else f"served it only below level {level} (an upgrade)")
             self.check(len(usable) >= level,
-                       f"seat {seat} declares {name} at level {level}, but only {len(usable)} of "
-                       f"its {len(copies)} x {format_card(t)} may serve: a card never serves two "
-                       f"melds of the same kind; a copy must have {rule} (served levels "
-                       f"{[c[m] for c in copies]})", i)
+                       lambda: f"seat {seat} declares {name} at level {level}, but only "
+                               f"{len(usable)} of its {len(copies)} x {format_card(t)} may "
+                               f"serve: a card never serves two melds of the same kind; a copy "
+                               f"must have {rule} (served levels "
+                               f"{[c.served[m] for c in copies]})", i)
             # SPEC: a meld inside one already declared is not a new combination
             for parent in meld.inside:
                 p = names.index(parent)
-                fresh = [c for c in usable if c[p] == 0]
+                fresh = [c for c in usable if c.served[p] == 0]
                 self.check(len(fresh) >= level,
-                           f"seat {seat} declares {name} at level {level}, but only {len(fresh)} "
-                           f"of its {len(copies)} x {format_card(t)} may serve: {name} lies "
-                           f"inside {parent}, and a copy that served a declared {parent} makes "
-                           f"no {name} (served {parent} levels {[c[p] for c in copies]})", i)
+                           lambda: f"seat {seat} declares {name} at level {level}, but only "
+                                   f"{len(fresh)} of its {len(copies)} x {format_card(t)} may "
+                                   f"serve: {name} lies inside {parent}, and a copy that served "
+                                   f"a declared {parent} makes no {name} (served {parent} levels "
+                                   f"{[c.served[p] for c in copies]})", i)
                 usable = fresh
             for c in usable[:level]:
-                c[m] = level
+                c.serve(m, level)
 
         # the swap of a declared trump 9 for the turned card
         swap = decl["swap"]
-        self.check(isinstance(swap, bool), lambda: f"declaration swap must be true/false, got {swap!r}",
-                   i)
+        self.check(isinstance(swap, bool),
+                   lambda: f"declaration swap must be true/false, got {swap!r}", i)
         if swap:
             self.check(bool(rules.swap_meld) and name == rules.swap_meld,
                        f"a swap with a declaration of {name}: only a declared "

@@ -4,14 +4,14 @@ its pure-Python twin (:mod:`binokel_sim.reference.talon_play`): whole deals (pha
 phase 2's constrained samples) card for card with mixed policies; the twin's phase-2 knowledge sound
 on recorded deals (no seat ever holds a type it is excluded from, every seat holds its known
 copies); the decision reading nothing hidden (cards exchanged between two other seats, consistently
-with what the table knows, give the same card from the same stream); and whole runs: records that
-replay under the rules, 1 thread = 2, and the policy's strength."""
+with what the table knows, give the same card from the same stream); and whole runs: 1 thread = 2
+and the policy's strength. The policy's records replay under the rules in tests/test_talon.py
+(2,000 deals of every policy of every talon variant, this one with 2 samples a decision)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from talon_replay import replay_talon
 from test_talon import kernel_records
 from test_talon_sampling import counting_race
 
@@ -19,7 +19,6 @@ from binokel_sim.cards import parse_card, parse_cards
 from binokel_sim.engines import talon as talon_games
 from binokel_sim.game_blocks import SAMPLED_BLOCK
 from binokel_sim.kernels.knowledge import INFERENCE
-from binokel_sim.records.talon import records as talon_records
 from binokel_sim.reference.core import Stream, block_streams, deck_cards
 from binokel_sim.reference.talon import (
     add_copy,
@@ -270,20 +269,6 @@ def test_the_phase_1_decision_reads_nothing_hidden():
 
 
 # --- whole runs -----------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name", ["three-hand-72", "four-hand-72"])
-def test_sampling_records_replay_under_the_rules(name):
-    """1,024 deals with the policy on every seat (2 samples a decision), each replayed by the
-    independent checker (tests/talon_replay.py: legal cards, declarations, draws, scores), the
-    card points of every deal adding up to the deck's."""
-    rules = find_variant(name)
-    played = talon_games.run_play(rules, 1024, 51, "sampling", samples_per_move=2)
-    records = list(talon_records(played))
-    assert len(records) == 1024
-    for record in records:
-        replay_talon(rules, record)
-    assert (played.points[:, :, 0].sum(axis=1) == rules.total_card_points).all()
-
 
 # 33 blocks of sampled deals: two threads split them into 16 chunks of whole blocks
 DEALS_TWO_THREADS = 33 * SAMPLED_BLOCK

@@ -35,7 +35,16 @@ from binokel_sim.cards import format_card
 from binokel_sim.reference.core import meld_total
 from binokel_sim.variants import Rules
 
-from replay_rules import RecordCheck, hand_order, legal_types, rank_of, trick_winner_index
+from replay_rules import (
+    RecordCheck,
+    deck_copies,
+    hand_order,
+    in_hand_order,
+    legal_types,
+    rank_of,
+    rules_id,
+    trick_winner_index,
+)
 
 SUITS = "SHDC"
 N_SUITS = 4
@@ -74,6 +83,24 @@ def on_ladder(rules: Rules, value: int) -> bool:
     return False
 
 
+_MELD_TOTALS: dict[tuple[int, tuple[int, ...], int], int] = {}
+MAX_MELD_TOTALS = 100_000  # the table starts afresh beyond this many hands
+
+
+def hand_melds(rules: Rules, hand: Counter, trump: int) -> int:
+    """``reference.meld_total`` of ``hand`` (copies per card type) with ``trump``, worked
+    out once per rules, hand and trump (one seed's deals recur across policies)."""
+    counts = [0] * N_TYPES
+    for t, n in hand.items():
+        counts[t] = n
+    key = (rules_id(rules), tuple(counts), trump)
+    if key not in _MELD_TOTALS:
+        if len(_MELD_TOTALS) >= MAX_MELD_TOTALS:
+            _MELD_TOTALS.clear()
+        _MELD_TOTALS[key] = meld_total(rules, counts, trump)
+    return _MELD_TOTALS[key]
+
+
 def sides_of(rules: Rules) -> list[tuple[int, ...]]:
     """The sides: the partnerships if any, else every seat alone."""
     if rules.partnerships:
@@ -87,18 +114,20 @@ class _Replay(RecordCheck):
     # -- validators of this record format -------------------------------------------------------
     def seat(self, value: Any, what: str, trick: int | None = None) -> int:
         s = self.integer(value, what, trick)
-        self.check(0 <= s < self.rules.players,
-                   f"{what} is {s!r}, not a seat 0..{self.rules.players - 1}", trick)
+        if not 0 <= s < self.rules.players:
+            self.fail(f"{what} is {s!r}, not a seat 0..{self.rules.players - 1}", trick)
         return s
 
     def sorted_cards(self, tokens: Any, what: str) -> list[int]:
         types = self.cards(tokens, what)
-        self.check(types == sorted(types, key=hand_order),
-                   f"{what} is not sorted S H D C, high to low: {tokens}")
+        self.check(in_hand_order(types),
+                   lambda: f"{what} is not sorted S H D C, high to low: {tokens}")
         return types
 
     def keys(self, obj: Any, expected: list[str], what: str, trick: int | None = None) -> None:
         self.check(isinstance(obj, dict), lambda: f"{what} must be an object, got {obj!r}", trick)
+        if list(obj) == expected:  # none missing, none unexpected, in order
+            return
         missing = [k for k in expected if k not in obj]
         self.check(not missing, f"{what} lacks the key(s) {', '.join(missing)}", trick)
         unknown = [str(k) for k in obj if k not in expected]
@@ -132,7 +161,8 @@ class _Replay(RecordCheck):
         self.bid = bid
         self.exchange(rec, soloist)
         conceded = rec["conceded"]
-        self.check(isinstance(conceded, bool), lambda: f"conceded must be true/false, got {conceded!r}")
+        self.check(isinstance(conceded, bool),
+                   lambda: f"conceded must be true/false, got {conceded!r}")
         self.check(not (conceded and self.durch), "a Durch cannot be given up")
         self.check(not (conceded and self.bettel), "a Bettel cannot be given up")
         if conceded:
@@ -155,16 +185,17 @@ class _Replay(RecordCheck):
         dealt = [self.sorted_cards(h, f"hands[{s}]") for s, h in enumerate(hands_rec)]
         for s, h in enumerate(dealt):
             self.check(len(h) == rules.hand_size,
-                       f"hands[{s}] has {len(h)} cards, the hand size is {rules.hand_size}")
+                       lambda: f"hands[{s}] has {len(h)} cards, the hand size is "
+                               f"{rules.hand_size}")
         widow = self.sorted_cards(rec["widow"], "widow")
         self.check(len(widow) == rules.widow,
                    f"widow has {len(widow)} cards, the variant's widow is {rules.widow}")
         total = Counter(t for h in dealt for t in h) + Counter(widow)
-        deck = rules.deck_counts()
+        deck = deck_copies(rules)
         for t in range(N_TYPES):
-            self.check(total[t] == int(deck[t]),
-                       f"hands and widow hold {total[t]} x {format_card(t)}, the deck has "
-                       f"{int(deck[t])}")
+            self.check(total[t] == deck[t],
+                       lambda: f"hands and widow hold {total[t]} x {format_card(t)}, "
+                               f"the deck has {deck[t]}")
         self.hands = [Counter(h) for h in dealt]  # the seats' cards, kept up to date
         self.widow = Counter(widow)
 
@@ -188,21 +219,23 @@ class _Replay(RecordCheck):
                           f"player left after bids[{i - 1}]; he makes no further call): {call}")
             seat = self.seat(call["seat"], f"{what}.seat")
             self.check(still_in[seat],
-                       f"{what}: seat {seat} calls, but it passed before (a pass is final)")
+                       lambda: f"{what}: seat {seat} calls, but it passed before (a pass is "
+                               f"final)")
             first = " (the first call is seat dealer + 1)" if i == 0 else ""
             self.check(seat == turn,
-                       f"{what}: seat {seat} calls, but it is seat {turn}'s turn{first}")
+                       lambda: f"{what}: seat {seat} calls, but it is seat {turn}'s "
+                               f"turn{first}")
             value = call["bid"]
             if value is None:
                 still_in[seat] = False
             else:
                 value = self.integer(value, f"{what}.bid")
                 self.check(on_ladder(rules, value),
-                           f"{what}: seat {seat} bids {value}, which is not on the bid ladder "
-                           f"{rules.bid_ladder}")
+                           lambda: f"{what}: seat {seat} bids {value}, which is not on the bid "
+                                   f"ladder {rules.bid_ladder}")
                 self.check(current is None or value > current,
-                           f"{what}: seat {seat} bids {value}, which is not above the current "
-                           f"bid {current}")
+                           lambda: f"{what}: seat {seat} bids {value}, which is not above the "
+                                   f"current bid {current}")
                 current, last_bidder = value, seat
             turn = (seat + 1) % players
             while not still_in[turn] and turn != seat:
@@ -237,38 +270,40 @@ class _Replay(RecordCheck):
             self.keys(demand, DEMAND_KEYS, "demand")
             d = self.card(demand["card"], "demand.card")
             self.check(own[d] == 0,
-                       f"demand: the soloist (seat {soloist}) demands {format_card(d)}, but he "
-                       f"holds {own[d]} cop{'y' if own[d] == 1 else 'ies'} of it in hand + widow "
-                       f"(only a card he holds no copy of may be demanded)")
+                       lambda: f"demand: the soloist (seat {soloist}) demands {format_card(d)}, "
+                               f"but he holds {own[d]} cop{'y' if own[d] == 1 else 'ies'} of it "
+                               f"in hand + widow (only a card he holds no copy of may be "
+                               f"demanded)")
             order = [(soloist + k) % players for k in range(1, players)]
             holders = [s for s in order if hands[s][d] > 0]
-            self.check(bool(holders), f"demand: nobody holds {format_card(d)}")
+            self.check(bool(holders), lambda: f"demand: nobody holds {format_card(d)}")
             src = self.seat(demand["from"], "demand.from")
             self.check(src == holders[0],
-                       f"demand: {format_card(d)} comes from seat {src}, but the first seat "
-                       f"clockwise from the soloist (seat {soloist}) holding a copy is seat "
-                       f"{holders[0]} (holders: {holders})")
+                       lambda: f"demand: {format_card(d)} comes from seat {src}, but the first "
+                               f"seat clockwise from the soloist (seat {soloist}) holding a copy "
+                               f"is seat {holders[0]} (holders: {holders})")
             hands[src][d] -= 1
             own[d] += 1
             g = self.card(demand["given"], "demand.given")
             self.check(g != d,
-                       f"demand: the soloist gives back {format_card(g)}, a copy of the demanded "
-                       f"card (any card but a copy of the demanded type)")
+                       lambda: f"demand: the soloist gives back {format_card(g)}, a copy of the "
+                               f"demanded card (any card but a copy of the demanded type)")
             self.check(own[g] > 0,
-                       f"demand: the soloist gives back {format_card(g)}, which he does not hold "
-                       f"(he holds {_show_counts(own)})")
+                       lambda: f"demand: the soloist gives back {format_card(g)}, which he does "
+                               f"not hold (he holds {_show_counts(own)})")
             own[g] -= 1
             hands[src][g] += 1
 
         buried = self.sorted_cards(rec["buried"], "buried")
         self.check(len(buried) == rules.widow,
-                   f"buried has {len(buried)} cards, the soloist buries {rules.widow} (the "
-                   f"widow's size)")
+                   lambda: f"buried has {len(buried)} cards, the soloist buries {rules.widow} "
+                           f"(the widow's size)")
         for t, n in Counter(buried).items():
             self.check(own[t] >= n,
-                       f"buried: the soloist (seat {soloist}) buries {n} x {format_card(t)} but "
-                       f"does not hold {'it' if own[t] == 0 else f'{n} copies'} after the "
-                       f"exchange (he holds {_show_counts(own)})")
+                       lambda: f"buried: the soloist (seat {soloist}) buries {n} x "
+                               f"{format_card(t)} but does not hold "
+                               f"{'it' if own[t] == 0 else f'{n} copies'} after the exchange "
+                               f"(he holds {_show_counts(own)})")
         own.subtract(Counter(buried))
         hands[soloist] = +own
         self.buried = buried
@@ -276,40 +311,44 @@ class _Replay(RecordCheck):
         durch = rec["durch"]
         self.check(isinstance(durch, bool), lambda: f"durch must be true/false, got {durch!r}")
         self.check(not durch or rules.widow_durch,
-                   f"the soloist declared Durch, but {rules.name} has no Durch ([widow] durch)")
+                   lambda: f"the soloist declared Durch, but {rules.name} has no Durch ([widow] "
+                           f"durch)")
         self.durch = durch
         bettel = rec["bettel"]
         self.check(isinstance(bettel, bool), lambda: f"bettel must be true/false, got {bettel!r}")
         self.check(not bettel or rules.widow_bettel,
-                   f"the soloist declared Bettel, but {rules.name} has no Bettel ([widow] bettel)")
+                   lambda: f"the soloist declared Bettel, but {rules.name} has no Bettel "
+                           f"([widow] bettel)")
         self.check(not (bettel and durch), "a deal cannot be a Durch and a Bettel")
         self.check(not bettel or self.bid <= BETTEL_BID,
-                   f"a Bettel is worth {BETTEL_BID} in the auction, but the bid is {self.bid}")
+                   lambda: f"a Bettel is worth {BETTEL_BID} in the auction, but the bid is "
+                           f"{self.bid}")
         self.bettel = bettel
         trump_rec = rec["trump"]
         if durch or bettel:
             game = "Durch" if durch else "Bettel"
-            self.check(trump_rec is None, f"a {game} has no trump, but trump is {trump_rec!r}")
+            self.check(trump_rec is None,
+                       lambda: f"a {game} has no trump, but trump is {trump_rec!r}")
             self.trump = NO_TRUMP
         else:
             self.check(isinstance(trump_rec, str) and len(trump_rec) == 1 and trump_rec in SUITS,
-                       f"trump must be one of the suit letters S H D C, got {trump_rec!r}")
+                       lambda: f"trump must be one of the suit letters S H D C, got "
+                               f"{trump_rec!r}")
             self.trump = SUITS.index(trump_rec)
         for s in range(players):
             n = sum(hands[s].values())
             self.check(n == rules.hand_size,
-                       f"seat {s} holds {n} cards after the exchange and burying, expected "
-                       f"{rules.hand_size}")
+                       lambda: f"seat {s} holds {n} cards after the exchange and burying, "
+                               f"expected {rules.hand_size}")
 
         if durch or bettel:
             melds = [0] * players
         else:
-            melds = [meld_total(rules, [hands[s][t] for t in range(N_TYPES)], self.trump)
-                     for s in range(players)]
+            melds = [hand_melds(rules, hands[s], self.trump) for s in range(players)]
         got = self.per_seat("melds")
         self.check(got == melds,
-                   f"melds are {got}, the cards after the exchange and burying with trump "
-                   f"{trump_rec} give {melds} (none counts in a Durch or a Bettel)")
+                   lambda: f"melds are {got}, the cards after the exchange and burying with "
+                           f"trump {trump_rec} give {melds} (none counts in a Durch or a Bettel)")
         self.melds = melds
 
     def play(self, rec: dict, soloist: int, dealer: int) -> None:
@@ -317,9 +356,12 @@ class _Replay(RecordCheck):
         tricks = rec["tricks"]
         self.check(isinstance(tricks, list), "tricks must be a list")
         self.check(len(tricks) == rules.hand_size,
-                   f"{len(tricks)} tricks, expected {rules.hand_size} (one per card in hand)")
+                   lambda: f"{len(tricks)} tricks, expected {rules.hand_size} (one per card in "
+                           f"hand)")
         won_points = [0] * players
         self.tricks_won = [0] * players
+        # the card types each seat holds, kept up to date by trick
+        self.held = [{t for t, n in hand.items() if n > 0} for hand in self.hands]
         # the first lead (SPEC "House variants"): the soloist, or the player left of the dealer
         if rules.first_leader == "non_dealer":
             leader, who = (dealer + 1) % players, f"the player left of the dealer (seat {dealer})"
@@ -332,49 +374,53 @@ class _Replay(RecordCheck):
             leader = winner
         for s in range(players):
             n = sum(self.hands[s].values())
-            self.check(n == 0, f"seat {s} still holds {n} card(s) after the last trick")
+            self.check(n == 0,
+                       lambda: f"seat {s} still holds {n} card(s) after the last trick")
         card_points = list(won_points)
         card_points[leader] += rules.last_trick
         card_points[soloist] += sum(rules.rank_points[rank_of(t)] for t in self.buried)
         self.check(sum(card_points) == rules.total_card_points,
-                   f"replayed card points add up to {sum(card_points)}, not "
-                   f"{rules.total_card_points}")
+                   lambda: f"replayed card points add up to {sum(card_points)}, not "
+                           f"{rules.total_card_points}")
         self.card_points = card_points
         self.last_winner = leader
 
     def trick(self, i: int, trick: Any, leader: int, who: str) -> tuple[int, list[int]]:
-        players = self.rules.players
+        players, trump = self.rules.players, self.trump
         self.keys(trick, TRICK_KEYS, "trick", i)
         got_leader = self.seat(trick["leader"], "leader", i)
-        if i == 0:
-            self.check(got_leader == leader,
-                       f"the first trick is led by seat {got_leader}, but {who}, seat "
-                       f"{leader}, leads it", i)
-        else:
-            self.check(got_leader == leader,
-                       f"led by seat {got_leader}, but the previous trick's winner is seat "
-                       f"{leader}", i)
+        if got_leader != leader:
+            if i == 0:
+                self.fail(f"the first trick is led by seat {got_leader}, but {who}, seat "
+                          f"{leader}, leads it", i)
+            self.fail(f"led by seat {got_leader}, but the previous trick's winner is seat "
+                      f"{leader}", i)
         cards = self.cards(trick["cards"], "cards", i)
         self.check(len(cards) == players,
-                   f"{len(cards)} cards played, expected one per player ({players})", i)
+                   lambda: f"{len(cards)} cards played, expected one per player "
+                           f"({players})", i)
         for k, t in enumerate(cards):
             seat = (leader + k) % players
-            held = {u for u, n in self.hands[seat].items() if n > 0}
-            self.check(t in held,
-                       lambda: f"seat {seat} plays {format_card(t)}, which it does not hold (it "
-                               f"holds {_show_counts(self.hands[seat])})", i)
-            legal = legal_types(held, cards[:k], self.trump)
-            self.check(t in legal,
-                       lambda: f"seat {seat} plays {format_card(t)} to "
-                               f"{' '.join(map(format_card, cards[:k]))} (trump "
-                               f"{self.trump_name()}), which breaks the must-head obligation: "
-                               f"legal are {_show(legal)}", i)
+            held = self.held[seat]
+            if t not in held:
+                self.fail(f"seat {seat} plays {format_card(t)}, which it does not hold (it holds "
+                          f"{_show_counts(self.hands[seat])})", i)
+            if k:  # the leader may lead any card he holds
+                legal = legal_types(held, cards[:k], trump)
+                if t not in legal:
+                    self.fail(f"seat {seat} plays {format_card(t)} to "
+                              f"{' '.join(map(format_card, cards[:k]))} (trump "
+                              f"{self.trump_name()}), which breaks the must-head obligation: "
+                              f"legal are {_show(legal)}", i)
             self.hands[seat][t] -= 1
-        winner = (leader + trick_winner_index(cards, self.trump)) % players
+            if not self.hands[seat][t]:
+                held.discard(t)
+        winner = (leader + trick_winner_index(cards, trump)) % players
         got = self.seat(trick["winner"], "winner", i)
         self.check(got == winner,
-                   f"winner is seat {got}, but {' '.join(map(format_card, cards))} led by seat "
-                   f"{leader} with trump {self.trump_name()} goes to seat {winner}", i)
+                   lambda: f"winner is seat {got}, but {' '.join(map(format_card, cards))} led by "
+                           f"seat {leader} with trump {self.trump_name()} goes to seat {winner}",
+                   i)
         return winner, cards
 
     def scoring(self, rec: dict, soloist: int, bid: int) -> None:

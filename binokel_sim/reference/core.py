@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from binokel_sim.cards import N_SUITS, N_TYPES
 from binokel_sim.constants import RACE_DELTA, RACE_EVERY, RACE_Z2
-from binokel_sim.meld_rules import fixed_sets, may_name, meld_table, suit_sets
+from binokel_sim.meld_rules import fixed_sets, may_name, meld_table, meld_tables, suit_sets
 from binokel_sim.variants import Rules
 
 # re-exported: the twin reads melds through them (the rules read straight, no bit tricks)
-__all__ = ["fixed_sets", "may_name", "meld_table", "suit_sets"]
+__all__ = ["fixed_sets", "may_name", "meld_table", "meld_tables", "suit_sets"]
 
 M64 = (1 << 64) - 1
 
@@ -130,9 +130,14 @@ def meld_total(rules: Rules, counts: list[int], trump: int) -> int:
     return sum(points for _, _, points in meld_table(rules, counts, trump))
 
 
+def meld_totals(rules: Rules, counts: list[int]) -> list[int]:
+    """:func:`meld_total` with each suit as trump, S H D C."""
+    return [sum(points for _, _, points in table) for table in meld_tables(rules, counts)]
+
+
 def best_total(rules: Rules, counts: list[int]) -> int:
     """Best meld total over the suits the hand may name (all four if it may name none)."""
-    totals = [meld_total(rules, counts, t) for t in range(N_SUITS)]
+    totals = meld_totals(rules, counts)
     allowed = [totals[t] for t in range(N_SUITS) if may_name(rules, counts, t)]
     return max(allowed) if allowed else max(totals)
 

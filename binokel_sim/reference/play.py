@@ -75,11 +75,11 @@ def legal_cards(hand: list[int], trick: list[int], trump: int) -> list[int]:
 def trick_winner(trick: list[int], trump: int) -> int:
     """Index in play order of the winning card: the highest trump; if none, the highest card of
     the led suit; ties go to the card played first (SPEC.md "Trick winner")."""
-    led = type_suit(trick[0])
-    trumps = [i for i, t in enumerate(trick) if type_suit(t) == trump]
-    contenders = trumps if trumps else [i for i, t in enumerate(trick) if type_suit(t) == led]
-    best = max(type_rank(trick[i]) for i in contenders)
-    return min(i for i in contenders if type_rank(trick[i]) == best)
+    suits = [type_suit(t) for t in trick]
+    trumps = [i for i, s in enumerate(suits) if s == trump]
+    contenders = trumps if trumps else [i for i, s in enumerate(suits) if s == suits[0]]
+    ranks = [type_rank(trick[i]) for i in contenders]
+    return contenders[ranks.index(max(ranks))]
 
 
 class Trick(NamedTuple):

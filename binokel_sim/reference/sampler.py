@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 from math import factorial
+from operator import sub
 from typing import NamedTuple
 
 from binokel_sim.cards import ALL_TYPES, N_TYPES, SUIT_MASK
@@ -50,6 +51,18 @@ def multinomial(k: int, a) -> int:
     for x in a:
         out //= factorial(x)
     return out
+
+
+def weighted_splits(k: int, seats: int, allowed: list[int], t: int
+                    ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """``(split, multinomial(k, split))`` for every split of :func:`splits`, in its order."""
+    return _weighted_splits(k, seats, tuple(allowed[:seats]), t)
+
+
+@lru_cache(maxsize=None)
+def _weighted_splits(k: int, seats: int, allowed: tuple[int, ...], t: int
+                     ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    return tuple((a, multinomial(k, a)) for a in _splits(k, seats, allowed, t))
 
 
 class Bound(NamedTuple):
@@ -113,16 +126,18 @@ def ways_from(t: int, need: tuple[int, ...], pool: list[int], allowed: list[int]
     if t == N_TYPES:
         return 1 if all(n == 0 for n in need) else 0
     key = (t, need, open_)
-    if key not in memo:
+    total = memo.get(key)
+    if total is None:
         total = 0
-        for a in splits(pool[t], len(need), allowed, t):
-            rest = tuple(n - x for n, x in zip(need, a))
+        for a, ways in weighted_splits(pool[t], len(need), allowed, t):
+            rest = tuple(map(sub, need, a))  # what the seats still need
+            if min(rest) < 0:
+                continue
             after = _layer(bound, t, open_, a)
-            if min(rest) >= 0 and after is not None:
-                total += multinomial(pool[t], a) * ways_from(t + 1, rest, pool, allowed, memo,
-                                                             bound, after)
+            if after is not None:
+                total += ways * ways_from(t + 1, rest, pool, allowed, memo, bound, after)
         memo[key] = total
-    return memo[key]
+    return total
 
 
 def count_ways(pool: list[int], allowed: list[int], capacity: list[int],
@@ -154,12 +169,12 @@ def sample_counts(pool: list[int], allowed: list[int], capacity: list[int],
         u53 = stream.next_u64() >> 11  # u = u53 / 2**53; choose the first split whose running
         running = 0                    # sum of ways exceeds u * total (exact integers)
         chosen = None
-        for a in splits(k, seats, allowed, t):
-            rest = tuple(n - x for n, x in zip(need, a))
+        for a, ways in weighted_splits(k, seats, allowed, t):
+            rest = tuple(map(sub, need, a))  # what the seats still need
             after = _layer(bound, t, open_, a)
             if min(rest) < 0 or after is None:
                 continue
-            w = multinomial(k, a) * ways_from(t + 1, rest, pool, allowed, memo, bound, after)
+            w = ways * ways_from(t + 1, rest, pool, allowed, memo, bound, after)
             if w == 0:
                 continue
             chosen = (a, after)

@@ -34,6 +34,7 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
+from binokel_sim.meld_rules import per_rules
 from binokel_sim.reference.core import Stream, block_streams, deal_hand, deck_cards
 from binokel_sim.reference.play import Pick, legal_cards, stream_pick, trick_winner
 from binokel_sim.variants import MeldSpec, Rules
@@ -126,6 +127,23 @@ def parent_indices(rules: Rules, meld: MeldSpec) -> list[int]:
     return [names.index(parent) for parent in meld.inside]
 
 
+@per_rules
+def _parents(rules: Rules) -> tuple[list[int], ...]:
+    """:func:`parent_indices` of every meld, in table order (the rules read once)."""
+    return tuple(parent_indices(rules, meld) for meld in rules.melds)
+
+
+@per_rules
+def _choices(rules: Rules) -> tuple[list[tuple[int, int, list[int], range, bool]], ...]:
+    """Per trump, the melds and suits :func:`legal_declarations` weighs, in its order: ``(meld
+    index, suit, card types of one set, levels, whether it is the swap meld)``."""
+    return tuple([(m, suit, meld_set_types(meld, suit), meld_levels(rules, meld),
+                   meld.name == rules.swap_meld)
+                  for m, meld in enumerate(rules.melds)
+                  for suit in meld_suits(meld, trump)]
+                 for trump in range(N_SUITS))
+
+
 def may_serve(record: int, meld_index: int, meld: MeldSpec, level: int,
               parents: list[int]) -> bool:
     """Whether a copy may serve a declaration of ``meld`` at ``level``: a table meld needs a copy
@@ -144,7 +162,7 @@ def may_serve(record: int, meld_index: int, meld: MeldSpec, level: int,
 def serving_copies(copies: list[int], rules: Rules, meld_index: int, level: int) -> list[int]:
     """Indices (in the copies' order) of the copies that may serve the declaration."""
     meld = rules.melds[meld_index]
-    parents = parent_indices(rules, meld)
+    parents = _parents(rules)[meld_index]
     return [i for i, record in enumerate(copies)
             if may_serve(record, meld_index, meld, level, parents)]
 
@@ -153,8 +171,16 @@ def is_legal(hand: list[list[int]], rules: Rules, meld_index: int, suit: int, le
     """A declaration is legal when every card type of one set has at least ``level`` copies that
     may serve it."""
     meld = rules.melds[meld_index]
-    return all(len(serving_copies(hand[t], rules, meld_index, level)) >= level
-               for t in meld_set_types(meld, suit))
+    return _is_legal(hand, rules, meld_index, level, meld_set_types(meld, suit))
+
+
+def _is_legal(hand: list[list[int]], rules: Rules, meld_index: int, level: int,
+              types: list[int]) -> bool:
+    """:func:`is_legal` given the card types of one set (a type with fewer than ``level`` copies
+    in all has fewer that may serve)."""
+    return all(len(hand[t]) >= level
+               and len(serving_copies(hand[t], rules, meld_index, level)) >= level
+               for t in types)
 
 
 def declaration_points(meld: MeldSpec, level: int) -> int:
@@ -193,14 +219,16 @@ def legal_declarations(rules: Rules, hand: list[list[int]], trump: int,
     ``swap_possible``: the talon's current last card is not the swap meld's card in trump.
     """
     choices: list[Declaration | None] = [None]
-    for m, meld in enumerate(rules.melds):
-        for suit in meld_suits(meld, trump):
-            for level in meld_levels(rules, meld):
-                if not is_legal(hand, rules, m, suit, level):
-                    continue
-                choices.append(Declaration(m, suit, level, False))
-                if meld.name == rules.swap_meld and swap_possible:
-                    choices.append(Declaration(m, suit, level, True))
+    for m, suit, types, levels, swap_meld in _choices(rules)[trump]:
+        held = min([len(hand[t]) for t in types])
+        for level in levels:
+            if level > held:  # a level needs that many copies of each type, the higher ones too
+                break
+            if not _is_legal(hand, rules, m, level, types):
+                continue
+            choices.append(Declaration(m, suit, level, False))
+            if swap_meld and swap_possible:
+                choices.append(Declaration(m, suit, level, True))
     return choices
 
 

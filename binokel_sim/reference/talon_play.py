@@ -17,11 +17,21 @@ types instead of bit masks, no numba, rules as docs/rules.md ("Talon games", Pol
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from binokel_sim import expert_play
-from binokel_sim.cards import N_TYPES, SUITS, format_card, format_counts, type_rank, type_suit
+from binokel_sim.cards import (
+    N_SUITS,
+    N_TYPES,
+    SUITS,
+    card_type,
+    format_card,
+    format_counts,
+    type_rank,
+    type_suit,
+)
+from binokel_sim.meld_rules import per_rules
 from binokel_sim.reference.core import (
     Stream,
     block_streams,
@@ -59,21 +69,31 @@ HEURISTIC_KNOBS = {name: 0 for name in expert_play.KNOBS} | {
 
 # --- the heuristic's card (kernels/strict/heuristic.py heuristic_talon_card) --------------------------
 
-def _suit(t: int) -> int:
-    return type_suit(t)
+_suit = type_suit
+
+# what the rules below ask of a card type again and again, read off once
+_RANK_SUIT = [(type_rank(t), type_suit(t)) for t in range(N_TYPES)]  # lowest rank, lowest suit
+_HIGH_FIRST = [(-type_rank(t), type_suit(t)) for t in range(N_TYPES)]  # highest rank, lowest suit
+_BIG = frozenset(t for t in range(N_TYPES) if type_rank(t) in (RANK_T, RANK_A))
+
+
+@lru_cache(maxsize=None)
+def _suit_types(suit: int) -> frozenset[int]:
+    """The card types of ``suit`` (none for no suit: the trump of a Durch or a Bettel)."""
+    return frozenset(t for t in range(N_TYPES) if _suit(t) == suit)
 
 
 def _lowest_rank(cards: set[int]) -> int:
     """A card of the lowest rank, the lowest suit among equals."""
-    return min(cards, key=lambda t: (type_rank(t), _suit(t)))
+    return min(cards, key=_RANK_SUIT.__getitem__)
 
 
 def _highest_rank(cards: set[int]) -> int:
-    return min(cards, key=lambda t: (-type_rank(t), _suit(t)))
+    return min(cards, key=_HIGH_FIRST.__getitem__)
 
 
 def _cheapest(cards: set[int], trump: int, counters: set[int]) -> int:
-    side = {t for t in cards if _suit(t) != trump}
+    side = cards - _suit_types(trump)
     for tier in (side - counters, side, cards - counters, cards):
         if tier:
             return _lowest_rank(tier)
@@ -83,10 +103,12 @@ def _cheapest(cards: set[int], trump: int, counters: set[int]) -> int:
 def _dominated(unseen: set[int]) -> set[int]:
     """Types with an unseen card of the same suit and a higher rank: those below the highest
     unseen rank of their suit."""
-    top = {}  # suit -> the highest rank unseen in it
+    top = [-1] * N_SUITS  # suit -> the highest rank unseen in it
     for u in unseen:
-        top[_suit(u)] = max(top.get(_suit(u), -1), type_rank(u))
-    return {t for t in range(N_TYPES) if top.get(_suit(t), -1) > type_rank(t)}
+        rank, suit = _RANK_SUIT[u]
+        if rank > top[suit]:
+            top[suit] = rank
+    return {card_type(r, s) for s in range(N_SUITS) for r in range(top[s])}
 
 
 def _beats(legal: set[int], win_card: int, led: int, trump: int) -> set[int]:
@@ -101,10 +123,21 @@ def _beats(legal: set[int], win_card: int, led: int, trump: int) -> set[int]:
 def _keep(trump: int) -> set[int]:
     """The meld cards kept while the talon lasts (binokel's QS and JD, kings, queens, aces,
     every trump but the nine) and the tens."""
+    return set(_kept(trump))
+
+
+@lru_cache(maxsize=None)
+def _kept(trump: int) -> frozenset[int]:
     cards = {0 * 6 + RANK_Q, 2 * 6 + RANK_J}
     cards |= {t for t in range(N_TYPES) if type_rank(t) in (RANK_K, RANK_Q, RANK_A, RANK_T)}
     cards |= {t for t in range(N_TYPES) if _suit(t) == trump and type_rank(t) != RANK_9}
-    return cards
+    return frozenset(cards)
+
+
+@per_rules
+def counter_types(rules: Rules) -> frozenset[int]:
+    """The card types worth card points."""
+    return frozenset(t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0)
 
 
 def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: int, early: bool,
@@ -114,10 +147,10 @@ def heuristic_card(legal: set[int], held: list[int], played: list[int], copies: 
     """The talon heuristic's card (docs/rules.md, E1-E3 and S1-S3): ``held`` and ``played``
     counts per card type (the cards played in the deal so far); ``knobs`` the phase-1
     thresholds (the expert's differ)."""
-    big = {t for t in range(N_TYPES) if type_rank(t) in (RANK_T, RANK_A)}
-    trumps = {t for t in range(N_TYPES) if _suit(t) == trump}
+    big = _BIG
+    trumps = _suit_types(trump)
     if early:
-        keep = _keep(trump)
+        keep = _kept(trump)
         if position == 0:
             spare = legal - keep - trumps
             return _lowest_rank(spare) if spare else _cheapest(legal, trump, counters)
@@ -339,14 +372,14 @@ def heuristic_choice(deal: Deal, expert: bool = False) -> int:
     heuristic's rules with the expert's knobs (:func:`expert_knobs`), its scorer in phase 1
     when the knob ``score`` is on (:func:`scored_card`)."""
     rules, seat = deal.rules, deal.seat()
-    counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
+    counters = counter_types(rules)
     legal = deal.legal()
     early = deal.k < deal.phase1
     i = len(deal.trick)
     led = _suit(deal.trick[0]) if deal.trick else -1
-    win = deal.trick[trick_winner(deal.trick, deal.trump)] if deal.trick else -1
-    win_seat = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players \
-        if deal.trick else deal.leader
+    taking = trick_winner(deal.trick, deal.trump) if deal.trick else -1
+    win = deal.trick[taking] if deal.trick else -1
+    win_seat = (deal.leader + taking) % rules.players if deal.trick else deal.leader
     points = sum(rules.rank_points[type_rank(t)] for t in deal.trick)
     knobs = expert_knobs(rules) if expert else HEURISTIC_KNOBS
     partner = bool(rules.partnerships) and i > 0 and win_seat == seat ^ 2
@@ -507,8 +540,13 @@ def side_value(deal: Deal, seat: int) -> int:
 
 
 def clone(deal: Deal) -> Deal:
-    """A deep copy of the deal (its rules shared)."""
-    return copy.deepcopy(deal, {id(deal.rules): deal.rules})
+    """A deep copy of the deal (its rules shared): every list and set copied, the hands down to
+    each type's list of copies."""
+    return replace(deal, hands=[[list(copies) for copies in hand] for hand in deal.hands],
+                   talon=list(deal.talon), trick=list(deal.trick), played=list(deal.played),
+                   card_points=list(deal.card_points), meld_points=list(deal.meld_points),
+                   excluded=None if deal.excluded is None else [set(e) for e in deal.excluded],
+                   known=None if deal.known is None else [list(k) for k in deal.known])
 
 
 def sampling_choice(deal: Deal, n_samples: int, stream: Stream) -> int:

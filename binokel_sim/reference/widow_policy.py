@@ -25,9 +25,14 @@ from binokel_sim.cards import (
     type_suit,
 )
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
-from binokel_sim.reference.core import meld_total
+from binokel_sim.reference.core import meld_total, meld_totals
 from binokel_sim.reference.play import legal_cards, trick_winner
-from binokel_sim.reference.talon_play import HEURISTIC_KNOBS, expert_knobs, heuristic_card
+from binokel_sim.reference.talon_play import (
+    HEURISTIC_KNOBS,
+    counter_types,
+    expert_knobs,
+    heuristic_card,
+)
 from binokel_sim.variants import Rules
 from binokel_sim.widow_value import (
     NEVER,
@@ -43,7 +48,7 @@ from binokel_sim.widow_value import concede_from as estimate_concede_from
 def meld_of(rules: Rules, hand: list[int], trump: int | None) -> int:
     """The hand's meld with ``trump``, or the best over the four suits when ``trump`` is None."""
     if trump is None:
-        return max(meld_total(rules, hand, s) for s in range(N_SUITS))
+        return max(meld_totals(rules, hand))
     return meld_total(rules, hand, trump)
 
 
@@ -53,7 +58,7 @@ def bid_limit(rules: Rules, hand: list[int], shift: int = 0) -> int:
     computed afresh) looked up in :func:`binokel_sim.widow_value.bid_table` (clamped to it):
     the highest bid worth more than defending, ``NO_LIMIT`` when none is. An expert seat reads
     the table ``shift`` points of estimate higher (its knob ``bid_shift``)."""
-    melds = [meld_total(rules, hand, s) for s in range(N_SUITS)]
+    melds = meld_totals(rules, hand)
     estimate = bid_estimate(rules, bid_features(rules, hand, melds)) + shift
     low, limits = bid_table(rules)
     return int(limits[min(max(estimate - low, 0), len(limits) - 1)])
@@ -165,13 +170,14 @@ def card(rules: Rules, hand: list[int], trick: list[int], leader: int, played: l
     seat = (leader + seat_index) % rules.players
     legal = set(legal_cards(hand, trick, trump_suit))
     led = type_suit(trick[0]) if trick else -1
-    win_card = trick[trick_winner(trick, trump_suit)] if trick else -1
-    win_seat = (leader + trick_winner(trick, trump_suit)) % rules.players if trick else leader
+    taking = trick_winner(trick, trump_suit) if trick else -1
+    win_card = trick[taking] if trick else -1
+    win_seat = (leader + taking) % rules.players if trick else leader
     knobs = expert_knobs(rules) if expert else HEURISTIC_KNOBS
     team = bool(knobs["team"]) and soloist >= 0 and seat != soloist and win_seat != soloist
     partner_wins = seat_index > 0 and ((bool(rules.partnerships) and win_seat == seat ^ 2)
                                        or team)
-    counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
+    counters = counter_types(rules)
     points = sum(rules.rank_points[type_rank(t)] for t in trick)
     return heuristic_card(legal, hand, played, rules.copies, False, seat_index, led, win_card,
                           partner_wins, seat_index == rules.players - 1, points, 0, trump_suit,
