@@ -8,33 +8,12 @@ hand needs no compiled kernel) build on; tests hold it to the meld kernel on ran
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from itertools import product
-from typing import TypeVar
 
 from binokel_sim.cards import N_SUITS, N_TYPES, card_type
-from binokel_sim.variants import MeldSpec, Rules
+from binokel_sim.variants import MeldSpec, Rules, per_rules
 
 FIXED_SCOPES = ("around", "cards")
-
-T = TypeVar("T")
-
-
-def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
-    """``build(rules)`` computed once per :class:`Rules` object and kept: for tables that depend
-    on the rules only. Kept by the object's identity (the object is held, so its id is not
-    reused): hashing a Rules walks every field, which costs more than most of these tables."""
-    kept: dict[int, tuple[Rules, T]] = {}
-
-    @wraps(build)
-    def cached(rules: Rules) -> T:
-        entry = kept.get(id(rules))
-        if entry is None or entry[0] is not rules:
-            entry = kept[id(rules)] = (rules, build(rules))
-        return entry[1]
-
-    return cached
-
 
 def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
     """Card types of one set of a meld (a suit meld: in ``suit``)."""

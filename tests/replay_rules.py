@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from binokel_sim.cards import CardError, format_card, parse_card
-from binokel_sim.variants import Rules
+from binokel_sim.variants import Rules, per_rules
 
 N_RANKS = 6
 N_TYPES = 24
@@ -76,29 +76,17 @@ def trick_winner_index(cards: list[int], trump: int) -> int:
     return max(pool, key=lambda i: (rank[cards[i]], -i))
 
 
-# Rules objects whose id keys a table worked out once per rules: kept alive, so that the id
-# names no other rules later.
-_RULES_KEPT: dict[int, Rules] = {}
+@per_rules
+def _valid_cards(rules: Rules) -> dict[str, int]:
+    """The card names already checked under ``rules`` (filled by :meth:`RecordCheck.card`): its
+    checks are a pure function of the two, and a replay reads each name hundreds of times."""
+    return {}
 
 
-def rules_id(rules: Rules) -> int:
-    """The key of ``rules`` in the tables the replays work out once per rules."""
-    _RULES_KEPT[id(rules)] = rules
-    return id(rules)
-
-
-# The card names already checked under a rules object: the checks of RecordCheck.card are a pure
-# function of the two, and a replay reads each name hundreds of times.
-_VALID_CARDS: dict[int, dict[str, int]] = {}
-_DECKS: dict[int, list[int]] = {}
-
-
+@per_rules
 def deck_copies(rules: Rules) -> list[int]:
     """The copies of each card type in the variant's deck (``rules.deck_counts()``)."""
-    key = rules_id(rules)
-    if key not in _DECKS:
-        _DECKS[key] = [int(n) for n in rules.deck_counts()]
-    return _DECKS[key]
+    return [int(n) for n in rules.deck_counts()]
 
 
 class RecordCheck:
@@ -111,7 +99,7 @@ class RecordCheck:
         self.record = record
         deal = record.get("deal") if isinstance(record, dict) else None
         self.where = f"deal {deal!r}"
-        self.valid_cards = _VALID_CARDS.setdefault(rules_id(rules), {})
+        self.valid_cards = _valid_cards(rules)
 
     def trick_label(self, trick: int) -> str:
         return f"tricks[{trick}] (trick {trick + 1})"

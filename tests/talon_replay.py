@@ -30,7 +30,7 @@ from operator import attrgetter
 from typing import Any
 
 from binokel_sim.cards import format_card
-from binokel_sim.variants import MeldSpec, Rules
+from binokel_sim.variants import MeldSpec, Rules, per_rules
 
 from replay_rules import (
     RecordCheck,
@@ -39,7 +39,6 @@ from replay_rules import (
     in_hand_order,
     legal_types,
     rank_of,
-    rules_id,
     suit_of,
     trick_winner_index,
 )
@@ -80,16 +79,17 @@ def meld_set_types(meld: MeldSpec, trump: int) -> list[tuple[int | None, list[in
     return [(s, [_type(r, s) for r in meld.ranks]) for s in suits]
 
 
-_MELD_SETS: dict[tuple[int, int, int], list[tuple[int | None, list[int]]]] = {}
+@per_rules
+def _meld_sets(rules: Rules) -> dict[tuple[int, int], list[tuple[int | None, list[int]]]]:
+    """:func:`meld_set_types` of every meld of the table (by index) with every trump."""
+    return {(m, trump): meld_set_types(meld, trump)
+            for m, meld in enumerate(rules.melds) for trump in range(N_SUITS)}
 
 
 def meld_sets(rules: Rules, m: int, trump: int) -> list[tuple[int | None, list[int]]]:
     """``meld_set_types`` of the table's meld ``m``, worked out once per rules and
     trump."""
-    key = (rules_id(rules), m, trump)
-    if key not in _MELD_SETS:
-        _MELD_SETS[key] = meld_set_types(rules.melds[m], trump)
-    return _MELD_SETS[key]
+    return _meld_sets(rules)[(m, trump)]
 
 
 def max_level(rules: Rules, meld: MeldSpec) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 
 from binokel_sim.cards import format_card
 from binokel_sim.reference.core import meld_total
-from binokel_sim.variants import Rules
+from binokel_sim.variants import Rules, per_rules
 
 from replay_rules import (
     RecordCheck,
@@ -42,7 +42,6 @@ from replay_rules import (
     in_hand_order,
     legal_types,
     rank_of,
-    rules_id,
     trick_winner_index,
 )
 
@@ -83,8 +82,13 @@ def on_ladder(rules: Rules, value: int) -> bool:
     return False
 
 
-_MELD_TOTALS: dict[tuple[int, tuple[int, ...], int], int] = {}
-MAX_MELD_TOTALS = 100_000  # the table starts afresh beyond this many hands
+MAX_MELD_TOTALS = 100_000  # a rules' table starts afresh beyond this many hands
+
+
+@per_rules
+def _meld_totals(rules: Rules) -> dict[tuple[tuple[int, ...], int], int]:
+    """:func:`hand_melds`'s results under ``rules``, by hand (copies per type) and trump."""
+    return {}
 
 
 def hand_melds(rules: Rules, hand: Counter, trump: int) -> int:
@@ -93,12 +97,12 @@ def hand_melds(rules: Rules, hand: Counter, trump: int) -> int:
     counts = [0] * N_TYPES
     for t, n in hand.items():
         counts[t] = n
-    key = (rules_id(rules), tuple(counts), trump)
-    if key not in _MELD_TOTALS:
-        if len(_MELD_TOTALS) >= MAX_MELD_TOTALS:
-            _MELD_TOTALS.clear()
-        _MELD_TOTALS[key] = meld_total(rules, counts, trump)
-    return _MELD_TOTALS[key]
+    totals, key = _meld_totals(rules), (tuple(counts), trump)
+    if key not in totals:
+        if len(totals) >= MAX_MELD_TOTALS:
+            totals.clear()
+        totals[key] = meld_total(rules, counts, trump)
+    return totals[key]
 
 
 def sides_of(rules: Rules) -> list[tuple[int, ...]]:

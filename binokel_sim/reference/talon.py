@@ -34,10 +34,9 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.meld_rules import per_rules
 from binokel_sim.reference.core import Stream, block_streams, deal_hand, deck_cards
 from binokel_sim.reference.play import Pick, legal_cards, stream_pick, trick_winner
-from binokel_sim.variants import MeldSpec, Rules
+from binokel_sim.variants import MeldSpec, Rules, per_rules
 
 NO_SUIT = -1  # the suit of a declaration of an ``around`` or ``cards`` meld
 LEVEL_BITS = 2  # served record: two bits a meld (levels 0..3)

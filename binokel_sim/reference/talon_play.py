@@ -31,7 +31,6 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.meld_rules import per_rules
 from binokel_sim.reference.core import (
     Stream,
     block_streams,
@@ -56,7 +55,7 @@ from binokel_sim.reference.talon import (
     remove_copy,
     swap_card,
 )
-from binokel_sim.variants import Rules
+from binokel_sim.variants import Rules, per_rules
 
 RANK_9, RANK_J, RANK_Q, RANK_K, RANK_T, RANK_A = range(6)
 WIN_FOR_MELD = 40

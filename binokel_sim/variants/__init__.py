@@ -8,10 +8,12 @@ checked; a bad key or value raises :class:`RulesError` naming it.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -163,6 +165,25 @@ _KNOWN_KEYS = {
     "widow": {"demand", "concede", "concede_bonus", "durch", "all_tricks_bonus", "bettel"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
+
+
+T = TypeVar("T")
+
+
+def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
+    """``build(rules)`` computed once per :class:`Rules` object and kept: for tables that depend
+    on the rules only. Kept by the object's identity (the object is held, so its id is not
+    reused): hashing a Rules walks every field, which costs more than most of these tables."""
+    kept: dict[int, tuple[Rules, T]] = {}
+
+    @wraps(build)
+    def cached(rules: Rules) -> T:
+        entry = kept.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            entry = kept[id(rules)] = (rules, build(rules))
+        return entry[1]
+
+    return cached
 
 
 def _check_keys(table: dict, section: str, where: str) -> None:
