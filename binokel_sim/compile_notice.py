@@ -32,51 +32,47 @@ from dataclasses import dataclass
 # Process CPU seconds each group of kernels (one command on one engine family, with the policies
 # of the step when they compile apart: "random", "sampling"; "" the default, the heuristic) adds
 # to a cold cache after the groups before it in this order (a family's groups share callees: the
-# tricks, the melds, the heuristic). Measured 2026-12-05 on the project's 2-core machine, numba
+# tricks, the melds, the heuristic). Measured 2026-12-07 on the project's 2-core machine, numba
 # 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
-# NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread);
-# docs/performance.md, "Compile cost". The talon and widow engines run every command through
-# one block driver, specialised per kind of seats: all random, the heuristic (with random
-# seats), the search policies (sampling, the solver); after a family's first command its other
-# commands with the same kind of seats compile nothing.
+# NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread), with the
+# commit before running the same script beside it (547 CPU s in all against 425 here: numba's
+# inliner kept to the hot helpers; docs/performance.md, "Compile cost"). The talon and widow
+# engines run every command through one block driver, specialised per kind of seats: all
+# random, the heuristic (with random seats), the search policies (sampling, the solver); after a
+# family's first command its other commands with the same kind of seats compile nothing.
 COMPILE_SECONDS = {
-    ("meld", "meld-odds", ""): 16,
-    ("partnership", "bid-odds", ""): 30,  # README's first line (2026-12-06: one pair loop)
-    ("partnership", "play", ""): 25,
-    ("partnership", "duel", ""): 55,  # the random and mixed play-outs come with it
-    ("partnership", "match", ""): 1,
-    # the heuristic proper's pair play-out (the library's default policy), 2026-12-06
-    ("partnership", "bid-odds", "heuristic"): 30,
-    ("partnership", "bid-odds", "random"): 16,
-    ("partnership", "bid-odds", "sampling"): 38,
+    ("meld", "meld-odds", ""): 18,
+    ("partnership", "bid-odds", ""): 20,
+    ("partnership", "play", ""): 21,
+    ("partnership", "duel", ""): 43,
+    ("partnership", "match", ""): 2,
+    ("partnership", "bid-odds", "heuristic"): 23,
+    ("partnership", "bid-odds", "random"): 6,
+    ("partnership", "bid-odds", "sampling"): 27,
     ("partnership", "play", "sampling"): 4,
     ("partnership", "duel", "sampling"): 3,
     ("partnership", "match", "sampling"): 2,
-    ("talon", "deal-odds", ""): 40,  # 2026-12-06: the heuristic no longer inlined twice
+    ("talon", "deal-odds", ""): 32,
     ("talon", "play", ""): 0,
     ("talon", "duel", ""): 0,
     ("talon", "match", ""): 0,
-    ("talon", "play", "random"): 18,
-    ("talon", "duel", "sampling"): 74,
-    ("solver", "solve", ""): 15,  # 0 after the sampling group, which compiles the solver
-    ("widow", "bid-odds", ""): 60,  # 2026-12-06, as the talon group
+    ("talon", "play", "random"): 11,
+    ("talon", "duel", "sampling"): 56,
+    ("solver", "solve", ""): 15,  # alone; 0 after the sampling group, which compiles the solver
+    ("widow", "bid-odds", ""): 43,
     ("widow", "play", ""): 0,
     ("widow", "duel", ""): 0,
     ("widow", "match", ""): 0,
-    ("widow", "play", "random"): 23,
-    ("widow", "duel", "sampling"): 50,
-    # sixty-six: measured 2026-12-06 evening (compile_times.py --variant sixty-six, the machine
-    # otherwise idle but 1.9 times slower than on 2026-12-05: the meld group 30.6 s against
-    # 15.8), divided by 1.9 to this table's scale (the earlier figures, taken on a loaded
-    # machine, put the family at 123 s and the suite's warm-up split out of balance)
-    ("sixty_six", "deal-odds", ""): 10,
+    ("widow", "play", "random"): 14,
+    ("widow", "duel", "sampling"): 42,
+    ("sixty_six", "deal-odds", ""): 12,
     ("sixty_six", "play", ""): 3,
-    ("sixty_six", "duel", ""): 2,
+    ("sixty_six", "duel", ""): 4,
     ("sixty_six", "match", ""): 3,
-    ("sixty_six", "play", "sampling"): 23,  # the sampling policy's shared kernels
-    ("sixty_six", "duel", "sampling"): 3,
-    ("sixty_six", "match", "sampling"): 4,
-    ("sixty_six", "deal-odds", "sampling"): 4,
+    ("sixty_six", "play", "sampling"): 23,
+    ("sixty_six", "duel", "sampling"): 4,
+    ("sixty_six", "match", "sampling"): 6,
+    ("sixty_six", "deal-odds", "sampling"): 5,
 }
 
 

@@ -40,7 +40,7 @@ def bid_limit(p0, p1, p2, p3, kt, trump_need, totals, play_w, bid_table):
     return limit_of(p0, p1, p2, p3, totals, trump_need, play_w, bid_table)
 
 
-@njit(inline="always")
+@njit
 def limit_of(p0, p1, p2, p3, totals, trump_need, play_w, bid_table):
     """The heuristic's bid limit and trump (docs/rules.md, "Bidding heuristic";
     :mod:`binokel_sim.pair_value`) from the hand's meld totals per trump (``totals``, as

@@ -36,14 +36,14 @@ INFER_FULL, INFER_DECLARER, INFER_OFF = 0, 1, 2
 INFERENCE = {"full": INFER_FULL, "declarer": INFER_DECLARER, "off": INFER_OFF}
 
 
-@njit(inline="always")
+@njit
 def infers(infer, seat, declarer):
     """Whether ``seat``'s sampling decision respects the excluded types under ``infer``
     (``declarer``: the bid winner or soloist, -1 where there is none)."""
     return infer == INFER_FULL or (infer == INFER_DECLARER and seat == declarer)
 
 
-@njit(inline="always")
+@njit
 def excluded_by(card, led_block, trump_block, beat):
     """The card types a strict player who played ``card`` to a trick can no longer hold.
     ``led_block`` and ``trump_block`` are the led and trump suits' masks, ``beat`` the cards that

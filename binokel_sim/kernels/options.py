@@ -5,6 +5,11 @@
 ``nogil`` lets the block drivers run on several Python threads at once
 (``binokel_sim.simulate.spread_blocks``: no kernel uses numba's ``prange``, which compiles
 slower).
+
+``njit(inline="always")`` (numba inlines the helper's IR into every caller) is kept to the
+modules whose hot loops measurably need it (docs/performance.md, "Inlining only where it
+pays"): everywhere else a helper is an ordinary call, which compiles in a fraction of the time
+and which LLVM still inlines where it is small.
 """
 
 import numba

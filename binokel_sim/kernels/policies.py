@@ -72,7 +72,7 @@ def ranked_card(legal, highest):
 
 # --- policy 0: random ------------------------------------------------------------------------
 
-@njit(inline="always")
+@njit
 def random_card(legal, s0, s1, s2, s3):
     """Policy 0: a uniform choice among the distinct legal card types, in ascending type order
     the ``k``-th with ``k`` uniform in ``[0, n)``, ``n = popcount(legal)``; the state travels as four
@@ -84,7 +84,7 @@ def random_card(legal, s0, s1, s2, s3):
     return nth_bit(legal, k), s0, s1, s2, s3
 
 
-@njit(inline="always")
+@njit
 def random_pick(legal, s0, s1, s2, s3):
     """:func:`random_card` without a branch on the forced card: the draw is always computed and
     its state kept only when ``n >= 2`` (a forced card is frequent and unpredictable, a

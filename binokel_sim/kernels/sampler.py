@@ -29,7 +29,7 @@ MAX_GROUPS = 4  # three other seats and the hidden talon, widow or buried cards
 _FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])  # k! for k <= 4
 
 
-@njit(inline="always")
+@njit
 def _split_ways(k, a0, a1, a2, a3):
     """Ways to send ``k`` distinct copies ``a0, a1, a2, a3`` to the four groups (a multinomial)."""
     return _FACT[k] / (_FACT[a0] * _FACT[a1] * _FACT[a2] * _FACT[a3])
@@ -80,7 +80,7 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
 N_BOUND = 7
 
 
-@njit(inline="always")
+@njit
 def _pick(g, a0, a1, a2, a3):
     """The copies group ``g`` takes of a split (0 for ``g < 0``)."""
     if g == 0:
@@ -94,7 +94,7 @@ def _pick(g, a0, a1, a2, a3):
     return 0
 
 
-@njit(inline="always")
+@njit
 def _layer(bound, t, f, a0, a1, a2, a3):
     """The layer after type ``t`` is split ``a0..a3`` in layer ``f``: ``f`` when the soloist's
     and the buried groups meet ``lower[t]`` (and hold no more than that of the demanded type),
@@ -247,7 +247,7 @@ def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
-@njit(inline="always")
+@njit
 def group_planes(known, split, row, group):
     """The planes (four int64) of a hand holding ``known[row, t] + split[group, t]`` copies of
     each card type ``t``: a seat's known cards and its group's share of a sample
@@ -259,7 +259,7 @@ def group_planes(known, split, row, group):
     return q0, q1, q2, q3
 
 
-@njit(inline="always")
+@njit
 def constrained_deal(known, n_players, s0, s1, s2, s3, sampled, st, split, hands, hidden):
     """A sample's deal under what the user knows (the talon and widow engines' samples): ``known``
     is ``(seat 0's planes, 1, pool, known cards per seat (4, 24), allowed, capacity, ways)``

@@ -43,7 +43,7 @@ Game = namedtuple("Game", ["policy_a", "policy_b", "target", "max_deals"])
 Sample = namedtuple("Sample", ["hand", "turned", "dealer", "unseen"])
 
 
-@njit(inline="always")
+@njit
 def replay_from(scratch, hands, stock):
     """Put the dealt ``hands`` and ``stock`` back into ``scratch`` (a play consumes them)."""
     scratch.hands[0] = hands[0]

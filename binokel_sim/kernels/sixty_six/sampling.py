@@ -78,13 +78,13 @@ Position = namedtuple("Position", ["seat", "trump", "leader", "led", "left", "cl
                                    "at_close", "gone"])
 
 
-@njit(inline="always")
+@njit
 def partner(card):
     """The other card of the marriage whose king or queen ``card`` is (Q and K are ranks 2, 3)."""
     return card + 1 if card % 6 == 2 else card - 1
 
 
-@njit(inline="always")
+@njit
 def excluded_by(follow, led, trump):
     """What a strict-play follow of ``follow`` to ``led`` tells of the follower's hand: the cards
     it cannot hold (``Finder.excluded``)."""
@@ -189,7 +189,7 @@ def rollout(table, pos, world, play, phase, choice):
     return (points if seat == me else -points), counts[me] - counts[1 - me]
 
 
-@njit(inline="always")
+@njit
 def candidates(table, pos, hands, tally, phase, out):
     """The decision's candidates into ``out``, the heuristic's first (the rest ascending: card
     types, or the other answer); returns how many."""

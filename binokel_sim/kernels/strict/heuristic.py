@@ -100,7 +100,7 @@ HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no sco
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
 
 
-@njit(inline="always")
+@njit
 def meld_cards(trump_block):
     """Cards the heuristic keeps while the talon lasts: the binokel's, kings and queens (marriages,
     kings and queens around), aces (aces around), and every trump but the nine (the trump quint
@@ -109,7 +109,7 @@ def meld_cards(trump_block):
             | (trump_block & ~(RANK0 << RANK_9)))
 
 
-@njit(inline="always")
+@njit
 def unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies):
     """Card types some copy of which the seat has not seen: neither in its hand nor played
     (``h0..h3`` the hand's planes, ``g0..g3`` the played cards' planes, ``copies`` the deck's
@@ -128,7 +128,7 @@ def unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies):
     return np.int64((1 << 24) - 1) & ~seen
 
 
-@njit(inline="always")
+@njit
 def beats(legal, win_card, led, trump_block):
     """The cards of ``legal`` that would take the trick from ``win_card`` (``led`` suit led)."""
     if (trump_block >> win_card) & 1:
@@ -136,7 +136,7 @@ def beats(legal, win_card, led, trump_block):
     return legal & (trump_block | ((np.int64(SUIT_MASK) << (6 * led)) & above(win_card)))
 
 
-@njit(inline="always")
+@njit
 def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, trick_points, ready,
                 trump_block, tune, row, pending, shown, last):
     """The expert's phase-1 card (knob ``T_SCORE``): the legal card type of the highest weighted
@@ -200,7 +200,7 @@ def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, tric
     return best
 
 
-@njit(inline="always")
+@njit
 def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, partner_wins,
                        trick_points, trump_block, tune, row):
     """The expert's card in a strict trick (knob ``X_SCORE``): the legal card type of the

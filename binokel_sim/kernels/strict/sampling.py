@@ -107,7 +107,7 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, race, family):
         np.zeros((N_TYPES, N_TYPES), dtype=np.int64), family)
 
 
-@njit(inline="always")
+@njit
 def learn(knows, seat, c, excluded):
     """``seat`` played ``c``, which told the table ``excluded`` (:func:`excluded_by`; 0 for a
     lead): those types are out, and one known copy of ``c`` is gone (at least 0); and what the
@@ -146,7 +146,7 @@ def strict_view(hands, seat, known, excluded, inferring, copies, g0, g1, g2, g3,
     return n_players - 1
 
 
-@njit(inline="always")
+@njit
 def best_type(legal, totals):
     """The card type of ``legal`` (mask, not empty) with the highest ``totals`` entry, the lowest
     type on a tie: the sampling decision, phase 1 and phase 2 alike."""
@@ -160,7 +160,7 @@ def best_type(legal, totals):
     return best
 
 
-@njit(inline="always")
+@njit
 def race_note(alive, value, cross):
     """Adds one sample's values (``value[t]`` for the types of ``alive``) to ``cross``, the sums of
     products per pair of types (``cross[a, b]``, ``a <= b``) that :func:`race_drop` reads."""
@@ -177,7 +177,7 @@ def race_note(alive, value, cross):
             cross[a, b] += va * value[b]
 
 
-@njit(inline="always")
+@njit
 def race_zone(pairs):
     """The race's indifference zone (:func:`race_drop`'s ``zone``, in :func:`side_value`'s units):
     :data:`~binokel_sim.constants.RACE_DELTA` for a seat playing for itself, half of it for a
@@ -185,7 +185,7 @@ def race_zone(pairs):
     return RACE_DELTA // 2 if pairs else RACE_DELTA
 
 
-@njit(inline="always")
+@njit
 def race_drop(alive, totals, cross, n, zone):
     """The types of ``alive`` still in the race after ``n`` samples (``totals`` their sums,
     ``cross`` :func:`race_note`'s): the leader (:func:`best_type`) and every type whose mean
@@ -212,7 +212,7 @@ def race_drop(alive, totals, cross, n, zone):
     return keep
 
 
-@njit(inline="always")
+@njit
 def race_step(alive, value, totals, cross, n, n_samples, zone):
     """The race after sample ``n`` of ``n_samples`` (``value`` its values, ``totals`` the sums so
     far): notes the sample (:func:`race_note`) and, at a look (``n`` a multiple of

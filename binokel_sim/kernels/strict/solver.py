@@ -106,7 +106,7 @@ def _class_table() -> np.ndarray:
 CLASS_TABLE = _class_table()
 
 
-@njit(inline="always")
+@njit
 def _table_index(key, size_mask):
     """Slot of ``key`` in a table of ``size_mask + 1`` entries (xorshift-multiply mix)."""
     h = key ^ (key >> 29)
@@ -115,7 +115,7 @@ def _table_index(key, size_mask):
     return h & size_mask
 
 
-@njit(inline="always")
+@njit
 def _play(mask, q, ctx, seat, t):
     """Seat ``seat`` plays a copy of type ``t``: the highest copy still held leaves the
     physical-card set ``mask``; ``t`` leaves the presence mask ``q`` with its last copy.
@@ -125,7 +125,7 @@ def _play(mask, q, ctx, seat, t):
     return mask ^ (x & ~(x >> 1)), (q & ~(np.int64(1) << t)) if last else q
 
 
-@njit(inline="always")
+@njit
 def _sure_winners(mine, theirs, trump, trump_block):
     """The leads of ``mine`` (presence mask) that no reply from ``theirs`` can take: the opponent
     has no strictly higher card of its suit and, for a side suit he is void in, no trump."""
@@ -144,7 +144,7 @@ def _sure_winners(mine, theirs, trump, trump_block):
     return won
 
 
-@njit(inline="always")
+@njit
 def _classes(cands, theirs, wins, ctx):
     """One card of each class of equivalent cards in ``cands``: cards of one suit with no card of
     ``theirs`` (the opponent's hand, and the card led to this trick) between them take the same
@@ -186,7 +186,7 @@ def _classes(cands, theirs, wins, ctx):
     return out
 
 
-@njit(inline="always")
+@njit
 def _last_trick(q0, q1, leader, rem, trump_block):
     """Seat 0's points from the last trick (one card each): ``rem`` goes to its winner."""
     c = lowest_bit(q0 if leader == 0 else q1)
@@ -346,7 +346,7 @@ def _search(mask, q0, q1, leader, alpha, beta, rem, n, only, trump, ctx, tt):
     return best
 
 
-@njit(inline="always")
+@njit
 def _store(tt, slot, key, lo, hi, value, alpha, beta, card):
     """Merge a search result into the entry: ``value <= alpha`` bounds from above, ``>= beta``
     from below, anything between is exact. ``lo``/``hi`` are the entry's bounds before the

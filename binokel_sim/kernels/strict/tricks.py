@@ -85,13 +85,13 @@ when not ``on``."""
 TAKES = WINS_OVER  # the cards that take a trick from a card (tricks.WINS_OVER), by trump
 
 
-@njit(inline="always")
+@njit
 def takes(trump, c):
     """The cards that would take the trick from ``c`` (:data:`TAKES`)."""
     return TAKES[(trump * 24 + c) & 127]
 
 
-@njit(inline="always")
+@njit
 def trick_step(i, c, seat, trump, led, led_block, wins, win_card, win_seat):
     """The trick's state after ``seat`` played ``c`` as its ``i``-th card: ``(led, led_block,
     wins, win_card, win_seat)``, the led suit and its block, the cards that would take the trick
@@ -105,7 +105,7 @@ def trick_step(i, c, seat, trump, led, led_block, wins, win_card, win_seat):
     return led, led_block, wins, win_card, win_seat
 
 
-@njit(inline="always")
+@njit
 def must_head(held, led_block, trump_block, wins):
     """The must-head obligation (:func:`binokel_sim.kernels.play.legal_under`) with the trick
     followed as ``wins`` (:func:`takes` of the card holding it): the pool is the led suit, else
@@ -120,7 +120,7 @@ def must_head(held, led_block, trump_block, wins):
     return either(higher != 0, higher, pool)
 
 
-@njit(inline="always")
+@njit
 def random_free(legal, s0, s1, s2, s3):
     """:func:`binokel_sim.kernels.policies.random_pick` for a choice that is seldom forced (a
     whole hand in free play): the same card and the same stream, with a branch on the forced
@@ -132,7 +132,7 @@ def random_free(legal, s0, s1, s2, s3):
     return kth_bit(legal, k), s0, s1, s2, s3
 
 
-@njit(inline="always")
+@njit
 def counter_cards(card_points):
     """The card types worth points (int64 mask): the heuristic's counters."""
     counters = np.int64(0)

@@ -38,7 +38,7 @@ LEVEL_BITS = 2  # a copy's served record: the level served for meld m at bits 2m
 PAIR_LOW = 0x5555555555555555  # bit 2m of every meld's two bits in a served record
 
 
-@njit(inline="always")
+@njit
 def served_melds(record):
     """The melds a served record has served, as bits: bit ``2m`` for meld ``m``."""
     return (record | (record >> 1)) & PAIR_LOW
@@ -70,7 +70,7 @@ def forget_copy(hands, served, served_any, seat, t):
     return rest
 
 
-@njit(inline="always")
+@njit
 def may_serve(record, m, level, per_copy, inside):
     """Whether a copy with this served record may serve meld ``m`` at ``level``: a meld counted
     per copy only if it never served ``m``; a table meld if it served ``m`` below ``level``; and
@@ -79,7 +79,7 @@ def may_serve(record, m, level, per_copy, inside):
     return (record & inside) == 0 and (served == 0 if per_copy else served < level)
 
 
-@njit(inline="always")
+@njit
 def copies_serve(served, seat, doubtful, m, level, per_copy, inside, q0, q1, q2, q3):
     """Whether every card type in ``doubtful`` still has ``level`` copies in the hand with planes
     ``q0..q3`` that may serve meld ``m`` (:func:`may_serve`; ``served`` the records, ``inside``
@@ -102,7 +102,7 @@ def copies_serve(served, seat, doubtful, m, level, per_copy, inside, q0, q1, q2,
     return True
 
 
-@njit(inline="always")
+@njit
 def doubtful_types(served_any, seat, m, inside, mask):
     """The card types of ``mask`` of which some copy has served meld ``m`` or one of the melds
     ``m`` sits inside (``inside``: their record bits, ``3 << 2p`` each): the types whose copies a
@@ -174,7 +174,7 @@ def declare(hands, served, served_any, seat, rows, r):
     served_any[seat, m] |= rows[r, D_MASK]
 
 
-@njit(inline="always")
+@njit
 def swap_card(rows, r, trump, cfg):
     """The card type a declaration of ``rows[r]`` may exchange for the turned card (-1: none)."""
     return trump * 6 + cfg[CFG_SWAP_RANK] if rows[r, D_SWAP] else -1

@@ -107,49 +107,49 @@ def declaration_tables(decl, n_decl, n_melds):
     return DeclarationTables(fits, sets, keys, reach)
 
 
-@njit(inline="always")
+@njit
 def key_mask(key):
     return key & 0xFFFFFF
 
 
-@njit(inline="always")
+@njit
 def key_meld(key):
     return (key >> K_MELD) & 255
 
 
-@njit(inline="always")
+@njit
 def key_level(key):
     return (key >> K_LEVEL) & 7
 
 
-@njit(inline="always")
+@njit
 def key_per_copy(key):
     return ((key >> K_PER_COPY) & 1) != 0
 
 
-@njit(inline="always")
+@njit
 def key_points(key):
     return key >> K_POINTS
 
 
-@njit(inline="always")
+@njit
 def plane_fits(fits, trump, q):
     """The rows whose cards of every suit are in the plane ``q``."""
     return (fits[trump, 0, q & 63] & fits[trump, 1, (q >> 6) & 63]
             & fits[trump, 2, (q >> 12) & 63] & fits[trump, 3, (q >> 18) & 63])
 
 
-@njit(inline="always")
+@njit
 def held_rows(fits, sets, trump, q0, q1):
     """The rows (bits) of levels 1 and 2 of which the hand with planes ``q0, q1`` holds ``level``
     copies of every card: the declarations legal unless a served copy is in the way.
-    (Branch-free, like every inlined function given arrays here: a branch would make numba
-    count references to ``fits`` and ``sets`` on every call.)"""
+    (Branch-free, like every function given arrays here: a branch would make numba count
+    references to ``fits`` and ``sets`` on every call.)"""
     return ((sets[trump, S_LEVEL] & plane_fits(fits, trump, q0))
             | (sets[trump, S_LEVEL + 1] & plane_fits(fits, trump, q1)))
 
 
-@njit(inline="always")
+@njit
 def held_rows_high(fits, sets, trump, q2, q3):
     """:func:`held_rows` for levels 3 and 4 (decks with three or four copies of a card)."""
     return ((sets[trump, S_LEVEL + 2] & plane_fits(fits, trump, q2))
@@ -175,7 +175,7 @@ def legal_rows(keys, decl, served, served_any, seat, trump, rows, doubtful_rows,
     return rows
 
 
-@njit(inline="always")
+@njit
 def choice_row(rows, swaps, k):
     """The random policy's ``k``-th declaration (0-based) among the ``rows`` (bits) in row order,
     a row of ``swaps`` (a subset) counted twice, without then with the swap: ``(row, swap)``.

@@ -5,12 +5,12 @@ from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.kernels.options import njit
 
 
-@njit(inline="always")
+@njit
 def side_of(seat, pairs):
     return seat % 2 if pairs else seat
 
 
-@njit(inline="always")
+@njit
 def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, sweep, scores, sums):
     """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (every seat its
     side's score) and returns ``(bonus, made, soloist side total)``; ``sweep`` is what a side
@@ -40,7 +40,7 @@ def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, swee
     return bonus, made, sums[3, solo]
 
 
-@njit(inline="always")
+@njit
 def score_conceded(melds, soloist, bid, n_players, pairs, bonus, scores, sums):
     """Score a deal the soloist gave up before the first lead (Abgehen, SPEC "House variants"):
     his side scores minus the bid (once), every other side its meld and ``bonus``. Writes
@@ -58,7 +58,7 @@ def score_conceded(melds, soloist, bid, n_players, pairs, bonus, scores, sums):
     return 0, False, -bid
 
 
-@njit(inline="always")
+@njit
 def score_durch(won, soloist, n_players, hand, pairs, scores):
     """Score a Durch (SPEC "House variants"; docs/rules.md decision 39): the soloist's side
     scores ``DURCH_SCORE`` when it took every trick, else minus it; every other side 0, and no
@@ -76,7 +76,7 @@ def score_durch(won, soloist, n_players, hand, pairs, scores):
     return 0, made, value
 
 
-@njit(inline="always")
+@njit
 def score_bettel(won, soloist, n_players, bid, pairs, scores):
     """Score a Bettel (SPEC "House variants"; docs/rules.md decision 40): the soloist's side
     scores the bid when he took no trick, else minus twice the bid; every other side 0; no meld
