@@ -98,6 +98,9 @@ PL_WIN, PL_TAKE, PL_READY, PL_BIG_WINS, PL_BIG_LOSES, PL_KEEP, PL_TRUMP, PL_RANK
 N_PLACE = 12  # weights a place
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
+# the same knobs as an int64 array, for the kernels: a global array is a constant of the
+# compiled code, read by plain loads (a tuple indexed at a run-time position is copied first)
+HEURISTIC_KNOBS = np.array(HEURISTIC_TUNE, dtype=np.int64)
 
 
 @njit
@@ -243,7 +246,7 @@ def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, p
 def heuristic_card(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
     """:func:`heuristic_talon_card` where ``tune`` may be None (the trick loop's table in the
     sampling policy's play-outs, where every seat plays the heuristic proper): then with
-    :data:`HEURISTIC_TUNE` from 0. numba picks the implementation by ``tune``'s type
+    :data:`HEURISTIC_KNOBS` from 0. numba picks the implementation by ``tune``'s type
     (``numba.extending.overload``), so no branch is left for it to prune."""
 
 
@@ -252,7 +255,7 @@ def _heuristic_card(legal, hand, played, copies, early, place, meld, trump, coun
     if isinstance(tune, types.NoneType):
         def own(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
             return heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
-                                        counters, HEURISTIC_TUNE, np.int64(0))
+                                        counters, HEURISTIC_KNOBS, np.int64(0))
         return own
 
     def knobs(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
@@ -270,9 +273,10 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
     lasts); ``place`` the seat's place in the trick (:class:`Place`); ``meld`` what a won trick
     would let it declare (:class:`Meld`; zeros in strict tricks); ``trump``; ``counters`` card
     types worth points; the knobs ``tune`` from ``row`` on: a policy's row of the table's knobs
-    (int64 array), or the heuristic's own, the constant tuple :data:`HEURISTIC_TUNE` from 0 (the
-    sampling policy's play-outs, where every seat plays the heuristic proper: numba types a global
-    tuple by its values, so the compiler folds the rules' switches away).
+    (int64 array), or the heuristic's own, :data:`HEURISTIC_KNOBS` from 0 (the sampling
+    policy's play-outs, where every seat plays the heuristic proper: a global array, so the knobs
+    are plain loads from the compiled code's constants; as a tuple indexed at a run-time position
+    they cost these play-outs about a sixth of their speed).
 
     A called kernel, not inlined: numba's inliner took some 60 CPU s for each copy of this body
     it put into a caller, lowering compiles the same code in a few seconds

@@ -44,7 +44,7 @@ from binokel_sim.kernels.strict.family import (
     part_view,
 )
 from binokel_sim.kernels.strict.heuristic import (
-    HEURISTIC_TUNE,
+    HEURISTIC_KNOBS,
     Meld,
     Place,
     heuristic_card,
@@ -274,7 +274,7 @@ def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, know
                 Place(i, led, win_card, pairs and win_seat == (s ^ 2), i == n_players - 1,
                       trick_points),
                 Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters,
-                HEURISTIC_TUNE, np.int64(0))
+                HEURISTIC_KNOBS, np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += table.card_points[c]
