@@ -15,6 +15,7 @@ from binokel_sim.variants import MeldSpec, Rules, per_rules
 
 FIXED_SCOPES = ("around", "cards")
 
+
 def _meld_types(meld: MeldSpec, suit: int) -> list[int]:
     """Card types of one set of a meld (a suit meld: in ``suit``)."""
     if meld.scope in FIXED_SCOPES:
