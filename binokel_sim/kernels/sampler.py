@@ -18,6 +18,8 @@ about 10^27 for 60 cards over three seats; relative rounding 1e-16, far below an
 ``tests/test_sampler.py`` checks uniformity against enumeration on small cases.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from binokel_sim.kernels.bits import N_TYPES
@@ -94,20 +96,34 @@ def _pick(g, a0, a1, a2, a3):
     return 0
 
 
+Slack = namedtuple("Slack", ["soloist", "buried", "holder", "given", "held", "demand"])
+"""The entries of the bound's ``par`` that :func:`_layer` reads, as integers (``BOUND_*``): a
+call given an array counts a reference to it on entry and exit, which in the sampler's innermost
+loops cost the widow games' sampling policy a tenth of its speed (docs/performance.md,
+"Sampling speed")."""
+
+
 @njit
-def _layer(bound, t, f, a0, a1, a2, a3):
-    """The layer after type ``t`` is split ``a0..a3`` in layer ``f``: ``f`` when the soloist's
-    and the buried groups meet ``lower[t]`` (and hold no more than that of the demanded type),
-    0 when they fall one short and the slack is open and may be spent on ``t``, -1 when the
-    split is not consistent (a type with no copy to place is split ``0, 0, 0, 0``)."""
-    lower, par = bound
-    got = _pick(par[BOUND_SOLOIST], a0, a1, a2, a3) + _pick(par[BOUND_BURIED], a0, a1, a2, a3)
-    if t == par[BOUND_DEMAND] and got > max(lower[t], 0):
+def _slack(par):
+    """The :class:`Slack` of the bound's ``par``."""
+    return Slack(par[BOUND_SOLOIST], par[BOUND_BURIED], par[BOUND_HOLDER], par[BOUND_GIVEN],
+                 par[BOUND_HELD], par[BOUND_DEMAND])
+
+
+@njit
+def _layer(slack, low, t, f, a0, a1, a2, a3):
+    """The layer after type ``t`` is split ``a0..a3`` in layer ``f`` (``low`` the bound's
+    ``lower[t]``, ``slack`` its :class:`Slack`): ``f`` when the soloist's and the buried groups
+    meet ``low`` (and hold no more than that of the demanded type), 0 when they fall one short
+    and the slack is open and may be spent on ``t``, -1 when the split is not consistent (a type
+    with no copy to place is split ``0, 0, 0, 0``)."""
+    got = _pick(slack.soloist, a0, a1, a2, a3) + _pick(slack.buried, a0, a1, a2, a3)
+    if t == slack.demand and got > max(low, 0):
         return -1
-    if got >= lower[t]:
+    if got >= low:
         return f
-    if (f == 1 and got == lower[t] - 1 and (par[BOUND_GIVEN] >> t) & 1
-            and (_pick(par[BOUND_HOLDER], a0, a1, a2, a3) > 0 or (par[BOUND_HELD] >> t) & 1)):
+    if (f == 1 and got == low - 1 and (slack.given >> t) & 1
+            and (_pick(slack.holder, a0, a1, a2, a3) > 0 or (slack.held >> t) & 1)):
         return 0
     return -1
 
@@ -119,6 +135,7 @@ def count_bounded(pool, allowed, capacity, n_groups, ways, bound):
     layers = 1
     if bound is not None:
         layers = 1 + bound[1][BOUND_SLACK]
+        lower, slack = bound[0], _slack(bound[1])
     c0 = capacity[0]
     c1 = capacity[1] if n_groups > 1 else 0
     c2 = capacity[2] if n_groups > 2 else 0
@@ -157,7 +174,7 @@ def count_bounded(pool, allowed, capacity, n_groups, ways, bound):
                                             continue
                                         g = f
                                         if bound is not None:
-                                            g = _layer(bound, t, f, a0, a1, a2, a3)
+                                            g = _layer(slack, lower[t], t, f, a0, a1, a2, a3)
                                             if g < 0:
                                                 continue
                                         w = ways[g * (N_TYPES + 1) + t + 1, r0 - a0, r1 - a1,
@@ -184,6 +201,7 @@ def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
     f = 0
     if bound is not None:
         f = bound[1][BOUND_SLACK]
+        lower, slack = bound[0], _slack(bound[1])
     remaining = 0
     for t in range(N_TYPES):
         remaining += pool[t]
@@ -193,7 +211,7 @@ def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
             out[g, t] = 0
         if k == 0:
             if bound is not None:  # as the count did: an empty type may spend the slack
-                f = _layer(bound, t, f, 0, 0, 0, 0)
+                f = _layer(slack, lower[t], t, f, 0, 0, 0, 0)
             continue
         ok0 = (allowed[0] >> t) & 1
         ok1 = ((allowed[1] >> t) & 1) if n_groups > 1 else 0
@@ -220,7 +238,7 @@ def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
                         continue
                     g = f
                     if bound is not None:
-                        g = _layer(bound, t, f, a0, a1, a2, a3)
+                        g = _layer(slack, lower[t], t, f, a0, a1, a2, a3)
                         if g < 0:
                             continue
                     w = ways[g * (N_TYPES + 1) + t + 1, r0 - a0, r1 - a1, r2 - a2]

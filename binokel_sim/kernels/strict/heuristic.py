@@ -11,8 +11,6 @@ card types (bit ``suit * 6 + rank``); the bit helpers are shared with the four-h
 from collections import namedtuple
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from binokel_sim.kernels.bits import (
     RANK0,
@@ -243,27 +241,6 @@ def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, p
     return best
 
 
-def heuristic_card(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
-    """:func:`heuristic_talon_card` where ``tune`` may be None (the trick loop's table in the
-    sampling policy's play-outs, where every seat plays the heuristic proper): then with
-    :data:`HEURISTIC_KNOBS` from 0. numba picks the implementation by ``tune``'s type
-    (``numba.extending.overload``), so no branch is left for it to prune."""
-
-
-@overload(heuristic_card)
-def _heuristic_card(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
-    if isinstance(tune, types.NoneType):
-        def own(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
-            return heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
-                                        counters, HEURISTIC_KNOBS, np.int64(0))
-        return own
-
-    def knobs(legal, hand, played, copies, early, place, meld, trump, counters, tune, row):
-        return heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
-                                    counters, tune, row)
-    return knobs
-
-
 @njit
 def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump, counters, tune,
                          row):
@@ -273,14 +250,16 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
     lasts); ``place`` the seat's place in the trick (:class:`Place`); ``meld`` what a won trick
     would let it declare (:class:`Meld`; zeros in strict tricks); ``trump``; ``counters`` card
     types worth points; the knobs ``tune`` from ``row`` on: a policy's row of the table's knobs
-    (int64 array), or the heuristic's own, :data:`HEURISTIC_KNOBS` from 0 (the sampling
-    policy's play-outs, where every seat plays the heuristic proper: a global array, so the knobs
-    are plain loads from the compiled code's constants; as a tuple indexed at a run-time position
-    they cost these play-outs about a sixth of their speed).
+    (int64 array), or with ``tune`` None the heuristic's own, :data:`HEURISTIC_KNOBS` from 0
+    (the sampling policy's play-outs, where every seat plays the heuristic proper).
 
     A called kernel, not inlined: numba's inliner took some 60 CPU s for each copy of this body
     it put into a caller, lowering compiles the same code in a few seconds
-    (docs/performance.md, "Compile cost").
+    (docs/performance.md, "Compile cost"). With ``tune`` None numba prunes the choice of knobs
+    by the argument's type, so that version reads the global array itself, whose values LLVM
+    folds into the code: the rules' switches and weights are constants there. Passed as an
+    argument, the same array is read at run time, which halves the speed of the play-outs
+    (docs/performance.md, "Sampling speed").
 
     Phase 1 (free play)
       E1. Lead the cheapest card that serves no meld (a non-trump nine or jack first), keeping
@@ -301,6 +280,8 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
       S3. Otherwise, playing last, take the trick with the cheapest winning card if the table has
           points; not last, win only with a master; else play the cheapest card.
     """
+    knobs = HEURISTIC_KNOBS if tune is None else tune  # numba prunes by tune's type
+    at = np.int64(0) if tune is None else row
     h0, h1, h2, h3 = hand
     g0, g1, g2, g3 = played
     position, led, win_card, partner_wins, last, trick_points = place
@@ -308,10 +289,10 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
     trump_block = np.int64(SUIT_MASK) << (6 * trump)
     if early:
         keep = meld_cards(trump_block) | BIG
-        if tune[row + T_SCORE] != 0 and not (partner_wins and tune[row + F_E3] != 0):
+        if knobs[at + T_SCORE] != 0 and not (partner_wins and knobs[at + F_E3] != 0):
             return scored_card(legal, unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies),
                                keep, position, led, win_card, np.int64(partner_wins),
-                               trick_points, ready, trump_block, tune, row, pending, shown,
+                               trick_points, ready, trump_block, knobs, at, pending, shown,
                                last)
         if position == 0:  # E1
             spare = legal & ~keep & ~trump_block
@@ -321,8 +302,8 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
         spare = legal & ~keep
         if not partner_wins:  # E2
             beat = beats(legal, win_card, led, trump_block)
-            if beat and (trick_points >= tune[row + T_WIN_POINTS]
-                         or ready >= tune[row + T_WIN_MELD]):
+            if beat and (trick_points >= knobs[at + T_WIN_POINTS]
+                         or ready >= knobs[at + T_WIN_MELD]):
                 cheap_beat = beat & ~keep
                 if cheap_beat:
                     return lowest_rank(cheap_beat)
@@ -332,15 +313,15 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
         return cheapest(legal & ~BIG if legal & ~BIG else legal, trump_block, counters)
 
     unseen = unseen_of(h0, h1, h2, h3, g0, g1, g2, g3, copies)
-    if tune[row + X_SCORE] != 0:
+    if knobs[at + X_SCORE] != 0:
         return strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card,
-                                  np.int64(partner_wins), trick_points, trump_block, tune, row)
+                                  np.int64(partner_wins), trick_points, trump_block, knobs, at)
     if position == 0:  # S1
         my_trumps = legal & trump_block
         top = my_trumps & ~dominated(unseen)
         if (top and unseen & trump_block
                 and count_in(h0, h1, h2, h3, trump_block)
-                >= popcount(unseen & trump_block) + tune[row + S_PULL]):
+                >= popcount(unseen & trump_block) + knobs[at + S_PULL]):
             return highest_rank(top)
         side = legal & ~trump_block
         cash = side & ~dominated(unseen)
@@ -359,12 +340,12 @@ def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump,
             return cheapest(legal, trump_block, counters)
     if beat:  # S3
         if last:
-            if trick_points >= tune[row + S_TAKE_LAST] or not (legal & ~beat):
+            if trick_points >= knobs[at + S_TAKE_LAST] or not (legal & ~beat):
                 return cheapest(beat, trump_block, counters)
         else:
             safe_beat = beat & ~dominated(unseen)
             if safe_beat:
                 return cheapest(safe_beat, trump_block, counters)
-            if trick_points >= tune[row + S_GRAB]:
+            if trick_points >= knobs[at + S_GRAB]:
                 return cheapest(beat, trump_block, counters)
     return cheapest(legal, trump_block, counters)

@@ -36,9 +36,9 @@ from binokel_sim.kernels.sampler import (
     N_BOUND,
 )
 from binokel_sim.kernels.strict.family import part_learn, side_value
-from binokel_sim.kernels.strict.solver_policy import solver_scratch
 
 __all__ = [
+    "Playout",
     "StrictKnowledge",
     "best_type",
     "learn",
@@ -51,10 +51,16 @@ __all__ = [
     "strict_view",
 ]
 
+Playout = namedtuple("Playout", ["points", "won", "heuristic", "stub3", "stub2"])
+"""A sampling decision's play-out arrays (:func:`~binokel_sim.kernels.strict.tricks.strict_rollout`,
+P seats): its ``points`` (P, 2) and tricks ``won`` (P,), the seats' policies ``heuristic`` (P,)
+(the heuristic's), and ``stub3``, ``stub2`` the placeholders of the trick records
+:func:`~binokel_sim.kernels.strict.tricks.play_strict` is given in a play-out. int64
+throughout."""
+
 StrictKnowledge = namedtuple("StrictKnowledge", [
     "excluded", "known", "n_samples", "ways", "split", "pool", "allowed", "capacity", "bound",
-    "base", "work", "totals", "state", "points", "won", "heuristic", "stub3", "stub2",
-    "no_solver", "infer", "race", "value", "cross", "family"])
+    "base", "work", "totals", "state", "playout", "infer", "race", "value", "cross", "family"])
 """What the table knows in strict tricks, and the sampling decision's working arrays (small
 stubs unless the sampling policy plays, :func:`strict_knowledge`). Per seat (P seats):
 
@@ -68,9 +74,7 @@ stubs unless the sampling policy plays, :func:`strict_knowledge`). Per seat (P s
   (N_BOUND,))``, none until a family's part sets one;
 - ``base`` and ``work`` int64 (P, 4): a sample's hands and a play-out's; ``totals`` int64 (24,)
   the totals per card type; ``state`` uint64 (4,) the stream as the sampler reads it;
-- ``points`` (P, 2) and ``won`` (P,): a play-out's points and tricks; ``heuristic`` (P,) its
-  policies (the heuristic's); ``stub3``, ``stub2`` and ``no_solver``: the placeholders
-  :func:`~binokel_sim.kernels.strict.tricks.play_strict` is given in a play-out;
+- ``playout``: a play-out's arrays (:class:`Playout`);
 - ``infer`` int64: what the deals respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`);
   ``race`` int64: 1 when the decision races its types (:func:`race_drop`: the talon games), with
   ``value`` (24,) one sample's values per type and ``cross`` (24, 24) the sums of products
@@ -100,9 +104,9 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, race, family):
         np.zeros(4, dtype=np.int64), (np.zeros(N_TYPES, dtype=np.int64), par),
         np.zeros((p, 4), dtype=np.int64), np.zeros((p, 4), dtype=np.int64),
         np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-        np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
-        np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-        np.empty((0, 1), dtype=np.int64), solver_scratch(False), np.int64(infer),
+        Playout(np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
+                np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
+                np.empty((0, 1), dtype=np.int64)), np.int64(infer),
         np.int64(race), np.zeros(N_TYPES, dtype=np.int64),
         np.zeros((N_TYPES, N_TYPES), dtype=np.int64), family)
 

@@ -44,10 +44,8 @@ from binokel_sim.kernels.strict.family import (
     part_view,
 )
 from binokel_sim.kernels.strict.heuristic import (
-    HEURISTIC_KNOBS,
     Meld,
     Place,
-    heuristic_card,
     heuristic_talon_card,
 )
 from binokel_sim.kernels.strict.sampling import (
@@ -210,7 +208,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
             else:
                 at = tune_row(policies[useat], tune_at)
                 team = part_partner(table.side, tune, at, seat, win_seat)
-                c = heuristic_card(
+                c = heuristic_talon_card(
                     legal, (hands[useat, 0], hands[useat, 1], hands[useat, 2], hands[useat, 3]),
                     (g0, g1, g2, g3), table.copies, np.bool_(False),
                     Place(i, led, win_card,
@@ -247,13 +245,16 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
 
 
 @njit
-def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, knows):
-    """The points and tricks from trick ``trick.k`` on (``knows.points`` column 0 and
-    ``knows.won``, the last trick's bonus included) when ``seat`` plays ``card`` as the
+def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, playout):
+    """The points and tricks from trick ``trick.k`` on (``playout.points`` column 0 and
+    ``playout.won``, the last trick's bonus included) when ``seat`` plays ``card`` as the
     ``trick.position``-th card of the :class:`Trick` (``played`` the planes of the cards played
     before it) and every seat then plays the heuristic to the end of the deal. ``work`` (P, 4)
-    holds every hand as it is before ``card`` and is consumed."""
-    points, won = knows.points, knows.won
+    holds every hand as it is before ``card`` and is consumed. ``playout`` is the
+    :class:`~binokel_sim.kernels.strict.sampling.Playout`, not the whole knowledge: a call
+    counts a reference to every array it is given, on entry and on exit, and this one runs
+    for every legal card of every sample (docs/performance.md, "Sampling speed")."""
+    points, won = playout.points, playout.won
     leader, position, led, wins, win_card, win_seat, trick_points, k = trick
     g0, g1, g2, g3 = played
     pairs, last_trick = table.pairs, table.last_trick
@@ -273,8 +274,8 @@ def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, know
                 (g0, g1, g2, g3), table.copies, np.bool_(False),
                 Place(i, led, win_card, pairs and win_seat == (s ^ 2), i == n_players - 1,
                       trick_points),
-                Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters,
-                HEURISTIC_KNOBS, np.int64(0))
+                Meld(np.int64(0), np.int64(0), np.int64(0)), trump, table.counters, None,
+                np.int64(0))
         remove_card(work, us, c)
         g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
         trick_points += table.card_points[c]
@@ -287,10 +288,10 @@ def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, know
     heuristic = StrictTable(table.copies, pairs, table.card_points, table.counters, last_trick,
                             None, np.int64(0), NoPart())
     winner, _, _, _, _ = play_strict(
-        work, win_seat, k + 1, n_tricks, trump, knows.heuristic, np.int64(1), None, heuristic,
+        work, win_seat, k + 1, n_tricks, trump, playout.heuristic, np.int64(1), None, heuristic,
         (g0, g1, g2, g3), (points, won),
-        TrickRecord(False, 0, knows.stub3, knows.stub2, knows.stub2),
-        (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), knows.no_solver, None)
+        TrickRecord(False, 0, playout.stub3, playout.stub2, playout.stub2),
+        (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), None, None)
     points[winner, 0] += last_trick
 
 
@@ -324,7 +325,8 @@ def strict_sampling_card(hands, seat, legal, trick, n_tricks, trump, table, play
     g0, g1, g2, g3 = played
     pool, allowed, capacity, bound = knows.pool, knows.allowed, knows.capacity, knows.bound
     ways, split, base, work = knows.ways, knows.split, knows.base, knows.work
-    totals, state, points, won = knows.totals, knows.state, knows.points, knows.won
+    totals, state, playout = knows.totals, knows.state, knows.playout
+    points, won = playout.points, playout.won
     part = knows.family
     pairs = table.pairs
     n_samples = knows.n_samples
@@ -364,7 +366,7 @@ def strict_sampling_card(hands, seat, legal, trick, n_tricks, trump, table, play
             c = lowest_bit(todo)
             todo &= todo - 1
             work[:, :] = base
-            strict_rollout(work, seat, c, trick, n_tricks, trump, table, played, knows)
+            strict_rollout(work, seat, c, trick, n_tricks, trump, table, played, playout)
             v = part_value(part, points, won, seat, kept, pairs)
             totals[c] += v
             value[c] = v

@@ -51,7 +51,6 @@ from binokel_sim.kernels.policies import POLICY_HEURISTIC
 from binokel_sim.kernels.random import below_scalar
 from binokel_sim.kernels.strict.family import NoPart
 from binokel_sim.kernels.strict.heuristic import (
-    HEURISTIC_KNOBS,
     WIN_FOR_MELD,
     WIN_FOR_POINTS,
     Meld,
@@ -263,8 +262,7 @@ def talon_rest(deal, trick, table, dt, counters, scratch, first):
                     copies, np.bool_(True),
                     Place(i, led, win_card, pairs and i > 0 and win_seat == (seat ^ 2),
                           i == n_players - 1, trick_points),
-                    Meld(ready, np.int64(0), np.int64(0)), trump, counters, HEURISTIC_KNOBS,
-                    np.int64(0))
+                    Meld(ready, np.int64(0), np.int64(0)), trump, counters, None, np.int64(0))
             take_copy(h, served, served_any, seat, c)
             g0, g1, g2, g3 = add_card(g0, g1, g2, g3, c)
             trick_points += card_points[c]
