@@ -96,8 +96,8 @@ PL_WIN, PL_TAKE, PL_READY, PL_BIG_WINS, PL_BIG_LOSES, PL_KEEP, PL_TRUMP, PL_RANK
 N_PLACE = 12  # weights a place
 HEURISTIC_TUNE = ((WIN_FOR_POINTS, WIN_FOR_MELD) + (0,) * (S_PULL - 2)  # no scorer
                   + (0, 1, NEVER, 0) + (0,) * (N_TUNE - X_SCORE))
-# the same knobs as an int64 array, for the kernels: a global array is a constant of the
-# compiled code, read by plain loads (a tuple indexed at a run-time position is copied first)
+# the same knobs as an int64 array, which heuristic_talon_card reads itself when given tune
+# None: a global array is a constant of the compiled code, so LLVM folds its values there
 HEURISTIC_KNOBS = np.array(HEURISTIC_TUNE, dtype=np.int64)
 
 
