@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import textwrap
 
+from binokel_sim.cards import N_SUITS, notation, parse_card, type_rank, type_suit
 from binokel_sim.variants import Rules
 
 WIDTH = 80
-SUITS = "SHDC"
 
 
 def deal_text(record: dict, rules: Rules) -> str:
@@ -41,12 +41,15 @@ def _wrap(text: str, indent: str = "", more: str | None = None) -> list[str]:
 
 
 def _by_suit(cards: list[str]) -> str:
-    """``AS TS KH`` -> ``S: A T   H: K`` (the record's cards are sorted S H D C, high first)."""
+    """``AS TS KH`` -> ``S: A T   H: K`` (the record's cards are sorted S H D C, high first),
+    in the current notation (German: ``Laub: A Z   Herz: K``)."""
+    shown = notation()
+    types = [parse_card(card) for card in cards]
     groups = []
-    for suit in SUITS:
-        ranks = [card[:-1] for card in cards if card[-1] == suit]
+    for suit in range(N_SUITS):
+        ranks = [shown.ranks[type_rank(t)] for t in types if type_suit(t) == suit]
         if ranks:
-            groups.append(f"{suit}: {' '.join(ranks)}")
+            groups.append(f"{shown.suits[suit]}: {' '.join(ranks)}")
     return "   ".join(groups) if groups else "-"
 
 

@@ -83,7 +83,7 @@ def test_analyze_widow_roundhouse_json():
         assert melds["kings_around"] == melds["queens_around"] == (0, 0)
         assert melds["tens_around"] == (0, 0) and melds["nines_around"] == (0, 0)
     # eight tens = 1000 (SPEC: eight of any one rank, tens included)
-    obj = json.loads(ok("analyze", "-v", "binokel-3", "--hand",
+    obj = json.loads(ok("analyze", "-v", "binokel-3-48", "--hand",
                         "TS TS TH TH TD TD TC TC AS AS AH AH AD JS JH", "-f", "json").stdout)
     assert all(e["total"] == 1000 for e in obj["by_trump"].values())
 

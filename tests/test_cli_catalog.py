@@ -33,9 +33,11 @@ AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "kreuz-4-40", "swabian-3-
 EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "batch", "report",
                  "duel", "match", "play", "calibrate", "solve", "bench", "warm-up", "serve"]
 ALIASES = {"two-hand-48": ["binokel-2"], "four-hand-80": ["binokel-80", "double-deck-pinochle"],
-           "three-hand-auction-48": ["binokel-3"], "four-hand-widow-48": ["binokel-4-widow"],
+           "three-hand-auction-48": ["binokel-3-48", "binokel-3-auction"],
+           "four-hand-widow-48": ["binokel-4-48", "binokel-4-widow"],
            "three-hand-72": ["binokel-3-72"], "four-hand-72": ["binokel-4-72"],
-           "swabian-3-40": ["binokel", "swabian"], "kreuz-4-40": ["kreuzbinokel", "kreuz"],
+           "swabian-3-40": ["binokel", "swabian", "binokel-3"],
+           "kreuz-4-40": ["kreuzbinokel", "kreuz", "binokel-4"],
            "sixty-six": ["sechsundsechzig", "66"]}
 
 

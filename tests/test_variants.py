@@ -96,7 +96,9 @@ def test_partnerships():
     ("binokel-80", "four-hand-80"), ("double-deck-pinochle", "four-hand-80"),
     ("binokel-2", "two-hand-48"), ("binokel", "swabian-3-40"), ("swabian", "swabian-3-40"),
     ("kreuzbinokel", "kreuz-4-40"), ("Kreuz", "kreuz-4-40"),
-    ("binokel-3", "three-hand-auction-48"), ("binokel-4-widow", "four-hand-widow-48"),
+    ("binokel-3", "swabian-3-40"), ("binokel-4", "kreuz-4-40"),
+    ("binokel-3-48", "three-hand-auction-48"), ("binokel-3-auction", "three-hand-auction-48"),
+    ("binokel-4-48", "four-hand-widow-48"), ("binokel-4-widow", "four-hand-widow-48"),
     ("binokel-3-72", "three-hand-72"), ("binokel-4-72", "four-hand-72"),
     ("  Four-Hand-80 ", "four-hand-80"), ("BINOKEL-80", "four-hand-80"),
 ])

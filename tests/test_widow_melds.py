@@ -7,13 +7,14 @@ and an around meld inside another around meld in a tiny made-up variant, enumera
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import product
 from math import comb, prod
 
 import numpy as np
 import pytest
-from conftest import counts, kernel_melds
+from conftest import counts, kernel_melds, ok
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -78,6 +79,21 @@ def test_roundhouse_alone_is_240():
             melds, total = melds_of(name, hand, trump)
             assert melds == {"roundhouse": (1, 240)}, (name, trump)
             assert total == 240
+
+
+@pytest.mark.parametrize("trump", SUITS)
+def test_double_familie_is_1500_in_trump_or_not(trump):
+    """SPEC "Today's practice" (turn 4): both copies of A 10 K Q J of one suit score 1500, in
+    trump or not, and absorb the two Familien and the marriages inside them; two Familien of two
+    suits stay single ones. Kernel, twin and analyze_hand alike (melds_of)."""
+    melds, total = melds_of("swabian-3-40", "AC AC TC TC KC KC QC QC JC JC AS TS", trump)
+    assert melds == {"trump_familie" if trump == "C" else "familie": (2, 1500)}
+    assert total == 1500
+    melds, total = melds_of("swabian-3-40", "AC TC KC QC JC AH TH KH QH JH AS TS", trump)
+    assert total == {"C": 250, "H": 250}.get(trump, 200)
+    out = ok("analyze", "--variant", "swabian-3-40", "--hand",
+             "AC AC TC TC KC KC QC QC JC JC AS TS", "--format", "json").stdout
+    assert all(entry["total"] == 1500 for entry in json.loads(out)["by_trump"].values())
 
 
 def test_roundhouse_and_quint_absorb_a_shared_marriage_once():

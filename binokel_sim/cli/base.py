@@ -158,6 +158,9 @@ def usage_message(exc) -> str:
 
 app = typer.Typer(
     help="Monte Carlo simulator and exact hand analyzer for Binokel and double-deck pinochle.\n\n"
+         "Cards: rank + suit (AS 10H QS JD 9C; O/U for Ober/Unter) or German suit + rank "
+         "(EA HZ LO SU): Eichel = C, Laub (Grün) = S, Herz = H, Schellen = D; --cards german "
+         "shows them so (docs/commands.md, \"Card notation\").\n\n"
          "Example: binokel-sim bid-odds --deals 200000 --seed 1",
     no_args_is_help=True, pretty_exceptions_enable=False, cls=App,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -329,6 +332,32 @@ WorkersOpt = Annotated[Optional[int], typer.Option(
 SchedulerOpt = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="Dask scheduler, tcp://HOST:PORT.")]
+
+
+class CardNotation(str, Enum):
+    """How a command shows cards (binokel_sim.cards.NOTATIONS)."""
+
+    french = "french"
+    german = "german"
+
+
+# both notations are read everywhere; the mapping is in docs/commands.md, "Card notation"
+CardsOpt = Annotated[CardNotation, typer.Option(
+    "--cards", metavar="NOTATION", show_default=False,
+    help="Show cards french (AS) or german (LO).")]
+
+
+def shown_cards(cards: CardNotation):
+    """The :class:`binokel_sim.cards.Notation` of ``--cards``."""
+    from binokel_sim.cards import NOTATIONS
+
+    return NOTATIONS[cards.value]
+
+
+def cards_provenance(cards: CardNotation) -> dict:
+    """The provenance field a run shown in German cards carries (none for French, the
+    default: the output of a run without ``--cards`` is as it was)."""
+    return {} if cards is CardNotation.french else {"cards": cards.value}
 
 
 OddsFormatOpt = Annotated[OddsFormat, typer.Option("--format", "-f", metavar="FORMAT",

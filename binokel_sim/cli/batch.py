@@ -75,8 +75,8 @@ def batch_cmd(
     docs/commands.md.
 
     Example: echo "AS AS TS KS QS QS JS 9S AH KH QH AD JD KC QC" > hands.txt
-    Example: binokel-sim batch -v binokel-3 --hands-file hands.txt -o odds.parquet
-    Example: binokel-sim batch -v binokel-3 --hands-file hands.txt -n 1000
+    Example: binokel-sim batch -v binokel-3-48 --hands-file hands.txt -o o.parquet
+    Example: binokel-sim batch -v binokel-3-48 --hands-file hands.txt -n 1000
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend

@@ -8,6 +8,8 @@ import typer
 
 from binokel_sim.cli.base import (
     PROGRESS_HANDS,
+    CardNotation,
+    CardsOpt,
     RowsFormat,
     RowsFormatOpt,
     RulesOpt,
@@ -18,6 +20,7 @@ from binokel_sim.cli.base import (
     VariantOpt,
     WorkersOpt,
     bad_row,
+    cards_provenance,
     check_out,
     check_duration,
     clamp_threads,
@@ -32,6 +35,7 @@ from binokel_sim.cli.base import (
     progress_bar,
     read_hands_file,
     resolve_rules,
+    shown_cards,
     source,
     warn,
     warn_few,
@@ -60,20 +64,19 @@ class AnalyzeFormat(str, Enum):
 
 
 def _print_analysis(result: dict) -> None:
-    from binokel_sim.cards import SUITS
-
     by_trump = result["by_trump"]
+    suits = list(by_trump)  # S H D C, as the --cards notation names them
     rows = []
-    for i, meld in enumerate(by_trump["S"]["melds"]):
+    for i, meld in enumerate(by_trump[suits[0]]["melds"]):
         row = {"meld": meld["name"]}
-        for suit in SUITS:
+        for suit in suits:
             m = by_trump[suit]["melds"][i]
             row[suit] = f"{m['count']}x = {m['points']}" if m["count"] else "-"
         rows.append(row)
-    rows.append({"meld": "total", **{s: str(by_trump[s]["total"]) for s in SUITS}})
+    rows.append({"meld": "total", **{s: str(by_trump[s]["total"]) for s in suits}})
     rows.append({"meld": "may name", **{s: "yes" if by_trump[s]["allowed"] else "no"
-                                        for s in SUITS}})
-    columns = [Column("meld", "meld", numeric=False)] + [Column(s, f"trump {s}") for s in SUITS]
+                                        for s in suits}})
+    columns = [Column("meld", "meld", numeric=False)] + [Column(s, f"trump {s}") for s in suits]
     out.print(f"{result['variant']}: {' '.join(result['hand'])}", highlight=False)
     out.print(render_table(rows, columns))
     best = result["best_trump"]
@@ -99,6 +102,7 @@ def analyze(
         "--format", "-f", metavar="FORMAT", help="table, json, jsonl or csv.")]
     = AnalyzeFormat.table,
     out_file: OutOpt = None,
+    cards: CardsOpt = CardNotation.french,
 ) -> None:
     """The melds of a hand with each suit as trump, the total per trump, which suits the hand may
     name and the best one. With --hands-file a bad line is named on stderr and the others are
@@ -107,8 +111,10 @@ def analyze(
     Example: echo "AS TS KS QS QS JS 9S KH QH AD JD AC" > hands.txt
     Example: binokel-sim analyze -v binokel-2 --hands-file hands.txt -f jsonl
     Example: binokel-sim analyze --format json
+    Example: binokel-sim analyze -v binokel --cards german
     """
     from binokel_sim.analysis import analysis_rows, analyze_hand, provenance
+    from binokel_sim.cards import shown_document
     from binokel_sim.hands import parse_hand
 
     with domain_errors():
@@ -131,8 +137,9 @@ def analyze(
                 results.append({"where": where, "hand": text, "error": str(exc)})
         if strict and hands_file is None:
             warn("--strict is read only with --hands-file; ignored")
+        results = [shown_document(r, shown_cards(cards)) for r in results]
         if out_file is not None or fmt is AnalyzeFormat.csv:  # rows (polars) only for files
-            record = provenance(rules, **source(rules_file))
+            record = provenance(rules, **source(rules_file), **cards_provenance(cards))
             rows = analysis_rows([r for r in results if "error" not in r])
             if write_out(rows, out_file, record, fmt, {"provenance": record, "hands": results}):
                 return

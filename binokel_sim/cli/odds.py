@@ -7,6 +7,8 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
+    CardNotation,
+    CardsOpt,
     DefaultPolicyOpt,
     KnownOpt,
     OddsFormat,
@@ -22,6 +24,7 @@ from binokel_sim.cli.base import (
     VariantOpt,
     VoidOpt,
     WorkersOpt,
+    cards_provenance,
     check_duration,
     check_out,
     clamp_threads,
@@ -34,6 +37,7 @@ from binokel_sim.cli.base import (
     progress_threshold,
     resolve_rules,
     samples_per_move_for,
+    shown_cards,
     source,
     warn_few,
     wrote,
@@ -53,7 +57,7 @@ from binokel_sim.io import check_output
 def bid_odds_cmd(
     hand: Annotated[Optional[str], typer.Option(
         "--hand", metavar="CARDS",
-        help="The bid winner's cards (default: the variant's example hand).")] = None,
+        help="Your cards (default: example hand).")] = None,
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
     deals: SamplesOpt = 200_000,
@@ -86,6 +90,7 @@ def bid_odds_cmd(
         "--bid", metavar="N", show_default=False,
         help="The odds of exactly this bid too.")]
     = None,
+    cards: CardsOpt = CardNotation.french,
 ) -> None:
     """How likely each bid is made and what it is worth, from simulated play-outs: per trump
     in four-hand-80; after the widow, with the exact widow analysis, in the widow games. The
@@ -121,7 +126,9 @@ def bid_odds_cmd(
             rules, counts, deals=deals, seed=seed, policy=policy, trump=trump, threads=threads,
             full=full, out_file=out_file, fmt=fmt, workers=workers, scheduler=scheduler,
             knowledge=knowledge, auction=auction, dealer=dealer,
-            samples_per_move=samples_per_move, origin=source(rules_file), bid=bid)
+            samples_per_move=samples_per_move,
+            origin={**source(rules_file), **cards_provenance(cards)}, bid=bid,
+            cards=shown_cards(cards))
 
 
 @command("deal-odds")
@@ -149,6 +156,7 @@ def deal_odds_cmd(
     known: KnownOpt = None,
     void: VoidOpt = None,
     samples_per_move: SamplesPerMoveOpt = None,
+    cards: CardsOpt = CardNotation.french,
 ) -> None:
     """What a talon-game hand is worth in one deal, from play-outs of the unseen cards: your
     mean score, card points and melds and the opponents', P(out-scoring every opponent) and
@@ -158,8 +166,10 @@ def deal_odds_cmd(
     Example: binokel-sim deal-odds --turned 9S --seat dealer
     Example: binokel-sim deal-odds --format json
     Example: binokel-sim deal-odds --known other:"AH AH" --void other:S
+    Example: binokel-sim deal-odds --cards german --format json
     """
     from binokel_sim.backend import open_backend
+    from binokel_sim.cards import shown_document
     from binokel_sim.documents.deal_odds import check as check_deal_odds
     from binokel_sim.documents.deal_odds import document as deal_odds_document
     from binokel_sim.engines import engine
@@ -190,7 +200,10 @@ def deal_odds_cmd(
             result, document = deal_odds_document(
                 rules, counts, turned_type, seat, deals=deals, seed=seed, policy=policy,
                 threads=threads, knowledge=knowledge, samples_per_move=samples_per_move,
-                origin=source(rules_file), progress=progress, backend=backend)
+                origin={**source(rules_file), **cards_provenance(cards)}, progress=progress,
+                backend=backend)
+        result = shown_document(result, shown_cards(cards))
+        document = shown_document(document, shown_cards(cards))
         warn_few(deals)
         if hand is None:  # after the run: a bad option stays the only line
             example_hand_note(rules, counts, turned)

@@ -8,6 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from binokel_sim.cli.base import (
+    CardNotation,
+    CardsOpt,
     PolicyOpt,
     RulesOpt,
     SamplesOpt,
@@ -15,6 +17,7 @@ from binokel_sim.cli.base import (
     SeedOpt,
     ThreadsOpt,
     VariantOpt,
+    cards_provenance,
     check_duration,
     clamp_threads,
     command,
@@ -64,6 +67,7 @@ def play(
     out_file: Annotated[Optional[Path], typer.Option(
         "--out", "-o", metavar="FILE",
         help="Write to .jsonl .json .parquet .txt (the suffix decides).")] = None,
+    cards: CardsOpt = CardNotation.french,
 ) -> None:
     """Whole simulated deals, one record a deal: hands, auction or talon, trump, melds, every
     trick and the scores, streamed a chunk of deals at a time (any --deals in a few hundred MB).
@@ -77,8 +81,10 @@ def play(
     Example: binokel-sim play --seed 1 --deal 123456 --format text
     Example: binokel-sim play --deals 10000000 --policy random --out deals.parquet
     Example: binokel-sim play -n 5 --policy sampling -o s.jsonl
+    Example: binokel-sim play -v binokel -n 1 --format text --cards german
     """
     from binokel_sim.analysis import provenance
+    from binokel_sim.cards import card_notation
     from binokel_sim.records.stream import record_frames, write_records
     from binokel_sim.run_time import RECORDS_PER_S, Work, playout_seconds
     from binokel_sim.simulate import MAX_DEALS
@@ -96,11 +102,13 @@ def play(
         check_duration(Work(deals, "--deals", playout_seconds(rules, (policy,), samples_per_move),
                             serial=1 / RECORDS_PER_S), threads)
         run = provenance(rules, seed=seed, policy=policy, deals=deals, **start,
-                         **sampling_provenance(samples_per_move, policy), **source(rules_file))
+                         **sampling_provenance(samples_per_move, policy), **source(rules_file),
+                         **cards_provenance(cards))
         # no bar over records printed on the same terminal
         quiet = to_stdout and sys.stdout.isatty()
         threshold = progress_threshold(policy)
-        with progress_bar(deals, "playing", MAX_DEALS + 1 if quiet else threshold) as progress:
+        with progress_bar(deals, "playing", MAX_DEALS + 1 if quiet else threshold) as progress, \
+                card_notation(cards.value):
             frames = record_frames(rules, deals, seed, policy, threads, progress,
                                    samples_per_move, first=deal or 0)
             if to_stdout:

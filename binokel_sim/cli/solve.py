@@ -5,15 +5,19 @@ from typing import Annotated
 import typer
 
 from binokel_sim.cli.base import (
+    CardNotation,
+    CardsOpt,
     OddsFormat,
     OddsFormatOpt,
     RulesOpt,
     VariantOpt,
+    cards_provenance,
     command,
     domain_errors,
     out,
     print_json,
     resolve_rules,
+    shown_cards,
     source,
 )
 from binokel_sim.cli.render import Column, integer
@@ -26,12 +30,14 @@ def solve(
         "--hand", help="Seat 0's cards after the talon, e.g. \"AS TS KS QS\".")],
     other: Annotated[str, typer.Option(
         "--other", help="Seat 1's cards, as many as --hand.")],
-    trump: Annotated[str, typer.Option("--trump", "-t", help="The trump suit: S, H, D or C.")],
+    trump: Annotated[str, typer.Option(
+        "--trump", "-t", help="The trump suit: S, H, D or C (or Laub, Herz, Schellen, Eichel).")],
     leader: Annotated[int, typer.Option(
         "--leader", help="Who leads next: 0 (--hand) or 1 (--other).")] = 0,
     variant: VariantOpt = "two-hand-48",
     rules_file: RulesOpt = None,
     fmt: OddsFormatOpt = OddsFormat.table,
+    cards: CardsOpt = CardNotation.french,
 ) -> None:
     """The exact endgame of a two-player talon game (phase 2 of two-hand-48): once the talon is
     gone both hands are known and play is strict, so best play of both sides can be computed.
@@ -39,14 +45,17 @@ def solve(
     best card for the seat to lead, and what each of its leads is worth.
 
     Example: binokel-sim solve --hand "AS KH QH 9C" --other "KS AH AD JC" -t H
+    Example: binokel-sim solve --hand "LA HK HO E9" --other "LK HA SA EU" -t Herz
     """
     from binokel_sim.analysis import provenance
+    from binokel_sim.cards import shown_document
     from binokel_sim.solver import solve_endgame
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
-        result = solve_endgame(rules, hand, other, trump, leader)
-        record = provenance(rules, **source(rules_file))
+        result = shown_document(solve_endgame(rules, hand, other, trump, leader),
+                                shown_cards(cards))
+        record = provenance(rules, **source(rules_file), **cards_provenance(cards))
     if fmt is OddsFormat.json:
         print_json({"provenance": record, **result})
         return

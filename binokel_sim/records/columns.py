@@ -16,11 +16,8 @@ from collections.abc import Iterator
 import numpy as np
 import polars as pl
 
-from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, SUITS, card_type, format_card
+from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, card_type, notation
 from binokel_sim.kernels.records import sorted_types
-
-CARD_NAMES = pl.Series("card", [format_card(t) for t in range(N_TYPES)], dtype=pl.String)
-SUIT_NAMES = pl.Series("suit", list(SUITS), dtype=pl.String)
 # card types in the order a hand is shown: suits S H D C, within a suit high to low
 DISPLAY_TYPES = np.array([card_type(r, s) for s in range(N_SUITS)
                           for r in reversed(range(N_RANKS))], dtype=np.int64)
@@ -33,8 +30,11 @@ CALL = pl.Struct({"seat": pl.Int64, "bid": pl.Int64})
 
 
 def card_names(types: np.ndarray) -> pl.Series:
-    """Card types (any shape, flattened) -> their names, a ``String`` series."""
-    return CARD_NAMES.gather(pl.Series(np.ravel(types)))
+    """Card types (any shape, flattened) -> their names in the current notation
+    (:func:`binokel_sim.cards.card_notation`), a ``String`` series."""
+    shown = notation()
+    names = pl.Series("card", [shown.card(t) for t in range(N_TYPES)], dtype=pl.String)
+    return names.gather(pl.Series(np.ravel(types)))
 
 
 def nest(flat: pl.Series, shape: tuple[int, ...]) -> pl.Series:
@@ -127,9 +127,11 @@ def tricks(leaders: np.ndarray, cards: np.ndarray, winners: np.ndarray,
 
 
 def suits(trump: np.ndarray) -> pl.Series:
-    """Suit indices -> letters, null for a negative index (no trump)."""
+    """Suit indices -> names in the current notation (``S``; German ``Laub``), null for a
+    negative index (no trump)."""
     trump = np.asarray(trump, dtype=np.int64)
-    names = SUIT_NAMES.gather(np.clip(trump, 0, None))
+    names = pl.Series("suit", list(notation().suits), dtype=pl.String).gather(
+        np.clip(trump, 0, None))
     return pl.select(pl.when(pl.Series(trump >= 0)).then(names)).to_series()
 
 

@@ -22,6 +22,7 @@ from typing import IO
 
 import polars as pl
 
+from binokel_sim.cards import card_notation, notation
 from binokel_sim.engines import engine
 from binokel_sim.game_blocks import GAME_BLOCK, stream_blocks
 from binokel_sim.records import family_records
@@ -69,8 +70,11 @@ def record_frames(rules: Rules, deals: int, seed: int, policy: str, threads: int
         chunk = GAME_BLOCK if sampling else CHUNK_DEALS
     if chunk < 1 or chunk % GAME_BLOCK:
         raise SimulationError(f"a chunk must be a multiple of {GAME_BLOCK} deals, got {chunk}")
+    # the cards are named in the notation of the caller's context (read now: the generator runs
+    # on whichever thread pulls the frames, polars' own for Parquet)
     return _frames(rules, deals, seed, policy, threads, progress, chunk, run,
-                   family_records(rules).frame, first, first_of_block(first, sampling))
+                   family_records(rules).frame, first, first_of_block(first, sampling),
+                   notation().name)
 
 
 def first_of_block(deal: int, sampling: bool) -> int:
@@ -81,7 +85,8 @@ def first_of_block(deal: int, sampling: bool) -> int:
     return deal - deal % size
 
 
-def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame, first=0, start0=0):
+def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame, first, start0,
+            shown):
     end = first + deals
     starts = range(start0, end, chunk)
 
@@ -94,7 +99,8 @@ def _frames(rules, deals, seed, policy, threads, progress, chunk, run, frame, fi
             played = ahead.result()
             if i + 1 < len(starts):
                 ahead = pool.submit(simulate, starts[i + 1])  # simulated while this one is written
-            rows = frame(played, start)
+            with card_notation(shown):
+                rows = frame(played, start)
             yield rows if start >= first else rows.slice(first - start)
             if progress is not None:
                 progress(min(start + chunk, end) - first, deals)

@@ -25,6 +25,8 @@ CLI_ONLY = {
     "out": "the API answers with the document; it writes no file",
     "format": "the API answers with the JSON document (--format json)",
     "full": "the document holds every bid",
+    "cards": "the API names cards the French way (the page draws them with suit symbols); "
+             "it reads both notations",
 }
 ANALYZE_PARAMETERS = ("variant", "hand")  # what /api/analyze reads of analyze's options
 ERROR = {"$ref": "#/components/schemas/Error"}

@@ -4,6 +4,7 @@ optionally given the auction so far (``--auction``, ``--dealer``)."""
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from binokel_sim.cards import FRENCH, Notation, shown_document
 from binokel_sim.cli.base import (
     RowsFormat,
     deliver,
@@ -38,7 +39,7 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
              threads: Optional[int], full: bool, out_file: Optional[Path], fmt: RowsFormat,
              workers: Optional[int], scheduler: Optional[str], knowledge: "Knowledge",
              auction: Optional[str], dealer: Optional[str], samples_per_move: Optional[int],
-             origin: dict, bid: Optional[int] = None) -> None:
+             origin: dict, bid: Optional[int] = None, cards: Notation = FRENCH) -> None:
     """bid-odds for the partnership game (inside :func:`~binokel_sim.cli.base.domain_errors`):
     the document is :mod:`binokel_sim.documents.bid_odds.partnership`'s."""
     from binokel_sim.backend import open_backend
@@ -54,6 +55,7 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
             knowledge=knowledge, samples_per_move=samples_per_move, origin=origin,
             progress=progress, backend=backend)
     warn_few(deals)
+    result, document = shown_document(result, cards), shown_document(document, cards)
     record = document["provenance"]
     if deliver(result["rows"], out_file, record, fmt, document):
         return
