@@ -206,8 +206,10 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     if record.get("conceded"):
         others = "the other side scores its meld" if partner is not None else \
             "the others score their melds"
+        payout = ("half the bid, rounded up to the ladder's step" if rules.concede_payout
+                  == "half_bid" else str(rules.concede_bonus))
         lines += _wrap(f"seat {soloist} gives up before the first lead (Abgehen): minus the "
-                       f"bid of {record['bid']}, no meld; {others} + {rules.concede_bonus}")
+                       f"bid of {record['bid']}, no meld; {others} + {payout}")
     else:
         if rules.first_leader == "non_dealer":
             lines.append(f"seat {record['tricks'][0]['leader']}, left of the dealer, leads")

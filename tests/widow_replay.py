@@ -28,6 +28,8 @@ Readings of points the texts leave open (see also the report that came with this
 
 from __future__ import annotations
 
+import math
+
 from collections import Counter
 from typing import Any
 
@@ -451,7 +453,10 @@ class _Replay(RecordCheck):
         made = None
         for k, side in enumerate(sides):
             meld = sum(self.melds[s] for s in side) if side_tricks[k] > 0 else 0
-            total = meld + sum(self.card_points[s] for s in side) + (bonus if k in sweep else 0)
+            points = sum(self.card_points[s] for s in side)
+            if rules.round_to > 1:  # [points] round_to: to the nearest multiple, 5 up for tens
+                points = math.floor(points / rules.round_to + 0.5) * rules.round_to
+            total = meld + points + (bonus if k in sweep else 0)
             if soloist in side:
                 made = total >= bid
                 solo_total = total
@@ -537,11 +542,18 @@ class _Replay(RecordCheck):
         self.check(rec["bonus"] == 0, f"the soloist gave up, yet the bonus is {rec['bonus']!r}")
         self.check(rec["made"] is False, "the soloist gave up, yet made is true")
         sides = sides_of(rules)
+        if rules.concede_payout == "half_bid":  # SPEC "Today's practice": half the bid each,
+            # rounded up to the ladder's step where the bid stands
+            step = dict(rules.bid_ladder)[max(start for start, _ in rules.bid_ladder
+                                              if start <= bid)]
+            payout = math.ceil(bid / 2 / step) * step
+        else:
+            payout = rules.concede_bonus
         side_scores = [-bid if soloist in side else
-                       sum(self.melds[s] for s in side) + rules.concede_bonus for side in sides]
+                       sum(self.melds[s] for s in side) + payout for side in sides]
         self.side_scores(rec, sides, side_scores,
                          f"the soloist, seat {soloist}, gave up at {bid}: minus the bid; the "
-                         f"others their melds {self.melds} + {rules.concede_bonus}")
+                         f"others their melds {self.melds} + {payout}")
 
 
 def _side_name(side: tuple[int, ...]) -> str:

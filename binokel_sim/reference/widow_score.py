@@ -51,6 +51,13 @@ class Score(NamedTuple):
     scores: list[int]  # per seat: its side's score
 
 
+def rounded(points: int, step: int) -> int:
+    """``points`` to the nearest multiple of ``step``, a half up (``[points] round_to = 10``:
+    64 -> 60, 65 -> 70)."""
+    low = points - points % step
+    return low + step if points - low >= step - step // 2 else low
+
+
 def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_points: list[int],
                tricks: list[Trick]) -> Score:
     """Scoring (SPEC three-hand-auction-48 and four-hand-widow-48; docs/rules.md "Play and
@@ -69,6 +76,8 @@ def score_deal(rules: Rules, soloist: int, bid: int, melds: list[int], card_poin
         side_tricks[side_of(rules, trick.winner)] += 1
     all_taken = [n == len(tricks) for n in side_tricks]
     bonus = rules.all_tricks_bonus if any(all_taken) else 0  # [widow] all_tricks_bonus
+    if rules.round_to > 1:  # [points] round_to: each side's card points, half up
+        side_points = [rounded(p, rules.round_to) for p in side_points]
     totals = [(side_meld[s] if side_tricks[s] > 0 else 0) + side_points[s]
               + (bonus if all_taken[s] else 0) for s in range(sides)]
     own = side_of(rules, soloist)
@@ -84,15 +93,30 @@ def score_conceded(rules: Rules, soloist: int, bid: int, melds: list[int]) -> Sc
     """A deal the soloist gave up before the first lead (Abgehen, SPEC "House variants of
     today's Binokel"): his side scores minus the bid, once, and no meld (in a partnership game
     his partner's meld is lost too); every other side scores its meld (the sum of its seats')
-    plus ``rules.concede_bonus``. No bonus, not made."""
+    plus :func:`concession_payout`. No bonus, not made."""
     side_scores = [0] * n_sides(rules)
     for seat in range(rules.players):
         side_scores[side_of(rules, seat)] += melds[seat]
     for side in range(len(side_scores)):
-        side_scores[side] += rules.concede_bonus
+        side_scores[side] += concession_payout(rules, bid)
     side_scores[side_of(rules, soloist)] = -bid
     scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
     return Score(0, False, side_scores, scores)
+
+
+def concession_payout(rules: Rules, bid: int) -> int:
+    """What each opposing side adds to its meld after Abgehen: ``rules.concede_bonus``, or with
+    ``concede_payout = "half_bid"`` half the bid rounded up to the ladder's step there (the
+    step of the last rung starting at or below the bid)."""
+    if rules.concede_payout == "bonus":
+        return rules.concede_bonus
+    step = [s for start, s in rules.bid_ladder if start <= bid][-1] if any(
+        start <= bid for start, _ in rules.bid_ladder) else rules.bid_ladder[0][1]
+    half = bid / 2
+    k = 0
+    while k * step < half:
+        k += 1
+    return k * step
 
 
 def score_durch(rules: Rules, soloist: int, tricks: list) -> Score:

@@ -39,6 +39,7 @@ SCOPES = ("around", "cards", "trump", "non_trump", "per_suit")
 TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "soloist", "non_dealer")  # "soloist": the widow games' bid winner
+CONCEDE_PAYOUTS = ("bonus", "half_bid")  # [widow] concede_payout (SPEC "Today's practice")
 ALL_PASS = ("dealer_at_minimum",)  # SPEC: if the first three pass, the dealer plays at the minimum
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
@@ -109,6 +110,12 @@ class Rules:
     widow_demand: bool = True  # [widow] demand: the soloist may demand a card (widow games)
     widow_concede: bool = True  # [widow] concede: the soloist may give up (Abgehen) before play
     concede_bonus: int = 30  # [widow] concede_bonus: what each opposing side adds to its meld
+    # [widow] concede_payout: after Abgehen each opposing side adds concede_bonus ("bonus") or
+    # half the bid, rounded up to the ladder's step ("half_bid")
+    concede_payout: str = "bonus"
+    # [points] round_to (widow games): each side's card points rounded to a multiple of it, half
+    # up, before its total is compared with the bid; 1: not rounded
+    round_to: int = 1
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
     all_tricks_bonus: int = 1000  # [widow] all_tricks_bonus: a side taking every trick adds it
     widow_bettel: bool = False  # [widow] bettel: the soloist may declare Bettel (no trick)
@@ -158,11 +165,12 @@ _KNOWN_KEYS = {
     "deck": {"ranks", "copies"},
     "deal": {"players", "partnerships", "hand_size", "widow", "talon"},
     "trump": {"chosen_by", "requires", "turned_bonus", "swap_meld", "exchange"},
-    "points": {"ranks", "last_trick"},
+    "points": {"ranks", "last_trick", "round_to"},
     "play": {"strict", "first_leader", "strict_phase1", "close"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
     "game": {"target", "claim"},
-    "widow": {"demand", "concede", "concede_bonus", "durch", "all_tricks_bonus", "bettel"},
+    "widow": {"demand", "concede", "concede_bonus", "concede_payout", "durch", "all_tricks_bonus",
+              "bettel"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
 
@@ -433,6 +441,10 @@ def _rules_from_dict(data: dict) -> Rules:
         _check_number(value, f"points.ranks.{key}")
         rank_points[r] = value
     last_trick = _int_at_least(points, "last_trick", "points", 0, 0)
+    round_to = _int_at_least(points, "round_to", "points", 1, 1)
+    if round_to > 1 and not (widow and not talon):
+        raise RulesError("points.round_to: only the widow games round card points (this "
+                         "variant's engine counts them exactly); remove it")
 
     play = _section(data, "play")
     strict = _choice(play, "strict", STRICT_MODES, "play", "always")
@@ -460,6 +472,13 @@ def _rules_from_dict(data: dict) -> Rules:
     if "concede_bonus" in widow_rules and not concede:
         raise RulesError("widow.concede_bonus: only a game with Abgehen (widow.concede = true) "
                          "has a concede bonus; remove it or set concede = true")
+    concede_payout = _choice(widow_rules, "concede_payout", CONCEDE_PAYOUTS, "widow", "bonus")
+    if "concede_payout" in widow_rules and not concede:
+        raise RulesError("widow.concede_payout: only a game with Abgehen (widow.concede = true) "
+                         "pays for a concession; remove it or set concede = true")
+    if concede_payout == "half_bid" and "concede_bonus" in widow_rules:
+        raise RulesError("widow.concede_bonus: with concede_payout = \"half_bid\" the opponents "
+                         "score half the bid, not the bonus; remove one of the two")
     durch = _get(widow_rules, "durch", bool, "widow", False)
     all_tricks_bonus = _int_at_least(widow_rules, "all_tricks_bonus", "widow", 0, 1000)
     bettel = _get(widow_rules, "bettel", bool, "widow", False)
@@ -505,12 +524,13 @@ def _rules_from_dict(data: dict) -> Rules:
         ranks=ranks, copies=copies, players=players,
         partnerships=tuple(tuple(team) for team in partners), hand_size=hand_size,
         widow=widow, talon=talon, trump_chosen_by=chosen_by, trump_requires=requires,
-        rank_points=tuple(rank_points), last_trick=last_trick, strict=strict,
+        rank_points=tuple(rank_points), last_trick=last_trick, round_to=round_to, strict=strict,
         first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
-        widow_concede=concede, concede_bonus=concede_bonus, widow_durch=durch,
+        widow_concede=concede, concede_bonus=concede_bonus, concede_payout=concede_payout,
+        widow_durch=durch,
         all_tricks_bonus=all_tricks_bonus, widow_bettel=bettel, claim=claim, stock_close=close,
         trump_exchange=exchange,
     )

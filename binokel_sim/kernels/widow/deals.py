@@ -89,6 +89,7 @@ from binokel_sim.kernels.widow.knowledge import (
     widow_part,
 )
 from binokel_sim.kernels.widow.score import (
+    concede_payout,
     score_bettel,
     score_conceded,
     score_durch,
@@ -110,7 +111,9 @@ CFG_TABLE_LOW = 11
 CFG_DURCH = 12  # 1 when the soloist may declare Durch ([widow] durch)
 CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
 CFG_BETTEL = 14  # 1 when the soloist may declare Bettel ([widow] bettel)
-CFG_TUNE = 15  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
+CFG_HALF_BID = 15  # 1 when a concession pays half the bid ([widow] concede_payout = "half_bid")
+CFG_ROUND_TO = 16  # a side's card points rounded to a multiple of this, half up ([points] round_to)
+CFG_TUNE = 17  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
 N_CFG = CFG_TUNE + 2 * N_TUNE
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
@@ -455,7 +458,7 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
     """:func:`score_sides` on its own (for tests): writes ``scores`` (int64 (P,)) and returns
     ``(bonus, made, soloist side total)``."""
     return score_sides(melds, card_pts, won, soloist, bid, cfg[CFG_PLAYERS], cfg[CFG_HAND],
-                       cfg[CFG_PAIRS] != 0, cfg[CFG_SWEEP], scores,
+                       cfg[CFG_PAIRS] != 0, cfg[CFG_SWEEP], cfg[CFG_ROUND_TO], scores,
                        np.empty((4, 4), dtype=np.int64))
 
 
@@ -794,8 +797,10 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                     card_pts[seat] = 0
                     won[seat] = 0
                 if conceded:  # no play: minus the bid, the others their meld and the bonus
+                    payout = concede_payout(cfg[CFG_CONCEDE_BONUS], cfg[CFG_HALF_BID] != 0, bid,
+                                            table.ladder)
                     bonus, made, solo_total = score_conceded(
-                        melds, soloist, bid, n_players, pairs, cfg[CFG_CONCEDE_BONUS], scores, sums)
+                        melds, soloist, bid, n_players, pairs, payout, scores, sums)
                     if record:
                         for k in range(hand):
                             trick_leaders[d, k] = -1
@@ -816,7 +821,8 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                     if search is not None and learning and not durch and not bettel:
                         widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
                                               buried, bid, trump, melds, table.show_rows,
-                                              card_points, hand, cfg[CFG_SWEEP])
+                                              card_points, hand, cfg[CFG_SWEEP],
+                                              cfg[CFG_ROUND_TO])
                     # the first lead: the soloist, or the player left of the dealer
                     leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
                     # the played cards' planes start as the absent types, int64 as the talon loop's:
@@ -840,8 +846,7 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                     else:
                         bonus, made, solo_total = score_sides(
                             melds, card_pts, won, soloist, bid, n_players, hand, pairs,
-                            cfg[CFG_SWEEP],
-                                                              scores, sums)
+                            cfg[CFG_SWEEP], cfg[CFG_ROUND_TO], scores, sums)
                 # --- what the item keeps ---------------------------------------------------------
                 named = -1 if trump == NO_TRUMP else trump  # what the records call the trump
                 if record:

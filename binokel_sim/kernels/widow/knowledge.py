@@ -62,10 +62,11 @@ from binokel_sim.kernels.widow.score import score_sides
 
 # info: on, soloist, holder (-1: no demand), demanded type, the type given back, bid, the buried
 # cards' points, how many cards are buried, the tricks of a deal, the types the holder has played,
-# what a side taking every trick adds ([widow] all_tricks_bonus)
+# what a side taking every trick adds ([widow] all_tricks_bonus), what card points are rounded to
+# ([points] round_to)
 (W_ON, W_SOLOIST, W_HOLDER, W_DEMAND, W_GIVEN, W_BID, W_BURIED_POINTS, W_BURIED_N, W_TRICKS,
- W_HOLDER_PLAYED, W_SWEEP) = range(11)
-N_WIDOW_INFO = 11
+ W_HOLDER_PLAYED, W_SWEEP, W_ROUND_TO) = range(12)
+N_WIDOW_INFO = 12
 
 
 WidowKnowledge = namedtuple("WidowKnowledge", [
@@ -98,7 +99,7 @@ def widow_part(n_players, active, live_points, live_won):
 
 @njit
 def widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried, bid, trump,
-                          melds, show_rows, card_points, n_tricks, sweep):
+                          melds, show_rows, card_points, n_tricks, sweep, round_to):
     """The knowledge when the first trick starts: every seat's shown meld cards (``flat``: the
     hands' planes, seat-major) as known copies, the demanded type excluded for the seats after
     the soloist and before the holder, ``lower`` the widow (``widow`` its card types) and the
@@ -136,6 +137,7 @@ def widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, bu
     info[W_BURIED_N] = buried.shape[0]
     info[W_TRICKS] = n_tricks
     info[W_SWEEP] = sweep
+    info[W_ROUND_TO] = round_to
     info[W_HOLDER_PLAYED] = 0
 
 
@@ -276,7 +278,8 @@ def _value(part, points, won, seat, kept, pairs):
                 tricks[s] = part.live_won[s] + won[s]
             card_pts[soloist] += kept
             score_sides(melds, card_pts, tricks, soloist, info[W_BID], n_players,
-                        info[W_TRICKS], pairs, info[W_SWEEP], scores, part.sums)
+                        info[W_TRICKS], pairs, info[W_SWEEP], info[W_ROUND_TO], scores,
+                        part.sums)
             n_sides = 2 if pairs else n_players
             own = seat % 2 if pairs else seat
             value = np.int64(0)

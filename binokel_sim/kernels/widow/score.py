@@ -11,11 +11,13 @@ def side_of(seat, pairs):
 
 
 @njit
-def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, sweep, scores, sums):
+def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, sweep, round_to,
+                scores, sums):
     """Score a played deal (docs/rules.md, "Play and scoring"): writes ``scores`` (every seat its
     side's score) and returns ``(bonus, made, soloist side total)``; ``sweep`` is what a side
-    that takes every trick adds (``[widow] all_tricks_bonus``). ``sums`` int64 (4, 4) is
-    scratch (per side: meld, card points, tricks, total)."""
+    that takes every trick adds (``[widow] all_tricks_bonus``); ``round_to`` above 1 rounds
+    each side's card points to a multiple of it, half up (``[points] round_to``). ``sums``
+    int64 (4, 4) is scratch (per side: meld, card points, tricks, total)."""
     n_sides = 2 if pairs else n_players
     for q in range(n_sides):
         sums[0, q] = 0
@@ -28,6 +30,8 @@ def score_sides(melds, card_pts, won, soloist, bid, n_players, hand, pairs, swee
         sums[2, q] += won[seat]
     bonus = 0
     for q in range(n_sides):
+        if round_to > 1:
+            sums[1, q] = (sums[1, q] + round_to // 2) // round_to * round_to
         sums[3, q] = sums[1, q] + (sums[0, q] if sums[2, q] > 0 else 0)
         if sums[2, q] == hand:
             bonus = sweep
@@ -56,6 +60,22 @@ def score_conceded(melds, soloist, bid, n_players, pairs, bonus, scores, sums):
         q = side_of(seat, pairs)
         scores[seat] = -bid if q == solo else sums[0, q] + bonus
     return 0, False, -bid
+
+
+@njit
+def concede_payout(cfg_bonus, half_bid, bid, ladder):
+    """What each opposing side adds to its meld after Abgehen: ``cfg_bonus`` (``[widow]
+    concede_bonus``), or with ``half_bid`` (``[widow] concede_payout = "half_bid"``) half the
+    bid rounded up to a multiple of the step of the ladder's rung that holds the bid (270 on a
+    ladder in tens: 140)."""
+    if not half_bid:
+        return cfg_bonus
+    step = ladder[0, 1]
+    for rung in range(ladder.shape[0]):
+        if ladder[rung, 0] <= bid:
+            step = ladder[rung, 1]
+    half = (bid + 1) // 2
+    return (half + step - 1) // step * step
 
 
 @njit
