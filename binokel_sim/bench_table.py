@@ -22,7 +22,8 @@ from binokel_sim.variants import Rules, find_variant
 
 V80 = "four-hand-80"
 TALON = ("two-hand-48", "three-hand-72", "four-hand-72")
-WIDOW = ("three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40")
+WIDOW = ("three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "swabian-3-40-tournament",
+         "kreuz-4-40")
 SIXTY_SIX = ("sixty-six",)
 ALL = (V80, *TALON, *WIDOW, *SIXTY_SIX)
 

@@ -51,6 +51,10 @@ PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", 
                      "lead_void_opp", "lead_void_partner", "lead_copies", "lead_singleton",
                      "lead_trump_out", "lead_trump_drawn", "infer", "lead_beaters")
 _override: dict[str, dict[str, int]] = {}
+# variants that play another variant's fitted knobs until their own are fitted: the tournament
+# count of the Swabian game is that game with other card points (SPEC "Today's practice"); its
+# gain over the heuristic is measured by a duel (docs/results.md, "Expert policy")
+BORROWED = {"swabian-3-40-tournament": "swabian-3-40"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -62,6 +66,8 @@ def knobs(variant: str, defaults: dict[str, int]) -> dict[str, int]:
     """The expert's knobs for ``variant``: the fitted ones of ``expert_play.json`` (or of
     :func:`override`), each knob it does not name at the heuristic's value (``defaults``: every
     knob of the variant's family by name, :data:`KNOBS` or :data:`PARTNERSHIP_KNOBS`)."""
+    if variant not in _override and variant not in _model()["variants"]:
+        variant = BORROWED.get(variant, variant)
     fitted = _override.get(variant)
     if fitted is None:
         fitted = _model()["variants"].get(variant, {}).get("knobs", {})
@@ -73,8 +79,10 @@ def knobs(variant: str, defaults: dict[str, int]) -> dict[str, int]:
 
 
 def fitted_variants() -> list[str]:
-    """The variants whose expert knobs are fitted (or set by :func:`override`)."""
-    return sorted(set(_model()["variants"]) | set(_override))
+    """The variants whose expert knobs are fitted (or set by :func:`override`, or borrowed
+    from a fitted variant: :data:`BORROWED`)."""
+    fitted = set(_model()["variants"]) | set(_override)
+    return sorted(fitted | {v for v, source in BORROWED.items() if source in fitted})
 
 
 def fitted(variant: str) -> bool:

@@ -25,12 +25,12 @@ binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 
   --policy expert --out results/calibration/four-hand-80-expert --format json > /dev/null
 # the widow games (issue 27): the plain forecast of every bidding widow game, heuristic auctions
 # and play, 500 samples a forecast (about a minute each on two cores)
-for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40; do
+for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
   binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 --policy heuristic \
     --out "results/calibration/$v" --format json > /dev/null
 done
 # issue 28: the widow games' expert (their default policy) as the forecast and the outcome policy
-for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40; do
+for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
   binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 --policy expert \
     --out "results/calibration/$v-expert" --format json > /dev/null
 done

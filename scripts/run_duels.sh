@@ -26,7 +26,7 @@ for v in three-hand-72 four-hand-72; do
   binokel-sim match --variant "$v" -a sampling -b heuristic --games 500 --seed 1 \
     --out "results/duels/match-$v-sampling-vs-heuristic.json"
 done
-for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 kreuz-4-40; do
+for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
   binokel-sim duel --variant "$v" -a sampling -b heuristic --deals 2000 --seed 1 \
     --out "results/duels/duel-$v-sampling-vs-heuristic.json"
   binokel-sim match --variant "$v" -a sampling -b heuristic --games 2000 --seed 1 \

@@ -9,12 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results/duels
 for v in two-hand-48 three-hand-72 four-hand-72 four-hand-80 three-hand-auction-48 \
-    four-hand-widow-48 swabian-3-40 kreuz-4-40; do
+    four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
   binokel-sim duel --variant "$v" -a expert -b heuristic --deals 20000 --seed 11 \
     --out "results/duels/duel-$v-expert-vs-heuristic.json"
 done
 for v in two-hand-48 three-hand-72 four-hand-72 four-hand-80 three-hand-auction-48 \
-    four-hand-widow-48 swabian-3-40 kreuz-4-40; do
+    four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
   binokel-sim duel --variant "$v" -a expert -b sampling --deals 2000 --seed 11 \
     --out "results/duels/duel-$v-expert-vs-sampling.json"
 done

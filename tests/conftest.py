@@ -87,8 +87,8 @@ settings.load_profile("ci")
 # Swabian games of "House variants" and "Variant sixty-six"), written out here rather than read
 # from the package, so a variant that silently disappears fails the tests.
 VARIANT_NAMES = ["four-hand-72", "four-hand-80", "four-hand-widow-48", "kreuz-4-40",
-                 "sixty-six", "swabian-3-40", "three-hand-72", "three-hand-auction-48",
-                 "two-hand-48"]
+                 "sixty-six", "swabian-3-40", "swabian-3-40-tournament", "three-hand-72",
+                 "three-hand-auction-48", "two-hand-48"]
 
 
 @pytest.fixture(params=VARIANT_NAMES)

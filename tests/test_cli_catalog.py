@@ -28,7 +28,7 @@ from conftest import VARIANT_NAMES, assert_one_line_error, ok, runner
 TALON_GAMES = ["four-hand-72", "three-hand-72", "two-hand-48"]
 DEAL_ODDS_GAMES = TALON_GAMES + ["sixty-six"]  # the games without an auction
 AUCTION_GAMES = ["four-hand-80", "four-hand-widow-48", "kreuz-4-40", "swabian-3-40",
-                 "three-hand-auction-48"]
+                 "swabian-3-40-tournament", "three-hand-auction-48"]
 # every command of the app: a new command must say which variants it takes
 EVERY_COMMAND = ["variants", "analyze", "meld-odds", "bid-odds", "deal-odds", "batch", "report",
                  "duel", "match", "play", "calibrate", "solve", "bench", "warm-up", "serve"]
@@ -38,7 +38,8 @@ ALIASES = {"two-hand-48": ["binokel-2"], "four-hand-80": ["binokel-80", "double-
            "three-hand-72": ["binokel-3-72"], "four-hand-72": ["binokel-4-72"],
            "swabian-3-40": ["binokel", "swabian", "binokel-3"],
            "kreuz-4-40": ["kreuzbinokel", "kreuz", "binokel-4"],
-           "sixty-six": ["sechsundsechzig", "66"]}
+           "sixty-six": ["sechsundsechzig", "66"],
+           "swabian-3-40-tournament": ["binokel-tournament", "swabian-tournament"]}
 
 
 # --- which commands take which variants ------------------------------------------------------------

@@ -46,6 +46,7 @@ WHOLE_RUN = {  # the driver of a whole run and today's dict builder, per engine 
     "three-hand-auction-48": (run_widow_play, legacy_records.widow_records),
     "four-hand-widow-48": (run_widow_play, legacy_records.widow_records),
     "swabian-3-40": (run_widow_play, legacy_records.widow_records),
+    "swabian-3-40-tournament": (run_widow_play, legacy_records.widow_records),
     "kreuz-4-40": (run_widow_play, legacy_records.widow_records),
     # a family newer than the stream: its one dict builder, over the whole run
     "sixty-six": (run_sixty_six_play,

@@ -34,6 +34,7 @@ CONTRACT = {
     "four-hand-72": (4, 72, 3, 12, 0, 24),  # 12 each; the 49th card is turned and ends the talon
     # SPEC "House variants": 40 cards (2 copies of J Q K 10 A), a Dabb of 4
     "swabian-3-40": (3, 40, 2, 12, 4, 0),  # 12 each
+    "swabian-3-40-tournament": (3, 40, 2, 12, 4, 0),  # the Swabian game, another card count
     "kreuz-4-40": (4, 40, 2, 9, 4, 0),  # 9 each
     # SPEC "Variant sixty-six": 24 cards (9 J Q K 10 A once), 6 each, a stock of 12 (the turned
     # trump its last card)
@@ -80,6 +81,7 @@ def test_variant_shape_matches_the_contract(name):
     ("three-hand-72", 370),  # 4 x 3 x 30 = 360, + 10 (card points as in two-hand-48)
     ("four-hand-72", 370),
     ("swabian-3-40", 250),  # 4 x 2 x (A 11 + 10 10 + K 4 + Q 3 + J 2 = 30) = 240, + 10
+    ("swabian-3-40-tournament", 250),  # 4 x 2 x (A 10 + 10 10 + K 10) = 240, + 10
     ("kreuz-4-40", 250),
 ])
 def test_total_card_points(name, total):

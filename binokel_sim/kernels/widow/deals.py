@@ -84,6 +84,7 @@ from binokel_sim.kernels.strict.tricks import (
 )
 from binokel_sim.kernels.widow.knobs import W_BID, W_BURY, W_VOID
 from binokel_sim.kernels.widow.knowledge import (
+    DealScoring,
     WidowTeam,
     widow_knowledge_start,
     widow_part,
@@ -821,8 +822,9 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                     if search is not None and learning and not durch and not bettel:
                         widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow,
                                               buried, bid, trump, melds, table.show_rows,
-                                              card_points, hand, cfg[CFG_SWEEP],
-                                              cfg[CFG_ROUND_TO])
+                                              card_points,
+                                              DealScoring(hand, cfg[CFG_SWEEP],
+                                                          cfg[CFG_ROUND_TO]))
                     # the first lead: the soloist, or the player left of the dealer
                     leader = soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players
                     # the played cards' planes start as the absent types, int64 as the talon loop's:

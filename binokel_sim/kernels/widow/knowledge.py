@@ -97,9 +97,15 @@ def widow_part(n_players, active, live_points, live_won):
                           np.zeros((4, 4), dtype=np.int64))
 
 
+# how a widow deal is scored, as the sampling policy's play-outs score it: the tricks of a deal,
+# what a side taking every trick adds ([widow] all_tricks_bonus) and what each side's card points
+# are rounded to ([points] round_to; 1: not rounded)
+DealScoring = namedtuple("DealScoring", ["n_tricks", "sweep", "round_to"])
+
+
 @njit
 def widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, buried, bid, trump,
-                          melds, show_rows, card_points, n_tricks, sweep, round_to):
+                          melds, show_rows, card_points, scoring):
     """The knowledge when the first trick starts: every seat's shown meld cards (``flat``: the
     hands' planes, seat-major) as known copies, the demanded type excluded for the seats after
     the soloist and before the holder, ``lower`` the widow (``widow`` its card types) and the
@@ -135,9 +141,9 @@ def widow_knowledge_start(knows, flat, soloist, holder, demand, given, widow, bu
     info[W_BID] = bid
     info[W_BURIED_POINTS] = points
     info[W_BURIED_N] = buried.shape[0]
-    info[W_TRICKS] = n_tricks
-    info[W_SWEEP] = sweep
-    info[W_ROUND_TO] = round_to
+    info[W_TRICKS] = scoring.n_tricks
+    info[W_SWEEP] = scoring.sweep
+    info[W_ROUND_TO] = scoring.round_to
     info[W_HOLDER_PLAYED] = 0
 
 
