@@ -87,9 +87,10 @@ def test_bid_odds_out_file(tmp_path, suffix):
 def test_duel_json():
     obj = json.loads(ok("duel", "--deals", "3000", "--format", "json").stdout)
     assert {"deals", "mean_diff", "ci_low", "ci_high"} <= set(obj)
-    assert obj["deals"] == 3000 and obj["a"] == "heuristic" and obj["b"] == "random"
+    # side A defaults to the variant's default policy (expert where it plays), B to random
+    assert obj["deals"] == 3000 and obj["a"] == "expert" and obj["b"] == "random"
     assert obj["ci_low"] <= obj["mean_diff"] <= obj["ci_high"]
-    assert obj["ci_low"] > 0  # the heuristic wins by ~60 points a deal
+    assert obj["ci_low"] > 0  # the expert wins by ~75 points a deal
     again = ok("duel", "--deals", "3000", "--format", "json").stdout
     assert json.loads(again) == obj
 

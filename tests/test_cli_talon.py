@@ -69,7 +69,7 @@ def test_match_json(variant):
     assert result["p_win_a"] > 0.8 and result["mean_deals"] >= 1
     assert json.loads(ok(*args).stdout) == result
     table = ok("match", "--variant", variant, "--games", "50")
-    assert "P(heuristic wins)" in table.stdout
+    assert "P(expert wins)" in table.stdout  # side A's default: expert where it plays
 
 
 @pytest.mark.parametrize("variant", TALON_VARIANTS)

@@ -25,15 +25,26 @@ from binokel_sim.variants import RulesError, find_variant, rules_from_dict
 from conftest import assert_one_line_error, invoke, ok
 
 
-def half_bid(name: str, ladder_from: int | None = 300):
-    """A built-in widow game paying half the bid after Abgehen (the bonus key removed: the two
-    are refused together), bidding from ``ladder_from`` so that soloists often give up."""
+def with_keys(name: str, ladder_from: int | None = None, **sections: dict):
+    """Built-in game ``name`` with these keys per section (``widow={"concede_payout": ...}``; a
+    value None removes the key), bidding from ``ladder_from`` when given."""
     data = builtin_dict(name)
     if ladder_from is not None:
         data["bidding"]["ladder"] = [[ladder_from, 10]]
-    data["widow"].pop("concede_bonus", None)
-    data["widow"]["concede_payout"] = "half_bid"
-    return rules_from_dict(data, f"{name} (half bid)")
+    for section, keys in sections.items():
+        for key, value in keys.items():
+            if value is None:
+                data[section].pop(key, None)
+            else:
+                data[section][key] = value
+    return rules_from_dict(data, f"{name} (house)")
+
+
+def half_bid(name: str, ladder_from: int | None = 300):
+    """A built-in widow game paying half the bid after Abgehen (the bonus key removed: the two
+    are refused together), bidding from ``ladder_from`` so that soloists often give up."""
+    return with_keys(name, ladder_from, widow={"concede_bonus": None,
+                                               "concede_payout": "half_bid"})
 
 
 # --- the key -------------------------------------------------------------------------------------
@@ -149,12 +160,8 @@ def test_the_text_view_says_half_the_bid():
 
 # --- [points] round_to -----------------------------------------------------------------------
 
-def rounding(name: str, ladder_from: int | None = None, round_to: int = 10):
-    data = builtin_dict(name)
-    data["points"]["round_to"] = round_to
-    if ladder_from is not None:
-        data["bidding"]["ladder"] = [[ladder_from, 10]]
-    return rules_from_dict(data, f"{name} (rounded to {round_to})")
+def rounding(name: str, round_to: int = 10):
+    return with_keys(name, points={"round_to": round_to})
 
 
 @pytest.mark.parametrize("points, step, want", [
@@ -235,3 +242,58 @@ def test_a_sampling_soloist_plays_the_rounded_score():
     kernel = kernel_records(rules, [POLICY_NAMES[n] for n in names], 6, 23, 0, 2, 0,
                             n_samples=3)
     assert kernel == widow_twin.play_deals(rules, 6, 23, 2, policies=names, n_samples=3)
+
+
+# --- [bidding] all_pass = "vorhand_opens" ------------------------------------------------------
+
+def vorhand_opens(name: str):
+    return with_keys(name, bidding={"all_pass": "vorhand_opens"})
+
+
+def test_all_pass_values_and_refusals():
+    assert vorhand_opens("swabian-3-40").all_pass == "vorhand_opens"
+    assert find_variant("kreuz-4-40").all_pass == "dealer_at_minimum"
+    data = builtin_dict("swabian-3-40")
+    data["bidding"]["all_pass"] = "redeal"
+    with pytest.raises(RulesError, match="'redeal' .* is not played yet"):
+        rules_from_dict(data)
+    data = builtin_dict("four-hand-80")
+    data["bidding"]["all_pass"] = "vorhand_opens"
+    with pytest.raises(RulesError, match="played by the widow games only"):
+        rules_from_dict(data)
+
+
+@pytest.fixture(params=["swabian-3-40", "kreuz-4-40", "three-hand-auction-48"])
+def opening(request):
+    return vorhand_opens(request.param)
+
+
+@pytest.mark.parametrize("mix", ["all", "some"])
+def test_vorhand_opens_deals_equal_the_twin(opening, mix):
+    _, kernel, twin = heuristic_mix(opening, mix, 100)
+    assert kernel == twin
+    assert all(r["bids"][0]["bid"] is not None for r in kernel)
+
+
+def test_vorhand_opens_records_replay(opening):
+    for policy in ("random", "heuristic"):
+        records = list(widow_records(widow_games.run_play(opening, 2000, 5, policy)))
+        for record in records:
+            replay_widow(opening, record)
+        first = [r["bids"][0] for r in records]
+        assert all(c["bid"] == opening.bid_ladder[0][0] for c in first)
+        assert all(c["seat"] == (r["dealer"] + 1) % opening.players
+                   for c, r in zip(first, records))
+    # the same deals under the built-in rule: a random Vorhand passes in half of them
+    plain = list(widow_records(widow_games.run_play(find_variant(opening.name), 2000, 5,
+                                                    "random")))
+    assert 0.4 < sum(r["bids"][0]["bid"] is None for r in plain) / 2000 < 0.6
+
+
+def test_the_checker_refuses_vorhand_passing(opening):
+    built_in = find_variant(opening.name)
+    record = next(r for r in widow_records(widow_games.run_play(built_in, 300, 5, "random"))
+                  if r["bids"][0]["bid"] is None)
+    replay_widow(built_in, record)
+    with pytest.raises(AssertionError, match="Vorhand .* passes at his first call"):
+        replay_widow(opening, record)

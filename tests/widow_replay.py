@@ -232,6 +232,9 @@ class _Replay(RecordCheck):
                        lambda: f"{what}: seat {seat} calls, but it is seat {turn}'s "
                                f"turn{first}")
             value = call["bid"]
+            self.check(value is not None or i > 0 or rules.all_pass != "vorhand_opens",
+                       lambda: f"{what}: Vorhand (seat {seat}) passes at his first call, but "
+                               f"with all_pass = 'vorhand_opens' he may not")
             if value is None:
                 still_in[seat] = False
             else:

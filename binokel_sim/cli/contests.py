@@ -35,9 +35,9 @@ from binokel_sim.cli.base import (
 )
 from binokel_sim.cli.render import percent, percent_interval
 
-PolicyA = Annotated[str, typer.Option(
-    "--a", "-a", "--policy-a",
-    help="Side A's policy (as --policy: docs/commands.md).")]
+PolicyA = Annotated[Optional[str], typer.Option(
+    "--a", "-a", "--policy-a", show_default=False,
+    help="Side A's policy (as --policy; default expert where it plays, else heuristic).")]
 PolicyB = Annotated[str, typer.Option(
     "--b", "-b", "--policy-b", help="Side B's policy (every other side).")]
 InferenceOpt = Annotated[str, typer.Option(
@@ -57,7 +57,7 @@ def one_row(result: dict):
 
 @command()
 def duel(
-    a: PolicyA = "heuristic",
+    a: PolicyA = None,
     b: PolicyB = "random",
     variant: VariantOpt = "four-hand-80",
     rules_file: RulesOpt = None,
@@ -84,11 +84,13 @@ def duel(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.contests import duel_summary
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.families import sides
     from binokel_sim.run_time import Work, playout_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        a = a if a is not None else default_policy(rules)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         samples_per_move = samples_per_move_for(samples_per_move, a, b)
@@ -115,7 +117,7 @@ def duel(
 
 @command()
 def match(
-    a: PolicyA = "heuristic",
+    a: PolicyA = None,
     b: PolicyB = "random",
     variant: VariantOpt = "two-hand-48",
     rules_file: RulesOpt = None,
@@ -140,10 +142,12 @@ def match(
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
     from binokel_sim.contests import match_summary
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.run_time import DEALS_PER_GAME, Work, playout_seconds
 
     with domain_errors():
         rules = resolve_rules(variant, rules_file)
+        a = a if a is not None else default_policy(rules)
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         samples_per_move = samples_per_move_for(samples_per_move, a, b)

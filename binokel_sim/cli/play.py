@@ -10,7 +10,7 @@ import typer
 from binokel_sim.cli.base import (
     CardNotation,
     CardsOpt,
-    PolicyOpt,
+    DefaultPolicyOpt,
     RulesOpt,
     SamplesOpt,
     SamplesPerMoveOpt,
@@ -58,7 +58,7 @@ def play(
         "--deal", metavar="I",
         help="Start at deal I of the seed's run (numbered from 0): its record is line I of "
              "--deals I+1; --deals then counts from I (default 1).")] = None,
-    policy: PolicyOpt = "heuristic",
+    policy: DefaultPolicyOpt = None,
     samples_per_move: SamplesPerMoveOpt = None,
     threads: ThreadsOpt = None,
     fmt: Annotated[PlayFormat, typer.Option(
@@ -85,6 +85,7 @@ def play(
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.cards import card_notation
+    from binokel_sim.engines.policies import default_policy
     from binokel_sim.records.stream import record_frames, write_records
     from binokel_sim.run_time import RECORDS_PER_S, Work, playout_seconds
     from binokel_sim.simulate import MAX_DEALS
@@ -93,6 +94,7 @@ def play(
     stopped = STOPPED_STDOUT if to_stdout else "stopped by Ctrl-C; nothing was written"
     with domain_errors(stopped):
         rules = resolve_rules(variant, rules_file)
+        policy = policy if policy is not None else default_policy(rules)
         fmt = output_format(fmt, out_file)
         threads = clamp_threads(threads)
         samples_per_move = samples_per_move_for(samples_per_move, policy)

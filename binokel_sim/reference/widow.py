@@ -107,7 +107,9 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
     the random policy on every seat: starting at seat ``dealer + 1``, the players still in take
     turns; each call is a pass (option 0, final) or the smallest ladder bid above the current one
     (option 1), one draw of 2. The auction ends as soon as one player is left; he makes no call.
-    If nobody bid, the dealer is the soloist at the minimum bid. A seat with a limit in
+    If nobody bid, the dealer is the soloist at the minimum bid; with ``all_pass =
+    "vorhand_opens"`` the first call (Vorhand's) is never a pass (a pass drawn becomes the
+    minimum bid). A seat with a limit in
     ``limits`` (the heuristic's) bids while the smallest bid is within it and reads no draw.
 
     Returns ``(soloist, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
@@ -125,6 +127,8 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
             limit = None if limits is None else limits[seat]
             call = choose([None, offer], pick) if limit is None else (
                 offer if offer <= limit else None)
+            if call is None and not calls and rules.all_pass == "vorhand_opens":
+                call = offer  # Vorhand, the first to call, may not pass: he opens
             if call is None:
                 still_in[seat] = False
                 calls.append((seat, None))

@@ -40,7 +40,7 @@ TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "soloist", "non_dealer")  # "soloist": the widow games' bid winner
 CONCEDE_PAYOUTS = ("bonus", "half_bid")  # [widow] concede_payout (SPEC "Today's practice")
-ALL_PASS = ("dealer_at_minimum",)  # SPEC: if the first three pass, the dealer plays at the minimum
+ALL_PASS = ("dealer_at_minimum", "vorhand_opens")  # SPEC: if the first three pass, the dealer plays at the minimum
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
 
@@ -116,6 +116,9 @@ class Rules:
     # [points] round_to (widow games): each side's card points rounded to a multiple of it, half
     # up, before its total is compared with the bid; 1: not rounded
     round_to: int = 1
+    # [bidding] all_pass: when nobody bids, the dealer plays at the minimum
+    # ("dealer_at_minimum"), or Vorhand may not pass at his first call ("vorhand_opens")
+    all_pass: str = "dealer_at_minimum"
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
     all_tricks_bonus: int = 1000  # [widow] all_tricks_bonus: a side taking every trick adds it
     widow_bettel: bool = False  # [widow] bettel: the soloist may declare Bettel (no trick)
@@ -493,7 +496,13 @@ def _rules_from_dict(data: dict) -> Rules:
         if ladder and step[0] <= ladder[-1][0]:
             raise RulesError(f"bidding.ladder[{i}]: must start above the previous rung")
         ladder.append((step[0], step[1]))
-    _choice(bidding, "all_pass", ALL_PASS, "bidding", ALL_PASS[0])
+    if _get(bidding, "all_pass", str, "bidding", ALL_PASS[0]) == "redeal":
+        raise RulesError("bidding.all_pass: 'redeal' (the deal void and dealt again) is not "
+                         "played yet; use dealer_at_minimum or vorhand_opens")
+    all_pass = _choice(bidding, "all_pass", ALL_PASS, "bidding", ALL_PASS[0])
+    if all_pass != ALL_PASS[0] and not (widow and not talon):
+        raise RulesError(f"bidding.all_pass: {all_pass!r} is played by the widow games only; "
+                         f"this variant's auction plays {ALL_PASS[0]!r}")
     min_meld = _int_at_least(bidding, "min_meld", "bidding", 0, 0)
     min_play = _int_at_least(bidding, "min_play", "bidding", 0, 0)
     game = _section(data, "game", required=False)
@@ -525,7 +534,8 @@ def _rules_from_dict(data: dict) -> Rules:
         partnerships=tuple(tuple(team) for team in partners), hand_size=hand_size,
         widow=widow, talon=talon, trump_chosen_by=chosen_by, trump_requires=requires,
         rank_points=tuple(rank_points), last_trick=last_trick, round_to=round_to, strict=strict,
-        first_leader=first_leader, bid_ladder=tuple(ladder), min_meld=min_meld,
+        first_leader=first_leader, bid_ladder=tuple(ladder), all_pass=all_pass,
+        min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,

@@ -114,7 +114,8 @@ CFG_SWEEP = 13  # what a side taking every trick adds ([widow] all_tricks_bonus)
 CFG_BETTEL = 14  # 1 when the soloist may declare Bettel ([widow] bettel)
 CFG_HALF_BID = 15  # 1 when a concession pays half the bid ([widow] concede_payout = "half_bid")
 CFG_ROUND_TO = 16  # a side's card points rounded to a multiple of this, half up ([points] round_to)
-CFG_TUNE = 17  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
+CFG_VORHAND_OPENS = 17  # 1 when Vorhand may not pass at his first call ([bidding] all_pass)
+CFG_TUNE = 18  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
 N_CFG = CFG_TUNE + 2 * N_TUNE
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
@@ -347,6 +348,8 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
                 call = offer if k == 1 else NO_BID
             else:
                 call = offer if offer <= limits[seat] else NO_BID
+            if call == NO_BID and n_calls == 0 and cfg[CFG_VORHAND_OPENS] != 0:
+                call = offer  # Vorhand opens at the minimum (all_pass = "vorhand_opens")
             if call == NO_BID:
                 active[seat] = False
                 n_active -= 1
