@@ -143,6 +143,23 @@ def test_play_records_in_german_are_the_french_records(variant):
     german = [json.loads(line) for line in ok(*args, "--cards", "german").stdout.splitlines()]
     assert german != french
     assert [_french(r) for r in german] == french
+    # every suit field names its suit the German way (a French letter left would read as
+    # another suit: S is Schellen there)
+    suits = list(_suit_fields(german))
+    assert suits and set(suits) <= {"Laub", "Herz", "Schellen", "Eichel", None}
+
+
+def _suit_fields(value):
+    """The values under the keys ``trump`` and ``suit`` anywhere in ``value``."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in ("trump", "suit"):
+                yield v
+            else:
+                yield from _suit_fields(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _suit_fields(v)
 
 
 def test_play_parquet_and_text_in_german(tmp_path):

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import polars as pl
 
-from binokel_sim.cards import SUITS, format_card, format_counts, type_suit
+from binokel_sim.cards import format_card, format_counts, format_suit, type_suit
 from binokel_sim.kernels.sixty_six.rules import ANNOUNCED, CLOSED, EXCHANGED, REASONS
 
 
@@ -23,7 +23,7 @@ def hand_cards(mask: int) -> list[str]:
 
 def marriage(table, suit: int, trump: int) -> dict:
     points = table.trump_marriage if suit == trump else table.marriage
-    return {"suit": SUITS[suit], "points": int(points)}
+    return {"suit": format_suit(suit), "points": int(points)}
 
 
 def draws_of(stock: list[int], flags: list[int], nine: int) -> list[list[int]]:
@@ -78,7 +78,7 @@ def deal_records(deals, table, variant: str, first_deal: int = 0) -> list[dict]:
         out.append({
             "deal": first_deal + d, "variant": variant, "dealer": int(deals.dealer[d]),
             "hands": [hand_cards(int(h)) for h in deals.hands[d]],
-            "stock": [format_card(c) for c in stock], "trump": SUITS[trump], "tricks": tricks,
+            "stock": [format_card(c) for c in stock], "trump": format_suit(trump), "tricks": tricks,
             "claim": claim_record(deals.claim[d].tolist(), table, trump),
             "points": deals.points[d].tolist(), "tricks_won": deals.tricks_won[d].tolist(),
             "result": {"seat": seat, "game_points": game_points, "reason": REASONS[reason]},
