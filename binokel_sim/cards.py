@@ -138,7 +138,7 @@ def format_suit(suit: int) -> str:
 
 
 # keys whose value (a letter S H D C) names a suit in a result document
-SUIT_KEYS = frozenset({"trump", "best_trump", "recommended_trump", "suit", "trump_suit"})
+SUIT_KEYS = frozenset({"trump", "best_trump", "recommended_trump", "suit"})
 _FRENCH_NAMES = {FRENCH.card(t): t for t in range(N_TYPES)}
 
 

@@ -202,8 +202,8 @@ def deal_odds_cmd(
                 threads=threads, knowledge=knowledge, samples_per_move=samples_per_move,
                 origin={**source(rules_file), **cards_provenance(cards)}, progress=progress,
                 backend=backend)
-        result = shown_document(result, shown_cards(cards))
-        document = shown_document(document, shown_cards(cards))
+        shown = shown_cards(cards)
+        result, document = shown_document(result, shown), shown_document(document, shown)
         warn_few(deals)
         if hand is None:  # after the run: a bad option stays the only line
             example_hand_note(rules, counts, turned)

@@ -16,11 +16,10 @@ from collections.abc import Iterator
 import numpy as np
 import polars as pl
 
-from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, card_type, notation
+from binokel_sim.cards import DISPLAY_ORDER, N_TYPES, notation
 from binokel_sim.kernels.records import sorted_types
 # card types in the order a hand is shown: suits S H D C, within a suit high to low
-DISPLAY_TYPES = np.array([card_type(r, s) for s in range(N_SUITS)
-                          for r in reversed(range(N_RANKS))], dtype=np.int64)
+DISPLAY_TYPES = np.array(DISPLAY_ORDER, dtype=np.int64)
 DISPLAY_POSITION = np.argsort(DISPLAY_TYPES)  # a card type's place in that order
 HAND_ROOM = 32  # cards per row the sorting kernel is first given room for
 

@@ -110,8 +110,8 @@ def concession_payout(rules: Rules, bid: int) -> int:
     step of the last rung starting at or below the bid)."""
     if rules.concede_payout == "bonus":
         return rules.concede_bonus
-    step = [s for start, s in rules.bid_ladder if start <= bid][-1] if any(
-        start <= bid for start, _ in rules.bid_ladder) else rules.bid_ladder[0][1]
+    rungs = [s for start, s in rules.bid_ladder if start <= bid] or [rules.bid_ladder[0][1]]
+    step = rungs[-1]
     half = bid / 2
     k = 0
     while k * step < half:

@@ -40,7 +40,9 @@ TRUMP_CHOOSERS = ("bid_winner", "turned_card")
 STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "soloist", "non_dealer")  # "soloist": the widow games' bid winner
 CONCEDE_PAYOUTS = ("bonus", "half_bid")  # [widow] concede_payout (SPEC "Today's practice")
-ALL_PASS = ("dealer_at_minimum", "vorhand_opens")  # SPEC: if the first three pass, the dealer plays at the minimum
+# [bidding] all_pass: SPEC's rule (if the first three pass, the dealer plays at the minimum), then
+# the turn-4 house option of the widow games (Vorhand may not pass at his first call)
+ALL_PASS = ("dealer_at_minimum", "vorhand_opens")
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
 
@@ -411,6 +413,7 @@ def _rules_from_dict(data: dict) -> Rules:
     hand_size = _int_at_least(deal, "hand_size", "deal", 1)
     widow = _int_at_least(deal, "widow", "deal", 0, 0)
     talon = _int_at_least(deal, "talon", "deal", 0, 0)
+    widow_family = bool(widow) and not talon  # the widow engine's games (families.engine_family)
     if players * hand_size + widow + talon != deck_size:
         raise RulesError(f"deal: {players} hands of {hand_size} + widow {widow} + talon {talon} "
                          f"do not make the {deck_size}-card deck")
@@ -445,7 +448,7 @@ def _rules_from_dict(data: dict) -> Rules:
         rank_points[r] = value
     last_trick = _int_at_least(points, "last_trick", "points", 0, 0)
     round_to = _int_at_least(points, "round_to", "points", 1, 1)
-    if round_to > 1 and not (widow and not talon):
+    if round_to > 1 and not widow_family:
         raise RulesError("points.round_to: only the widow games round card points (this "
                          "variant's engine counts them exactly); remove it")
 
@@ -461,7 +464,7 @@ def _rules_from_dict(data: dict) -> Rules:
     played_leader = "non_dealer" if talon else "bid_winner"
     asked = _choice(play, "first_leader", LEADERS, "play", played_leader)
     first_leader = "bid_winner" if asked == "soloist" else asked
-    if first_leader != played_leader and not (widow and not talon):
+    if first_leader != played_leader and not widow_family:
         family = "talon" if talon else "partnership"
         who = "the non-dealer" if talon else "the bid winner"
         raise RulesError(f"play.first_leader: in the {family} engine {who} leads the first "
@@ -500,7 +503,7 @@ def _rules_from_dict(data: dict) -> Rules:
         raise RulesError("bidding.all_pass: 'redeal' (the deal void and dealt again) is not "
                          "played yet; use dealer_at_minimum or vorhand_opens")
     all_pass = _choice(bidding, "all_pass", ALL_PASS, "bidding", ALL_PASS[0])
-    if all_pass != ALL_PASS[0] and not (widow and not talon):
+    if all_pass != ALL_PASS[0] and not widow_family:
         raise RulesError(f"bidding.all_pass: {all_pass!r} is played by the widow games only; "
                          f"this variant's auction plays {ALL_PASS[0]!r}")
     min_meld = _int_at_least(bidding, "min_meld", "bidding", 0, 0)
