@@ -182,6 +182,8 @@ TRIAL_KNOBS = [  # the strict knobs the expert may carry: the S-rules' and the s
     {"team": 1, "pull_margin": 1, "take_last": 5, "grab": 10},
     {"bury_aces_last": 1, "team": 1},
     {"bury_void": 4},
+    {"bid_shift": 30, "bid_open": 130, "bid_partner": 30},  # weg, and holding back behind the
+    {"bid_open": 300, "bid_partner": 1},  # partner (docs/rules.md "Widow games", "Policies")
     {"team": 1, "strict_score": 1, "strict_lead_trump": -20, "strict_lead_master": 10,
      "strict_lead_pull": 30, "strict_lead_big": 3, "strict_lead_rank": -1,
      "strict_lead_length": 1, "strict_lead_out": -2, "strict_follow_win": 20,

@@ -101,7 +101,8 @@ def deal_widow_game(rules: Rules, work: list[int],
 
 # --- the auction ----------------------------------------------------------------------------------
 
-def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | None = None
+def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | None = None,
+            reserve: list[policy.Reserve | None] | None = None
             ) -> tuple[int, int, list[tuple[int, int | None]]]:
     """The auction (SPEC three-hand-auction-48; docs/rules.md "Widow games", "The auction") with
     the random policy on every seat: starting at seat ``dealer + 1``, the players still in take
@@ -110,7 +111,9 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
     If nobody bid, the dealer is the soloist at the minimum bid; with ``all_pass =
     "vorhand_opens"`` the first call (Vorhand's) is never a pass (a pass drawn becomes the
     minimum bid). A seat with a limit in
-    ``limits`` (the heuristic's) bids while the smallest bid is within it and reads no draw.
+    ``limits`` (the heuristic's) bids while the smallest bid is within it and reads no draw;
+    one with a ``reserve`` (an expert's knobs ``bid_open`` and ``bid_partner``) passes besides
+    where :func:`~binokel_sim.reference.widow_policy.holds_back` says.
 
     Returns ``(soloist, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
     """
@@ -127,6 +130,10 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
             limit = None if limits is None else limits[seat]
             call = choose([None, offer], pick) if limit is None else (
                 offer if offer <= limit else None)
+            held = None if reserve is None else reserve[seat]
+            if call is not None and held is not None and policy.holds_back(
+                    rules, held, seat, offer, limit, len(calls) < players, holder, still_in):
+                call = None
             if call is None and not calls and rules.all_pass == "vorhand_opens":
                 call = offer  # Vorhand, the first to call, may not pass: he opens
             if call is None:
@@ -333,7 +340,9 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     limits = [None if policies[seat] == RANDOM else
               policy.bid_limit(rules, h, expert["bid_shift"] if policies[seat] == EXPERT else 0)
               for seat, h in enumerate(dealt)]
-    soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits)
+    reserve = [policy.reserve(rules, h, expert) if policies[seat] == EXPERT else None
+               for seat, h in enumerate(dealt)]
+    soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits, reserve)
     cards = [list(h) for h in dealt]
     knobs = expert if policies[soloist] == EXPERT else policy.HEURISTIC_KNOBS
     handling = handle_widow(rules, cards, widow, soloist, pick, policies[soloist] != RANDOM,

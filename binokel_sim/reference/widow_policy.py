@@ -11,6 +11,8 @@ the cards that cannot raise one, which must not change a single decision.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from binokel_sim.cards import (
     N_RANKS,
     N_SUITS,
@@ -62,6 +64,36 @@ def bid_limit(rules: Rules, hand: list[int], shift: int = 0) -> int:
     estimate = bid_estimate(rules, bid_features(rules, hand, melds)) + shift
     low, limits = bid_table(rules)
     return int(limits[min(max(estimate - low, 0), len(limits) - 1)])
+
+
+class Reserve(NamedTuple):
+    """What holds an expert's call back besides its limit (docs/rules.md "Widow games",
+    "Policies", *Bidding*): its knobs ``bid_open`` and ``bid_partner`` and its hand's best
+    ``meld`` over the four suits before the Dabb."""
+
+    open_margin: int
+    partner_margin: int
+    meld: int
+
+
+def reserve(rules: Rules, hand: list[int], knobs: dict[str, int]) -> Reserve:
+    """The :class:`Reserve` of a seat holding ``hand`` with the expert's ``knobs``."""
+    return Reserve(knobs["bid_open"], knobs["bid_partner"], meld_of(rules, hand, None))
+
+
+def holds_back(rules: Rules, held: Reserve, seat: int, offer: int, limit: int, first: bool,
+               holder: int | None, still_in: list[bool]) -> bool:
+    """Whether the seat passes although ``offer`` is within its ``limit``: at its ``first`` call
+    ("weg") when ``limit`` plus its meld falls short of ``offer`` plus ``bid_open``; in a partnership game with ``bid_partner`` > 0,
+    when its partner holds the standing bid and no opponent is still in, or its limit is less
+    than ``bid_partner`` points above the offer."""
+    if first and limit + held.meld < offer + held.open_margin:
+        return True
+    if not rules.partnerships or held.partner_margin <= 0 or holder is None \
+            or holder == seat or holder % 2 != seat % 2:
+        return False
+    opponents_in = any(still_in[o] for o in range(rules.players) if o % 2 != seat % 2)
+    return not opponents_in or limit < offer + held.partner_margin
 
 
 def suit_cards(hand: list[int], suit: int) -> int:

@@ -82,7 +82,7 @@ from binokel_sim.kernels.strict.tricks import (
     counter_cards,
     play_strict,
 )
-from binokel_sim.kernels.widow.knobs import W_BID, W_BURY, W_VOID
+from binokel_sim.kernels.widow.knobs import W_BID, W_BURY, W_OPEN, W_PARTNER, W_VOID
 from binokel_sim.kernels.widow.knowledge import (
     DealScoring,
     WidowTeam,
@@ -310,6 +310,26 @@ def dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points, card_points, value
     return total // SCALE
 
 
+@njit(inline="always")
+def holds_back(seat, offer, limit, first, holder, active, pairs, open_margin, partner_margin,
+               meld):
+    """Whether a seat passes although ``offer`` is within its ``limit`` (docs/rules.md "Widow
+    games", "Policies", *Bidding*): at its ``first`` call ("weg") when its limit plus its best
+    ``meld`` before the Dabb falls short of the offer plus ``open_margin`` (0: never); with
+    ``pairs`` and ``partner_margin`` > 0, when its partner is the ``holder`` of the standing bid
+    and either no opponent is still in (``active``) or its limit is less than
+    ``partner_margin`` points above the offer."""
+    if first and limit + meld < offer + open_margin:
+        return True
+    if not pairs or partner_margin <= 0 or holder < 0 or holder == seat \
+            or (holder & 1) != (seat & 1):
+        return False
+    for other in range(active.shape[0]):
+        if (other & 1) != (seat & 1) and active[other]:
+            return limit < offer + partner_margin
+    return True
+
+
 @njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
@@ -318,7 +338,8 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
     within its :func:`bid_limit` (its hand's meld per trump is kept in
     ``scratch.bid_totals[seat]``); a random seat passes or bids that smallest bid with
     probability 1/2 each, reading ``stream`` ``(s0, s1, s2, s3)``; an expert seat reads its
-    limit with its knob ``bid_shift`` (``table.cfg``: the variant's numbers, the knob rows
+    limit with its knob ``bid_shift`` and also calls as :func:`holds_back` says with its knobs
+    ``bid_open`` and ``bid_partner`` (``table.cfg``: the variant's numbers, the knob rows
     among them). ``scratch``: :class:`AuctionScratch`."""
     s0, s1, s2, s3 = stream
     bid_seats, bid_values = calls
@@ -347,7 +368,14 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
                 k, s0, s1, s2, s3 = below_scalar(2, s0, s1, s2, s3)
                 call = offer if k == 1 else NO_BID
             else:
+                knobs = tune_row(policies[seat], CFG_TUNE)
                 call = offer if offer <= limits[seat] else NO_BID
+                if call != NO_BID and holds_back(
+                        seat, offer, limits[seat], n_calls < n_players, holder, active,
+                        cfg[CFG_PAIRS] != 0, cfg[knobs + W_OPEN], cfg[knobs + W_PARTNER],
+                        max(max(bid_totals[seat, 0], bid_totals[seat, 1]),
+                            max(bid_totals[seat, 2], bid_totals[seat, 3]))):
+                    call = NO_BID
             if call == NO_BID and n_calls == 0 and cfg[CFG_VORHAND_OPENS] != 0:
                 call = offer  # Vorhand opens at the minimum (all_pass = "vorhand_opens")
             if call == NO_BID:

@@ -20,3 +20,10 @@ W_VOID = FAMILY_KNOBS + 1
 # a bidding seat reads its bid limit this many estimate rows higher (0: as the heuristic;
 # widow_value.bid_table)
 W_BID = FAMILY_KNOBS + 2
+# a bidding seat's first call is a pass ("weg") unless its bid limit plus its best meld before the
+# Dabb reach the offer plus this many points (0: as the heuristic, which opens within its limit)
+W_OPEN = FAMILY_KNOBS + 3
+# with partnerships, a seat raises its partner's standing bid only while an opponent is still in
+# and only when its limit is at least this many points above the offer; never once both
+# opponents have passed (0: as the heuristic, which bids over anyone)
+W_PARTNER = FAMILY_KNOBS + 4
