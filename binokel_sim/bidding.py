@@ -71,12 +71,14 @@ def auction_bounds(rules: Rules, bidder: int, calls) -> tuple[np.ndarray, np.nda
 
 def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]:
     """The calls of ``bid-odds --auction`` as ``(seat, bid)`` (seats counted from the hand's seat
-    0: 1 left, 2 partner, 3 right; a pass ``NO_BID``). ``text`` is the calls so far in order,
-    from the dealer's left: bids as numbers, passes as ``pass`` (or ``p``, ``-``). Checked: each
-    bid is on the ladder and above the last, a seat that passed calls no more, and the auction
-    has not ended (three passes). A jump bid (above the next rung) is accepted: the bidding
-    heuristic never jumps, so :func:`auction_bounds` reads it only as a lower bound on that
-    seat's limit."""
+    0: 1 left, 2 partner (four players) or right (three), 3 right; a pass ``NO_BID``). ``text``
+    is the calls so far in order, from the dealer's left: bids as numbers, passes as ``pass``
+    (or ``p``, ``-``, or the Swabian ``weg``). Checked: each bid is on the ladder and above the
+    last, a seat that passed calls no more, the auction has not ended (all but one passed), and
+    under ``all_pass = "vorhand_opens"`` the first call is a bid. A jump bid (above the next
+    rung) is accepted: the bidding policies never jump, so it reads only as a lower bound on
+    that seat's limit (:func:`auction_bounds`, ``kernels.widow.deals.fits_auction``)."""
+    players = rules.players
     tokens = text.replace(",", " ").split()
     if not tokens:
         raise SimulationError("--auction: no calls given (bids as numbers, passes as 'pass', "
@@ -84,15 +86,19 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
     calls: list[tuple[int, int]] = []
     passed: set[int] = set()
     current = None
-    seat = (dealer + 1) % 4
+    seat = (dealer + 1) % players
     for i, token in enumerate(tokens, start=1):
         while seat in passed:
-            seat = (seat + 1) % 4
-        if len(passed) == 3:
+            seat = (seat + 1) % players
+        if len(passed) == players - 1:
             raise SimulationError(f"--auction: call {i} ({token!r}) comes after the auction "
-                                  f"ended (three passes)")
+                                  f"ended ({players - 1} passes)")
         word = token.lower()
-        if word in ("pass", "p", "-"):
+        if word in ("pass", "p", "-", "weg"):
+            if i == 1 and rules.all_pass == "vorhand_opens":
+                raise SimulationError(f"--auction: call 1 is a pass, but in {rules.name} "
+                                      f"Vorhand (the dealer's left) must open "
+                                      f"(all_pass = \"vorhand_opens\")")
             calls.append((seat, NO_BID))
             passed.add(seat)
         else:
@@ -106,5 +112,5 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
                                       f"{lowest} or a higher rung of the ladder")
             calls.append((seat, bid))
             current = bid
-        seat = (seat + 1) % 4
+        seat = (seat + 1) % players
     return calls

@@ -9,7 +9,7 @@ outcome is whether the contract was made when the deal was played. The forecasts
 to :mod:`binokel_sim.calibration` (reliability bins, Brier score, ECE).
 
 By default the forecast ignores what the auction told the bidder about the other hands; with
-``given_auction`` its samples are only deals that repeat the auction (four-hand-80). Deal
+``given_auction`` its samples are only deals that repeat the auction (every bidding game). Deal
 ``d``'s samples use their own seed (:func:`sample_seed`), so every figure is reproducible from
 ``seed``. A four-hand-80 bid winner who may name no trump (the dealer
 forced to play) loses at once; bid-odds gives such a hand 0, and the event is kept.
@@ -68,7 +68,7 @@ def calibrate(rules: Rules, deals: int, samples: int, seed: int, policy: str = "
     "outcome_policy", "given_auction", "no_forecast", **calibration_summary, "events"}`` (the
     per-deal forecasts and outcomes). ``outcome_policy`` (default: ``policy``) plays the deals
     whose outcomes are counted; a different one is the cross check (odds from one policy, play
-    by another). ``given_auction`` (four-hand-80): each forecast's samples repeat the deal's
+    by another). ``given_auction``: each forecast's samples repeat the deal's
     auction (the other seats' heuristic bid limits fit their calls, :func:`~binokel_sim.bidding.
     auction_bounds`); a deal for which some sample finds no fitting deal within
     :data:`AUCTION_DRAWS` tries has no forecast (``p_make`` None), is counted in

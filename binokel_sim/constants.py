@@ -26,3 +26,7 @@ MAX_SAMPLES_PER_MOVE = 100_000
 RACE_EVERY = 8
 RACE_Z2 = 4
 RACE_DELTA = 8
+
+# bid-odds --auction: deals of the other hands tried for one sample before the auction is
+# reported as too unlikely for the bidding policy with this hand
+MAX_AUCTION_DRAWS = 100_000

@@ -20,3 +20,8 @@ class SimulationError(ValueError):
 
 
 DOMAIN_ERRORS = (CardError, RulesError, OutputError, SimulationError)
+
+
+class AuctionTooRare(SimulationError):
+    """No deal of the other hands fitted the auction within the allowed tries (``bid-odds
+    --auction``)."""

@@ -34,5 +34,11 @@ for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 swabian-3-40-tour
   binokel-sim calibrate --variant "$v" --deals 20000 --samples 500 --seed 1 --policy expert \
     --out "results/calibration/$v-expert" --format json > /dev/null
 done
-# the auctions the heuristic makes in the widow games (docs/results.md, "Auctions")
+# issue 52: the widow games' expert forecast given the auction (the samples repeat the deal's
+# calls under the expert's bidding), 200 samples a forecast as four-hand-80's
+for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
+  binokel-sim calibrate --variant "$v" --deals 20000 --samples 200 --seed 1 --policy expert \
+    --given-auction --out "results/calibration/$v-expert-given-auction" --format json > /dev/null
+done
+# the auctions of the bidding games, old bidding and new (docs/results.md, "Auctions")
 python scripts/auction_stats.py --deals 20000 --seed 1 --out results/auctions.json > /dev/null

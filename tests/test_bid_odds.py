@@ -512,7 +512,7 @@ def test_bid_odds_given_the_auction_is_the_library_call():
     (["--auction", "50", "--dealer", "nobody"], "--dealer: unknown seat"),
     (["--auction", "pass", "--dealer", "right"], "own seat passed"),
     (["--variant", "three-hand-auction-48", "--auction", "50", "--dealer", "left"],
-     "four-hand-80 only"),
+     "the next legal bid is 200"),
 ])
 def test_bid_odds_auction_errors_in_one_line(args, needle):
     from conftest import assert_one_line_error, invoke

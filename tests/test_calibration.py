@@ -231,10 +231,37 @@ def test_calibrate_given_the_auction():
     assert sum(b["n"] for b in doc["bins"]) == 20 - doc["no_forecast"]
 
 
-def test_calibrate_given_the_auction_needs_four_hand_80():
-    assert_one_line_error(invoke("calibrate", "--variant", "three-hand-auction-48", "--deals",
-                                 "20", "--samples", "32", "--given-auction"),
-                          "--given-auction")
+@pytest.mark.parametrize("variant", ["swabian-3-40", "kreuz-4-40"])
+def test_calibrate_given_the_auction_in_the_widow_games(variant):
+    """Each event's forecast repeats the deal's whole auction, seats seen from the soloist
+    (issue 52): its p_make is bid-odds' with those calls, and some samples took more than one
+    deal."""
+    from binokel_sim.calibrate import calibration_events
+    from binokel_sim.cards import planes_to_counts
+    from binokel_sim.engines import widow
+    from binokel_sim.kernels.widow.deals import I_CALLS
+    from binokel_sim.odds.summary import sample_seed
+    from binokel_sim.odds.widow import AUCTION_DRAWS, made_share
+    from binokel_sim.variants import find_variant
+
+    rules = find_variant(variant)
+    events = calibration_events(rules, 12, 32, 5, "expert", "expert", threads=1,
+                                given_auction=True)
+    played = widow.run_play(rules, 12, 5, "expert")
+    conditioned = 0
+    for event in events:
+        d, solo = event["deal"], event["bidder"]
+        n = int(played.info[d, I_CALLS])
+        calls = [((int(s) - solo) % rules.players, int(b))
+                 for s, b in zip(played.bid_seats[d, :n], played.bid_values[d, :n])]
+        s = widow.run_samples(rules, planes_to_counts(played.hands[d, solo]), 32,
+                              sample_seed(5, d), "expert", threads=1,
+                              dealer=(d % rules.players - solo) % rules.players,
+                              auction=calls, max_draws=AUCTION_DRAWS)
+        assert event["p_make"] == pytest.approx(made_share(s, event["bid"]))
+        assert event["draws"] == pytest.approx(float(s[:, -1].mean()))
+        conditioned += event["draws"] > 1
+    assert conditioned > 0
 
 
 def test_deals_without_a_forecast_are_kept_as_events_and_left_out_of_the_figures(

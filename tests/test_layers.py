@@ -365,7 +365,9 @@ def test_a_family_refuses_the_options_it_has_no_use_for():
              ("two-hand-48", "run_samples", {"turned": 5, "dealer": 0, "trumps": [0]},
               "takes no trumps"),
              ("two-hand-48", "run_samples", {"dealer": 0}, "needs turned"),
-             ("three-hand-auction-48", "run_samples", {"max_draws": 9}, "takes no max_draws"),
+             ("three-hand-auction-48", "run_samples", {"trumps": [0]}, "takes no trumps"),
+             ("two-hand-48", "run_samples", {"turned": 5, "dealer": 0, "max_draws": 9},
+              "takes no max_draws"),
              ("four-hand-80", "sampler_inputs", {"turned": 5}, "takes no turned"),
              ("three-hand-auction-48", "sampler_inputs", {"turned": 5}, "takes no turned"),
              ("two-hand-48", "sampler_inputs", {}, "needs turned")]

@@ -52,7 +52,7 @@ def calibrate(
         "--outcome-policy", metavar="POLICY",
         help="Play the counted deals with this policy instead.")] = None,
     given_auction: Annotated[bool, typer.Option(
-        "--given-auction", help="four-hand-80: samples repeat the deal's auction.")] = False,
+        "--given-auction", help="Samples repeat the deal's auction (bidding games).")] = False,
     bins: Annotated[int, typer.Option("--bins", help="Equal-count bins of the reliability "
                                                       "table.")] = 10,
     samples_per_move: SamplesPerMoveOpt = None,

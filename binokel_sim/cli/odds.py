@@ -79,12 +79,12 @@ def bid_odds_cmd(
     void: VoidOpt = None,
     auction: Annotated[Optional[str], typer.Option(
         "--auction", metavar="CALLS",
-        help="four-hand-80: the calls so far, e.g. \"50 pass 51\".")]
+        help="The calls so far, e.g. \"50 pass 51\".")]
     = None,
     dealer: Annotated[Optional[str], typer.Option(
         "--dealer", metavar="SEAT",
-        help="Who dealt: me, left, partner or right (with --auction; in games where the "
-             "player left of the dealer leads, default right).")] = None,
+        help="Who dealt: me, left, partner, right (orders --auction; decides who "
+             "leads where Vorhand leads).")] = None,
     samples_per_move: SamplesPerMoveOpt = None,
     bid: Annotated[Optional[int], typer.Option(
         "--bid", metavar="N", show_default=False,
@@ -101,7 +101,7 @@ def bid_odds_cmd(
     Example: binokel-sim bid-odds --known partner:"AS AS" --void left:H
     Example: binokel-sim bid-odds --auction "50 pass 51" --dealer right
     Example: binokel-sim bid-odds --policy sampling --samples-per-move 32 -n 200
-    Example: binokel-sim bid-odds -v three-hand-auction-48 --format json
+    Example: binokel-sim bid-odds -v binokel --auction "150 weg" --dealer right
     """
     from binokel_sim.cli.bid_odds import family_view
     from binokel_sim.documents.bid_odds import knowledge_of

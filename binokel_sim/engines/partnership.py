@@ -15,7 +15,8 @@ import numpy as np
 
 from binokel_sim import expert_play, pair_value
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
-from binokel_sim.constants import SAMPLES_PER_MOVE
+from binokel_sim.constants import MAX_AUCTION_DRAWS, SAMPLES_PER_MOVE
+from binokel_sim.errors import AuctionTooRare
 from binokel_sim.constraints import hand_sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
@@ -257,11 +258,6 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
                       rules.total_card_points - out.pair_play, out.draws)
 
 
-MAX_AUCTION_DRAWS = 100_000  # deals tried for one sample that fits an auction
-
-
-class AuctionTooRare(SimulationError):
-    """No deal of the other hands fitted the auction within the allowed tries."""
 
 
 

@@ -19,7 +19,8 @@ import numpy as np
 from binokel_sim import expert_play, widow_value
 from binokel_sim.bidding import ladder
 from binokel_sim.cards import N_PLANES, N_RANKS, N_TYPES, RANK_A, counts_to_planes
-from binokel_sim.constants import SAMPLES_PER_MOVE
+from binokel_sim.constants import MAX_AUCTION_DRAWS, SAMPLES_PER_MOVE
+from binokel_sim.errors import AuctionTooRare
 from binokel_sim.constraints import hand_sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
@@ -42,6 +43,7 @@ from binokel_sim.kernels.modes import (
 from binokel_sim.kernels.policies import N_TUNE
 from binokel_sim.kernels.runs import Run, placeholders
 from binokel_sim.kernels.widow.deals import (
+    GivenAuction,
     N_INFO,
     WidowGame,
     WidowOuts,
@@ -61,7 +63,7 @@ from binokel_sim.tables import compile_tables, tune_rows
 from binokel_sim.variants import Rules
 
 SAMPLE_FIELDS = ("total", "trump", "meld", "bonus", "card_points", "concede_from",
-                 "opponent_score", "durch", "bettel")
+                 "opponent_score", "durch", "bettel", "draws")
 
 
 # the specialisations its drivers compile beyond the heuristic's, each on first use, as
@@ -249,17 +251,29 @@ def game_bundle(samples_per_move: int, *, max_calls: int = 1, infer: int = INFER
                      int(infer), int(samples_per_move), int(max_calls))
 
 
+def given_auction(calls: list[tuple[int, int]] | None = None,
+                  max_draws: int = MAX_AUCTION_DRAWS) -> GivenAuction:
+    """The :class:`~binokel_sim.kernels.widow.deals.GivenAuction` of ``calls`` (``(seat, bid)``
+    counted from the hand's seat 0, a pass ``NO_BID``; None: no auction)."""
+    seats = np.array([s for s, _ in calls or ()], dtype=np.int64)
+    values = np.array([b for _, b in calls or ()], dtype=np.int64)
+    return GivenAuction(np.int64(calls is not None), seats, values, np.int64(max_draws))
+
+
 def run_blocks(mode: int, deck: np.ndarray, table: WidowTable, seats: np.ndarray, run: Run,
-               game: WidowGame, outs: WidowOuts, known=None) -> None:
+               game: WidowGame, outs: WidowOuts, known=None,
+               given: GivenAuction | None = None) -> None:
     """Run ``run``'s items of ``mode`` on the block driver over the threads: ``seats`` the seats'
     policy ids (in duels and games A's and B's, ``game.policy_a`` / ``policy_b``, decide), a
-    sample's ``known`` (:func:`binokel_sim.kernels.sampler.unconstrained` when None)."""
+    sample's ``known`` (:func:`binokel_sim.kernels.sampler.unconstrained` when None) and the
+    auction it repeats (:func:`given_auction`; none when None)."""
     if mode in (MODE_DUEL, MODE_MATCH):
         kinds = policy_kinds(game.policy_a, game.policy_b)
     else:
         kinds = policy_kinds(seats)
     spread_blocks(widow_blocks, -(-run.n_items // run.block_size), *kinds, mode, deck, table,
-                  seats, run, placeholders()[0] if known is None else known, game, outs)
+                  seats, run, placeholders()[0] if known is None else known,
+                  given_auction() if given is None else given, game, outs)
 
 
 def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | None = None,
@@ -370,24 +384,30 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
     the dealer where the rules say so. ``dealer``: the dealer's seat, by default the last (seat 0
     sits left of the dealer). Sample ``d`` reads the stream of its block: the deal, the widow
     decisions, the play.
-    Returns int64 (samples, 9), columns ``SAMPLE_FIELDS``: the soloist side's total (meld if it
+    Returns int64 (samples, 10), columns ``SAMPLE_FIELDS``: the soloist side's total (meld if it
     took a trick + card points + bonus; a Durch's +-1000), the trump (-1 in a Durch), the
     soloist's meld after the widow (0 in a Durch), the bonus (1 if the soloist's side took every
     trick), the side's card points, ``concede_from`` (the smallest bid at which the soloist
     would give up, :data:`binokel_sim.widow_value.NEVER` for one who never does, the sample
     being played out whatever the bid), ``opponent_score`` (seat 1's score, a defender's), 1
     where he declared Durch, 1 where he holds a sure Bettel (he could declare it at a bid up to
-    300; the sample is counted). ``first_sample`` (a multiple of
+    300; the sample is counted), the deals dealt for the sample (1 without ``auction``).
+    ``first_sample`` (a multiple of
     ``GAME_BLOCK``) gives the samples ``first_sample ..`` of a longer run. ``knowledge``
     (:class:`~binokel_sim.constraints.Knowledge`, from ``--known`` and ``--void``): the other
     seats and the widow are dealt consistently with it by the unbiased constrained sampler
     (``kernels.sampler.constrained_deal``; an impossible combination is a :class:`CardError`).
     ``samples_per_move``: the sampling policy's
-    deals per card decision. ``trumps``, ``turned``, ``auction`` and ``max_draws`` are the other
+    deals per card decision. ``auction`` (``bid-odds --auction``): the calls so far as ``(seat,
+    bid)`` counted from seat 0 (a pass ``NO_BID``, :func:`binokel_sim.bidding.parse_auction`);
+    each sample is dealt again until the other seats' policy would have made their calls
+    (``kernels.widow.deals.fits_auction``), at most ``max_draws`` times (default
+    :data:`~binokel_sim.constants.MAX_AUCTION_DRAWS`; more is an :class:`AuctionTooRare`), and
+    the ``draws`` column counts the deals dealt. ``trumps`` and ``turned`` are the other
     families' and refused here (the soloist names trump after the widow)."""
     check(rules)
-    refuse_options(rules, "run_samples", trumps=trumps, turned=turned, auction=auction,
-                   max_draws=max_draws)
+    refuse_options(rules, "run_samples", trumps=trumps, turned=turned)
+    max_draws = MAX_AUCTION_DRAWS if max_draws is None else max_draws
     seats = np.full(rules.players, policy_id(policy, rules), dtype=np.int64)
     plan = plan_run(samples, seed, first=first_sample, block=GAME_BLOCK, slow=sampled(seats[0]),
                     threads=threads, row_bytes=8 * len(SAMPLE_FIELDS), what="samples")
@@ -403,7 +423,11 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
         # a sample's first_deal is its dealer (seat 0 the soloist)
         run_blocks(MODE_SAMPLE, unseen, table, seats,
                    run._replace(first_deal=rules.players - 1 if dealer is None else dealer),
-                   game, outputs(samples=out[s]), known)
+                   game, outputs(samples=out[s]), known, given_auction(auction, max_draws))
+        if auction is not None and (out[s, -1] > max_draws).any():
+            raise AuctionTooRare(f"no deal of the other hands fits the auction in "
+                                 f"{max_draws:,} tries: the calls are too unlikely for the "
+                                 f"{policy} policy's bidding with this hand")
     return out
 
 

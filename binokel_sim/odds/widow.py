@@ -111,7 +111,8 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
     minimum bid (``made_at_minimum``); the sum and sum of squares of the soloist's ``meld``, the
     ``bonus`` count and the ``trump`` chosen (int64 (4,), a Durch names none); the samples in
     which he declares Durch (``durch``) and in which that Durch fails (``durch_failed``); the
-    samples in which he holds a sure Bettel (``bettel``)."""
+    samples in which he holds a sure Bettel (``bettel``); the deals dealt for the samples
+    (``draws``: more than the samples when they repeat an auction)."""
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
     grid = bid_grid(rules)
     meld = out[:, col["meld"]]
@@ -134,7 +135,8 @@ def widow_tally(rules: Rules, out: np.ndarray) -> dict:
             "bonus": int(out[:, col["bonus"]].sum()),
             "trump": np.bincount(trump[trump >= 0], minlength=4).astype(np.int64),
             "durch": int(durch.sum()), "durch_failed": int((durch & (total < 0)).sum()),
-            "bettel": int(out[:, col["bettel"]].sum())}
+            "bettel": int(out[:, col["bettel"]].sum()),
+            "draws": int(out[:, col["draws"]].sum())}
 
 
 def widow_task(task: tuple) -> dict:
@@ -215,26 +217,32 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``samples_per_move``: the sampling policy's deals per card decision (its default: None).
     ``dealer``: the dealer's seat (seat 0 the hand; default the last seat, so the hand sits
     left of the dealer), read where the player left of the dealer leads the first trick.
-    ``trump`` and ``auction`` are refused (the soloist names trump after the widow); they are
-    the partnership game's (:func:`binokel_sim.odds.partnership.bid_odds`). ``bid``
-    (``--bid``, a bid of the ladder): the figures at that bid too (:func:`at_bid`)."""
+    ``auction`` (``--auction``): the calls so far as ``(seat, bid)`` counted from the hand's
+    seat 0 (:func:`binokel_sim.bidding.parse_auction`): each sample's other hands are dealt
+    again until their policy would have made their calls (``deals_per_sample`` says how many
+    deals that took; the exact widow section does not condition on the auction and says so).
+    ``trump`` is refused (the soloist names trump after the widow). ``bid`` (``--bid``, a bid
+    of the ladder): the figures at that bid too (:func:`at_bid`)."""
     from binokel_sim.backend import BID_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.engines import widow as engine
     from binokel_sim.engines.policies import policy_id, sampling_options
     from binokel_sim.simulate import check_run, set_threads
 
-    for name, value in (("trump", trump), ("auction", auction)):
-        if value is not None:
-            raise SimulationError(f"{name}: in {rules.name} the soloist names trump after the "
-                                  f"widow; the widow games' bid odds take no {name}")
+    if trump is not None:
+        raise SimulationError(f"trump: in {rules.name} the soloist names trump after the "
+                              f"widow; the widow games' bid odds take no trump")
     engine.check(rules)
     check_run(samples, seed)
     policy_id(policy, rules)
     options = sampling_options(rules, samples_per_move)
     if dealer is not None:
         options = {**options, "dealer": int(dealer)}
+    if auction is not None:
+        options = {**options, "auction": [(int(s), int(b)) for s, b in auction]}
     set_threads(threads)
     widow = widow_section(rules, counts, knowledge)  # checks the knowledge first
+    if auction is not None:
+        widow["given_auction"] = False  # exact over the widows, not conditioned on the calls
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(samples, engine.GAME_BLOCK, BID_TASK_BLOCKS)
     tasks = [(rules, np.asarray(counts, dtype=np.int64), seed, policy, first, n,
@@ -275,10 +283,13 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         **declarations,
         "widow": widow,
         "score_histogram": histogram_document({"soloist": scores}, bid=floor),
+        **({} if auction is None else {"deals_per_sample": tally["draws"] / samples}),
     }
 
 
 # --- calibrate ----------------------------------------------------------------------------------
+
+AUCTION_DRAWS = 20_000  # --given-auction: deals tried per sample before a deal is left out
 
 def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy: str,
                        outcome_policy: str, threads: int | None, progress: Progress | None,
@@ -287,33 +298,45 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     played with ``outcome_policy``, the soloist's forecast ``p_make`` at his bid before the
     widow, from samples with the deal's dealer where he sat (which decides who leads where the
     player left of the dealer does), and whether he made it (a deal he gave up is not made).
-    ``given_auction`` is refused: the widow games' forecasts do not condition on the
-    auction."""
-    if given_auction:
-        raise SimulationError(f"variant {rules.name}: --given-auction conditions four-hand-80's "
-                              f"bid odds on the auction; the widow games' forecasts ignore it")
+    With ``given_auction`` the samples repeat the deal's auction (every call, seats seen from
+    the soloist; ``p_make`` None where some sample found no fitting deal within
+    :data:`AUCTION_DRAWS` tries, ``draws`` the mean deals a sample took)."""
     from binokel_sim.engines.widow import (
         run_play as run_widow_play,
     )
     from binokel_sim.engines.widow import (
         run_samples as run_widow_samples,
     )
-    from binokel_sim.kernels.widow.deals import I_BID, I_MADE, I_SOLOIST, I_TRUMP
+    from binokel_sim.errors import AuctionTooRare
+    from binokel_sim.kernels.widow.deals import I_BID, I_CALLS, I_MADE, I_SOLOIST, I_TRUMP
 
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
+    col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
     events = []
     for d in range(deals):
         info = played.info[d]
         soloist, bid = int(info[I_SOLOIST]), int(info[I_BID])
         counts = planes_to_counts(played.hands[d, soloist])
         dealer = (d % rules.players - soloist) % rules.players  # seen from the soloist
-        s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy,
-                              threads=threads, dealer=dealer, **options)
+        auction = None
+        if given_auction:
+            n_calls = int(info[I_CALLS])
+            auction = [((int(s) - soloist) % rules.players, int(b)) for s, b in
+                       zip(played.bid_seats[d, :n_calls], played.bid_values[d, :n_calls])]
+        p_make, draws = None, None
+        try:
+            s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy,
+                                  threads=threads, dealer=dealer, auction=auction,
+                                  max_draws=AUCTION_DRAWS, **options)
+        except AuctionTooRare:
+            pass  # no forecast: counted in no_forecast, left out of the figures
+        else:
+            p_make = made_share(s, bid)
+            draws = float(s[:, col["draws"]].mean())
         trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,
-                       "p_make": made_share(s, bid),
-                       "made": bool(info[I_MADE]), "draws": 1.0})
+                       "p_make": p_make, "made": bool(info[I_MADE]), "draws": draws})
         if progress is not None:
             progress(d + 1, deals)
     return events

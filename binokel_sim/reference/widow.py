@@ -153,6 +153,40 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
     return holder, current, calls
 
 
+def fits_auction(rules: Rules, hands: list[list[int]], policies: list[str],
+                 calls: list[tuple[int, int | None]]) -> bool:
+    """Whether seats 1.. holding ``hands[1..]`` would have made their ``calls`` (``(seat, bid or
+    None for a pass)`` in order; seat 0's are the hand's own and not checked) under
+    ``policies``, as :func:`auction` makes them: a seat with a bid limit passes where the offer
+    is above its limit or its reserve holds it back, and bids the offer otherwise; a jump reads
+    as willing at the offer with a limit at least the jump; Vorhand's forced opening at the
+    minimum tells nothing; a random seat's calls say nothing of its hand (``bid-odds
+    --auction``)."""
+    expert = policy.expert_knobs(rules) if EXPERT in policies else policy.HEURISTIC_KNOBS
+    players = rules.players
+    still_in = [True] * players
+    current, holder = None, None
+    for k, (seat, bid) in enumerate(calls):
+        if seat > 0 and policies[seat] != RANDOM:
+            hand = hands[seat]
+            limit = policy.bid_limit(rules, hand,
+                                     expert["bid_shift"] if policies[seat] == EXPERT else 0)
+            offer = next_bid(rules.bid_ladder, current)
+            held = policy.reserve(rules, hand, expert) if policies[seat] == EXPERT else None
+            willing = offer <= limit and not (held is not None and policy.holds_back(
+                rules, held, seat, offer, limit, k < players, holder, still_in))
+            forced = k == 0 and rules.all_pass == "vorhand_opens" and bid == offer
+            if bid is None and willing:
+                return False
+            if bid is not None and not forced and not (willing and limit >= bid):
+                return False
+        if bid is None:
+            still_in[seat] = False
+        else:
+            current, holder = bid, seat
+    return True
+
+
 # --- the widow, the demand, burying and trump -----------------------------------------------------
 
 def demand_options(rules: Rules, cards: list[int]) -> list[int | None]:

@@ -59,7 +59,9 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     # widow (widow.mean_best_meld) and the simulated meld the soloist keeps after the demand
     # and burying with the trump he names (mean_meld_after_widow)
     before = "before the demand and burying" if rules.widow_demand else "before burying"
-    out.print(f"the widow (exact, {widow['widows']:,} widows): best meld {widow['own_best_meld']} "
+    exact = "exact, not conditioned on the auction" if "auction" in record else "exact"
+    out.print(f"the widow ({exact}, {widow['widows']:,} widows): best meld "
+              f"{widow['own_best_meld']} "
               f"before it; hand + widow, best trump, {before}: "
               f"{widow['mean_best_meld']:.1f} on average; it raises the best meld in "
               f"{percent(widow['p_improves'])}", highlight=False)
@@ -75,6 +77,9 @@ def bid_odds(rules: "Rules", counts, *, deals: int, seed: int, policy: str, trum
     if "p_bettel" in result:
         out.print(f"a sure Bettel after the Dabb (he may declare it at a bid up to "
                   f"{BETTEL_BID}): in {percent(result['p_bettel'])}", highlight=False)
+    if "auction" in record:
+        out.print(f"given the auction: {result['deals_per_sample']:,.1f} deals dealt per sample "
+                  f"(the other seats' hands that would have made those calls)", highlight=False)
     rows = result["rows"].to_dicts()
     bids = [r["bid"] for r in rows] if full else interesting_bids(rows)
     out.print(render_table([{**r, "ci": (r["ci_low"], r["ci_high"])} for r in rows

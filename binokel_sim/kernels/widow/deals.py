@@ -137,6 +137,12 @@ first five for duels and games, 0 elsewhere); ``infer`` what the sampling policy
 (:data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``n_samples`` its deals per card decision;
 ``max_calls`` the room for the calls of an unrecorded auction."""
 
+GivenAuction = namedtuple("GivenAuction", ["on", "seats", "values", "max_draws"])
+"""The calls so far a bid-odds sample repeats (``bid-odds --auction``): ``on`` int64 (0: no
+auction, every sample is one deal), ``seats`` and ``values`` int64 (k,) the calls in order (seats
+counted from the hand's seat 0, a pass ``NO_BID``), ``max_draws`` the deals tried for one sample
+(:func:`fits_auction`)."""
+
 WidowOuts = namedtuple("WidowOuts", [
     "hands", "widow", "info", "bid_seats", "bid_values", "buried", "melds", "card_points",
     "scores", "trick_cards", "trick_leaders", "trick_winners", "diff", "games", "samples"])
@@ -406,6 +412,55 @@ def widow_auction(hands, dealer, seat_policies, table, bid_seats, bid_values, st
                         bid_values.reshape((1, bid_values.shape[0]))), np.int64(0), stream)
 
 
+@njit
+def fits_auction(hands, policies, table, scratch, given):
+    """Whether the other seats' hands ``hands[1..]`` would have made their calls of ``given``
+    (:class:`GivenAuction`) under their ``policies``, as :func:`run_auction` makes them: at each
+    call, a seat with a bid limit passes where the offer is above its limit or
+    :func:`holds_back` holds it back, and bids the offer otherwise (a jump above the offer reads
+    as willing at the offer and a limit at least the jump; Vorhand's opening at the minimum
+    under ``all_pass = "vorhand_opens"`` tells nothing). Seat 0's calls are the hand's own, and
+    a random seat's calls say nothing of its hand: neither is checked. ``scratch``:
+    :class:`AuctionScratch`."""
+    cfg, ladder, totals = table.cfg, table.ladder, scratch.totals
+    limits, active, bid_totals = scratch.limits, scratch.active, scratch.bid_totals
+    n_players = hands.shape[0]
+    for seat in range(n_players):
+        active[seat] = True
+        if seat > 0 and policies[seat] != POLICY_RANDOM:
+            limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
+                                     hands[seat, 3], table.kt, totals, table.card_points,
+                                     table.bid_w, cfg[CFG_TABLE_LOW], table.bid_limits,
+                                     cfg[tune_row(policies[seat], CFG_TUNE) + W_BID])
+            for s in range(4):
+                bid_totals[seat, s] = totals[s]
+    current = NO_BID
+    holder = -1
+    for k in range(given.seats.shape[0]):
+        seat = given.seats[k]
+        value = given.values[k]
+        if seat > 0 and policies[seat] != POLICY_RANDOM:
+            offer = next_bid(ladder, current)
+            knobs = tune_row(policies[seat], CFG_TUNE)
+            willing = offer <= limits[seat] and not holds_back(
+                seat, offer, limits[seat], k < n_players, holder, active, cfg[CFG_PAIRS] != 0,
+                cfg[knobs + W_OPEN], cfg[knobs + W_PARTNER],
+                max(max(bid_totals[seat, 0], bid_totals[seat, 1]),
+                    max(bid_totals[seat, 2], bid_totals[seat, 3])))
+            forced = k == 0 and cfg[CFG_VORHAND_OPENS] != 0 and value == offer
+            if value == NO_BID:
+                if willing:
+                    return False
+            elif not forced and not (willing and limits[seat] >= value):
+                return False
+        if value == NO_BID:
+            active[seat] = False
+        else:
+            current = value
+            holder = seat
+    return True
+
+
 @njit(inline="always")
 def meld_without(h0, h1, h2, h3, t, kt, totals, trump):
     """The meld of the hand with planes ``h0..h3`` with one copy of ``t`` taken out: with
@@ -505,7 +560,8 @@ def score_widow(melds, card_pts, won, soloist, bid, cfg, scores):
 
 
 @njit
-def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, game, outs, share):
+def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, calls, game, outs,
+                 share):
     """The items of blocks ``share[0] <= b < share[1]`` (one thread's share,
     ``binokel_sim.simulate.spread_blocks``) of the :class:`~binokel_sim.kernels.runs.Run` ``run``
     (block ``b``: items ``b * run.block_size ..`` up to ``run.n_items``, reading stream
@@ -519,7 +575,9 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
     None``. ``deck`` the
     deck dealt (a sample's unseen cards), ``table`` the :class:`WidowTable`, ``seat_policies``
     the seats' policies outside duels and games, ``known`` a sample's known hand and what the
-    user knows (:func:`~binokel_sim.kernels.sampler.constrained_deal`), ``game`` the
+    user knows (:func:`~binokel_sim.kernels.sampler.constrained_deal`), ``calls`` the
+    :class:`GivenAuction` a sample repeats (dealt again until :func:`fits_auction`; its draws
+    in the sample's last column, ``calls.max_draws + 1`` when none fitted), ``game`` the
     :class:`WidowGame`, ``outs`` the :class:`WidowOuts` (the sampling policy's knowledge:
     :mod:`binokel_sim.kernels.widow.knowledge`).
 
@@ -610,6 +668,7 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
         for d in range(start, stop):
             number = first_deal + d
             deals = 0
+            draws = 1
             side_a = 0
             if mode == MODE_MATCH:
                 side_a = (number // n_players) % n_sides
@@ -625,25 +684,34 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                     if sample:
                         for q in range(4):
                             hands[0, q] = known[0][q]
-                    if sample and known[1]:
-                        # what the user knows (--known, --void): the constrained sampler deals the
-                        # other seats and the widow
-                        s0, s1, s2, s3 = constrained_deal(known, n_players, s0, s1, s2, s3,
-                                                          sampled, st, split, hands, widow)
-                    else:
-                        _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
-                        pos = 0
-                        for seat in range(first_seat, n_players):
-                            q0 = q1 = q2 = q3 = np.uint32(0)
-                            for j in range(pos, pos + hand):
-                                q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
-                            hands[seat, 0] = q0
-                            hands[seat, 1] = q1
-                            hands[seat, 2] = q2
-                            hands[seat, 3] = q3
-                            pos += hand
-                        for j in range(n_widow):
-                            widow[j] = np.int64(work[pos + j])
+                    draws = 0
+                    while True:  # a sample given the auction: dealt again until it fits
+                        if sample and known[1]:
+                            # what the user knows (--known, --void): the constrained sampler deals
+                            # the other seats and the widow
+                            s0, s1, s2, s3 = constrained_deal(known, n_players, s0, s1, s2, s3,
+                                                              sampled, st, split, hands, widow)
+                        else:
+                            _, s0, s1, s2, s3 = deal_sum(work, n_work - 1, s0, s1, s2, s3)
+                            pos = 0
+                            for seat in range(first_seat, n_players):
+                                q0 = q1 = q2 = q3 = np.uint32(0)
+                                for j in range(pos, pos + hand):
+                                    q0, q1, q2, q3 = add_card(q0, q1, q2, q3, np.int64(work[j]))
+                                hands[seat, 0] = q0
+                                hands[seat, 1] = q1
+                                hands[seat, 2] = q2
+                                hands[seat, 3] = q3
+                                pos += hand
+                            for j in range(n_widow):
+                                widow[j] = np.int64(work[pos + j])
+                        draws += 1
+                        if not sample or calls.on == 0 or smart is None or fits_auction(
+                                hands, policies, table, scratch, calls):
+                            break
+                        if draws >= calls.max_draws:
+                            draws = calls.max_draws + 1  # none fitted: the caller refuses
+                            break
                     if record:
                         for seat in range(n_players):
                             for q in range(4):
@@ -922,6 +990,7 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ga
                     samples_out[d, 6] = scores[1]  # seat 1 defends (each alone, or in the pair 1+3)
                     samples_out[d, 7] = durch
                     samples_out[d, 8] = sure_misere
+                    samples_out[d, 9] = draws
                     break
                 if mode == MODE_DUEL:
                     a_score = 0
