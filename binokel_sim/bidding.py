@@ -49,23 +49,42 @@ def ladder(rules: Rules, up_to: int) -> list[int]:
     return bids
 
 
-def auction_bounds(rules: Rules, bidder: int, calls) -> tuple[np.ndarray, np.ndarray]:
+def auction_bounds(rules: Rules, bidder: int, calls, margin: int = 0
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """What an auction told about each hand's heuristic bid limit, by seat counted from
     ``bidder`` (0 the bidder, 1 left, 2 partner, 3 right): ``(lo, hi)`` int64 (4,). ``calls`` are
     ``(seat, bid)`` in order (absolute seats, a pass ``NO_BID``). A seat's limit is at least
     the highest bid it made (it bids the next rung while that is within its limit) and below
     the offer it passed at; a seat that never called (the dealer when the first three pass) is
-    not bounded."""
+    not bounded. ``margin``: every seat's knob ``bid_partner`` (the expert's; 0 the plain
+    ladder, ``kernels.auction.behind_partner``): behind its partner's standing bid a seat that
+    raised holds a limit at least ``margin`` above the offer; one that passed while an
+    opponent was in, a limit below that; one that passed once both opponents were out told
+    nothing. A raise of the partner once both opponents were out is impossible with a margin
+    (a :class:`SimulationError`)."""
     lo = np.full(4, NO_BID, dtype=np.int64)
     hi = np.full(4, BIG, dtype=np.int64)
     current = None
+    holder = None
+    still_in = [True] * 4
     for seat, bid in calls:
-        k = (int(seat) - bidder) % 4
+        seat = int(seat)
+        k = (seat - bidder) % 4
+        offer = next_bid(rules, current)
+        behind = margin > 0 and holder is not None and holder != seat and holder % 2 == seat % 2
+        opponents_in = any(still_in[o] for o in range(4) if o % 2 != seat % 2)
         if bid == NO_BID:
-            hi[k] = next_bid(rules, current) - 1
+            still_in[seat] = False
+            if not behind:
+                hi[k] = offer - 1
+            elif opponents_in:
+                hi[k] = min(hi[k], offer + margin - 1)
         else:
-            lo[k] = max(lo[k], int(bid))
-            current = int(bid)
+            if behind and not opponents_in:
+                raise SimulationError(f"--auction: seat {k} raises its partner's bid after both "
+                                      f"opponents passed, which the expert never does")
+            lo[k] = max(lo[k], int(bid), offer + margin if behind else int(bid))
+            current, holder = int(bid), seat
     return lo, hi
 
 

@@ -50,7 +50,8 @@ PARTNERSHIP_KNOBS = ("cash_first", "pull_defenders", "pull_window", "pull_min", 
                      "lead_trump_def", "lead_trump_early", "lead_trump_len", "lead_master",
                      "lead_master_trump", "lead_counter", "lead_rank", "lead_len", "lead_out",
                      "lead_void_opp", "lead_void_partner", "lead_copies", "lead_singleton",
-                     "lead_trump_out", "lead_trump_drawn", "infer", "lead_beaters")
+                     "lead_trump_out", "lead_trump_drawn", "infer", "lead_beaters",
+                     "bid_partner")
 _override: dict[str, dict[str, int]] = {}
 # variants that play another variant's fitted knobs until their own are fitted: the tournament
 # count of the Swabian game is that game with other card points (SPEC "Today's practice"); its

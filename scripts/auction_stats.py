@@ -1,6 +1,7 @@
 """Auction statistics of the bidding games (issue 52, item 5): four-hand-80 and the widow games,
 the default policy (expert) with its bidding as shipped (*new*) and as it was before issue 52
-(*old*: the expert's ``bid_shift`` of then, no "weg", raising anyone's bid). Per variant: the
+(*old*: the expert's ``bid_shift`` of then, no "weg", raising anyone's bid; in four-hand-80 the
+plain ladder of the bidding heuristic). Per variant: the
 share of deals in which every seat bid, of hands with best meld at most 40 before the Dabb (before
 the auction in four-hand-80) that bid, of deals in which a seat raised its partner's standing bid
 once both opponents had passed (partnership games), the winning bid's 10/50/90% quantiles, the
@@ -25,6 +26,7 @@ from numba import njit
 from binokel_sim import __version__, expert_play
 from binokel_sim.engines import partnership, widow
 from binokel_sim.kernels.melds import score_hand
+from binokel_sim.kernels.partnership.heuristic import HEURISTIC_PTUNE
 from binokel_sim.kernels.strict.heuristic import HEURISTIC_TUNE
 from binokel_sim.kernels.widow.deals import (
     I_BETTEL,
@@ -109,39 +111,45 @@ def widow_row(rules, deals: int, seed: int, bidding: str) -> dict:
                    info[:, I_CONCEDED] != 0, info[:, I_DURCH] != 0, info[:, I_BETTEL] != 0)
 
 
-def partnership_row(rules, deals: int, seed: int) -> dict:
+def partnership_row(rules, deals: int, seed: int, bidding: str) -> dict:
     """four-hand-80 (the partnership engine: the bidding pair makes its bid when its score is
-    positive; no Abgehen, Durch or Bettel). Its auction is unchanged by issue 52 so far."""
+    positive; no Abgehen, Durch or Bettel)."""
     played = partnership.run_play(rules, deals, seed, "expert")
     col = {name: played.info[:, i] for i, name in enumerate(partnership.DEAL_FIELDS)}
     calls = call_shares(rules, played.bid_seats, played.bid_values, col["n_calls"])
     weak = best_melds(played.hands, compile_tables(rules).kt) <= WEAK_MELD
     score = np.where(col["bidder"] % 2 == 0, col["score_02"], col["score_13"])
     none = np.zeros(deals, dtype=bool)
-    return summary(rules, "unchanged", deals, seed, calls, weak, col["bid"], score > 0, none,
+    return summary(rules, bidding, deals, seed, calls, weak, col["bid"], score > 0, none,
                    none, none)
 
 
 def old_bidding(rules) -> dict:
-    """The expert's knobs with its bidding of before issue 52 (:data:`OLD_SHIFT`)."""
+    """The expert's knobs with its bidding of before issue 52 (:data:`OLD_SHIFT`; four-hand-80:
+    its one bidding knob ``bid_partner`` 0)."""
+    if not rules.widow:
+        fitted = expert_play.knobs(rules.name,
+                                   dict(zip(expert_play.PARTNERSHIP_KNOBS, HEURISTIC_PTUNE)))
+        return dict(fitted, bid_partner=0)
     fitted = expert_play.knobs(rules.name, dict(zip(expert_play.KNOBS, HEURISTIC_TUNE)))
     source = expert_play.BORROWED.get(rules.name, rules.name)
     return dict(fitted, bid_shift=OLD_SHIFT[source], bid_open=0, bid_partner=0)
 
 
 def rows(deals: int, seed: int) -> list[dict]:
-    out = [partnership_row(find_variant("four-hand-80"), deals, seed)]
+    out = []
     for rules in all_variants():
-        if not rules.widow or rules.talon or not rules.bid_ladder:
+        if not rules.bid_ladder or rules.talon:
             continue
+        measure = widow_row if rules.widow else partnership_row
         expert_play.override(rules.name, old_bidding(rules))
         widow.family_tables.cache_clear()
         try:
-            out.append(widow_row(rules, deals, seed, "old"))
+            out.append(measure(rules, deals, seed, "old"))
         finally:
             expert_play.override(rules.name, None)
             widow.family_tables.cache_clear()
-        out.append(widow_row(rules, deals, seed, "new"))
+        out.append(measure(rules, deals, seed, "new"))
     return out
 
 

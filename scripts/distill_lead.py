@@ -49,7 +49,12 @@ from binokel_sim.kernels.bits import N_TYPES, popcount
 from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.partnership.deals import bid_and_name, copy_planes, pair_melds
+from binokel_sim.kernels.partnership.deals import (
+    bid_and_name,
+    copy_planes,
+    pair_melds,
+    partner_margins,
+)
 from binokel_sim.kernels.partnership.heuristic import heuristic_follow, heuristic_lead
 from binokel_sim.kernels.partnership.sampling import (
     Sampler,
@@ -103,6 +108,7 @@ def collect_blocks(table, n_samples, expert_rollouts, follows, show_rows, seed, 
     trumps = np.empty(N_SEATS, dtype=np.int64)
     calls_seats = np.empty(64, dtype=np.int64)
     calls_values = np.empty(64, dtype=np.int64)
+    margins = partner_margins(knobs, np.empty(N_SEATS, dtype=np.int64))
     flat = np.empty(N_SEATS * 4, dtype=np.uint32)
     rows = 0
     for b in range(n_blocks):
@@ -110,7 +116,7 @@ def collect_blocks(table, n_samples, expert_rollouts, follows, show_rows, seed, 
         for d in range(b * block_size, (b + 1) * block_size):
             deal_seats(work, 0, hand, state, hands)
             bidder, _, trump, _ = bid_and_name(hands, d % N_SEATS, table, melds, limits, trumps,
-                                               calls_seats, calls_values)
+                                               (calls_seats, calls_values), margins)
             pair_meld, _ = pair_melds(melds, bidder, trump)
             if trump < 0 or pair_meld < min_meld:
                 continue

@@ -38,43 +38,71 @@ import numpy as np
 
 from binokel_sim import __version__, expert_play
 from binokel_sim.contests import duel
-from binokel_sim.engines import widow
+from binokel_sim.engines import engine, partnership, widow
+from binokel_sim.kernels.partnership.heuristic import HEURISTIC_PTUNE
 from binokel_sim.kernels.strict.heuristic import HEURISTIC_TUNE
 from binokel_sim.variants import find_variant
 
 GRID = {"bid_open": (0, 100, 115, 130, 145), "bid_shift": (20, 30, 40, 50, 60)}
 PARTNER_GRID = (1, 30, 60)  # with partnerships; 0 (the old ladder) raises after the opponents
+# four-hand-80 (the partnership engine): its auction is the bidding heuristic's for every
+# policy; the expert's one bidding knob is bid_partner (points on a ladder of ones and fives)
+PARTNERSHIP_GRID = {"bid_partner": (1, 2, 3, 5, 10, 20)}
 THREE_HAND_LIMITS = {"all_bid": 0.40, "weak_bid": 0.20, "conceded": 0.12}
 
 
-def knob_row(knobs: dict) -> list[int]:
-    return [knobs[n] for n in expert_play.KNOBS] + list(HEURISTIC_TUNE[len(expert_play.KNOBS):])
+def is_partnership(rules) -> bool:
+    return engine(rules) is partnership
+
+
+def names(rules) -> tuple[str, ...]:
+    return expert_play.PARTNERSHIP_KNOBS if is_partnership(rules) else expert_play.KNOBS
 
 
 def shipped(rules) -> dict:
-    return expert_play.knobs(rules.name, dict(zip(expert_play.KNOBS, HEURISTIC_TUNE)))
+    heuristic = HEURISTIC_PTUNE if is_partnership(rules) else HEURISTIC_TUNE
+    return expert_play.knobs(rules.name, dict(zip(names(rules), heuristic)))
+
+
+def knob_rows(rules, old: dict, new: dict) -> np.ndarray:
+    """The two knob rows as the family's kernels read them, the old expert's in the
+    heuristic's place."""
+    if is_partnership(rules):
+        return np.array([[k[n] for n in names(rules)] for k in (old, new)], dtype=np.int64)
+    tail = list(HEURISTIC_TUNE[len(expert_play.KNOBS):])
+    return np.array([k[n] for n in expert_play.KNOBS] + tail for k in (old, new)).reshape(-1)
 
 
 def new_against_old(rules, candidate: dict, deals: int, seed: int) -> tuple[float, float]:
     """The duel of the expert with ``candidate`` (side A) against the shipped expert (side B):
     mean per deal and 95% half-width."""
     old = shipped(rules)
-    rows = np.array(knob_row(old) + knob_row(dict(old, **candidate)), dtype=np.int64)
-    saved = widow.tune_rows
-    widow.tune_rows = lambda _rules: rows
-    widow.family_tables.cache_clear()
+    rows = knob_rows(rules, old, dict(old, **candidate))
+    module, hook = (partnership, "knob_rows") if is_partnership(rules) else (widow, "tune_rows")
+    saved = getattr(module, hook)
+    setattr(module, hook, lambda _rules: rows)
+    clear_tables(module)
     try:
         diff = duel(rules, "expert", "heuristic", deals, seed)
     finally:
-        widow.tune_rows = saved
-        widow.family_tables.cache_clear()
+        setattr(module, hook, saved)
+        clear_tables(module)
     return float(diff.mean()), float(1.96 * diff.std(ddof=1) / np.sqrt(deals))
+
+
+def clear_tables(module) -> None:
+    cache_clear = getattr(module.family_tables, "cache_clear", None)
+    if cache_clear is not None:
+        cache_clear()
 
 
 def auction_shares(rules, deals: int, seed: int) -> dict:
     """The auction's shares on ``deals`` deals with the expert on every seat
-    (``auction_stats.widow_row``)."""
-    row = auction_stats.widow_row(rules, deals, seed, "candidate")
+    (``auction_stats.widow_row`` or ``partnership_row``)."""
+    if is_partnership(rules):
+        row = auction_stats.partnership_row(rules, deals, seed, "candidate")
+    else:
+        row = auction_stats.widow_row(rules, deals, seed, "candidate")
     return {"all_bid": row["p_all_bid"], "weak_bid": row["p_weak_bid"],
             "partner_raise": row["p_partner_raise"],
             "partner_raise_after_out": row["p_partner_raise_after_out"],
@@ -90,13 +118,14 @@ def admissible(rules, shares: dict) -> bool:
 
 
 def with_candidate(rules, candidate: dict, deals: int) -> dict:
+    module = partnership if is_partnership(rules) else widow
     expert_play.override(rules.name, dict(shipped(rules), **candidate))
-    widow.family_tables.cache_clear()
+    clear_tables(module)
     try:
         return auction_shares(rules, deals, 1)
     finally:
         expert_play.override(rules.name, None)
-        widow.family_tables.cache_clear()
+        clear_tables(module)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     rules = find_variant(args.variant)
-    grid = dict(GRID, bid_partner=PARTNER_GRID if rules.partnerships else (0,))
+    if is_partnership(rules):
+        grid = PARTNERSHIP_GRID
+    else:
+        grid = dict(GRID, bid_partner=PARTNER_GRID if rules.partnerships else (0,))
     rows = []
     for values in itertools.product(*grid.values()):
         candidate = dict(zip(grid, values))

@@ -54,11 +54,11 @@ def test_next_bid_known_answers():
 
 # --- the auction -------------------------------------------------------------------------------
 
-def kernel_auction(limits, dealer, max_calls=96):
+def kernel_auction(limits, dealer, max_calls=96, margins=(0, 0, 0, 0)):
     seats = np.full(max_calls, -7, dtype=np.int64)
     values = np.full(max_calls, -7, dtype=np.int64)
     bidder, bid, n = auction(np.array(limits, dtype=np.int64), dealer, TABLES.ladder, seats,
-                             values)
+                             values, np.array(margins, dtype=np.int64))
     calls = [(int(s), None if v == NO_BID else int(v))
              for s, v in zip(seats[:min(n, max_calls)], values[:min(n, max_calls)])]
     return int(bidder), int(bid), int(n), calls
@@ -112,6 +112,38 @@ def test_auction_equals_reference(limits, dealer):
         assert bid <= limits[bidder] and bidder not in passed
     else:
         assert (bidder, bid) == (dealer, 50) and len(calls) == 3
+
+
+@given(st.lists(LIMITS, min_size=4, max_size=4), st.integers(0, 3),
+       st.lists(st.sampled_from([0, 1, 3, 5, 10]), min_size=4, max_size=4))
+def test_auction_behind_the_partner_equals_reference(limits, dealer, margins):
+    """With each seat's knob ``bid_partner`` (the expert's, docs/rules.md *Expert bidding*):
+    kernel and twin alike, and no seat with a margin raises its partner once both opponents
+    have passed, nor while they are in without a limit that far above its bid."""
+    bidder, bid, calls = ref.auction(limits, dealer, RULES, margins)
+    assert kernel_auction(limits, dealer, margins=margins) == (bidder, bid, len(calls), calls)
+    still_in, holder, current = [True] * 4, None, None
+    for seat, value in calls:
+        if value is None:
+            still_in[seat] = False
+            continue
+        if holder is not None and holder % 2 == seat % 2 and margins[seat] > 0:
+            assert any(still_in[o] for o in range(4) if o % 2 != seat % 2)
+            assert limits[seat] >= value + margins[seat]
+        holder, current = seat, value
+
+
+def test_the_partner_margin_changes_auctions():
+    """The known cases: partners 0 and 2 with room to raise each other while the opponents
+    pass. The plain ladder climbs to 55 against the partner; with a margin of 10 seat 2 (limit
+    56) lets him hold 50; with 1 it takes over while seat 3 is still in, and seat 0 then lets
+    it hold 51, both opponents being out."""
+    plain = kernel_auction([55, -1, 56, -1], 3)
+    held = kernel_auction([55, -1, 56, -1], 3, margins=(10, 10, 10, 10))
+    once = kernel_auction([55, -1, 56, -1], 3, margins=(1, 1, 1, 1))
+    assert plain[:2] == (2, 55) and held[:2] == (0, 50) and once[:2] == (2, 51)
+    assert held[3] == [(0, 50), (1, None), (2, None), (3, None)]
+    assert once[3] == [(0, 50), (1, None), (2, 51), (3, None), (0, None)]
 
 
 @given(st.lists(LIMITS, min_size=4, max_size=4), st.integers(0, 3), st.integers(0, 5))

@@ -491,8 +491,9 @@ def test_bid_odds_given_the_auction_is_the_library_call():
     assert one["provenance"]["auction"] == "50 pass 51"
     assert one["provenance"]["dealer"] == "right"
     assert one["deals_per_sample"] > 1
-    bounds = bidding.auction_bounds(RULES, 0, bidding.parse_auction(RULES, "50 pass 51", 3))
-    want = bid_odds(RULES, EXAMPLE, 2048, 1, "expert", threads=1, auction=bounds)  # the default
+    calls = bidding.parse_auction(RULES, "50 pass 51", 3)
+    bounds = bidding.auction_bounds(RULES, 0, calls, games.partner_margin(RULES, "expert"))
+    want = bid_odds(RULES, EXAMPLE, 2048, 1, "expert", threads=1, auction=calls)  # the default
     assert one["rows"] == want["rows"].to_dicts()
     plain = bid_odds(RULES, EXAMPLE, 2048, 1, "expert", threads=1)
     assert want["rows"].to_dicts() != plain["rows"].to_dicts()
@@ -535,3 +536,28 @@ def test_dealer_may_be_the_hands_own_seat():
     assert_one_line_error(invoke("bid-odds", "--auction", "50", "--dealer", "4"),
                           "0, 1, 2, 3, me, left, partner, right")
     assert_one_line_error(invoke("bid-odds", "--known", "me:AS"), "--known: unknown seat")
+
+
+def test_auction_bounds_behind_the_partner():
+    """The expert's knob ``bid_partner`` m (docs/rules.md, *Expert bidding*): behind the
+    partner's bid a pass while an opponent is in bounds the limit below the offer + m; a pass
+    once both opponents are out tells nothing; a raise shows a limit at least the offer + m;
+    a raise once the opponents are out cannot happen. Seats from the hand: 1 left, 2 partner."""
+    from binokel_sim.constants import NO_BID
+
+    # the hand (0) bids 50, left passes, the partner (2) passes behind it, right (3) passes
+    calls = [(0, 50), (1, NO_BID), (2, NO_BID), (3, NO_BID)]
+    lo, hi = bidding.auction_bounds(RULES, 0, calls, margin=5)
+    assert hi[2] == 51 + 5 - 1 and hi[1] == 50 and hi[3] == 50
+    lo0, hi0 = bidding.auction_bounds(RULES, 0, calls)  # the plain ladder
+    assert hi0[2] == 50
+    # right passed first: the partner's pass behind the hand, both opponents out, says nothing
+    calls = [(3, NO_BID), (0, 50), (1, NO_BID), (2, NO_BID)]
+    lo, hi = bidding.auction_bounds(RULES, 0, calls, margin=5)
+    assert hi[2] == bidding.BIG
+    # the partner raises the hand's 50 while right is still in: limit at least 51 + 5
+    lo, hi = bidding.auction_bounds(RULES, 0, [(0, 50), (1, NO_BID), (2, 51)], margin=5)
+    assert lo[2] == 56
+    with pytest.raises(SimulationError, match="never does"):
+        bidding.auction_bounds(RULES, 0, [(3, NO_BID), (0, 50), (1, NO_BID), (2, 51)],
+                               margin=5)

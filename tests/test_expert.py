@@ -175,7 +175,7 @@ def test_four_hand_80_knob_names_follow_the_kernels_order():
           "lead_void_partner": h.W_VOID_PARTNER, "lead_copies": h.W_COPIES,
           "lead_singleton": h.W_SINGLETON, "lead_trump_out": h.W_TRUMP_OUT,
           "lead_trump_drawn": h.W_TRUMP_DRAWN, "infer": h.P_INFER,
-          "lead_beaters": h.W_BEATERS}
+          "lead_beaters": h.W_BEATERS, "bid_partner": h.P_BID_PARTNER}
     assert [at[name] for name in expert_play.PARTNERSHIP_KNOBS] == list(range(h.N_PTUNE))
 
 

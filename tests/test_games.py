@@ -27,6 +27,7 @@ from binokel_sim.kernels.partnership.deals import (
     DealRecords,
     Seats,
     bid_and_name,
+    partner_margins,
     play_and_score,
     play_blocks,
     sampler_of,
@@ -91,8 +92,9 @@ def same_played(a, b):
 
 # --- one record against the rules ---------------------------------------------------------------
 
-def check_record(rec: dict, deal: int) -> None:
-    """Everything SPEC.md says about one played deal, re-derived with the reference code."""
+def check_record(rec: dict, deal: int, margin: int = 0) -> None:
+    """Everything SPEC.md says about one played deal, re-derived with the reference code
+    (``margin``: every seat's knob ``bid_partner``, the expert's fitted one for its records)."""
     hands = [list(counts_of(parse_cards(h))) for h in rec["hands"]]
     assert rec["deal"] == deal and rec["dealer"] == deal % 4
     assert [sum(h) for h in hands] == [HAND] * 4
@@ -101,7 +103,8 @@ def check_record(rec: dict, deal: int) -> None:
     # the auction: the bidding heuristic's limits, then SPEC's bidding rules
     limits, preferred = zip(*(ref.bid_limit(RULES, h) for h in hands))
     calls = [(c["seat"], c["bid"]) for c in rec["bids"]]
-    assert ref.auction(list(limits), rec["dealer"], RULES) == (rec["bidder"], rec["bid"], calls)
+    assert ref.auction(list(limits), rec["dealer"], RULES, [margin] * 4) == \
+        (rec["bidder"], rec["bid"], calls)
     bids = [c for c in calls if c[1] is not None]
     if bids:
         assert (rec["bidder"], rec["bid"]) == bids[-1]
@@ -200,10 +203,11 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
     limits = np.empty(4, dtype=np.int64)
     trumps = np.empty(4, dtype=np.int64)
     table = games.family_tables(RULES)
-    bidder, bid, trump, n_calls = bid_and_name(hands.copy(), dealer, table, played.melds[0],
-                                               limits, trumps, played.bid_seats[0],
-                                               played.bid_values[0])
     seats = np.full(4, policy, np.int64)
+    margins = partner_margins(seat_knobs(seats, TUNE), np.empty(4, np.int64))
+    bidder, bid, trump, n_calls = bid_and_name(hands.copy(), dealer, table, played.melds[0],
+                                               limits, trumps, (played.bid_seats[0],
+                                                                played.bid_values[0]), margins)
     play = PlayTable(TABLES.card_points, np.int64(RULES.last_trick),
                      counter_mask(TABLES.card_points), seat_knobs(seats, TUNE))
     out = play_and_score(hands.copy(), Contract(bidder, bid, trump), played.melds[0], seats,
@@ -334,8 +338,10 @@ def test_run_play_expert_records_follow_the_rules_and_the_twin():
     every play is the twin's (reference/sampling.py ``play_known`` with the expert's knobs) card
     for card."""
     recs = records(games.run_play(RULES, 2000, 8, "expert"))
+    margin = games.partner_margin(RULES, "expert")
+    assert margin > 0  # the expert holds back behind its partner (docs/rules.md)
     for d, rec in enumerate(recs):
-        check_record(rec, d)
+        check_record(rec, d, margin)
         if d % 10 or not rec["tricks"]:
             continue
         hands = [list(counts_of(parse_cards(h))) for h in rec["hands"]]

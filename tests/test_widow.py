@@ -480,7 +480,8 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, poli
                     "SHDC".index(record["trump"]) if record["trump"] else -1, record["melds"][0],
                     int(tricks == rules.hand_size),
                     sum(record["card_points"][s] for s in ours), record["concede_from"],
-                    record["scores"][1], int(record["durch"]), int(record["sure_bettel"])])
+                    record["scores"][1], int(record["durch"]), int(record["sure_bettel"]),
+                    1])  # draws: one deal a sample without an auction to repeat
     return out
 
 

@@ -115,6 +115,17 @@ def knob_rows(rules: Rules) -> np.ndarray:
                     dtype=np.int64)
 
 
+def partner_margin(rules: Rules, policy: str) -> int:
+    """The knob ``bid_partner`` with which ``policy`` bids in ``rules`` (the expert's fitted
+    value, every other policy's 0: the bidding heuristic's plain ladder; kernels/auction.py
+    ``behind_partner``)."""
+    from binokel_sim.kernels.partnership.heuristic import P_BID_PARTNER
+    from binokel_sim.kernels.policies import POLICY_EXPERT
+
+    row = 1 if policy_id(policy, rules) == POLICY_EXPERT else 0
+    return int(knob_rows(rules)[row, P_BID_PARTNER])
+
+
 def sampler_inputs(rules: Rules, counts: np.ndarray, knowledge, *, turned: int | None = None):
     """The constrained sampler's inputs for ``knowledge`` over the cards the hand ``counts`` does
     not hold (:func:`binokel_sim.constraints.hand_sampler_inputs`); no card is turned here."""

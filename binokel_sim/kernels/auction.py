@@ -14,7 +14,7 @@ from binokel_sim.kernels.melds import may_name, score_hand
 from binokel_sim.kernels.options import njit
 from binokel_sim.pair_value import SCALE
 
-__all__ = ["NO_BID", "auction", "bid_limit", "limit_of", "next_bid"]
+__all__ = ["NO_BID", "auction", "behind_partner", "bid_limit", "limit_of", "next_bid"]
 
 @njit
 def next_bid(ladder, current):
@@ -80,15 +80,31 @@ def limit_of(p0, p1, p2, p3, totals, trump_need, play_w, bid_table):
     return best, trump
 
 
+@njit(inline="always")
+def behind_partner(seat, offer, limit, holder, active, margin):
+    """Whether a seat of a partnership game (sides: seats of one parity) passes although
+    ``offer`` is within its ``limit`` because its partner holds the standing bid
+    (docs/rules.md, *Expert bidding*): with ``margin`` > 0, when no opponent is still in
+    (``active``), or its limit is less than ``margin`` points above the offer; never with
+    ``margin`` 0 (the plain ladder) or when the ``holder`` is no partner."""
+    if margin <= 0 or holder < 0 or holder == seat or (holder & 1) != (seat & 1):
+        return False
+    for other in range(active.shape[0]):
+        if (other & 1) != (seat & 1) and active[other]:
+            return limit < offer + margin
+    return True
+
+
 @njit
-def auction(limits, dealer, ladder, bid_seats, bid_values):
+def auction(limits, dealer, ladder, bid_seats, bid_values, margins):
     """Run the auction; returns ``(bidder, bid, n_calls)``.
 
     Starting left of the dealer, each player still in bids the smallest legal bid above the
-    current one if it is within his ``limits[seat]`` (int64 (4,)), else passes for good; the
-    auction ends when one player remains. If the first three players pass, the dealer plays at
-    the minimum bid. Writes the calls in order to ``bid_seats`` / ``bid_values`` (int64, a pass
-    is ``NO_BID``), stopping at their length.
+    current one if it is within his ``limits[seat]`` (int64 (4,)) and :func:`behind_partner`
+    does not hold him back (``margins`` int64 (4,), each seat's ``bid_partner``: 0 for the
+    heuristic), else passes for good; the auction ends when one player remains. If the first
+    three players pass, the dealer plays at the minimum bid. Writes the calls in order to
+    ``bid_seats`` / ``bid_values`` (int64, a pass is ``NO_BID``), stopping at their length.
     """
     active = np.ones(4, dtype=np.bool_)
     n_active = 4
@@ -100,6 +116,9 @@ def auction(limits, dealer, ladder, bid_seats, bid_values):
         if active[seat]:
             offer = next_bid(ladder, current)
             call = offer if offer <= limits[seat] else NO_BID
+            if call != NO_BID and behind_partner(seat, offer, limits[seat], holder, active,
+                                                 margins[seat]):
+                call = NO_BID
             if call == NO_BID:
                 active[seat] = False
                 n_active -= 1

@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from binokel_sim.bidding import ladder, minimum_bid
+from binokel_sim.bidding import auction_bounds, ladder, minimum_bid
 from binokel_sim.cards import SUITS, format_counts, planes_to_counts
 from binokel_sim.engines.partnership import (
     BidSamples,
     marriage_trumps,
+    partner_margin,
 )
 from binokel_sim.engines.partnership import (
     run_samples as run_bid_samples,
@@ -243,9 +244,10 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     ``backend`` (:mod:`binokel_sim.backend`; default: here); every figure comes from their
     integer :func:`bid_tally`, so every backend gives the same result. ``knowledge`` (from
     ``--known`` and ``--void``, :mod:`binokel_sim.constraints`): the other 60 cards are dealt
-    consistently with it (an unbiased constrained sampler). ``auction`` (``(lo, hi)`` from
-    :func:`~binokel_sim.bidding.auction_bounds`, ``--auction``): only deals whose other seats'
-    bidding heuristic would have made the calls so far are kept. ``samples_per_move``: the
+    consistently with it (an unbiased constrained sampler). ``auction`` (``--auction``: the
+    calls so far as ``(seat, bid)``, seats counted from the hand): only deals whose other seats'
+    bidding would have made them are kept (:func:`~binokel_sim.bidding.auction_bounds` under
+    ``policy``'s knob ``bid_partner``). ``samples_per_move``: the
     sampling policy's deals per card decision (None: its default). ``bid`` (``--bid``, a bid of
     the ladder): each ``by_trump`` entry also gives the figures at that bid (:func:`at_bid`).
     """
@@ -254,6 +256,8 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
         trumps = [trump]
     else:
         trumps = married or [0, 1, 2, 3]  # no marriage: every suit, every bid lost
+    if auction is not None:
+        auction = auction_bounds(rules, 0, auction, partner_margin(rules, policy))
     tally = bid_samples_tally(rules, counts, samples, seed, policy, trumps, married, threads,
                               progress, backend, knowledge, auction, samples_per_move)
     rows = rows_from_tally(rules, tally, trumps)
@@ -288,7 +292,6 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     played with ``outcome_policy``, the bid winner's forecast ``p_make`` at his bid with the
     trump he named (None where ``given_auction`` found no fitting deal within
     :data:`AUCTION_DRAWS` tries) and whether the pair made it."""
-    from binokel_sim.bidding import auction_bounds
     from binokel_sim.engines.partnership import (
         DEAL_FIELDS,
         AuctionTooRare,
@@ -311,7 +314,9 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
             if given_auction:
                 n_calls = int(info[col["n_calls"]])
                 calls = zip(played.bid_seats[d, :n_calls], played.bid_values[d, :n_calls])
-                auction = auction_bounds(rules, bidder, calls)
+                # the calls are the outcome policy's: read them with its bidding
+                auction = auction_bounds(rules, bidder, calls,
+                                         partner_margin(rules, outcome_policy))
             try:
                 s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy,
                                     threads=threads, trumps=[trump], auction=auction,

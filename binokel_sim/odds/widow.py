@@ -310,6 +310,11 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     from binokel_sim.errors import AuctionTooRare
     from binokel_sim.kernels.widow.deals import I_BID, I_CALLS, I_MADE, I_SOLOIST, I_TRUMP
 
+    plain = ("heuristic", "sampling")  # the sampling policy bids as the heuristic
+    if given_auction and policy != outcome_policy and not {policy, outcome_policy} <= set(plain):
+        raise SimulationError(f"--given-auction: the samples repeat the calls with the "
+                              f"{policy} policy's bidding, but the deals are bid by "
+                              f"{outcome_policy}, which bids otherwise; use one policy for both")
     played = run_widow_play(rules, deals, seed, outcome_policy, threads, **options)
     col = {name: i for i, name in enumerate(SAMPLE_FIELDS)}
     events = []

@@ -205,8 +205,9 @@ HEURISTIC_KNOBS = {"cash_first": 0, "pull_defenders": 0, "pull_window": 4, "pull
                    "lead_master_trump": 0, "lead_counter": 0, "lead_rank": 0, "lead_len": 0,
                    "lead_out": 0, "lead_void_opp": 0, "lead_void_partner": 0, "lead_copies": 0,
                    "lead_singleton": 0, "lead_trump_out": 0, "lead_trump_drawn": 0,
-                   "infer": 0, "lead_beaters": 0}
-"""The heuristic's knobs by name: the rules L1-L3 and F1-F3 as written below. The expert plays
+                   "infer": 0, "lead_beaters": 0, "bid_partner": 0}
+"""The heuristic's knobs by name: the rules L1-L3 and F1-F3 as written below, and the plain
+ladder of the auction (``bid_partner`` 0). The expert plays
 the same rules with its own values (``binokel_sim/expert_play.json``, docs/rules.md "Expert
 policy")."""
 
@@ -426,14 +427,29 @@ def bid_limit(rules: Rules, counts: list[int]) -> tuple[int, int]:
     return best, trump
 
 
-def auction(limits: list[int], dealer: int, rules: Rules):
+def behind_partner(margin: int, seat: int, offer: int, limit: int, holder: int | None,
+                   still_in: list[bool]) -> bool:
+    """Whether a seat of a partnership game passes although ``offer`` is within its ``limit``
+    because its partner (the seat of its parity) holds the standing bid: with ``margin`` > 0,
+    when no opponent is ``still_in``, or its limit is less than ``margin`` points above the
+    offer (``kernels.auction.behind_partner``; four-hand-80's twin auction uses it too)."""
+    if margin <= 0 or holder is None or holder == seat or holder % 2 != seat % 2:
+        return False
+    opponents_in = any(still_in[o] for o in range(len(still_in)) if o % 2 != seat % 2)
+    return not opponents_in or limit < offer + margin
+
+
+def auction(limits: list[int], dealer: int, rules: Rules, margins: list[int] | None = None):
     """The auction of SPEC.md (four-hand-80 "Bidding") with each player bidding the smallest
-    legal bid above the current one while it is within his limit, else passing.
+    legal bid above the current one while it is within his limit and :func:`behind_partner`
+    does not hold him back (``margins``: each seat's ``bid_partner``, default 0: the
+    heuristic's plain ladder), else passing.
 
     Starting left of the dealer, players take turns; a pass is final; the auction ends when one
     player remains. If nobody bid (the first three passed), the dealer plays at the minimum bid.
     Returns ``(bidder, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
     """
+    margins = margins or [0] * 4
     still_in = [True] * 4
     calls: list[tuple[int, int | None]] = []
     current, holder = None, None
@@ -441,7 +457,8 @@ def auction(limits: list[int], dealer: int, rules: Rules):
     while sum(still_in) > 1:
         if still_in[seat]:
             offer = next_bid(rules.bid_ladder, current)
-            if offer <= limits[seat]:
+            if offer <= limits[seat] and not behind_partner(margins[seat], seat, offer,
+                                                            limits[seat], holder, still_in):
                 current, holder = offer, seat
                 calls.append((seat, offer))
             else:

@@ -28,6 +28,7 @@ from binokel_sim.cards import (
 )
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
 from binokel_sim.reference.core import meld_total, meld_totals
+from binokel_sim.reference.play import behind_partner
 from binokel_sim.reference.play import legal_cards, trick_winner
 from binokel_sim.reference.talon_play import (
     HEURISTIC_KNOBS,
@@ -89,11 +90,9 @@ def holds_back(rules: Rules, held: Reserve, seat: int, offer: int, limit: int, f
     than ``bid_partner`` points above the offer."""
     if first and limit + held.meld < offer + held.open_margin:
         return True
-    if not rules.partnerships or held.partner_margin <= 0 or holder is None \
-            or holder == seat or holder % 2 != seat % 2:
-        return False
-    opponents_in = any(still_in[o] for o in range(rules.players) if o % 2 != seat % 2)
-    return not opponents_in or limit < offer + held.partner_margin
+    return bool(rules.partnerships) and behind_partner(held.partner_margin, seat, offer, limit,
+                                                       holder, still_in)
+
 
 
 def suit_cards(hand: list[int], suit: int) -> int:

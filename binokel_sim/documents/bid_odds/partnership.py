@@ -22,8 +22,8 @@ def own_options(rules: "Rules") -> tuple[str, ...]:
 
 def check(rules: "Rules", counts, *, trump: str = "auto", auction: Optional[str] = None,
           dealer: Optional[str] = None, bid: Optional[int] = None) -> Checked:
-    """``trump`` (auto or one suit), and ``auction`` with ``dealer`` as the samples' bounds on
-    the other seats' bid limits; a named trump without a marriage is a warning (every bid
+    """``trump`` (auto or one suit), and ``auction`` with ``dealer`` as the calls the samples'
+    other seats repeat; a named trump without a marriage is a warning (every bid
     there is lost). ``bid``: the figures at that bid too, per trump (:func:`check_bid`)."""
     from binokel_sim.cards import SUITS, parse_trump
     from binokel_sim.engines.partnership import marriage_trumps
@@ -37,7 +37,7 @@ def check(rules: "Rules", counts, *, trump: str = "auto", auction: Optional[str]
                             f"{SUITS[trump_index]} and may not name it, so every bid there "
                             f"is lost")
     fields = {"trump_option": trump.strip().lower()}
-    options = {"trump": trump_index, "auction": _auction_bounds(rules, auction, dealer)}
+    options = {"trump": trump_index, "auction": _auction_calls(rules, auction, dealer)}
     if check_bid(rules, bid) is not None:
         fields["bid"] = options["bid"] = bid
     if auction is not None:
@@ -71,10 +71,11 @@ def document(rules: "Rules", counts, checked: Checked, *, deals: int, seed: int,
                     "rows": result["rows"].to_dicts()}
 
 
-def _auction_bounds(rules: "Rules", auction: Optional[str], dealer: Optional[str]):
-    """``auction`` and ``dealer`` as the samples' bounds on the other seats' bid limits (None
-    without them); either one alone is an error."""
-    from binokel_sim.bidding import auction_bounds, parse_auction
+def _auction_calls(rules: "Rules", auction: Optional[str], dealer: Optional[str]):
+    """``auction`` and ``dealer`` as the calls so far, seats counted from the hand (None
+    without them; the odds turn them into bounds on the other seats' bid limits under the
+    policy's bidding); either one alone is an error."""
+    from binokel_sim.bidding import parse_auction
     from binokel_sim.constants import NO_BID
     from binokel_sim.constraints import parse_seat
 
@@ -87,4 +88,4 @@ def _auction_bounds(rules: "Rules", auction: Optional[str], dealer: Optional[str
     if (0, NO_BID) in calls:
         raise SimulationError("--auction: the hand's own seat passed; bid-odds studies the hand "
                               "as the bid winner")
-    return auction_bounds(rules, 0, calls)
+    return calls

@@ -54,6 +54,7 @@ from binokel_sim.kernels.deal import block_start, deal_seats
 from binokel_sim.kernels.knowledge import INFER_FULL
 from binokel_sim.kernels.melds import score_hand
 from binokel_sim.kernels.options import njit
+from binokel_sim.kernels.partnership.heuristic import P_BID_PARTNER
 from binokel_sim.kernels.partnership.sampling import (
     Sampler,
     play_known,
@@ -92,13 +93,15 @@ Contract = namedtuple("Contract", ["bidder", "bid", "trump"])
 
 
 @njit
-def bid_and_name(hands, dealer, table, melds, limits, trumps, bid_seats, bid_values):
+def bid_and_name(hands, dealer, table, melds, limits, trumps, calls, margins):
     """The auction and the trump: returns ``(bidder, bid, trump, n_calls)``.
 
     Reads the table's meld tuple, ``trump_need`` and bidding model (``ladder``, ``play_w``,
     ``bid_table``). Writes ``melds`` (int64 (4, 4)): each seat's meld total with each suit as
-    trump, and per seat the heuristic's ``limits`` and preferred ``trumps`` (int64 (4,)). The bid
-    winner names his preferred suit; one who may name none (the dealer forced to play) names -1.
+    trump, per seat the heuristic's ``limits`` and preferred ``trumps`` (int64 (4,)), and the
+    calls to ``calls`` (``(bid_seats, bid_values)``). ``margins`` int64 (4,): each seat's knob
+    ``bid_partner`` (:func:`partner_margins`; the auction's ``behind_partner``). The bid winner
+    names his preferred suit; one who may name none (the dealer forced to play) names -1.
     """
     for seat in range(N_SEATS):
         limit, trump = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3],
@@ -106,8 +109,17 @@ def bid_and_name(hands, dealer, table, melds, limits, trumps, bid_seats, bid_val
                                  table.bid_table)
         limits[seat] = limit
         trumps[seat] = trump
-    bidder, bid, n_calls = auction(limits, dealer, table.ladder, bid_seats, bid_values)
+    bidder, bid, n_calls = auction(limits, dealer, table.ladder, calls[0], calls[1], margins)
     return bidder, bid, trumps[bidder], n_calls
+
+
+@njit(inline="always")
+def partner_margins(knobs, out):
+    """Each seat's knob ``bid_partner`` from its knob row (``knobs`` int64 (4, N_PTUNE)) into
+    ``out`` int64 (4,) (the expert's fitted value, the heuristic's 0); returns ``out``."""
+    for seat in range(N_SEATS):
+        out[seat] = knobs[seat, P_BID_PARTNER]
+    return out
 
 
 @njit(inline="always")
@@ -251,6 +263,7 @@ def play_blocks(table, seats, run, out, share):
     check_shown(active, show_rows)
     play = PlayTable(table.card_points, table.last_trick, counter_mask(table.card_points),
                      seat_knobs(seat_policies, table.tune))
+    margins = partner_margins(play.knobs, np.empty(N_SEATS, dtype=np.int64))
     block_size = run.block_size
     for b in range(share[0], share[1]):
         state, work = block_start(deck, run.seed, run.first_block + b)
@@ -265,8 +278,8 @@ def play_blocks(table, seats, run, out, share):
             out.bid_values[d, :] = NO_BID
             out.bid_seats[d, :] = -1
             bidder, bid, trump, n_calls = bid_and_name(hands, dealer, table, out.melds[d], limits,
-                                                       trumps, out.bid_seats[d],
-                                                       out.bid_values[d])
+                                                       trumps, (out.bid_seats[d],
+                                                                out.bid_values[d]), margins)
             n_tricks, play0, play1, score0, score1 = play_and_score(
                 hands, Contract(bidder, bid, trump), out.melds[d], seat_policies, play, state,
                 table, Tricks(out.trick_cards[d], out.trick_leaders[d], out.trick_winners[d]),
@@ -287,8 +300,9 @@ def play_blocks(table, seats, run, out, share):
 @njit
 def duel_blocks(table, seats, run, diff_out, share):
     """Play every deal twice, A (``seats.policies[0]``) on seats 0+2 and B
-    (``seats.policies[1]``) on 1+3, then swapped, with the same deal, auction and trump (the
-    bidding heuristic does not depend on the play policy).
+    (``seats.policies[1]``) on 1+3, then swapped, with the same deal, and the same auction and
+    trump where both sides bid alike (the same knob ``bid_partner``; else each seating has its
+    own auction: the expert holds back behind its partner, the heuristic does not).
 
     Writes ``diff_out`` int64 (n,): (A's score - B's score) summed over the two plays, so the
     per-deal difference A minus B is ``diff_out / 2``. Deal ``d`` reads the stream of block
@@ -312,6 +326,9 @@ def duel_blocks(table, seats, run, diff_out, share):
                        seat_knobs(a_first, table.tune))
     play_b = PlayTable(table.card_points, table.last_trick, counters,
                        seat_knobs(b_first, table.tune))
+    margins_a = partner_margins(play_a.knobs, np.empty(N_SEATS, dtype=np.int64))
+    margins_b = partner_margins(play_b.knobs, np.empty(N_SEATS, dtype=np.int64))
+    same_auction = margins_a[0] == margins_a[1]  # both sides bid alike: one auction serves
     active = sampling_active(a_first)
     check_shown(active, show_rows)
     block_size = run.block_size
@@ -322,16 +339,19 @@ def duel_blocks(table, seats, run, diff_out, share):
         sampler = sampler_of(deck, seats.n_samples, seats.infer, active)
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
-            bidder, bid, trump, _ = bid_and_name(hands, (run.first_deal + d) % N_SEATS, table,
-                                                 melds, limits, trumps, calls_seats,
-                                                 calls_values)
-            contract = Contract(bidder, bid, trump)
+            dealer = (run.first_deal + d) % N_SEATS
+            bidder, bid, trump, _ = bid_and_name(hands, dealer, table, melds, limits, trumps,
+                                                 (calls_seats, calls_values), margins_a)
             copy_planes(hands, flat)
-            s0, s1 = play_scores(flat, contract, melds, a_first, mode_a, seats_a, state, play_a,
-                                 table, sampler, show_rows)
+            s0, s1 = play_scores(flat, Contract(bidder, bid, trump), melds, a_first, mode_a,
+                                 seats_a, state, play_a, table, sampler, show_rows)
+            if not same_auction:  # the sides bid apart: B's seating has its own auction
+                bidder, bid, trump, _ = bid_and_name(hands, dealer, table, melds, limits,
+                                                     trumps, (calls_seats, calls_values),
+                                                     margins_b)
             copy_planes(hands, flat)
-            t0, t1 = play_scores(flat, contract, melds, b_first, mode_b, seats_b, state, play_b,
-                                 table, sampler, show_rows)
+            t0, t1 = play_scores(flat, Contract(bidder, bid, trump), melds, b_first, mode_b,
+                                 seats_b, state, play_b, table, sampler, show_rows)
             diff_out[d] = (s0 - s1) + (t1 - t0)
 
 
@@ -649,6 +669,7 @@ def match_blocks(table, seats, target, max_deals, run, games_out, share):
         seat_policies = np.empty(N_SEATS, dtype=np.int64)
         sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
         totals = np.zeros(2, dtype=np.int64)
+        margins = np.empty(N_SEATS, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
             number = run.first_deal + g
             side_a = (number // N_SEATS) % 2
@@ -657,6 +678,7 @@ def match_blocks(table, seats, target, max_deals, run, games_out, share):
             mode, heuristic_seats = play_mode(seat_policies)
             play = PlayTable(table.card_points, table.last_trick, counters,
                              seat_knobs(seat_policies, table.tune))
+            partner_margins(play.knobs, margins)
             totals[:] = 0
             winner = -1
             deals = 0
@@ -664,7 +686,7 @@ def match_blocks(table, seats, target, max_deals, run, games_out, share):
                 dealer = (number + deals) % N_SEATS
                 deal_seats(work, 0, hand, state, hands)
                 bidder, bid, trump, _ = bid_and_name(hands, dealer, table, melds, limits, trumps,
-                                                     calls_seats, calls_values)
+                                                     (calls_seats, calls_values), margins)
                 copy_planes(hands, flat)
                 score0, score1 = play_scores(flat, Contract(bidder, bid, trump), melds,
                                              seat_policies, mode, heuristic_seats, state, play,

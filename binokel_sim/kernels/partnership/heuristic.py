@@ -54,7 +54,11 @@ W_TRUMP_DRAWN = 24
 # opponent may hold beats (0: no unseen card, whoever holds it)
 P_INFER = 25
 W_BEATERS = 26  # the scored lead: per card type above the card in its suit an opponent may hold
-N_PTUNE = 27
+# the auction (kernels/auction.py behind_partner): never raise the partner's standing bid once
+# both opponents have passed, before that only with a limit this many points above the offer
+# (0: the plain ladder, raising anyone)
+P_BID_PARTNER = 27
+N_PTUNE = 28
 HEURISTIC_PTUNE = (0, 0, 4, 2, 1, 0, 0, 0, 0) + (0,) * (N_PTUNE - 9)
 
 # What the table knows of each hand beyond the voids, kept in the same int64 as the voids (bits

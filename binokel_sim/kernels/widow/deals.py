@@ -41,7 +41,7 @@ from collections import namedtuple
 import numpy as np
 
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
-from binokel_sim.kernels.auction import NO_BID, next_bid
+from binokel_sim.kernels.auction import NO_BID, behind_partner, next_bid
 from binokel_sim.kernels.bits import (
     ACES,
     ALL_TYPES,
@@ -327,13 +327,7 @@ def holds_back(seat, offer, limit, first, holder, active, pairs, open_margin, pa
     ``partner_margin`` points above the offer."""
     if first and limit + meld < offer + open_margin:
         return True
-    if not pairs or partner_margin <= 0 or holder < 0 or holder == seat \
-            or (holder & 1) != (seat & 1):
-        return False
-    for other in range(active.shape[0]):
-        if (other & 1) != (seat & 1) and active[other]:
-            return limit < offer + partner_margin
-    return True
+    return pairs and behind_partner(seat, offer, limit, holder, active, partner_margin)
 
 
 @njit  # called, not inlined: the deal loop calls it twice
