@@ -406,6 +406,9 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         melds = [0] * rules.players
     conceded = not sample and bid >= concede_at
     if conceded:
+        # he names the trump that leaves the others the fewest trump marriages (what he saw)
+        trump = policy.concede_trump(rules, cards[soloist], handling.buried)
+        melds = [int(meld_total(rules, h, trump)) for h in cards]
         tricks: list[Trick] = []
         card_points = [0] * rules.players
         score = score_conceded(rules, soloist, bid, melds)

@@ -67,6 +67,23 @@ def bid_limit(rules: Rules, hand: list[int], shift: int = 0) -> int:
     return int(limits[min(max(estimate - low, 0), len(limits) - 1)])
 
 
+def concede_trump(rules: Rules, hand: list[int], buried: list[int]) -> int:
+    """The trump a soloist who gives up names (docs/rules.md "Widow games", "Policies",
+    *Abgehen*), from his ``hand`` after burying and his ``buried`` cards (copies per type)
+    alone: per suit the copies of each rank he has not seen; the fewest of the scarcer of king
+    and queen (the trump marriages the others can hold), then the fewest kings and queens, then
+    the fewest aces, tens and unders (a Familie in trump), then the lower suit."""
+    deck = rules.deck_counts()
+
+    def key(suit: int) -> tuple[int, int, int, int]:
+        unseen = {r: deck[suit * N_RANKS + r] - hand[suit * N_RANKS + r]
+                  - buried[suit * N_RANKS + r] for r in range(N_RANKS)}
+        k, q = unseen[RANK_K], unseen[RANK_Q]
+        return min(k, q), k + q, unseen[RANK_A] + unseen[RANK_T] + unseen[RANK_J], suit
+
+    return min(range(N_SUITS), key=key)
+
+
 class Reserve(NamedTuple):
     """What holds an expert's call back besides its limit (docs/rules.md "Widow games",
     "Policies", *Bidding*): its knobs ``bid_open`` and ``bid_partner`` and its hand's best

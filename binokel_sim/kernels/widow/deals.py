@@ -40,6 +40,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from binokel_sim.cards import RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T
 from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, behind_partner, next_bid
 from binokel_sim.kernels.bits import (
@@ -297,6 +298,33 @@ def sure_bettel(hands, soloist, n_players, leads):
         if top_mine > low_out:
             return False
     return True
+
+
+@njit
+def concede_trump(hands, soloist, buried, copies, deck_mask):
+    """The trump a soloist who gives up names (docs/rules.md "Widow games", "Policies",
+    *Abgehen*): the suit in which the other seats can hold the fewest trump marriages, from
+    what he alone has seen (his ``hands[soloist]`` after burying and his ``buried`` cards; the
+    deck's ``copies`` per type, the types of ``deck_mask``): the fewest unseen copies of the
+    suit's king or queen (whichever is scarcer), then the fewest unseen kings and queens, then
+    the fewest unseen aces, tens and unders (a Familie in trump), then the lower suit."""
+    best = 0
+    best_key = np.int64(1) << 40
+    for s in range(4):
+        unseen = np.zeros(6, dtype=np.int64)
+        for r in range(6):
+            t = s * 6 + r
+            if (deck_mask >> t) & 1:
+                seen = type_count(hands, soloist, t)
+                for j in range(buried.shape[0]):
+                    seen += buried[j] == t
+                unseen[r] = copies - seen
+        k, q = unseen[RANK_K], unseen[RANK_Q]
+        key = (min(k, q) * 64 + (k + q)) * 64 + unseen[RANK_A] + unseen[RANK_T] + unseen[RANK_J]
+        if key < best_key:
+            best_key = key
+            best = s
+    return best
 
 
 @njit(inline="always")
@@ -886,6 +914,13 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                     for seat in range(n_players):
                         melds[seat] = 0
                 conceded = not sample and bid >= concede_at
+                if conceded and smart is not None and not random_soloist:
+                    # he names the trump that leaves the others the fewest trump marriages
+                    trump = concede_trump(hands, soloist, buried, copies, deck_mask)
+                    for seat in range(n_players):
+                        score_hand(hands[seat, 0], hands[seat, 1], hands[seat, 2],
+                                   hands[seat, 3], kt, totals)
+                        melds[seat] = totals[trump]
                 # --- play and score --------------------------------------------------------------
                 for seat in range(n_players):
                     card_pts[seat] = 0
