@@ -8,6 +8,7 @@ NO_BID = -1  # a pass
 # The widow games' heuristic (docs/rules.md, "Widow games", "Policies").
 CARDS_PER_TRUMP = 12  # what a card of a suit adds to it when the heuristic chooses trump
 DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
+DURCH_OPEN_SCORE = 1500  # SPEC "Today's practice": an open Durch (durch_open) scores +-1500
 NO_TRUMP = 4  # the "trump" of a Durch or a Bettel: no suit (suit_block(4) holds no card type)
 BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
 

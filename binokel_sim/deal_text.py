@@ -194,8 +194,9 @@ def _widow(record: dict, rules: Rules) -> list[str]:
         lines.append(f"seat {soloist} demands {demand['card']}: seat {demand['from']} gives it "
                      f"and gets {demand['given']} back")
     if record.get("durch"):
-        lines += _wrap(f"seat {soloist} buries {' '.join(record['buried'])} and declares Durch: "
-                       f"every trick for his side, no trump, no meld counts")
+        shown = " open, his hand laid down" if record.get("durch_open") else ""
+        lines += _wrap(f"seat {soloist} buries {' '.join(record['buried'])} and declares "
+                       f"Durch{shown}: every trick for his side, no trump, no meld counts")
     elif record.get("bettel"):
         lines += _wrap(f"seat {soloist} buries {' '.join(record['buried'])} and declares Bettel: "
                        f"no trick for him, no trump, no meld counts")

@@ -178,6 +178,7 @@ def widow_records(played: WidowDeals, first_deal: int = 0) -> Iterator[dict]:
             "made": bool(info[I_MADE]),
             "conceded": bool(info[I_CONCEDED]),
             "durch": bool(info[I_DURCH]),
+            "durch_open": bool(info[I_DURCH]) and rules.durch_open,
             "bettel": bool(info[I_BETTEL]),
             "scores": scores[d],
         }

@@ -15,7 +15,7 @@ from widow_replay import replay_widow
 WIDOW_VARIANTS = ["three-hand-auction-48", "four-hand-widow-48", "swabian-3-40", "kreuz-4-40"]
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
                "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
-               "durch", "bettel", "scores"]
+               "durch", "durch_open", "bettel", "scores"]
 
 
 @pytest.mark.parametrize("variant", WIDOW_VARIANTS)

@@ -139,8 +139,14 @@ def test_durch_scores(name, soloist, winners, scores):
     won = np.bincount(winners, minlength=rules.players).astype(np.int64)
     got = np.zeros(rules.players, dtype=np.int64)
     out = kernel_score(won, soloist, rules.players, rules.hand_size, bool(rules.partnerships),
-                       got)
+                       rules.durch_score, got)
     assert got.tolist() == scores and out == (0, scores[soloist] > 0, scores[soloist])
+    # the open Durch ([widow] durch_open): the same at +-1500
+    laid = house(name, durch_open=True)
+    assert score_durch(laid, soloist, tricks).scores == [s * 3 // 2 for s in scores]
+    kernel_score(won, soloist, rules.players, rules.hand_size, bool(rules.partnerships),
+                 laid.durch_score, got)
+    assert got.tolist() == [s * 3 // 2 for s in scores]
 
 
 # --- whole deals ----------------------------------------------------------------------------------
@@ -300,3 +306,41 @@ def test_bid_odds_show_the_durch_where_the_rules_have_it():
         assert ("p_durch" in out) is shown and ("p_durch_made" in out) is shown
         if shown:
             assert 0 <= out["p_durch_made"] <= out["p_durch"] <= out["p_durch_ci"][1]
+
+
+# --- the open Durch (SPEC "Today's practice": [widow] durch_open) ---------------------------------
+
+def test_the_open_durch_pays_1500_and_replays(durch_deals):
+    """With ``durch_open`` the same 40,000 Kreuzbinokel deals: every Durch is laid down open
+    (it is sure, so the open one's 1500 always pays more), scores +1500, says so in its record
+    (``durch_open``; none elsewhere) and in the text, replays under the rules, and equals the
+    twin; every other deal is played as before."""
+    from binokel_sim.deal_text import deal_text
+
+    rules, plain, _ = durch_deals
+    open_rules = house("kreuz-4-40", durch_open=True)
+    assert open_rules.durch_score == 1500 and rules.durch_score == 1000
+    played = played_blocks_of_one(open_rules, ["heuristic"] * 4, 40_000, 11)
+    durch = played.info[:, I_DURCH] != 0
+    assert (durch == (plain.info[:, I_DURCH] != 0)).all() and durch.sum() >= 5
+    assert (played.scores[~durch] == plain.scores[~durch]).all()
+    rows = np.flatnonzero(durch)
+    assert (played.scores[rows, played.info[rows, 0]] == 1500).all()
+    for d in rows[:8]:
+        record = one_deal(played, int(d))
+        assert record["durch"] and record["durch_open"]
+        replay_widow(open_rules, record)
+        assert "declares Durch open" in deal_text(record, open_rules)
+        twin = widow_twin.play_deals(open_rules, 1, 11, 1, first_block=int(d),
+                                     first_deal=int(d), policies=["heuristic"] * 4)
+        assert [record] == twin
+        bad = copy.deepcopy(record)
+        bad["scores"] = [s * 2 // 3 for s in bad["scores"]]
+        with pytest.raises(AssertionError, match="scores"):
+            replay_widow(open_rules, bad)
+    assert not any(one_deal(plain, int(d))["durch_open"] for d in rows[:3])
+
+
+def test_durch_open_needs_durch():
+    with pytest.raises(RulesError, match="durch_open"):
+        house("three-hand-auction-48", durch_open=True)

@@ -195,7 +195,7 @@ def build(variant: str, seed: int, *, demand: bool | None = None, sweep: bool = 
         side_scores.append(total)
     scores = [next(sc for side, sc in zip(sides, side_scores) if s in side) for s in range(P)]
     record.update(tricks=tricks, card_points=card_points, bonus=bonus, made=made,
-                  conceded=False, durch=False, bettel=False, scores=scores)
+                  conceded=False, durch=False, durch_open=False, bettel=False, scores=scores)
     if rules.partnerships:
         record["pair_scores"] = side_scores
     return rules, record, seen

@@ -54,7 +54,7 @@ N_TYPES = 24
 
 RECORD_KEYS = ["deal", "variant", "dealer", "hands", "widow", "bids", "soloist", "bid", "demand",
                "buried", "trump", "melds", "tricks", "card_points", "bonus", "made", "conceded",
-               "durch", "bettel", "scores"]
+               "durch", "durch_open", "bettel", "scores"]
 NO_TRUMP = 4  # a Durch is played without trump: no card is of "suit" 4
 DURCH_SCORE = 1000  # SPEC "House variants": a Durch made scores +1000, failed -1000
 BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
@@ -323,6 +323,13 @@ class _Replay(RecordCheck):
                    lambda: f"the soloist declared Durch, but {rules.name} has no Durch ([widow] "
                            f"durch)")
         self.durch = durch
+        durch_open = rec["durch_open"]
+        self.check(isinstance(durch_open, bool),
+                   lambda: f"durch_open must be true/false, got {durch_open!r}")
+        self.check(not durch_open or (durch and rules.durch_open),
+                   lambda: "durch_open without a Durch, or in a game without the open Durch "
+                           "([widow] durch_open)")
+        self.durch_open = durch_open
         bettel = rec["bettel"]
         self.check(isinstance(bettel, bool), lambda: f"bettel must be true/false, got {bettel!r}")
         self.check(not bettel or rules.widow_bettel,
@@ -481,8 +488,9 @@ class _Replay(RecordCheck):
         return "none (Durch or Bettel)" if self.trump == NO_TRUMP else SUITS[self.trump]
 
     def durch_score(self, rec: dict, soloist: int) -> None:
-        """A Durch: the soloist's side must take every trick; +1000 if it did, else -1000;
-        every other side 0; no bonus; card points as played."""
+        """A Durch: the soloist's side must take every trick; +1000 if it did, else -1000
+        (an open Durch: +-1500, SPEC "Today's practice"); every other side 0; no bonus; card
+        points as played."""
         rules = self.rules
         got = self.per_seat("card_points")
         self.check(got == self.card_points,
@@ -494,8 +502,8 @@ class _Replay(RecordCheck):
         self.check(rec["made"] is made,
                    f"made is {rec['made']!r}, but the soloist's side took "
                    f"{sum(self.tricks_won[s] for s in own)} of {rules.hand_size} tricks")
-        side_scores = [(DURCH_SCORE if made else -DURCH_SCORE) if side == own else 0
-                       for side in sides]
+        worth = 1500 if self.durch_open else DURCH_SCORE
+        side_scores = [(worth if made else -worth) if side == own else 0 for side in sides]
         self.side_scores(rec, sides, side_scores,
                          f"Durch of seat {soloist}: {'made' if made else 'failed'}")
 

@@ -39,12 +39,11 @@ def highest_bid(rules: Rules) -> int:
     """The highest total a side can reach (both partners' best melds where there are
     partnerships, every card point, the all-tricks bonus or a Durch's score): no bid above it
     can be made, so the odds count bids up to it and ``--bid`` asks for none above it."""
-    from binokel_sim.constants import DURCH_SCORE
     from binokel_sim.tables import compile_tables
 
     sides = 2 if rules.partnerships else 1
     return (sides * compile_tables(rules).max_total + rules.total_card_points
-            + max(rules.all_tricks_bonus, DURCH_SCORE))
+            + max(rules.all_tricks_bonus, rules.durch_score))
 
 
 def at_bid(rows: pl.DataFrame, bid: int) -> dict:

@@ -16,7 +16,6 @@ import polars as pl
 
 from binokel_sim.bidding import ladder, minimum_bid
 from binokel_sim.cards import SUITS, counts_to_planes, format_counts, planes_to_counts
-from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.engines.widow import (
     SAMPLE_FIELDS,
     exact_widow,
@@ -93,12 +92,12 @@ def rows_from_tally(rules: Rules, tally: dict, through: int = 0) -> pl.DataFrame
         if bid > max(floor, through) and k / n <= P_MAKE_FLOOR:
             break
         low, high = wilson_interval(k, n)
-        failed = tally["durch_failed"]  # minus the Durch's 1000, whatever the bid
+        failed = tally["durch_failed"]  # minus the Durch's 1000 (1500 open), whatever the bid
         lost = n - k - given_up - failed
         rows.append({"bid": bid, "p_make": k / n, "ci_low": float(low), "ci_high": float(high),
                      "p_concede": given_up / n,
                      "expected_score": (int(tally["made_sum"][j]) - 2 * bid * lost
-                                        - DURCH_SCORE * failed - bid * given_up) / n})
+                                        - rules.durch_score * failed - bid * given_up) / n})
     return pl.DataFrame(rows, schema=ROW_SCHEMA)
 
 
@@ -257,9 +256,9 @@ def bid_odds(rules: Rules, counts: np.ndarray, samples: int, seed: int, policy: 
     made = tally["made_at_minimum"]
     given_up = int(tally["conceded"][0])
     failed = tally["durch_failed"]
-    # set: minus twice the bid; given up: minus the bid; a Durch failed: minus 1000
+    # set: minus twice the bid; given up: minus the bid; a Durch failed: minus its score
     scores = (made + Hist.constant(-2 * floor, samples - made.n - given_up - failed)
-              + Hist.constant(-floor, given_up) + Hist.constant(-DURCH_SCORE, failed))
+              + Hist.constant(-floor, given_up) + Hist.constant(-rules.durch_score, failed))
     declarations = {}  # the soloist's Durch and Bettel, where the rules have them
     if rules.widow_durch:
         d_low, d_high = wilson_interval(tally["durch"], samples)

@@ -41,7 +41,8 @@ def schema(rules: Rules) -> pl.Schema:
         "widow": col.CARDS, "bids": pl.List(col.CALL), "soloist": pl.Int64, "bid": pl.Int64,
         "demand": DEMAND, "buried": col.CARDS, "trump": pl.String, "melds": col.INTS,
         "tricks": pl.List(TRICK), "card_points": col.INTS, "bonus": pl.Int64,
-        "made": pl.Boolean, "conceded": pl.Boolean, "durch": pl.Boolean, "bettel": pl.Boolean,
+        "made": pl.Boolean, "conceded": pl.Boolean, "durch": pl.Boolean,
+        "durch_open": pl.Boolean, "bettel": pl.Boolean,
         "scores": col.INTS,
     }
     if rules.partnerships:
@@ -85,6 +86,7 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "made": pl.Series(info[:, I_MADE] != 0),
         "conceded": pl.Series(conceded),
         "durch": pl.Series(durch),
+        "durch_open": pl.Series(durch & rules.durch_open),  # an open Durch is always laid down
         "bettel": pl.Series(bettel),
         "scores": col.ints(played.scores),
     }

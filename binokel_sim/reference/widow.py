@@ -459,6 +459,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         "made": score.made,
         "conceded": conceded,
         "durch": durch,
+        "durch_open": durch and rules.durch_open,  # an open Durch pays more: always laid down
         "bettel": bettel,
         "scores": score.scores,
     }

@@ -26,7 +26,7 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE
+from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP
 from binokel_sim.reference.core import meld_total, meld_totals
 from binokel_sim.reference.play import behind_partner
 from binokel_sim.reference.play import legal_cards, trick_winner
@@ -280,7 +280,7 @@ def declares_durch(rules: Rules, hand: list[int], others: list[int], leads: bool
     bonus for every trick (``rules.all_tricks_bonus``), which a hand that sure would take
     counting too."""
     counting = estimate(rules, meld, features(rules, hand, trump, buried))
-    return (rules.widow_durch and counting + rules.all_tricks_bonus < DURCH_SCORE
+    return (rules.widow_durch and counting + rules.all_tricks_bonus < rules.durch_score
             and sure_durch(rules, hand, others, leads))
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from binokel_sim.cards import type_rank
-from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.variants import Rules
 
 
@@ -121,12 +120,12 @@ def concession_payout(rules: Rules, bid: int) -> int:
 
 def score_durch(rules: Rules, soloist: int, tricks: list) -> Score:
     """A Durch (SPEC "House variants"; docs/rules.md decision 39): the soloist's side scores
-    +1000 when it took every trick, else -1000; every other side 0; no meld counts. No bonus;
-    made when every trick is the side's."""
+    +1000 (+1500 open, ``durch_open``) when it took every trick, else minus that; every other
+    side 0; no meld counts. No bonus; made when every trick is the side's."""
     own = side_of(rules, soloist)
     made = all(side_of(rules, trick.winner) == own for trick in tricks)
     side_scores = [0] * n_sides(rules)
-    side_scores[own] = DURCH_SCORE if made else -DURCH_SCORE
+    side_scores[own] = rules.durch_score if made else -rules.durch_score
     scores = [side_scores[side_of(rules, seat)] for seat in range(rules.players)]
     return Score(0, made, side_scores, scores)
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from binokel_sim.constants import DURCH_OPEN_SCORE, DURCH_SCORE
 from binokel_sim.errors import RulesError  # noqa: F401  (re-exported)
 
 from binokel_sim.cards import (
@@ -122,6 +123,8 @@ class Rules:
     # ("dealer_at_minimum"), or Vorhand may not pass at his first call ("vorhand_opens")
     all_pass: str = "dealer_at_minimum"
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
+    # [widow] durch_open: the soloist may lay his hand open for the Durch (Durch offen, +-1500)
+    durch_open: bool = False
     all_tricks_bonus: int = 1000  # [widow] all_tricks_bonus: a side taking every trick adds it
     widow_bettel: bool = False  # [widow] bettel: the soloist may declare Bettel (no trick)
     claim: int = 0  # [game] claim (sixty-six): a seat with this count may claim the deal; 0: none
@@ -143,6 +146,12 @@ class Rules:
     @property
     def meld_names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.melds)
+
+    @property
+    def durch_score(self) -> int:
+        """What a Durch scores made (minus it when failed): 1500 open (``durch_open``: the
+        soloist always lays an open Durch down, decision 39), else 1000."""
+        return DURCH_OPEN_SCORE if self.durch_open else DURCH_SCORE
 
     @property
     def total_card_points(self) -> int:
@@ -174,7 +183,8 @@ _KNOWN_KEYS = {
     "play": {"strict", "first_leader", "strict_phase1", "close"},
     "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
     "game": {"target", "claim"},
-    "widow": {"demand", "concede", "concede_bonus", "concede_payout", "durch", "all_tricks_bonus",
+    "widow": {"demand", "concede", "concede_bonus", "concede_payout", "durch", "durch_open",
+              "all_tricks_bonus",
               "bettel"},
     "melds": {"name", "scope", "ranks", "cards", "points", "per_set", "inside"},
 }
@@ -486,6 +496,10 @@ def _rules_from_dict(data: dict) -> Rules:
         raise RulesError("widow.concede_bonus: with concede_payout = \"half_bid\" the opponents "
                          "score half the bid, not the bonus; remove one of the two")
     durch = _get(widow_rules, "durch", bool, "widow", False)
+    durch_open = _get(widow_rules, "durch_open", bool, "widow", False)
+    if durch_open and not durch:
+        raise RulesError("widow.durch_open: only a game with Durch (widow.durch = true) has an "
+                         "open Durch; remove it or set durch = true")
     all_tricks_bonus = _int_at_least(widow_rules, "all_tricks_bonus", "widow", 0, 1000)
     bettel = _get(widow_rules, "bettel", bool, "widow", False)
 
@@ -543,7 +557,7 @@ def _rules_from_dict(data: dict) -> Rules:
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,
         swap_meld=swap_meld, example_turned=example_turned, widow_demand=demand,
         widow_concede=concede, concede_bonus=concede_bonus, concede_payout=concede_payout,
-        widow_durch=durch,
+        widow_durch=durch, durch_open=durch_open,
         all_tricks_bonus=all_tricks_bonus, widow_bettel=bettel, claim=claim, stock_close=close,
         trump_exchange=exchange,
     )

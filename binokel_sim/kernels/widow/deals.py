@@ -41,7 +41,7 @@ from collections import namedtuple
 import numpy as np
 
 from binokel_sim.cards import RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T
-from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_SCORE, NO_TRUMP
+from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, behind_partner, next_bid
 from binokel_sim.kernels.bits import (
     ACES,
@@ -116,7 +116,8 @@ CFG_BETTEL = 14  # 1 when the soloist may declare Bettel ([widow] bettel)
 CFG_HALF_BID = 15  # 1 when a concession pays half the bid ([widow] concede_payout = "half_bid")
 CFG_ROUND_TO = 16  # a side's card points rounded to a multiple of this, half up ([points] round_to)
 CFG_VORHAND_OPENS = 17  # 1 when Vorhand may not pass at his first call ([bidding] all_pass)
-CFG_TUNE = 18  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
+CFG_DURCH_SCORE = 18  # what a Durch scores made, minus it failed (1500 open: [widow] durch_open)
+CFG_TUNE = 19  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
 N_CFG = CFG_TUNE + 2 * N_TUNE
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
@@ -900,7 +901,7 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                                           card_points, estimate)
                     leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
                     # Durch: a sure one, worth more than counting (which would take every trick too)
-                    if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < DURCH_SCORE:
+                    if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < cfg[CFG_DURCH_SCORE]:
                         durch = sure_durch(hands, soloist, n_players, leads)
                     # Bettel: a sure one, where counting is expected to fall short of the bid
                     if cfg[CFG_BETTEL] != 0 and not durch:
@@ -969,7 +970,7 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                     card_pts[soloist] += buried_points  # after the play (the tricks' points first)
                     if durch:
                         bonus, made, solo_total = score_durch(won, soloist, n_players, hand, pairs,
-                                                              scores)
+                                                              cfg[CFG_DURCH_SCORE], scores)
                     elif bettel:
                         bonus, made, solo_total = score_bettel(won, soloist, n_players, bid, pairs,
                                                                scores)

@@ -1,7 +1,6 @@
 """A widow-game deal's score (docs/rules.md "Widow games", "Play and scoring"): the widow loop's
 and the sampling policy's play-outs' (:mod:`binokel_sim.kernels.widow.knowledge`)."""
 
-from binokel_sim.constants import DURCH_SCORE
 from binokel_sim.kernels.options import njit
 
 
@@ -79,9 +78,10 @@ def concede_payout(cfg_bonus, half_bid, bid, ladder):
 
 
 @njit
-def score_durch(won, soloist, n_players, hand, pairs, scores):
+def score_durch(won, soloist, n_players, hand, pairs, worth, scores):
     """Score a Durch (SPEC "House variants"; docs/rules.md decision 39): the soloist's side
-    scores ``DURCH_SCORE`` when it took every trick, else minus it; every other side 0, and no
+    scores ``worth`` (1000, 1500 open: ``Rules.durch_score``) when it took every trick, else
+    minus it; every other side 0, and no
     meld counts. Writes ``scores`` (every seat its side's score) and returns ``(0, made, the
     soloist side's score)`` as :func:`score_sides` returns ``(bonus, made, total)``."""
     solo = side_of(soloist, pairs)
@@ -90,7 +90,7 @@ def score_durch(won, soloist, n_players, hand, pairs, scores):
         if side_of(seat, pairs) == solo:
             taken += won[seat]
     made = taken == hand
-    value = DURCH_SCORE if made else -DURCH_SCORE
+    value = worth if made else -worth
     for seat in range(n_players):
         scores[seat] = value if side_of(seat, pairs) == solo else 0
     return 0, made, value
