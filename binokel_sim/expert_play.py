@@ -57,6 +57,8 @@ _override: dict[str, dict[str, int]] = {}
 # count of the Swabian game is that game with other card points (SPEC "Today's practice"); its
 # gain over the heuristic is measured by a duel (docs/results.md, "Expert policy")
 BORROWED = {"swabian-3-40-tournament": "swabian-3-40"}
+# ... but its own bidding knobs where expert_play.json's "borrowed" section fits them
+# (scripts/fit_bidding.py: the tournament count's card points change what a hand is worth)
 
 
 @functools.lru_cache(maxsize=1)
@@ -68,11 +70,14 @@ def knobs(variant: str, defaults: dict[str, int]) -> dict[str, int]:
     """The expert's knobs for ``variant``: the fitted ones of ``expert_play.json`` (or of
     :func:`override`), each knob it does not name at the heuristic's value (``defaults``: every
     knob of the variant's family by name, :data:`KNOBS` or :data:`PARTNERSHIP_KNOBS`)."""
+    own: dict[str, int] = {}  # a borrowing variant's own bidding knobs
     if variant not in _override and variant not in _model()["variants"]:
+        own = _model().get("borrowed", {}).get(variant, {}).get("knobs", {})
         variant = BORROWED.get(variant, variant)
     fitted = _override.get(variant)
     if fitted is None:
         fitted = _model()["variants"].get(variant, {}).get("knobs", {})
+    fitted = {**fitted, **own}
     unknown = set(fitted) - set(defaults)
     if unknown:
         raise RulesError(f"expert_play.json: {variant}: unknown knobs {sorted(unknown)}; "

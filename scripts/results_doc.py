@@ -344,7 +344,8 @@ def auction_lines() -> list[str]:
             "every seat. *old*: its bidding before issue 52 (its `bid_shift` of then, no weg, "
             "raising anyone's bid); *new*: as shipped (docs/rules.md, \"Widow games\", "
             "\"Policies\", *Expert bidding*; knobs fitted by `scripts/fit_bidding.py`). "
-            "four-hand-80's auction is not changed yet. *meld ≤ 40 bid*: the share of hands "
+            "In four-hand-80 the expert's one bidding change is not to raise its partner "
+            "(docs/rules.md, \"Bidding heuristic\", *Behind the partner*). *meld ≤ 40 bid*: the share of hands "
             "whose best meld before the Dabb is at most 40 that made a bid; *partner raised*: "
             "deals in which a seat raised its partner's standing bid (in brackets: once both "
             "opponents had passed); a deal given up counts as not made. Targets (issue 52): "
@@ -358,7 +359,8 @@ def bidding_duel_lines() -> list[str]:
     """The new bidding against the old (issue 52): the duels ``scripts/fit_bidding.py``
     measured on fresh deals, as binokel_sim/expert_play.json records them."""
     model = json.loads((ROOT / "binokel_sim" / "expert_play.json").read_text())
-    fitted = {v: e["bidding"] for v, e in sorted(model["variants"].items()) if "bidding" in e}
+    entries = {**model["variants"], **model.get("borrowed", {})}
+    fitted = {v: e["bidding"] for v, e in sorted(entries.items()) if "bidding" in e}
     if not fitted:
         return []
     lines = ["", "The new bidding against the old: the expert with its bidding knobs as "
@@ -369,11 +371,13 @@ def bidding_duel_lines() -> list[str]:
              "| variant | knobs | new − old | deals, seed | command | target |",
              "|---|---|---|---|---|---|"]
     for variant, entry in fitted.items():
-        knobs = model["variants"][variant]["knobs"]
-        shown = ", ".join(f"`{k}` {knobs[k]}" for k in ("bid_shift", "bid_open", "bid_partner"))
+        knobs = entries[variant]["knobs"]
+        shown = ", ".join(f"`{k}` {knobs[k]}" for k in ("bid_shift", "bid_open", "bid_partner")
+                          if k in knobs)
         duel = entry["new_vs_old"]
         low, high = duel["ci95"]
-        lines.append(f"| {variant} | {shown} | {duel['gain']:+.2f} ({low:+.2f} to {high:+.2f}) "
+        against = f" (against {entry['against']})" if "against" in entry else ""
+        lines.append(f"| {variant}{against} | {shown} | {duel['gain']:+.2f} ({low:+.2f} to {high:+.2f}) "
                      f"| {duel['deals']:,}, {duel['seed']} | `{entry['command']}` | "
                      f"{'met' if low > 0 else 'not met'} |")
     return lines
