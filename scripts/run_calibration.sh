@@ -23,6 +23,10 @@ binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 
 # issue 28: the expert (the default policy of four-hand-80) as the forecast and the outcome policy
 binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 500 --seed 1 \
   --policy expert --out results/calibration/four-hand-80-expert --format json > /dev/null
+# issue 52: four-hand-80's expert given the auction (its calls read with its bid_partner)
+binokel-sim calibrate --variant four-hand-80 --deals 20000 --samples 200 --seed 1 \
+  --policy expert --given-auction --out results/calibration/four-hand-80-expert-given-auction \
+  --format json > /dev/null
 # the widow games (issue 27): the plain forecast of every bidding widow game, heuristic auctions
 # and play, 500 samples a forecast (about a minute each on two cores)
 for v in three-hand-auction-48 four-hand-widow-48 swabian-3-40 swabian-3-40-tournament kreuz-4-40; do
