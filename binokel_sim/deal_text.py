@@ -184,6 +184,10 @@ def _widow(record: dict, rules: Rules) -> list[str]:
     lines = _hands(record)
     lines.append(f"widow: {_by_suit(record['widow'])}")
     lines += _wrap(f"auction (seat:bid): {_calls(record['bids'])}")
+    if record.get("redealt"):
+        lines += _wrap("nobody bid: the deal is void (all_pass = \"redeal\"), nothing counts, "
+                       "and the next dealer deals")
+        return lines
     soloist = record["soloist"]
     partner = next((seat for pair in rules.partnerships for seat in pair
                     if soloist in pair and seat != soloist), None)

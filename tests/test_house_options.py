@@ -253,10 +253,7 @@ def vorhand_opens(name: str):
 def test_all_pass_values_and_refusals():
     assert vorhand_opens("swabian-3-40").all_pass == "vorhand_opens"
     assert find_variant("kreuz-4-40").all_pass == "dealer_at_minimum"
-    data = builtin_dict("swabian-3-40")
-    data["bidding"]["all_pass"] = "redeal"
-    with pytest.raises(RulesError, match="'redeal' .* is not played yet"):
-        rules_from_dict(data)
+    assert with_keys("swabian-3-40", bidding={"all_pass": "redeal"}).all_pass == "redeal"
     data = builtin_dict("four-hand-80")
     data["bidding"]["all_pass"] = "vorhand_opens"
     with pytest.raises(RulesError, match="played by the widow games only"):
@@ -297,3 +294,64 @@ def test_the_checker_refuses_vorhand_passing(opening):
     replay_widow(built_in, record)
     with pytest.raises(AssertionError, match="Vorhand .* passes at his first call"):
         replay_widow(opening, record)
+
+
+# --- all_pass = "redeal" ------------------------------------------------------------------------
+
+def test_redeal_voids_a_deal_nobody_bid_on():
+    """swabian-3-40 with all_pass = "redeal": the expert's weg leaves some deals without a bid;
+    those show as redealt (no contract, nothing counts), replay under the rules, read so in the
+    text, and equal the twin (expert and random seats); every other deal is the plain game's,
+    and the plain game plays the same voided deals as the dealer's at the minimum."""
+    from test_widow import kernel_records
+    from widow_replay import replay_widow
+
+    from binokel_sim.deal_text import deal_text
+    from binokel_sim.engines.widow import run_play
+    from binokel_sim.kernels.policies import POLICY_EXPERT, POLICY_RANDOM
+    from binokel_sim.kernels.widow.deals import I_REDEALT
+    from binokel_sim.records.widow import records
+    from binokel_sim.reference import widow as twin
+
+    rules = with_keys("swabian-3-40", bidding={"all_pass": "redeal"})
+    played = run_play(rules, 1500, 2, "expert")
+    plain = run_play(find_variant("swabian-3-40"), 1500, 2, "expert")
+    void = played.info[:, I_REDEALT] != 0
+    assert 50 < void.sum() < 750
+    assert (played.scores[void] == 0).all() and (plain.scores[void] != 0).any()
+    assert (played.scores[~void] == plain.scores[~void]).all()
+    recs = list(records(played))
+    for rec in recs:
+        replay_widow(rules, rec)
+        assert rec["redealt"] is bool(void[rec["deal"]])
+    voided = next(r for r in recs if r["redealt"])
+    assert voided["soloist"] is None and voided["tricks"] == [] and voided["scores"] == [0] * 3
+    assert "nobody bid: the deal is void" in deal_text(voided, rules)
+    for names, ids in ((["expert"] * 3, [POLICY_EXPERT] * 3),
+                       (["random"] * 3, [POLICY_RANDOM] * 3)):
+        kernel = kernel_records(rules, ids, n=70, seed=2, first_block=0, block_size=7,
+                                first_deal=0)
+        assert kernel == twin.play_deals(rules, 70, 2, 7, policies=names)
+        assert any(r["redealt"] for r in kernel)
+    bad = dict(voided, scores=[0, 10, -10])
+    with pytest.raises(AssertionError, match="voided deal"):
+        replay_widow(rules, bad)
+
+
+def test_redeal_in_duels_matches_and_calibration():
+    """A voided deal scores nothing for either side in a duel, counts as a deal of a game, and
+    has no forecast in calibrate."""
+    from binokel_sim.calibrate import calibration_events
+    from binokel_sim.contests import duel, match
+    from binokel_sim.engines.widow import run_play
+    from binokel_sim.kernels.widow.deals import I_REDEALT
+
+    rules = with_keys("swabian-3-40", bidding={"all_pass": "redeal"})
+    diff = duel(rules, "expert", "heuristic", 300, 4)
+    assert diff.shape == (300,)
+    games = match(rules, "expert", "heuristic", 20, 4)
+    assert (games[:, 1] > 0).all()
+    events = calibration_events(rules, 40, 16, 4, "expert", "expert", threads=1)
+    void = run_play(rules, 40, 4, "expert").info[:, I_REDEALT] != 0
+    assert void.any()
+    assert all((e["p_make"] is None) == bool(void[e["deal"]]) for e in events)

@@ -412,7 +412,10 @@ def test_meld_points_out_of_range_name_the_entry():
 
 def test_unknown_all_pass_rule():
     data = builtin_dict("four-hand-80")
-    data["bidding"]["all_pass"] = "redeal"
+    data["bidding"]["all_pass"] = "redeal"  # a widow-game option: not in four-hand-80
+    with pytest.raises(RulesError, match="bidding.all_pass"):
+        rules_from_dict(data)
+    data["bidding"]["all_pass"] = "nobody"
     with pytest.raises(RulesError, match="bidding.all_pass"):
         rules_from_dict(data)
 

@@ -150,7 +150,8 @@ class _Replay(RecordCheck):
                    f"variant {rules.name} is not a widow game (widow {rules.widow}, talon "
                    f"{rules.talon})")
         self.check(bool(rules.bid_ladder), f"variant {rules.name} has no bid ladder")
-        expected_keys = RECORD_KEYS + (["pair_scores"] if rules.partnerships else [])
+        expected_keys = (RECORD_KEYS + (["pair_scores"] if rules.partnerships else [])
+                         + (["redealt"] if rules.all_pass == "redeal" else []))
         self.keys(rec, expected_keys, "record")
         deal = self.integer(rec["deal"], "deal")
         self.check(deal >= 0, f"deal number {deal} is negative")
@@ -164,6 +165,14 @@ class _Replay(RecordCheck):
 
         self.deal_(rec)
         soloist, bid = self.auction(rec, dealer)
+        if rules.all_pass == "redeal":
+            redealt = rec["redealt"]
+            self.check(redealt is (soloist < 0),
+                       lambda: f"redealt is {redealt!r}, but "
+                               f"{'nobody' if soloist < 0 else 'a seat'} bid")
+            if redealt:
+                self.voided(rec)
+                return
         self.bid = bid
         self.exchange(rec, soloist)
         conceded = rec["conceded"]
@@ -252,6 +261,8 @@ class _Replay(RecordCheck):
         left = [s for s in range(players) if still_in[s]]
         self.check(len(left) == 1,
                    f"the auction is unfinished: seats {left} are still in after the last call")
+        if last_bidder is None and rules.all_pass == "redeal":
+            return -1, 0  # the deal is void (voided checks the rest)
         if last_bidder is None:
             soloist, bid = dealer, rules.bid_ladder[0][0]
             why = (f"nobody bid, so the dealer (seat {dealer}) plays at the minimum "
@@ -265,6 +276,20 @@ class _Replay(RecordCheck):
         got = self.integer(rec["bid"], "bid")
         self.check(got == bid, f"bid is {got}, but {why}")
         return soloist, bid
+
+    def voided(self, rec: dict) -> None:
+        """A deal nobody bid on, voided (all_pass = "redeal"): no contract, no widow handling,
+        no melds, tricks, card points or scores."""
+        zeros = [0] * self.rules.players
+        want = {"soloist": None, "bid": None, "demand": None, "buried": [], "trump": None,
+                "melds": zeros, "tricks": [], "card_points": zeros, "bonus": 0, "made": False,
+                "conceded": False, "durch": False, "durch_open": False, "bettel": False,
+                "scores": zeros}
+        if self.rules.partnerships:
+            want["pair_scores"] = [0, 0]
+        for key, value in want.items():
+            self.check(rec[key] == value and type(rec[key]) is type(value),
+                       lambda: f"a voided deal (redealt) has {key} {value!r}, not {rec[key]!r}")
 
     def exchange(self, rec: dict, soloist: int) -> None:
         """The widow, the demand, burying, trump and the melds."""

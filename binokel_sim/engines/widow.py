@@ -145,6 +145,7 @@ def family_tables(rules: Rules) -> WidowTable:
     cfg[k.CFG_ROUND_TO] = rules.round_to
     cfg[k.CFG_VORHAND_OPENS] = int(rules.all_pass == "vorhand_opens")
     cfg[k.CFG_DURCH_SCORE] = rules.durch_score
+    cfg[k.CFG_REDEAL] = int(rules.all_pass == "redeal")
     cfg[k.CFG_TUNE:k.CFG_TUNE + 2 * N_TUNE] = tune_rows(rules)
     low, limits = widow_value.bid_table(rules)
     concede_low, thresholds = widow_value.concede_table(rules)

@@ -299,7 +299,8 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
     player left of the dealer does), and whether he made it (a deal he gave up is not made).
     With ``given_auction`` the samples repeat the deal's auction (every call, seats seen from
     the soloist; ``p_make`` None where some sample found no fitting deal within
-    :data:`AUCTION_DRAWS` tries, ``draws`` the mean deals a sample took)."""
+    :data:`AUCTION_DRAWS` tries, ``draws`` the mean deals a sample took). A deal voided because
+    nobody bid (``all_pass = "redeal"``) has no contract and no forecast."""
     from binokel_sim.engines.widow import (
         run_play as run_widow_play,
     )
@@ -307,7 +308,14 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
         run_samples as run_widow_samples,
     )
     from binokel_sim.errors import AuctionTooRare
-    from binokel_sim.kernels.widow.deals import I_BID, I_CALLS, I_MADE, I_SOLOIST, I_TRUMP
+    from binokel_sim.kernels.widow.deals import (
+        I_BID,
+        I_CALLS,
+        I_MADE,
+        I_REDEALT,
+        I_SOLOIST,
+        I_TRUMP,
+    )
 
     plain = ("heuristic", "sampling")  # the sampling policy bids as the heuristic
     if given_auction and policy != outcome_policy and not {policy, outcome_policy} <= set(plain):
@@ -327,16 +335,17 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
             n_calls = int(info[I_CALLS])
             auction = [((int(s) - soloist) % rules.players, int(b)) for s, b in
                        zip(played.bid_seats[d, :n_calls], played.bid_values[d, :n_calls])]
-        p_make, draws = None, None
-        try:
-            s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy,
-                                  threads=threads, dealer=dealer, auction=auction,
-                                  max_draws=AUCTION_DRAWS, **options)
-        except AuctionTooRare:
-            pass  # no forecast: counted in no_forecast, left out of the figures
-        else:
-            p_make = made_share(s, bid)
-            draws = float(s[:, col["draws"]].mean())
+        p_make, draws = None, None  # no forecast: counted in no_forecast, left out
+        if not info[I_REDEALT]:  # a voided deal has no contract
+            try:
+                s = run_widow_samples(rules, counts, samples, sample_seed(seed, d), policy,
+                                      threads=threads, dealer=dealer, auction=auction,
+                                      max_draws=AUCTION_DRAWS, **options)
+            except AuctionTooRare:
+                pass
+            else:
+                p_make = made_share(s, bid)
+                draws = float(s[:, col["draws"]].mean())
         trump = int(info[I_TRUMP])
         events.append({"deal": d, "bidder": soloist, "hand": " ".join(format_counts(counts)),
                        "bid": bid, "trump": SUITS[trump] if trump >= 0 else None,

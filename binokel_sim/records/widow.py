@@ -24,6 +24,7 @@ from binokel_sim.kernels.widow.deals import (
     I_FROM,
     I_GIVEN,
     I_MADE,
+    I_REDEALT,
     I_SOLOIST,
     I_TRUMP,
 )
@@ -47,6 +48,8 @@ def schema(rules: Rules) -> pl.Schema:
     }
     if rules.partnerships:
         columns["pair_scores"] = col.INTS
+    if rules.all_pass == "redeal":
+        columns["redealt"] = pl.Boolean
     return pl.Schema(columns)
 
 
@@ -58,10 +61,14 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         raise SimulationError("an auction had more calls than the record has room for")
     deals = info.shape[0]
     numbers = np.arange(first_deal, first_deal + deals, dtype=np.int64)
-    demanded = info[:, I_DEMAND] >= 0
-    conceded = info[:, I_CONCEDED] != 0
-    durch = info[:, I_DURCH] != 0
-    bettel = info[:, I_BETTEL] != 0
+    # a redealt deal (nobody bid, all_pass = "redeal") was played as the dealer's and voided: it
+    # shows no contract, no widow handling, no melds, tricks or card points
+    redealt = info[:, I_REDEALT] != 0
+    demanded = (info[:, I_DEMAND] >= 0) & ~redealt
+    conceded = (info[:, I_CONCEDED] != 0) & ~redealt
+    durch = (info[:, I_DURCH] != 0) & ~redealt
+    bettel = (info[:, I_BETTEL] != 0) & ~redealt
+    kept = ~redealt[:, None]
     demand = pl.DataFrame({
         "card": col.card_names(np.clip(info[:, I_DEMAND], 0, None)),
         "from": info[:, I_FROM],
@@ -74,14 +81,16 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
         "hands": col.hands(played.hands),
         "widow": col.types_sorted(played.widow),
         "bids": col.calls(played.bid_seats, played.bid_values, info[:, I_CALLS], NO_BID),
-        "soloist": pl.Series(info[:, I_SOLOIST]),
-        "bid": pl.Series(info[:, I_BID]),
+        "soloist": col.when(~redealt, pl.Series(info[:, I_SOLOIST])),
+        "bid": col.when(~redealt, pl.Series(info[:, I_BID])),
         "demand": col.when(demanded, demand),
-        "buried": col.types_sorted(played.buried),
-        "trump": col.suits(info[:, I_TRUMP]),
-        "melds": col.ints(played.melds),
-        "tricks": played_tricks(played, conceded),
-        "card_points": col.ints(played.card_points),
+        "buried": pl.DataFrame({"b": col.types_sorted(played.buried),
+                                "n": np.where(redealt, 0, rules.widow)}).select(
+            pl.col("b").list.head(pl.col("n"))).to_series(),
+        "trump": col.suits(np.where(redealt, -1, info[:, I_TRUMP])),
+        "melds": col.ints(np.where(kept, played.melds, 0)),
+        "tricks": played_tricks(played, conceded | redealt),
+        "card_points": col.ints(np.where(kept, played.card_points, 0)),
         "bonus": pl.Series(info[:, I_BONUS]),
         "made": pl.Series(info[:, I_MADE] != 0),
         "conceded": pl.Series(conceded),
@@ -92,11 +101,14 @@ def frame(played: WidowDeals, first_deal: int = 0) -> pl.DataFrame:
     }
     if rules.partnerships:
         columns["pair_scores"] = col.ints(played.scores[:, :2])
+    if rules.all_pass == "redeal":
+        columns["redealt"] = pl.Series(redealt)
     return col.frame(columns).cast(schema(rules))
 
 
 def played_tricks(played: WidowDeals, conceded: np.ndarray) -> pl.Series:
-    """The tricks of every deal; none where the soloist gave up before the first lead."""
+    """The tricks of every deal; none where the soloist gave up before the first lead (or the
+    deal was voided: ``conceded`` marks both)."""
     if not conceded.any():
         return col.tricks(played.trick_leaders, played.trick_cards, played.trick_winners)
     # a conceded deal's tricks are -1 throughout: named as any card, then cut to none

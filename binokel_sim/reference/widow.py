@@ -465,6 +465,19 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     }
     if rules.partnerships:
         record["pair_scores"] = [score.side_scores[0], score.side_scores[1]]
+    if rules.all_pass == "redeal":
+        # nobody bid: the deal was played as the dealer's at the minimum (the stream as without
+        # the option) and is void: no contract, nothing counts
+        redealt = not sample and all(value is None for _, value in calls)
+        record["redealt"] = redealt
+        if redealt:
+            zeros = [0] * rules.players
+            record.update(soloist=None, bid=None, demand=None, buried=[], trump=None,
+                          melds=zeros, tricks=[], card_points=zeros, bonus=0, made=False,
+                          conceded=False, durch=False, durch_open=False, bettel=False,
+                          scores=zeros)
+            if rules.partnerships:
+                record["pair_scores"] = [0, 0]
     if sample:
         record["concede_from"] = concede_at
         record["sure_bettel"] = sure_misere

@@ -42,8 +42,9 @@ STRICT_MODES = ("always", "after_talon")
 LEADERS = ("bid_winner", "soloist", "non_dealer")  # "soloist": the widow games' bid winner
 CONCEDE_PAYOUTS = ("bonus", "half_bid")  # [widow] concede_payout (SPEC "Today's practice")
 # [bidding] all_pass: SPEC's rule (if the first three pass, the dealer plays at the minimum), then
-# the turn-4 house option of the widow games (Vorhand may not pass at his first call)
-ALL_PASS = ("dealer_at_minimum", "vorhand_opens")
+# the turn-4 house options of the widow games (Vorhand may not pass at his first call; the deal is
+# void and the next dealer deals)
+ALL_PASS = ("dealer_at_minimum", "vorhand_opens", "redeal")
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
 
@@ -120,7 +121,8 @@ class Rules:
     # up, before its total is compared with the bid; 1: not rounded
     round_to: int = 1
     # [bidding] all_pass: when nobody bids, the dealer plays at the minimum
-    # ("dealer_at_minimum"), or Vorhand may not pass at his first call ("vorhand_opens")
+    # ("dealer_at_minimum"), Vorhand may not pass at his first call ("vorhand_opens"), or the
+    # deal is void and scores nothing ("redeal")
     all_pass: str = "dealer_at_minimum"
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
     # [widow] durch_open: the soloist may lay his hand open for the Durch (Durch offen, +-1500)
@@ -513,9 +515,6 @@ def _rules_from_dict(data: dict) -> Rules:
         if ladder and step[0] <= ladder[-1][0]:
             raise RulesError(f"bidding.ladder[{i}]: must start above the previous rung")
         ladder.append((step[0], step[1]))
-    if _get(bidding, "all_pass", str, "bidding", ALL_PASS[0]) == "redeal":
-        raise RulesError("bidding.all_pass: 'redeal' (the deal void and dealt again) is not "
-                         "played yet; use dealer_at_minimum or vorhand_opens")
     all_pass = _choice(bidding, "all_pass", ALL_PASS, "bidding", ALL_PASS[0])
     if all_pass != ALL_PASS[0] and not widow_family:
         raise RulesError(f"bidding.all_pass: {all_pass!r} is played by the widow games only; "

@@ -117,14 +117,18 @@ CFG_HALF_BID = 15  # 1 when a concession pays half the bid ([widow] concede_payo
 CFG_ROUND_TO = 16  # a side's card points rounded to a multiple of this, half up ([points] round_to)
 CFG_VORHAND_OPENS = 17  # 1 when Vorhand may not pass at his first call ([bidding] all_pass)
 CFG_DURCH_SCORE = 18  # what a Durch scores made, minus it failed (1500 open: [widow] durch_open)
-CFG_TUNE = 19  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
+CFG_REDEAL = 19  # 1 when a deal nobody bid on is void ([bidding] all_pass = "redeal")
+CFG_TUNE = 20  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
 N_CFG = CFG_TUNE + 2 * N_TUNE
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
 I_CONCEDED = 9
 I_DURCH = 10  # the soloist declared Durch (I_TRUMP is then -1: no trump)
 I_BETTEL = 11  # the soloist declared Bettel (I_TRUMP is then -1)
-N_INFO = 12
+# nobody bid and the rules void such a deal (all_pass = "redeal"): it is played as the dealer's at
+# the minimum, as without the option, and then scores nothing (its record shows no contract)
+I_REDEALT = 12
+N_INFO = 13
 
 WidowTable = namedtuple("WidowTable", ["cfg", "ladder", "card_points", "completions", "prefer",
                                        "show_rows", "value", "bid_w", "bid_limits", "thresholds",
@@ -361,8 +365,9 @@ def holds_back(seat, offer, limit, first, holder, active, pairs, open_margin, pa
 
 @njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream):
-    """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``
-    and writes the calls to row ``row`` of ``calls``, ``(bid_seats, bid_values)`` (a pass is
+    """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``,
+    the soloist -1 when nobody bid (the caller seats the dealer at the minimum, and voids the
+    deal where the rules redeal), and writes the calls to row ``row`` of ``calls``, ``(bid_seats, bid_values)`` (a pass is
     ``NO_BID``). A heuristic seat bids the smallest bid above the current one while it is
     within its :func:`bid_limit` (its hand's meld per trump is kept in
     ``scratch.bid_totals[seat]``); a random seat passes or bids that smallest bid with
@@ -418,7 +423,7 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
             n_calls += 1
         seat = seat + 1 if seat + 1 < n_players else 0
     if holder < 0:
-        return dealer, ladder[0, 0], n_calls, s0, s1, s2, s3
+        return -1, ladder[0, 0], n_calls, s0, s1, s2, s3
     return holder, current, n_calls, s0, s1, s2, s3
 
 
@@ -430,9 +435,11 @@ def widow_auction(hands, dealer, seat_policies, table, bid_seats, bid_values, st
     scratch = AuctionScratch(np.empty(4, dtype=np.int64), np.empty(n_players, dtype=np.int64),
                              np.empty(n_players, dtype=np.bool_),
                              np.empty((n_players, 4), dtype=np.int64))
-    return run_auction(hands, dealer, seat_policies, np.int64(1), table, scratch,
-                       (bid_seats.reshape((1, bid_seats.shape[0])),
-                        bid_values.reshape((1, bid_values.shape[0]))), np.int64(0), stream)
+    soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
+        hands, dealer, seat_policies, np.int64(1), table, scratch,
+        (bid_seats.reshape((1, bid_seats.shape[0])),
+         bid_values.reshape((1, bid_values.shape[0]))), np.int64(0), stream)
+    return (dealer if soloist < 0 else soloist), bid, n_calls, s0, s1, s2, s3
 
 
 @njit
@@ -772,6 +779,11 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                     soloist, bid, n_calls, s0, s1, s2, s3 = run_auction(
                         hands, dealer, policies, smart, table, scratch, (calls_seats, calls_values),
                         np.int64(0), (s0, s1, s2, s3))
+                # nobody bid: the dealer plays at the minimum; where the rules redeal, the deal is
+                # played so and then voided (it scores nothing; I_REDEALT)
+                void = soloist < 0 and cfg[CFG_REDEAL] != 0
+                if soloist < 0:
+                    soloist = dealer
                 # --- the widow, the demand, burying and trump ------------------------------------
                 for j in range(n_widow):
                     give_card(hands, soloist, widow[j])
@@ -978,6 +990,10 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                         bonus, made, solo_total = score_sides(
                             melds, card_pts, won, soloist, bid, n_players, hand, pairs,
                             cfg[CFG_SWEEP], cfg[CFG_ROUND_TO], scores, sums)
+                if void:  # all passed and the rules redeal: nothing counts
+                    bonus, made, solo_total = 0, False, 0
+                    for seat in range(n_players):
+                        scores[seat] = 0
                 # --- what the item keeps ---------------------------------------------------------
                 named = -1 if trump == NO_TRUMP else trump  # what the records call the trump
                 if record:
@@ -993,6 +1009,7 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                     info_out[d, I_CONCEDED] = conceded
                     info_out[d, I_DURCH] = durch
                     info_out[d, I_BETTEL] = bettel
+                    info_out[d, I_REDEALT] = void
                     for j in range(n_widow):
                         buried_out[d, j] = buried[j]
                     for seat in range(n_players):
