@@ -303,6 +303,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
 
     played = run_play(rules, deals, seed, outcome_policy, threads, **options)
     col = {name: i for i, name in enumerate(DEAL_FIELDS)}
+    margin = partner_margin(rules, outcome_policy)  # the calls are the outcome policy's
     events = []
     for d in range(deals):
         info = played.info[d]
@@ -314,9 +315,7 @@ def calibration_events(rules: Rules, deals: int, samples: int, seed: int, policy
             if given_auction:
                 n_calls = int(info[col["n_calls"]])
                 calls = zip(played.bid_seats[d, :n_calls], played.bid_values[d, :n_calls])
-                # the calls are the outcome policy's: read them with its bidding
-                auction = auction_bounds(rules, bidder, calls,
-                                         partner_margin(rules, outcome_policy))
+                auction = auction_bounds(rules, bidder, calls, margin)
             try:
                 s = run_bid_samples(rules, counts, samples, sample_seed(seed, d), policy,
                                     threads=threads, trumps=[trump], auction=auction,

@@ -128,12 +128,10 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
             assert seat != holder
             offer = next_bid(rules.bid_ladder, current)
             limit = None if limits is None else limits[seat]
-            call = choose([None, offer], pick) if limit is None else (
-                offer if offer <= limit else None)
             held = None if reserve is None else reserve[seat]
-            if call is not None and held is not None and policy.holds_back(
-                    rules, held, seat, offer, limit, len(calls) < players, holder, still_in):
-                call = None
+            call = choose([None, offer], pick) if limit is None else (
+                offer if policy.willing(rules, limit, held, seat, offer, len(calls) < players,
+                                        holder, still_in) else None)
             if call is None and not calls and rules.all_pass == "vorhand_opens":
                 call = offer  # Vorhand, the first to call, may not pass: he opens
             if call is None:
@@ -153,6 +151,20 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
     return holder, current, calls
 
 
+def bidders(rules: Rules, hands: list[list[int]], policies: list[str]
+            ) -> tuple[list[int | None], list[policy.Reserve | None]]:
+    """Per seat its bid limit (None for a random seat; an expert's read with its knob
+    ``bid_shift``) and its :class:`~binokel_sim.reference.widow_policy.Reserve` (an expert's
+    only), from its hand in ``hands``."""
+    expert = policy.expert_knobs(rules) if EXPERT in policies else policy.HEURISTIC_KNOBS
+    limits = [None if p == RANDOM else policy.bid_limit(rules, h, expert["bid_shift"]
+                                                        if p == EXPERT else 0)
+              for h, p in zip(hands, policies)]
+    reserves = [policy.reserve(rules, h, expert) if p == EXPERT else None
+                for h, p in zip(hands, policies)]
+    return limits, reserves
+
+
 def fits_auction(rules: Rules, hands: list[list[int]], policies: list[str],
                  calls: list[tuple[int, int | None]]) -> bool:
     """Whether seats 1.. holding ``hands[1..]`` would have made their ``calls`` (``(seat, bid or
@@ -162,23 +174,20 @@ def fits_auction(rules: Rules, hands: list[list[int]], policies: list[str],
     as willing at the offer with a limit at least the jump; Vorhand's forced opening at the
     minimum tells nothing; a random seat's calls say nothing of its hand (``bid-odds
     --auction``)."""
-    expert = policy.expert_knobs(rules) if EXPERT in policies else policy.HEURISTIC_KNOBS
+    limits, reserves = bidders(rules, hands, policies)
     players = rules.players
     still_in = [True] * players
     current, holder = None, None
     for k, (seat, bid) in enumerate(calls):
         if seat > 0 and policies[seat] != RANDOM:
-            hand = hands[seat]
-            limit = policy.bid_limit(rules, hand,
-                                     expert["bid_shift"] if policies[seat] == EXPERT else 0)
+            limit = limits[seat]
             offer = next_bid(rules.bid_ladder, current)
-            held = policy.reserve(rules, hand, expert) if policies[seat] == EXPERT else None
-            willing = offer <= limit and not (held is not None and policy.holds_back(
-                rules, held, seat, offer, limit, k < players, holder, still_in))
+            bids = policy.willing(rules, limit, reserves[seat], seat, offer, k < players,
+                                  holder, still_in)
             forced = k == 0 and rules.all_pass == "vorhand_opens" and bid == offer
-            if bid is None and willing:
+            if bid is None and bids:
                 return False
-            if bid is not None and not forced and not (willing and limit >= bid):
+            if bid is not None and not forced and not (bids and limit >= bid):
                 return False
         if bid is None:
             still_in[seat] = False
@@ -371,11 +380,7 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
     widow = [int(c) for c in widow]
     policies = policies or [RANDOM] * rules.players
     expert = policy.expert_knobs(rules) if EXPERT in policies else policy.HEURISTIC_KNOBS
-    limits = [None if policies[seat] == RANDOM else
-              policy.bid_limit(rules, h, expert["bid_shift"] if policies[seat] == EXPERT else 0)
-              for seat, h in enumerate(dealt)]
-    reserve = [policy.reserve(rules, h, expert) if policies[seat] == EXPERT else None
-               for seat, h in enumerate(dealt)]
+    limits, reserve = bidders(rules, dealt, policies)
     soloist, bid, calls = (0, 0, []) if sample else auction(rules, dealer, pick, limits, reserve)
     cards = [list(h) for h in dealt]
     knobs = expert if policies[soloist] == EXPERT else policy.HEURISTIC_KNOBS

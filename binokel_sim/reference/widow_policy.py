@@ -99,6 +99,14 @@ def reserve(rules: Rules, hand: list[int], knobs: dict[str, int]) -> Reserve:
     return Reserve(knobs["bid_open"], knobs["bid_partner"], meld_of(rules, hand, None))
 
 
+def willing(rules: Rules, limit: int, held: Reserve | None, seat: int, offer: int, first: bool,
+            holder: int | None, still_in: list[bool]) -> bool:
+    """Whether a seat bidding by its ``limit`` bids ``offer``: within the limit and, for an
+    expert (``held``), not held back (:func:`holds_back`)."""
+    return offer <= limit and not (held is not None and holds_back(
+        rules, held, seat, offer, limit, first, holder, still_in))
+
+
 def holds_back(rules: Rules, held: Reserve, seat: int, offer: int, limit: int, first: bool,
                holder: int | None, still_in: list[bool]) -> bool:
     """Whether the seat passes although ``offer`` is within its ``limit``: at its ``first`` call

@@ -363,6 +363,38 @@ def holds_back(seat, offer, limit, first, holder, active, pairs, open_margin, pa
     return pairs and behind_partner(seat, offer, limit, holder, active, partner_margin)
 
 
+@njit(inline="always")
+def seat_limits(hands, policies, table, scratch, first):
+    """Every seat active, and the bid limit (:func:`bid_limit`, the expert's read with its knob
+    ``bid_shift``) of each seat from ``first`` on that bids by one (not random) into
+    ``scratch.limits`` (0 for the others), its hand's meld per trump into
+    ``scratch.bid_totals``. ``scratch``: :class:`AuctionScratch`."""
+    cfg, totals = table.cfg, scratch.totals
+    for seat in range(hands.shape[0]):
+        scratch.limits[seat] = 0
+        scratch.active[seat] = True
+        if seat >= first and policies[seat] != POLICY_RANDOM:
+            scratch.limits[seat] = bid_limit(
+                hands[seat, 0], hands[seat, 1], hands[seat, 2], hands[seat, 3], table.kt, totals,
+                table.card_points, table.bid_w, cfg[CFG_TABLE_LOW], table.bid_limits,
+                cfg[tune_row(policies[seat], CFG_TUNE) + W_BID])
+            for s in range(4):
+                scratch.bid_totals[seat, s] = totals[s]
+
+
+@njit(inline="always")
+def willing(seat, policy, offer, first, holder, table, scratch):
+    """Whether a seat bidding by its limit (:func:`seat_limits`) bids ``offer``: within its limit
+    and not held back (:func:`holds_back`, with its ``policy``'s knobs ``bid_open`` and
+    ``bid_partner``; ``first``: its first call; ``holder``: who holds the standing bid)."""
+    cfg, limit, totals = table.cfg, scratch.limits[seat], scratch.bid_totals
+    knobs = tune_row(policy, CFG_TUNE)
+    return offer <= limit and not holds_back(
+        seat, offer, limit, first, holder, scratch.active, cfg[CFG_PAIRS] != 0,
+        cfg[knobs + W_OPEN], cfg[knobs + W_PARTNER],
+        max(max(totals[seat, 0], totals[seat, 1]), max(totals[seat, 2], totals[seat, 3])))
+
+
 @njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``,
@@ -377,19 +409,14 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
     among them). ``scratch``: :class:`AuctionScratch`."""
     s0, s1, s2, s3 = stream
     bid_seats, bid_values = calls
-    ladder, cfg, totals = table.ladder, table.cfg, scratch.totals
-    limits, active, bid_totals = scratch.limits, scratch.active, scratch.bid_totals
+    ladder, cfg, active = table.ladder, table.cfg, scratch.active
     n_players = hands.shape[0]
-    for seat in range(n_players):
-        limits[seat] = 0
-        active[seat] = True
-        if smart is not None and policies[seat] != POLICY_RANDOM:
-            limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                     hands[seat, 3], table.kt, totals, table.card_points,
-                                     table.bid_w, cfg[CFG_TABLE_LOW], table.bid_limits,
-                                     cfg[tune_row(policies[seat], CFG_TUNE) + W_BID])
-            for s in range(4):
-                bid_totals[seat, s] = totals[s]
+    if smart is None:  # all random: no limits (numba then compiles no bid_limit here)
+        for seat in range(n_players):
+            scratch.limits[seat] = 0
+            active[seat] = True
+    else:
+        seat_limits(hands, policies, table, scratch, 0)
     n_active = n_players
     current = NO_BID
     holder = -1
@@ -402,14 +429,8 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
                 k, s0, s1, s2, s3 = below_scalar(2, s0, s1, s2, s3)
                 call = offer if k == 1 else NO_BID
             else:
-                knobs = tune_row(policies[seat], CFG_TUNE)
-                call = offer if offer <= limits[seat] else NO_BID
-                if call != NO_BID and holds_back(
-                        seat, offer, limits[seat], n_calls < n_players, holder, active,
-                        cfg[CFG_PAIRS] != 0, cfg[knobs + W_OPEN], cfg[knobs + W_PARTNER],
-                        max(max(bid_totals[seat, 0], bid_totals[seat, 1]),
-                            max(bid_totals[seat, 2], bid_totals[seat, 3]))):
-                    call = NO_BID
+                call = offer if willing(seat, policies[seat], offer, n_calls < n_players, holder,
+                                        table, scratch) else NO_BID
             if call == NO_BID and n_calls == 0 and cfg[CFG_VORHAND_OPENS] != 0:
                 call = offer  # Vorhand opens at the minimum (all_pass = "vorhand_opens")
             if call == NO_BID:
@@ -452,18 +473,9 @@ def fits_auction(hands, policies, table, scratch, given):
     under ``all_pass = "vorhand_opens"`` tells nothing). Seat 0's calls are the hand's own, and
     a random seat's calls say nothing of its hand: neither is checked. ``scratch``:
     :class:`AuctionScratch`."""
-    cfg, ladder, totals = table.cfg, table.ladder, scratch.totals
-    limits, active, bid_totals = scratch.limits, scratch.active, scratch.bid_totals
+    cfg, ladder, limits, active = table.cfg, table.ladder, scratch.limits, scratch.active
     n_players = hands.shape[0]
-    for seat in range(n_players):
-        active[seat] = True
-        if seat > 0 and policies[seat] != POLICY_RANDOM:
-            limits[seat] = bid_limit(hands[seat, 0], hands[seat, 1], hands[seat, 2],
-                                     hands[seat, 3], table.kt, totals, table.card_points,
-                                     table.bid_w, cfg[CFG_TABLE_LOW], table.bid_limits,
-                                     cfg[tune_row(policies[seat], CFG_TUNE) + W_BID])
-            for s in range(4):
-                bid_totals[seat, s] = totals[s]
+    seat_limits(hands, policies, table, scratch, 1)  # seat 0's calls are the hand's own
     current = NO_BID
     holder = -1
     for k in range(given.seats.shape[0]):
@@ -471,17 +483,12 @@ def fits_auction(hands, policies, table, scratch, given):
         value = given.values[k]
         if seat > 0 and policies[seat] != POLICY_RANDOM:
             offer = next_bid(ladder, current)
-            knobs = tune_row(policies[seat], CFG_TUNE)
-            willing = offer <= limits[seat] and not holds_back(
-                seat, offer, limits[seat], k < n_players, holder, active, cfg[CFG_PAIRS] != 0,
-                cfg[knobs + W_OPEN], cfg[knobs + W_PARTNER],
-                max(max(bid_totals[seat, 0], bid_totals[seat, 1]),
-                    max(bid_totals[seat, 2], bid_totals[seat, 3])))
+            bids = willing(seat, policies[seat], offer, k < n_players, holder, table, scratch)
             forced = k == 0 and cfg[CFG_VORHAND_OPENS] != 0 and value == offer
             if value == NO_BID:
-                if willing:
+                if bids:
                     return False
-            elif not forced and not (willing and limits[seat] >= value):
+            elif not forced and not (bids and limits[seat] >= value):
                 return False
         if value == NO_BID:
             active[seat] = False
