@@ -31,3 +31,13 @@ RACE_DELTA = 8
 # bid-odds --auction: deals of the other hands tried for one sample before the auction is
 # reported as too unlikely for the bidding policy with this hand
 MAX_AUCTION_DRAWS = 100_000
+
+# Durch by play-outs (docs/rules.md "Widow games", "Policies", *Durch*; kernels/widow/declare.py,
+# the twin reference.widow.durch_playouts): a Durch that is not sure is tried only from at most
+# DURCH_STEPS steps from sure (farther hands made 31% or less: scripts/durch_odds.py); the
+# play-outs stop after DURCH_FIRST worlds when at most half of them took every trick (the Durch
+# then scores at most 0 on average, counting more); DURCH_SALT is mixed into the deal's random
+# state for the play-outs' own stream (the deal's stream is left as it is)
+DURCH_STEPS = 3
+DURCH_FIRST = 8
+DURCH_SALT = 0xD0C5D0C5D0C5D0C5

@@ -35,7 +35,7 @@ KNOBS = ("win_points", "win_meld", "score", "lead_big", "lead_keep", "lead_trump
          "strict_follow_big_wins", "strict_follow_big_loses", "strict_follow_smear",
          "strict_follow_trump", "strict_follow_rank", "follow_over", "follow_smear",
          "partner_rules", "bury_aces_last", "bury_void", "bid_shift", "bid_open",
-         "bid_partner")
+         "bid_partner", "durch_worlds")
 # phase 1 of the talon games: a follower's weights by its place in the trick, added to the
 # follow_* scores (kernels/strict/heuristic.py: PL_FOLLOW, the places in this order, N_PLACE
 # features each in this order, PL_*)

@@ -8,22 +8,41 @@ would lose leading every suit from the top (per suit ``min(n, m)`` less his card
 their highest), and ``first``, the suits in which he could not head a first lead that is not his
 (0 when he leads). ``(0, 0)`` is a sure Durch, which the policies declare already. Each other
 class with ``losers + first <= 2`` is then played as a Durch by the twin (the soloist's top
-card, every other seat the heuristic's) and the share that takes every trick printed.
+card, every other seat the heuristic's) and the share that takes every trick printed. These are
+the expert's deals with its knob ``durch_worlds`` at 0 (a sure Durch only).
 
-    python scripts/durch_odds.py --variant kreuz-4-40 --deals 20000 --seed 1
+Then the expert's Durch by play-outs (knob ``durch_worlds``, docs/rules.md "Policies",
+*Durch*) against the sure Durch only, on the same deals (a paired comparison): the Durch
+declared and made with each, and what the play-outs' Durch gained the soloist over counting
+those deals, a deal of the whole run and a Durch added, with 95% intervals.
+
+    python scripts/durch_odds.py --variant kreuz-4-40 --deals 20000 --seed 1 \
+        [--out results/durch.json]
+
+With ``--out`` the comparison is also kept (one entry per variant, with its provenance) for
+docs/results.md (scripts/results_doc.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import sys
 from collections import defaultdict
+from pathlib import Path
 
+import numpy as np
+
+from binokel_sim import __version__, expert_play
 from binokel_sim.cards import N_RANKS, N_SUITS, N_TYPES, counts_of, parse_cards
 from binokel_sim.constants import NO_TRUMP
+from binokel_sim.engines import widow as widow_games
 from binokel_sim.engines.widow import run_play
 from binokel_sim.records.widow import records
 from binokel_sim.reference import widow as twin
+from binokel_sim.reference.widow_policy import expert_knobs
+from binokel_sim.stats import mean_interval
 from binokel_sim.variants import find_variant
 
 
@@ -49,10 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="kreuz-4-40")
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="also keep the comparison in this JSON file")
     args = parser.parse_args(argv)
     rules = find_variant(args.variant)
+    with_odds = list(records(run_play(rules, args.deals, args.seed, "expert")))
+    expert_play.override(rules.name, {**expert_knobs(rules), "durch_worlds": 0})
+    widow_games.family_tables.cache_clear()
+    try:
+        sure_only = list(records(run_play(rules, args.deals, args.seed, "expert")))
+    finally:
+        expert_play.override(rules.name, None)
+        widow_games.family_tables.cache_clear()
     counted = defaultdict(lambda: [0, 0])
-    for rec in records(run_play(rules, args.deals, args.seed, "expert")):
+    for rec in sure_only:
         if rec["conceded"] or rec["durch"] or rec["demand"] is not None:
             continue
         solo = rec["soloist"]
@@ -82,7 +110,43 @@ def main(argv: list[str] | None = None) -> int:
     print("|---:|---:|---:|---:|---:|")
     for (losers, first), (n, made) in sorted(counted.items()):
         print(f"| {losers} | {first} | {n} | {n / args.deals:.2%} | {made} ({made / n:.0%}) |")
+    print()
+    row = compare(with_odds, sure_only, args.deals)
+    if args.out:
+        kept = json.loads(args.out.read_text()) if args.out.exists() else {}
+        kept[rules.name] = {**row, "deals": args.deals, "seed": args.seed,
+                            "version": __version__, "date": datetime.date.today().isoformat(),
+                            "command": f"python scripts/durch_odds.py --variant {rules.name} "
+                                       f"--deals {args.deals} --seed {args.seed}"}
+        args.out.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
     return 0
+
+
+def compare(with_odds: list[dict], sure_only: list[dict], deals: int) -> dict:
+    """The play-outs' Durch against the sure one only, deal for deal (module docstring),
+    printed and returned."""
+    row: dict = {}
+    print("| expert's Durch | declared | share of deals | made |")
+    print("|---|---:|---:|---:|")
+    for name, recs in (("sure only (durch_worlds 0)", sure_only),
+                       ("by play-outs (as shipped)", with_odds)):
+        declared = [r for r in recs if r["durch"]]
+        made = sum(r["made"] for r in declared)
+        row["sure" if "sure" in name else "playouts"] = {"declared": len(declared),
+                                                         "made": made}
+        print(f"| {name} | {len(declared)} | {len(declared) / deals:.2%} | {made} "
+              f"({made / max(1, len(declared)):.0%}) |")
+    gain = np.array([a["scores"][a["soloist"]] - b["scores"][b["soloist"]]
+                     for a, b in zip(with_odds, sure_only)], dtype=float)
+    added = np.array([a["durch"] and not b["durch"] for a, b in zip(with_odds, sure_only)])
+    for key, name, values in (("gain_deal", "a deal", gain),
+                              ("gain_added", "a Durch added", gain[added])):
+        mean, low, high = mean_interval(values.sum(), (values ** 2).sum(), len(values))
+        print(f"soloist's gain {name}: {mean:+.2f} (95% CI {low:+.2f} .. {high:+.2f}, "
+              f"{len(values):,} deals)")
+        row[key] = {"mean": round(mean, 2), "ci95": [round(low, 2), round(high, 2)],
+                    "n": len(values)}
+    return row
 
 
 if __name__ == "__main__":

@@ -352,7 +352,39 @@ def auction_lines() -> list[str]:
             "partner raises once the opponents are out 0; in swabian-3-40 all seats bid in at "
             "most 40% of the deals, meld ≤ 40 bid in at most 20%, given up at most 12%; made "
             "70% to 90% in every bidding variant; Durch in at least 0.3% of kreuz-4-40 deals, "
-            "80% of them made.", "", *auction_stats.table(rows), *bidding_duel_lines()]
+            "80% of them made.", "", *auction_stats.table(rows), *bidding_duel_lines(),
+            *durch_lines()]
+
+
+def durch_lines() -> list[str]:
+    """The expert's Durch by play-outs against the sure Durch only (scripts/durch_odds.py:
+    results/durch.json), if it has been measured."""
+    path = ROOT / "results" / "durch.json"
+    if not path.exists():
+        return []
+    kept = json.loads(path.read_text())
+    lines = ["", "### Durch by play-outs (the expert)", "",
+             "The expert declares a Durch that is not sure when its play-outs in up to 32 "
+             "sampled worlds say its expected score beats counting (docs/rules.md, \"Widow "
+             "games\", \"Policies\", *Durch*); the same deals with its knob `durch_worlds` at 0 "
+             "(a sure Durch only) are the pair. *gain*: the soloist's score with the play-outs "
+             "less without, a deal of the run and a Durch the play-outs added, with 95% "
+             "intervals. Target (issue 52): a Durch in at least 0.3% of kreuz-4-40 deals, 80% "
+             "of them made.", "",
+             "| variant | sure only: declared (made) | by play-outs: declared, share (made) | "
+             "gain a deal | gain a Durch added | command (version) |",
+             "|---|---:|---:|---:|---:|---|"]
+    for variant, row in sorted(kept.items()):
+        sure, odds = row["sure"], row["playouts"]
+        deal, added = row["gain_deal"], row["gain_added"]
+        lines.append(
+            f"| {variant} | {sure['declared']} ({sure['made']}) | {odds['declared']}, "
+            f"{odds['declared'] / row['deals']:.2%} ({odds['made']}, "
+            f"{odds['made'] / max(1, odds['declared']):.0%}) | {deal['mean']:+.2f} "
+            f"({deal['ci95'][0]:+.2f} to {deal['ci95'][1]:+.2f}) | {added['mean']:+.0f} "
+            f"({added['ci95'][0]:+.0f} to {added['ci95'][1]:+.0f}, {added['n']} deals) | "
+            f"`{row['command']}` ({row['version']}) |")
+    return lines
 
 
 def bidding_duel_lines() -> list[str]:

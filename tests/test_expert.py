@@ -224,7 +224,7 @@ def test_the_knob_names_follow_the_kernels_order():
           "strict_follow_trump": h.X_F_TRUMP, "strict_follow_rank": h.X_F_RANK,
           "follow_over": h.F_OVER, "follow_smear": h.F_SMEAR, "partner_rules": h.F_E3,
           "bury_aces_last": w.W_BURY, "bury_void": w.W_VOID, "bid_shift": w.W_BID,
-          "bid_open": w.W_OPEN, "bid_partner": w.W_PARTNER}
+          "bid_open": w.W_OPEN, "bid_partner": w.W_PARTNER, "durch_worlds": w.W_DURCH}
     weight = {"win": h.PL_WIN, "take": h.PL_TAKE, "ready": h.PL_READY, "big_wins": h.PL_BIG_WINS,
               "big_loses": h.PL_BIG_LOSES, "keep": h.PL_KEEP, "trump": h.PL_TRUMP,
               "rank": h.PL_RANK, "pending": h.PL_PENDING, "shown": h.PL_SHOWN,

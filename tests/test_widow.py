@@ -473,7 +473,8 @@ def twin_constrained_samples(rules, counts, n, seed, block_size, knowledge, poli
         deal_hand(widow, 0, len(widow), stream)
         record = widow_twin.play_deal(rules, hands, split[-1],
                                       d % players if dealer is None else dealer,
-                                      stream_pick(stream), sample=True, policies=policies)
+                                      stream_pick(stream), sample=True, policies=policies,
+                                      stream=stream)
         ours = [s for s in range(players) if widow_score.side_of(rules, s) == 0]
         tricks = sum(1 for t in record["tricks"] if t["winner"] in ours)
         out.append([record["pair_scores"][0] if rules.partnerships else record["scores"][0],

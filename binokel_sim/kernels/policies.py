@@ -33,7 +33,7 @@ POLICY_HEURISTIC = 1
 POLICY_SOLVER = 2  # the heuristic, and the exact solver in phase 2 of a two-player talon game
 POLICY_SAMPLING = 3  # perfect-information sampling (four-hand-80: kernels/partnership/sampling.py)
 POLICY_EXPERT = 6  # the heuristic with its fitted knobs (binokel_sim/expert_play.json)
-N_TUNE = 109  # a policy's knobs in a kernel's tune table: the heuristic's row, then the expert's
+N_TUNE = 110  # a policy's knobs in a kernel's tune table: the heuristic's row, then the expert's
 POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC,
                 "heuristic+solver": POLICY_SOLVER, "sampling": POLICY_SAMPLING,
                 "expert": POLICY_EXPERT}

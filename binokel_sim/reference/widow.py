@@ -29,15 +29,17 @@ from binokel_sim.cards import (
     format_card,
     format_counts,
 )
-from binokel_sim.constants import NO_TRUMP
+from binokel_sim.constants import DURCH_FIRST, DURCH_SALT, NO_TRUMP
 from binokel_sim.reference import widow_policy as policy
 from binokel_sim.reference import widow_sampling as sampling
 from binokel_sim.reference.core import (
+    M64,
     Stream,
     block_streams,
     deal_hand,
     deck_cards,
     meld_total,
+    splitmix64,
 )
 from binokel_sim.reference.play import (
     Pick,
@@ -53,6 +55,7 @@ from binokel_sim.reference.widow_score import (
     score_conceded,
     score_deal,
     score_durch,
+    side_of,
     trick_card_points,
 )
 from binokel_sim.variants import Rules
@@ -353,6 +356,46 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
     return tricks
 
 
+def durch_playouts(rules: Rules, hands: list[list[int]], soloist: int, leader: int, worlds: int,
+                   stream: Stream | None) -> tuple[int, int]:
+    """``(wins, tried)``: of ``tried`` play-outs of a Durch by the soloist (at most ``worlds``;
+    after ``DURCH_FIRST`` of them no more when at most half took every trick), how many his side
+    won every trick of (docs/rules.md "Policies", *Durch*). Each deals the cards the other seats
+    hold between them afresh to them (each its count) by a Fisher-Yates shuffle of their types
+    in ascending order, on a stream of its own seeded from ``stream``'s state (which is left as
+    it is), and plays without trump: the soloist his top card, every other seat the
+    heuristic's."""
+    if stream is None:
+        raise ValueError("a Durch's play-outs need the deal's stream")
+    players = rules.players
+    pool = [t for t in range(N_TYPES) for seat in range(players) if seat != soloist
+            for _ in range(hands[seat][t])]
+    x = splitmix64(stream.s[0] ^ stream.s[2] ^ DURCH_SALT)
+    own = Stream(0, 0)
+    own.s = [splitmix64((x + i) & M64) for i in range(4)]
+    seats = [TOP if seat == soloist else HEURISTIC for seat in range(players)]
+    side = [seat for seat in range(players) if side_of(rules, seat) == side_of(rules, soloist)]
+    wins = tried = 0
+    for w in range(worlds):
+        if w == DURCH_FIRST and 2 * wins <= DURCH_FIRST:
+            break
+        for i in range(len(pool) - 1, 0, -1):
+            j = own.bounded(own.next_u64() >> 32, i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        world, at = [], 0
+        for seat in range(players):
+            if seat == soloist:
+                world.append(list(hands[seat]))
+                continue
+            size = sum(hands[seat])
+            world.append([pool[at:at + size].count(t) for t in range(N_TYPES)])
+            at += size
+        tricks = play_tricks(rules, world, leader, NO_TRUMP, None, seats, soloist=soloist)
+        wins += all(trick.winner in side for trick in tricks)
+        tried += 1
+    return wins, tried
+
+
 # --- whole deals ----------------------------------------------------------------------------------
 
 def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: int,
@@ -398,8 +441,11 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         others = [sum(cards[seat][t] for seat in range(rules.players) if seat != soloist)
                   for t in range(N_TYPES)]
         leads = rules.first_leader != "non_dealer" or (dealer + 1) % rules.players == soloist
-        durch = policy.declares_durch(rules, cards[soloist], others, leads, melds[soloist],
-                                      trump, handling.buried)
+        leader = (dealer + 1) % rules.players if rules.first_leader == "non_dealer" else soloist
+        durch = policy.declares_durch(
+            rules, cards[soloist], others, leads, melds[soloist], trump, handling.buried,
+            knobs["durch_worlds"],
+            lambda worlds: durch_playouts(rules, cards, soloist, leader, worlds, stream))
         if rules.widow_bettel and not durch:  # a sample is counted: it notes a sure Bettel
             sure_misere = policy.sure_bettel(rules, cards[soloist], others, leads)
             bettel = not sample and policy.declares_bettel(

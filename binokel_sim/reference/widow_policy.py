@@ -11,6 +11,7 @@ the cards that cannot raise one, which must not change a single decision.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from binokel_sim.cards import (
@@ -26,7 +27,7 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
-from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP
+from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_STEPS
 from binokel_sim.reference.core import meld_total, meld_totals
 from binokel_sim.reference.play import behind_partner
 from binokel_sim.reference.play import legal_cards, trick_winner
@@ -280,16 +281,47 @@ def durch_card(legal: list[int]) -> int:
     return min(legal, key=lambda t: (-type_rank(t), type_suit(t)))
 
 
+def durch_steps(hand: list[int], others: list[int], leads: bool) -> int:
+    """How far ``hand`` (after burying) is from a sure Durch against ``others``, the cards the
+    other seats hold between them, his partner's among them (0: :func:`sure_durch`;
+    docs/rules.md "Policies", *Durch*): per suit they hold, the tricks he would lose leading it
+    from the top (``min(n, m)`` less his cards at or above their highest, none below 0) and,
+    where he does not lead the first trick, 1 when he cannot head a first lead of the suit."""
+    steps = 0
+    for suit in range(N_SUITS):
+        mine = [hand[t] for t in range(N_TYPES) if type_suit(t) == suit]
+        theirs = [others[t] for t in range(N_TYPES) if type_suit(t) == suit]
+        n, m = sum(mine), sum(theirs)
+        if m == 0:
+            continue
+        top_out = max(r for r in range(len(theirs)) if theirs[r])
+        steps += max(0, min(n, m) - sum(mine[top_out:]))
+        if not leads and (n == 0 or max(r for r in range(len(mine)) if mine[r]) <= top_out):
+            steps += 1
+    return steps
+
+
 def declares_durch(rules: Rules, hand: list[int], others: list[int], leads: bool, meld: int,
-                   trump: int, buried: list[int]) -> bool:
-    """Whether the heuristic (or sampling) soloist declares Durch where the rules allow it: a
-    sure Durch (:func:`sure_durch`) when counting is worth less than the Durch's 1000: his
+                   trump: int, buried: list[int], worlds: int = 0,
+                   odds: Callable[[int], tuple[int, int]] | None = None) -> bool:
+    """Whether the soloist declares Durch where the rules allow it: a sure Durch
+    (:func:`sure_durch`) when counting is worth less than the Durch's 1000 (1500 open): his
     estimate of the total from counting (:func:`binokel_sim.widow_value.estimate`) plus the
     bonus for every trick (``rules.all_tricks_bonus``), which a hand that sure would take
-    counting too."""
-    counting = estimate(rules, meld, features(rules, hand, trump, buried))
-    return (rules.widow_durch and counting + rules.all_tricks_bonus < rules.durch_score
-            and sure_durch(rules, hand, others, leads))
+    counting too. With ``worlds`` > 0 (the expert's knob ``durch_worlds``) a hand at most
+    :data:`~binokel_sim.constants.DURCH_STEPS` steps from sure (:func:`durch_steps`) is played
+    out: ``odds(worlds)`` gives ``(wins, tried)``, and he declares when the Durch's expected
+    score, ``(2 wins / tried - 1)`` times its value, beats counting."""
+    if not rules.widow_durch:
+        return False
+    counting = estimate(rules, meld, features(rules, hand, trump, buried)) + rules.all_tricks_bonus
+    steps = durch_steps(hand, others, leads)
+    if steps == 0:
+        return counting < rules.durch_score
+    if worlds == 0 or steps > DURCH_STEPS or odds is None:
+        return False
+    wins, tried = odds(worlds)
+    return (2 * wins - tried) * rules.durch_score > tried * counting
 
 
 def sure_bettel(rules: Rules, hand: list[int], others: list[int], leads: bool) -> bool:

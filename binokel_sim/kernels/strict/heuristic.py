@@ -82,7 +82,7 @@ X_F_WIN, X_F_TAKE, X_F_SAFE, X_F_BIG_WINS, X_F_BIG_LOSES, X_F_SMEAR, X_F_TRUMP, 
 # ten given to his trick (with the scorer; without it, rule E3)
 F_OVER, F_SMEAR = 41, 42
 F_E3 = 43  # 1 = rule E3 (the heuristic's throw) when the partner holds the trick, not the weights
-# the knobs of a family's own decisions, FAMILY_KNOBS .. FAMILY_KNOBS + 4 (the heuristic: 0; the
+# the knobs of a family's own decisions, FAMILY_KNOBS .. FAMILY_KNOBS + 5 (the heuristic: 0; the
 # widow games': burying and bidding, kernels/widow/knobs.py)
 FAMILY_KNOBS = 44
 # phase 1, following: per place in the trick (second, third and last under an opponent's card,
@@ -90,7 +90,7 @@ FAMILY_KNOBS = 44
 # to the follow scores: a card that takes the trick, per point it takes, per ten points ready, an
 # ace or ten that takes it, one that does not, a kept card, a trump, the rank, pending, shown, a
 # trump that takes it, the rank of a card that takes it (expert_play.PLACE_FEATURES)
-PL_FOLLOW = 49  # the first place's row
+PL_FOLLOW = 50  # the first place's row
 PL_WIN, PL_TAKE, PL_READY, PL_BIG_WINS, PL_BIG_LOSES, PL_KEEP, PL_TRUMP, PL_RANK, PL_PENDING, \
     PL_SHOWN, PL_TRUMP_WINS, PL_RANK_WINS = range(12)
 N_PLACE = 12  # weights a place

@@ -28,7 +28,7 @@ A run's other bundles: :class:`~binokel_sim.kernels.runs.Run` (which items of wh
 drivers' output arrays; ``binokel_sim.engines.widow.outputs`` fills those a run does not write).
 
 After the Dabb a heuristic or sampling soloist may declare Durch or Bettel (where the rules
-have them, :func:`sure_durch`, :func:`sure_bettel`) or give up (Abgehen).
+have them: :mod:`binokel_sim.kernels.widow.declare`) or give up (Abgehen).
 
 Sides: with partnerships a seat's side is ``seat % 2``, else the seat itself. Decisions are made
 by each seat's policy (ids of :mod:`binokel_sim.kernels.policies`); the random policy reads one
@@ -40,8 +40,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from binokel_sim.cards import RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T
-from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, NO_TRUMP
+from binokel_sim.constants import BETTEL_BID, CARDS_PER_TRUMP, DURCH_STEPS, NO_TRUMP
 from binokel_sim.kernels.auction import NO_BID, behind_partner, next_bid
 from binokel_sim.kernels.bits import (
     ACES,
@@ -83,7 +82,15 @@ from binokel_sim.kernels.strict.tricks import (
     counter_cards,
     play_strict,
 )
-from binokel_sim.kernels.widow.knobs import W_BID, W_BURY, W_OPEN, W_PARTNER, W_VOID
+from binokel_sim.kernels.widow.declare import (
+    DurchScratch,
+    concede_trump,
+    durch_playouts,
+    durch_steps,
+    sure_bettel,
+    type_count,
+)
+from binokel_sim.kernels.widow.knobs import W_BID, W_BURY, W_DURCH, W_OPEN, W_PARTNER, W_VOID
 from binokel_sim.kernels.widow.knowledge import (
     DealScoring,
     WidowTeam,
@@ -225,111 +232,6 @@ def concede_from(p0, p1, p2, p3, trump, meld, buried_points, card_points, value,
     estimate ``low`` first, clamped)."""
     return table_row(thresholds, low, dabb_estimate(p0, p1, p2, p3, trump, meld, buried_points,
                                                     card_points, value))
-
-
-@njit(inline="always")
-def type_count(hands, seat, t):
-    """The copies of card type ``t`` in ``hands[seat]`` (planes)."""
-    return (((hands[seat, 0] >> t) & 1) + ((hands[seat, 1] >> t) & 1)
-            + ((hands[seat, 2] >> t) & 1) + ((hands[seat, 3] >> t) & 1))
-
-
-@njit(inline="always")
-def others_count(hands, soloist, n_players, t):
-    """The copies of card type ``t`` the seats other than ``soloist`` hold between them."""
-    out = 0
-    for seat in range(n_players):
-        if seat != soloist:
-            out += type_count(hands, seat, t)
-    return out
-
-
-@njit
-def sure_durch(hands, soloist, n_players, leads):
-    """Whether the soloist takes every trick without trump whatever the others hold and play
-    (docs/rules.md, "Policies", Durch; the twin is ``reference.widow_policy.sure_durch``): in
-    every suit of which the other hands hold ``m > 0`` cards, at least ``min(n, m)`` of his
-    ``n`` cards rank at or above their highest (leading them from the top, each wins until the
-    others are out of the suit); and where he does not lead the first trick (``leads`` false),
-    his highest card of every such suit ranks strictly above theirs (he heads any lead)."""
-    for s in range(4):
-        n = 0
-        m = 0
-        top_out = -1
-        top_mine = -1
-        for r in range(6):
-            t = s * 6 + r
-            mine = type_count(hands, soloist, t)
-            out = others_count(hands, soloist, n_players, t)
-            n += mine
-            m += out
-            if out > 0:
-                top_out = r
-            if mine > 0:
-                top_mine = r
-        if m == 0:
-            continue
-        at_least = 0
-        for r in range(top_out, 6):
-            at_least += type_count(hands, soloist, s * 6 + r)
-        if at_least < min(n, m):
-            return False
-        if not leads and top_mine <= top_out:
-            return False
-    return True
-
-
-@njit
-def sure_bettel(hands, soloist, n_players, leads):
-    """Whether the soloist takes no trick without trump whatever the others hold and play
-    (docs/rules.md, "Policies", Bettel; the twin is ``reference.widow_policy.sure_bettel``): in
-    every suit he holds, each of his cards ranks at or below every card the other hands hold
-    of it (so he can never head a card they lead, and a card they play to his lead never
-    loses to it); where he leads the first trick (``leads``), strictly below, and the others
-    hold some of every suit he holds (his lead is headed)."""
-    for s in range(4):
-        top_mine = -1
-        low_out = 6
-        for r in range(6):
-            t = s * 6 + r
-            if type_count(hands, soloist, t) > 0:
-                top_mine = r
-            if others_count(hands, soloist, n_players, t) > 0 and low_out == 6:
-                low_out = r
-        if top_mine < 0:
-            continue
-        if leads and (low_out == 6 or top_mine >= low_out):  # 6: they hold none of the suit
-            return False
-        if top_mine > low_out:
-            return False
-    return True
-
-
-@njit
-def concede_trump(hands, soloist, buried, copies, deck_mask):
-    """The trump a soloist who gives up names (docs/rules.md "Widow games", "Policies",
-    *Abgehen*): the suit in which the other seats can hold the fewest trump marriages, from
-    what he alone has seen (his ``hands[soloist]`` after burying and his ``buried`` cards; the
-    deck's ``copies`` per type, the types of ``deck_mask``): the fewest unseen copies of the
-    suit's king or queen (whichever is scarcer), then the fewest unseen kings and queens, then
-    the fewest unseen aces, tens and unders (a Familie in trump), then the lower suit."""
-    best = 0
-    best_key = np.int64(1) << 40
-    for s in range(4):
-        unseen = np.zeros(6, dtype=np.int64)
-        for r in range(6):
-            t = s * 6 + r
-            if (deck_mask >> t) & 1:
-                seen = type_count(hands, soloist, t)
-                for j in range(buried.shape[0]):
-                    seen += buried[j] == t
-                unseen[r] = copies - seen
-        k, q = unseen[RANK_K], unseen[RANK_Q]
-        key = (min(k, q) * 64 + (k + q)) * 64 + unseen[RANK_A] + unseen[RANK_T] + unseen[RANK_J]
-        if key < best_key:
-            best_key = key
-            best = s
-    return best
 
 
 @njit(inline="always")
@@ -674,6 +576,8 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
         bid_totals = np.zeros((n_players, 4), dtype=np.int64)
         policies = np.empty(n_players, dtype=np.int64)
         play_pol = np.empty(n_players, dtype=np.int64)  # the seats' card play (a Durch's differs)
+        durch_scratch = DurchScratch(np.zeros((n_players, 4), dtype=np.uint32),
+                                     np.empty(n_work, dtype=np.int64))
         buried = np.empty(n_widow, dtype=np.int64)
         voided = np.empty((3, 4, 24), dtype=np.int64)  # the expert's burial order with bury_void
         melds = np.zeros(n_players, dtype=np.int64)
@@ -919,9 +823,29 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                                           hands[soloist, 3], trump, melds[soloist], buried_points,
                                           card_points, estimate)
                     leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
-                    # Durch: a sure one, worth more than counting (which would take every trick too)
-                    if cfg[CFG_DURCH] != 0 and guess + cfg[CFG_SWEEP] < cfg[CFG_DURCH_SCORE]:
-                        durch = sure_durch(hands, soloist, n_players, leads)
+                    # Durch: a sure one worth more than counting (which would take every trick
+                    # too), or one near sure whose play-outs say it pays more (the expert's knob)
+                    if cfg[CFG_DURCH] != 0:
+                        steps = durch_steps(hands, soloist, n_players, leads)
+                        counting = guess + cfg[CFG_SWEEP]
+                        worth = cfg[CFG_DURCH_SCORE]
+                        if steps == 0:
+                            durch = counting < worth
+                        elif steps <= DURCH_STEPS and cfg[tune_row(policies[soloist], CFG_TUNE)
+                                                          + W_DURCH] > 0:
+                            wins, tried = durch_playouts(
+                                hands, soloist,
+                                soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players,
+                                cfg[tune_row(policies[soloist], CFG_TUNE) + W_DURCH], smart,
+                                search,
+                                StrictTable(copies, pairs, card_points, counters,
+                                            cfg[CFG_LAST_TRICK], cfg, CFG_TUNE,
+                                            WidowTeam(np.int64(soloist))),
+                                (a0, a1, a2, a3), (points, won),
+                                TrickRecord(False, d, trick_cards, trick_leaders,
+                                            trick_winners),
+                                (s0, s1, s2, s3), durch_scratch, knows, play_pol)
+                            durch = (2 * wins - tried) * worth > tried * counting
                     # Bettel: a sure one, where counting is expected to fall short of the bid
                     if cfg[CFG_BETTEL] != 0 and not durch:
                         sure_misere = sure_bettel(hands, soloist, n_players, leads)

@@ -27,3 +27,7 @@ W_OPEN = FAMILY_KNOBS + 3
 # and only when its limit is at least this many points above the offer; never once both
 # opponents have passed (0: as the heuristic, which bids over anyone)
 W_PARTNER = FAMILY_KNOBS + 4
+# a soloist whose hand is not a sure Durch but at most declare.DURCH_STEPS steps from one plays
+# the Durch out in this many sampled worlds and declares it when its expected score beats
+# counting (0: as the heuristic, which declares only a sure Durch; declare.durch_playouts)
+W_DURCH = FAMILY_KNOBS + 5
