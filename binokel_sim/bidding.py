@@ -96,12 +96,15 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
     last, a seat that passed calls no more, the auction has not ended (all but one passed), and
     under ``all_pass = "vorhand_opens"`` the first call is a bid. A jump bid (above the next
     rung) is accepted: the bidding policies never jump, so it reads only as a lower bound on
-    that seat's limit (:func:`auction_bounds`, ``kernels.widow.deals.fits_auction``)."""
+    that seat's limit (:func:`auction_bounds`, ``kernels.widow.deals.fits_auction``). Under
+    ``order = "skat"``: :func:`parse_skat_auction`."""
     players = rules.players
     tokens = text.replace(",", " ").split()
     if not tokens:
         raise SimulationError("--auction: no calls given (bids as numbers, passes as 'pass', "
                               "from the dealer's left)")
+    if rules.bid_order == "skat":
+        return parse_skat_auction(rules, tokens, dealer)
     calls: list[tuple[int, int]] = []
     passed: set[int] = set()
     current = None
@@ -113,7 +116,10 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
             raise SimulationError(f"--auction: call {i} ({token!r}) comes after the auction "
                                   f"ended ({players - 1} passes)")
         word = token.lower()
-        if word in ("pass", "p", "-", "weg"):
+        if word in HOLDS:
+            raise SimulationError(f"--auction: call {i} is {token!r}, but in {rules.name} the "
+                                  f"calls go round the table: a call bids or passes")
+        if word in PASSES:
             if i == 1 and rules.all_pass == "vorhand_opens":
                 raise SimulationError(f"--auction: call 1 is a pass, but in {rules.name} "
                                       f"Vorhand (the dealer's left) must open "
@@ -121,15 +127,89 @@ def parse_auction(rules: Rules, text: str, dealer: int) -> list[tuple[int, int]]
             calls.append((seat, NO_BID))
             passed.add(seat)
         else:
-            bid = read_int(word, signed=False)
-            if bid is None:
-                raise SimulationError(f"--auction: call {i} is {token!r}, not a bid or 'pass' "
-                                      f"(bids are written with the digits 0-9)")
-            lowest = next_bid(rules, current)
-            if bid < lowest or next_bid(rules, bid - 1) != bid:
-                raise SimulationError(f"--auction: call {i} bids {bid}; the next legal bid is "
-                                      f"{lowest} or a higher rung of the ladder")
+            bid = read_bid(rules, token, i, current)
             calls.append((seat, bid))
             current = bid
         seat = (seat + 1) % players
+    return calls
+
+
+PASSES = ("pass", "p", "-", "weg")
+HOLDS = ("hold", "ja", "yes")  # Skat-style: the listener keeps the bid said at its value
+
+
+def read_bid(rules: Rules, token: str, i: int, current: int | None) -> int:
+    """Call ``i`` of ``--auction`` read as a bid above ``current`` on the ladder (a jump to a
+    higher rung allowed), or one clear error."""
+    bid = read_int(token.lower(), signed=False)
+    if bid is None:
+        raise SimulationError(f"--auction: call {i} is {token!r}, not a bid or 'pass' "
+                              f"(bids are written with the digits 0-9)")
+    lowest = next_bid(rules, current)
+    if bid < lowest or next_bid(rules, bid - 1) != bid:
+        raise SimulationError(f"--auction: call {i} bids {bid}; the next legal bid is "
+                              f"{lowest} or a higher rung of the ladder")
+    return bid
+
+
+def parse_skat_auction(rules: Rules, tokens: list[str], dealer: int) -> list[tuple[int, int]]:
+    """:func:`parse_auction` under ``order = "skat"`` (docs/rules.md "Widow games", "The
+    auction"): Vorhand (the dealer's left) listens, the next seat says bids to him and he
+    answers each with ``hold`` (or ``ja``, or the same number: kept as a call of that value) or
+    ``pass``; the survivor listens to the next seat, the dealer saying last; when nobody said a
+    bid, Vorhand calls last (a bid or, but under ``all_pass = "vorhand_opens"``, a pass).
+    Checked: whose call each one is, that a say is a bid on the ladder above the last (a jump
+    allowed) or a pass, that an answer is a hold or a pass, and that the auction has not
+    ended."""
+    players = rules.players
+    vorhand = (dealer + 1) % players
+    sayers = [(vorhand + k) % players for k in range(1, players)]
+    calls: list[tuple[int, int]] = []
+    current: int | None = None
+    hearer, next_sayer, expect = vorhand, 0, "say"
+    for i, token in enumerate(tokens, start=1):
+        word = token.lower()
+        if expect == "ended":
+            raise SimulationError(f"--auction: call {i} ({token!r}) comes after the auction "
+                                  f"ended")
+        if expect == "hold":
+            if word in PASSES:
+                calls.append((hearer, NO_BID))
+                hearer, next_sayer, expect = sayers[next_sayer], next_sayer + 1, "say"
+            elif word in HOLDS or read_int(word, signed=False) == current:
+                calls.append((hearer, int(current)))
+                expect = "say"
+            else:
+                raise SimulationError(f"--auction: call {i} is {token!r}, but it is seat "
+                                      f"{hearer}'s answer to {current}: 'hold' (or {current}) "
+                                      f"or 'pass' (order = \"skat\")")
+        elif expect == "final":
+            if word in HOLDS:
+                raise SimulationError(f"--auction: call {i} is {token!r}, but nobody said a "
+                                      f"bid to hold: Vorhand (seat {vorhand}) bids or passes")
+            if word in PASSES:
+                if rules.all_pass == "vorhand_opens":
+                    raise SimulationError(f"--auction: call {i} is a pass, but in {rules.name} "
+                                          f"Vorhand (the dealer's left) must open when nobody "
+                                          f"said a bid (all_pass = \"vorhand_opens\")")
+                calls.append((vorhand, NO_BID))
+            else:
+                calls.append((vorhand, read_bid(rules, token, i, None)))
+            expect = "ended"
+            continue
+        else:  # a say by the next seat to the one listening
+            sayer = sayers[next_sayer]
+            if word in HOLDS:
+                raise SimulationError(f"--auction: call {i} is {token!r}, but it is seat "
+                                      f"{sayer}'s turn to say a bid to seat {hearer} (or pass) "
+                                      f"(order = \"skat\")")
+            if word in PASSES:
+                calls.append((sayer, NO_BID))
+                next_sayer += 1
+            else:
+                current = read_bid(rules, token, i, current)
+                calls.append((sayer, current))
+                expect = "hold"
+        if expect == "say" and next_sayer == len(sayers):
+            expect = "ended" if current is not None else "final"
     return calls

@@ -62,7 +62,18 @@ def _hands(record: dict) -> list[str]:
 
 
 def _calls(bids: list[dict]) -> str:
-    return ", ".join(f"{c['seat']}:{'pass' if c['bid'] is None else c['bid']}" for c in bids)
+    """The calls as ``seat:bid``; a call of the bid just said (Skat-style, ``order = "skat"``)
+    is that seat holding it: ``seat:holds bid``."""
+    out, said = [], None
+    for c in bids:
+        if c["bid"] is None:
+            out.append(f"{c['seat']}:pass")
+        elif c["bid"] == said:
+            out.append(f"{c['seat']}:holds {c['bid']}")
+        else:
+            out.append(f"{c['seat']}:{c['bid']}")
+        said = None if c["bid"] == said else c["bid"]
+    return ", ".join(out)
 
 
 def _play(card: str, seat: int) -> str:

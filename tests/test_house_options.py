@@ -355,3 +355,173 @@ def test_redeal_in_duels_matches_and_calibration():
     void = run_play(rules, 40, 4, "expert").info[:, I_REDEALT] != 0
     assert void.any()
     assert all((e["p_make"] is None) == bool(void[e["deal"]]) for e in events)
+
+
+# --- [bidding] order = "skat" --------------------------------------------------------------------
+
+def skat(name: str, **bidding):
+    return with_keys(name, bidding={"order": "skat", **bidding})
+
+
+def test_bid_order_values_and_refusals():
+    assert find_variant("swabian-3-40").bid_order == "round"
+    assert skat("kreuz-4-40").bid_order == "skat"
+    for name in ("four-hand-80", "two-hand-48"):
+        data = builtin_dict(name)
+        data.setdefault("bidding", {})["order"] = "skat"
+        with pytest.raises(RulesError, match="bidding.order: 'skat' is played by the widow "
+                                             "games only"):
+            rules_from_dict(data)
+    data = builtin_dict("swabian-3-40")
+    data["bidding"]["order"] = "clockwise"
+    with pytest.raises(RulesError, match="order: 'clockwise' is not one of round, skat"):
+        rules_from_dict(data)
+
+
+@pytest.fixture(params=["swabian-3-40", "kreuz-4-40", "three-hand-auction-48"])
+def skat_game(request):
+    return skat(request.param)
+
+
+def test_skat_order_deals_equal_the_twin(skat_game):
+    """Random, heuristic and expert seats (alone and beside random ones), deal for deal."""
+    from test_widow import kernel_records
+
+    from binokel_sim.kernels.policies import POLICY_NAMES
+    from binokel_sim.reference import widow as twin
+
+    p = skat_game.players
+    for names in (["random"] * p, ["heuristic"] * p, ["expert"] * p,
+                  (["expert", "random", "heuristic", "random"])[:p]):
+        kernel = kernel_records(skat_game, [POLICY_NAMES[n] for n in names], n=70, seed=2,
+                                first_block=0, block_size=7, first_deal=0)
+        assert kernel == twin.play_deals(skat_game, 70, 2, 7, policies=names)
+
+
+def skat_roles(record: dict, players: int) -> list[str]:
+    """Each call of a Skat-style auction read by who makes it: ``say`` (a bid or pass by the
+    seat bidding), ``hold`` (the listener keeping the bid just said), ``answer-pass``."""
+    roles, said = [], None
+    for call in record["bids"]:
+        if said is not None:
+            roles.append("hold" if call["bid"] == said else "answer-pass")
+            said = None
+        else:
+            roles.append("say")
+            said = call["bid"]
+    return roles
+
+
+def test_skat_order_records_replay_and_read_as_skat(skat_game):
+    """2,000 deals of every policy replay under the rules; Mittelhand (dealer + 2) makes the
+    first call and Vorhand answers it; the listener holds in many deals; the text says so."""
+    from binokel_sim.deal_text import deal_text
+
+    p = skat_game.players
+    for policy in ("random", "heuristic", "expert"):
+        records = list(widow_records(widow_games.run_play(skat_game, 2000, 5, policy)))
+        for record in records:
+            replay_widow(skat_game, record)
+        assert all(r["bids"][0]["seat"] == (r["dealer"] + 2) % p for r in records)
+        holds = sum("hold" in skat_roles(r, p) for r in records)
+        assert holds > 200, (policy, holds)
+        answered = [r for r in records if r["bids"][0]["bid"] is not None]
+        assert all(r["bids"][1]["seat"] == (r["dealer"] + 1) % p for r in answered)
+    held = next(r for r in records if "hold" in skat_roles(r, p))
+    assert ":holds " in deal_text(held, skat_game)
+
+
+def test_skat_order_with_vorhand_opens_has_a_bid_every_deal():
+    rules = skat("swabian-3-40", all_pass="vorhand_opens")
+    records = list(widow_records(widow_games.run_play(rules, 1500, 5, "random")))
+    nobody = [r for r in records if all(c["bid"] is None for c in r["bids"][:-1])]
+    assert nobody and all(r["bids"][-1] == {"seat": (r["dealer"] + 1) % 3, "bid": 150}
+                          for r in nobody)
+    for record in records:
+        replay_widow(rules, record)
+
+
+def test_the_checker_refuses_round_calls_under_skat_and_a_changed_hold(skat_game):
+    built_in = find_variant(skat_game.name)
+    record = next(r for r in widow_records(widow_games.run_play(built_in, 300, 5, "heuristic"))
+                  if len(r["bids"]) > 3)
+    with pytest.raises(AssertionError, match="turn to bid against|answers the bid"):
+        replay_widow(skat_game, record)
+    played = next(r for r in widow_records(widow_games.run_play(skat_game, 300, 5, "heuristic"))
+                  if "hold" in skat_roles(r, skat_game.players))
+    k = skat_roles(played, skat_game.players).index("hold")
+    bids = [dict(c) for c in played["bids"]]
+    bids[k]["bid"] += 10
+    with pytest.raises(AssertionError, match="may only hold"):
+        replay_widow(skat_game, dict(played, bids=bids))
+
+
+def test_skat_auction_input():
+    """``--auction`` under order = "skat": the say-and-answer turns, holds written as 'hold'
+    (or 'ja', or the number again), and one clear line for calls out of turn."""
+    from binokel_sim.bidding import parse_auction
+    from binokel_sim.constants import NO_BID
+    from binokel_sim.errors import SimulationError
+
+    rules = skat("swabian-3-40")
+    # dealer seat 0: Vorhand seat 1 listens, seat 2 says, the dealer says last
+    assert parse_auction(rules, "150 hold 160 ja 170 pass 180", 0) == [
+        (2, 150), (1, 150), (2, 160), (1, 160), (2, 170), (1, NO_BID), (0, 180)]
+    assert parse_auction(rules, "150 150 pass", 0) == [(2, 150), (1, 150), (2, NO_BID)]
+    assert parse_auction(rules, "pass pass 150", 0) == [(2, NO_BID), (0, NO_BID), (1, 150)]
+    for text, needle in (("150 160", "seat 1's answer to 150"),
+                         ("hold", "seat 2's turn to say a bid"),
+                         ("pass pass hold", "nobody said a bid"),
+                         ("150 pass 150", "the next legal bid is 160"),
+                         ("150 hold pass pass 160", "after the auction ended")):
+        with pytest.raises(SimulationError, match=needle):
+            parse_auction(rules, text, 0)
+    opens = skat("swabian-3-40", all_pass="vorhand_opens")
+    with pytest.raises(SimulationError, match="Vorhand .* must open"):
+        parse_auction(opens, "pass pass pass", 0)
+    with pytest.raises(SimulationError, match="calls go round the table"):
+        parse_auction(find_variant("swabian-3-40"), "150 hold", 0)
+
+
+@pytest.mark.parametrize("name", ["swabian-3-40", "kreuz-4-40"])
+def test_skat_auctions_fit_their_hands_kernel_and_twin(name):
+    """The other seats' real hands fit their own Skat-style calls (kernel and twin), and
+    against another deal's calls the kernel says what the twin says, some fitting, some not."""
+    from test_widow_auction_odds import cut_auctions, kernel_fits
+
+    from binokel_sim.cards import planes_to_counts
+    from binokel_sim.constants import NO_BID
+    from binokel_sim.reference import widow as twin
+
+    rules = skat(name)
+    cases = [c for c in cut_auctions(rules, "expert", 300, 4) if c[2]]
+    verdicts = []
+    for (_, hands, own), (_, _, other) in zip(cases, cases[1:] + cases[:1]):
+        counts = [list(planes_to_counts(h)) for h in hands]
+        for calls, must in ((own, True), (other, None)):
+            kernel = kernel_fits(rules, hands, "expert", calls)
+            assert kernel == twin.fits_auction(
+                rules, counts, ["expert"] * rules.players,
+                [(s, None if b == NO_BID else b) for s, b in calls])
+            if must:
+                assert kernel
+            else:
+                verdicts.append(kernel)
+    assert 10 < sum(verdicts) < len(verdicts) - 10
+
+
+def test_bid_odds_given_a_skat_auction(tmp_path):
+    """The command line: a rules file with order = "skat", the calls with holds, and a call out
+    of turn refused in one line."""
+    from importlib import resources
+
+    text = resources.files("binokel_sim.variants").joinpath("swabian-3-40.toml").read_text(
+        "utf-8")
+    assert "\n[bidding]\n" in text
+    path = tmp_path / "skat.toml"
+    path.write_text(text.replace("\n[bidding]\n", '\n[bidding]\norder = "skat"\n'), "utf-8")
+    hand = ["bid-odds", "--rules", str(path), "--hand", "AS TS KS QS AH KH QH JD AC TC KD QD",
+            "--deals", "300", "--seed", "3", "--dealer", "left"]
+    out = ok(*hand, "--auction", "150 pass 160 hold", "--format", "json")
+    assert '"deals_per_sample"' in out.stdout
+    assert_one_line_error(invoke(*hand, "--auction", "150 160"), "answer to 150")

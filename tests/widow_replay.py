@@ -217,7 +217,9 @@ class _Replay(RecordCheck):
     def auction(self, rec: dict, dealer: int) -> tuple[int, int]:
         """Calls clockwise from dealer + 1 among the players still in; a pass is final; a bid is
         a ladder value above the current one; it ends when one player is left (no call of his
-        after that). Returns (soloist, bid)."""
+        after that). Returns (soloist, bid). Skat-style (``order = "skat"``): :meth:`skat`."""
+        if self.rules.bid_order == "skat":
+            return self.skat(rec, dealer)
         rules, players = self.rules, self.rules.players
         calls = rec["bids"]
         self.check(isinstance(calls, list), lambda: f"bids must be a list of calls, got {calls!r}")
@@ -271,6 +273,83 @@ class _Replay(RecordCheck):
             soloist, bid = last_bidder, current
             why = f"seat {last_bidder} made the last bid, {current}"
         self.check(left == [soloist], f"seat {left[0]} is left in the auction, but {why}")
+        got = self.seat(rec["soloist"], "soloist")
+        self.check(got == soloist, f"soloist is seat {got}, but {why}")
+        got = self.integer(rec["bid"], "bid")
+        self.check(got == bid, f"bid is {got}, but {why}")
+        return soloist, bid
+
+    def skat(self, rec: dict, dealer: int) -> tuple[int, int]:
+        """SPEC "Today's practice", ``[bidding] order = "skat"`` (Geben - Hoeren - Sagen): the
+        player after Vorhand (dealer + 1) bids against Vorhand, who holds (a call of the same
+        value) or passes; then the next player bids against the survivor, the dealer last. A
+        pass is final. Read here: when nobody bid, Vorhand makes one more call, a bid (any
+        ladder value) or a pass (not under all_pass = 'vorhand_opens'); if he passes, the
+        all-pass rule decides (the dealer at the minimum, or a void deal). Returns (soloist,
+        bid)."""
+        rules, players = self.rules, self.rules.players
+        calls = rec["bids"]
+        self.check(isinstance(calls, list), lambda: f"bids must be a list of calls, got {calls!r}")
+        vorhand = (dealer + 1) % players
+        challengers = [(vorhand + k) % players for k in range(1, players)]
+        listener, k, state = vorhand, 0, "bid"
+        current: int | None = None
+        holder: int | None = None
+        for i, call in enumerate(calls):
+            what = f"bids[{i}]"
+            self.keys(call, CALL_KEYS, what)
+            self.check(state != "over", lambda: f"{what}: a call after the auction ended: {call}")
+            seat = self.seat(call["seat"], f"{what}.seat")
+            value = call["bid"]
+            if value is not None:
+                value = self.integer(value, f"{what}.bid")
+            if state == "bid":
+                who = challengers[k]
+                self.check(seat == who, lambda: f"{what}: seat {seat} calls, but it is seat "
+                                                f"{who}'s turn to bid against seat {listener}")
+                if value is None:
+                    k += 1
+                else:
+                    self.check(on_ladder(rules, value) and (current is None or value > current),
+                               lambda: f"{what}: seat {seat} bids {value}, not a ladder value "
+                                       f"above {current}")
+                    current, holder, state = value, seat, "answer"
+            elif state == "answer":
+                self.check(seat == listener, lambda: f"{what}: seat {seat} calls, but seat "
+                                                     f"{listener} answers the bid {current}")
+                if value is None:
+                    listener = challengers[k]
+                    k += 1
+                else:
+                    self.check(value == current, lambda: f"{what}: seat {seat} answers "
+                                                         f"{value}, but may only hold {current} "
+                                                         f"or pass")
+                    holder = seat
+                state = "bid"
+            else:  # nobody bid: Vorhand's own call
+                self.check(seat == vorhand, lambda: f"{what}: seat {seat} calls, but nobody bid "
+                                                    f"and it is Vorhand's (seat {vorhand}) call")
+                self.check(value is not None or rules.all_pass != "vorhand_opens",
+                           lambda: f"{what}: Vorhand passes, but with all_pass = "
+                                   f"'vorhand_opens' he may not")
+                if value is not None:
+                    self.check(on_ladder(rules, value),
+                               lambda: f"{what}: Vorhand bids {value}, not on the ladder")
+                    current, holder = value, seat
+                state = "over"
+                continue
+            if state == "bid" and k == len(challengers):
+                state = "over" if holder is not None else "vorhand"
+        self.check(state == "over", f"the auction is unfinished after the last call (state "
+                                    f"{state})")
+        if holder is None and rules.all_pass == "redeal":
+            return -1, 0
+        if holder is None:
+            soloist, bid = dealer, rules.bid_ladder[0][0]
+            why = f"nobody bid, so the dealer (seat {dealer}) plays at the minimum {bid}"
+        else:
+            soloist, bid = holder, current
+            why = f"seat {holder} holds the last bid, {current}"
         got = self.seat(rec["soloist"], "soloist")
         self.check(got == soloist, f"soloist is seat {got}, but {why}")
         got = self.integer(rec["bid"], "bid")

@@ -79,7 +79,8 @@ def bid_odds_cmd(
     void: VoidOpt = None,
     auction: Annotated[Optional[str], typer.Option(
         "--auction", metavar="CALLS",
-        help="The calls so far, e.g. \"50 pass 51\".")]
+        help="The calls so far, e.g. \"50 pass 51\" (order = \"skat\": "
+             "\"150 hold 160 pass\").")]
     = None,
     dealer: Annotated[Optional[str], typer.Option(
         "--dealer", metavar="SEAT",

@@ -146,6 +146,7 @@ def family_tables(rules: Rules) -> WidowTable:
     cfg[k.CFG_VORHAND_OPENS] = int(rules.all_pass == "vorhand_opens")
     cfg[k.CFG_DURCH_SCORE] = rules.durch_score
     cfg[k.CFG_REDEAL] = int(rules.all_pass == "redeal")
+    cfg[k.CFG_SKAT] = int(rules.bid_order == "skat")
     cfg[k.CFG_TUNE:k.CFG_TUNE + 2 * N_TUNE] = tune_rows(rules)
     low, limits = widow_value.bid_table(rules)
     concede_low, thresholds = widow_value.concede_table(rules)
@@ -203,9 +204,12 @@ def most_calls(rules: Rules) -> int:
     """Room for the calls of one auction: the heuristic raises by one rung at a time up to its
     limit (at most the highest of :func:`binokel_sim.widow_value.bid_table`), and a random seat
     raises with probability 1/2 per call, so longer auctions are out of reach (below 2**-200);
-    the drivers check the bound anyway."""
+    under ``order = "skat"`` each bid said may also be held. The drivers check the bound
+    anyway."""
     highest = int(widow_value.bid_table(rules)[1].max())
-    return max(len(ladder(rules, highest)), 200) + rules.players + 1
+    rungs = max(len(ladder(rules, highest)), 200)
+    # Skat-style, a bid said may be held at its value: two calls a rung
+    return (2 if rules.bid_order == "skat" else 1) * rungs + rules.players + 1
 
 
 # --- whole deals as arrays ----------------------------------------------------------------------

@@ -119,7 +119,10 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
     where :func:`~binokel_sim.reference.widow_policy.holds_back` says.
 
     Returns ``(soloist, bid, calls)``, calls as ``(seat, bid or None for a pass)`` in order.
+    Under ``order = "skat"``: :func:`skat_auction`.
     """
+    if rules.bid_order == "skat":
+        return skat_auction(rules, dealer, pick, limits, reserve)
     players = rules.players
     still_in = [True] * players
     calls: list[tuple[int, int | None]] = []
@@ -154,6 +157,64 @@ def auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | No
     return holder, current, calls
 
 
+def skat_auction(rules: Rules, dealer: int, pick: Pick, limits: list[int | None] | None = None,
+                 reserve: list[policy.Reserve | None] | None = None
+                 ) -> tuple[int, int, list[tuple[int, int | None]]]:
+    """The auction Skat-style (``[bidding] order = "skat"``, SPEC "Today's practice";
+    docs/rules.md "Widow games", "The auction"), as :func:`auction` returns it. Vorhand (the
+    dealer's left) listens; the next seat says bids to him, each the smallest bid above the
+    current one, and he holds each (a call of the same value) or passes; the one of them who
+    did not pass then listens to the next seat, and so on, the dealer saying last. A pass is
+    final. When nobody said a bid, Vorhand calls last: the minimum or pass (never a pass under
+    ``all_pass = "vorhand_opens"``); if he passes too, the all-pass rule decides as in
+    :func:`auction` (the dealer at the minimum, or a void deal). Every call, a say or a hold,
+    is one draw of 2 for a random seat (pass first) and :func:`policy.willing` for one with a
+    limit (its first call: its first in the auction; the standing bid's holder: the one who
+    said it, when holding)."""
+    players = rules.players
+    still_in = [True] * players
+    calls: list[tuple[int, int | None]] = []
+    current, holder = None, None
+
+    def call(seat: int, offer: int, first: bool) -> bool:
+        limit = None if limits is None else limits[seat]
+        held = None if reserve is None else reserve[seat]
+        if limit is None:
+            return choose([False, True], pick)
+        return policy.willing(rules, limit, held, seat, offer, first, holder, still_in)
+
+    def first(seat: int) -> bool:
+        return all(s != seat for s, _ in calls)
+
+    vorhand = (dealer + 1) % players
+    hearer = vorhand
+    for i in range(1, players):
+        sayer = (vorhand + i) % players
+        while True:
+            offer = next_bid(rules.bid_ladder, current)
+            says = call(sayer, offer, first(sayer))
+            calls.append((sayer, offer if says else None))
+            if not says:
+                still_in[sayer] = False
+                break
+            current, holder = offer, sayer
+            holds = call(hearer, offer, first(hearer))
+            calls.append((hearer, offer if holds else None))
+            if not holds:
+                still_in[hearer] = False
+                hearer = sayer
+                break
+            holder = hearer
+    if holder is None:  # nobody said a bid: Vorhand calls the minimum or passes
+        offer = rules.bid_ladder[0][0]
+        opens = call(vorhand, offer, True) or rules.all_pass == "vorhand_opens"
+        calls.append((vorhand, offer if opens else None))
+        if not opens:
+            return dealer, offer, calls
+        return vorhand, offer, calls
+    return holder, current, calls
+
+
 def bidders(rules: Rules, hands: list[list[int]], policies: list[str]
             ) -> tuple[list[int | None], list[policy.Reserve | None]]:
     """Per seat its bid limit (None for a random seat; an expert's read with its knob
@@ -181,13 +242,21 @@ def fits_auction(rules: Rules, hands: list[list[int]], policies: list[str],
     players = rules.players
     still_in = [True] * players
     current, holder = None, None
+    skat = rules.bid_order == "skat"
+    # Skat-style: Vorhand, the seat before the first to call, listens first; a call right
+    # after a bid said is the listener's hold (the same value) or pass
+    vorhand = (calls[0][0] - 1) % players if calls else 0
+    holding = False
     for k, (seat, bid) in enumerate(calls):
         if seat > 0 and policies[seat] != RANDOM:
             limit = limits[seat]
-            offer = next_bid(rules.bid_ladder, current)
-            bids = policy.willing(rules, limit, reserves[seat], seat, offer, k < players,
-                                  holder, still_in)
-            forced = k == 0 and rules.all_pass == "vorhand_opens" and bid == offer
+            offer = current if holding else next_bid(rules.bid_ladder, current)
+            first = all(s != seat for s, _ in calls[:k]) if skat else k < players
+            bids = policy.willing(rules, limit, reserves[seat], seat, offer, first, holder,
+                                  still_in)
+            opens = seat == vorhand if skat else k == 0
+            forced = (opens and current is None and rules.all_pass == "vorhand_opens"
+                      and bid == offer)
             if bid is None and bids:
                 return False
             if bid is not None and not forced and not (bids and limit >= bid):
@@ -196,6 +265,7 @@ def fits_auction(rules: Rules, hands: list[list[int]], policies: list[str],
             still_in[seat] = False
         else:
             current, holder = bid, seat
+        holding = skat and not holding and bid is not None
     return True
 
 

@@ -45,6 +45,10 @@ CONCEDE_PAYOUTS = ("bonus", "half_bid")  # [widow] concede_payout (SPEC "Today's
 # the turn-4 house options of the widow games (Vorhand may not pass at his first call; the deal is
 # void and the next dealer deals)
 ALL_PASS = ("dealer_at_minimum", "vorhand_opens", "redeal")
+# [bidding] order: calls round the table (SPEC's auction), or Skat-style (turn 4 house option:
+# the seat after Vorhand says bids to Vorhand, who holds or passes, then the next seat to the
+# survivor, the dealer last)
+BID_ORDERS = ("round", "skat")
 MAX_INSIDE = 4  # parent slots in the kernels' meld table (tables.MAX_PARENTS)
 MAX_MELDS = 12  # the kernels pack one 5-bit count per meld into an int64
 
@@ -124,6 +128,9 @@ class Rules:
     # ("dealer_at_minimum"), Vorhand may not pass at his first call ("vorhand_opens"), or the
     # deal is void and scores nothing ("redeal")
     all_pass: str = "dealer_at_minimum"
+    # [bidding] order: "round" (calls round the table) or "skat" (Geben - Hoeren - Sagen:
+    # docs/rules.md "Widow games", "The auction")
+    bid_order: str = "round"
     widow_durch: bool = False  # [widow] durch: the soloist may declare Durch (all tricks, +-1000)
     # [widow] durch_open: the soloist may lay his hand open for the Durch (Durch offen, +-1500)
     durch_open: bool = False
@@ -183,7 +190,7 @@ _KNOWN_KEYS = {
     "trump": {"chosen_by", "requires", "turned_bonus", "swap_meld", "exchange"},
     "points": {"ranks", "last_trick", "round_to"},
     "play": {"strict", "first_leader", "strict_phase1", "close"},
-    "bidding": {"ladder", "all_pass", "min_meld", "min_play"},
+    "bidding": {"ladder", "all_pass", "order", "min_meld", "min_play"},
     "game": {"target", "claim"},
     "widow": {"demand", "concede", "concede_bonus", "concede_payout", "durch", "durch_open",
               "all_tricks_bonus",
@@ -519,6 +526,10 @@ def _rules_from_dict(data: dict) -> Rules:
     if all_pass != ALL_PASS[0] and not widow_family:
         raise RulesError(f"bidding.all_pass: {all_pass!r} is played by the widow games only; "
                          f"this variant's auction plays {ALL_PASS[0]!r}")
+    bid_order = _choice(bidding, "order", BID_ORDERS, "bidding", BID_ORDERS[0])
+    if bid_order != BID_ORDERS[0] and not widow_family:
+        raise RulesError(f"bidding.order: {bid_order!r} is played by the widow games only; "
+                         f"this variant's auction plays {BID_ORDERS[0]!r}")
     min_meld = _int_at_least(bidding, "min_meld", "bidding", 0, 0)
     min_play = _int_at_least(bidding, "min_play", "bidding", 0, 0)
     game = _section(data, "game", required=False)
@@ -551,6 +562,7 @@ def _rules_from_dict(data: dict) -> Rules:
         widow=widow, talon=talon, trump_chosen_by=chosen_by, trump_requires=requires,
         rank_points=tuple(rank_points), last_trick=last_trick, round_to=round_to, strict=strict,
         first_leader=first_leader, bid_ladder=tuple(ladder), all_pass=all_pass,
+        bid_order=bid_order,
         min_meld=min_meld,
         min_play=min_play, game_target=target, melds=tuple(melds),
         example_hand=example, turned_bonus_rank=bonus_rank, turned_bonus=bonus,

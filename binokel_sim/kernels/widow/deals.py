@@ -125,7 +125,8 @@ CFG_ROUND_TO = 16  # a side's card points rounded to a multiple of this, half up
 CFG_VORHAND_OPENS = 17  # 1 when Vorhand may not pass at his first call ([bidding] all_pass)
 CFG_DURCH_SCORE = 18  # what a Durch scores made, minus it failed (1500 open: [widow] durch_open)
 CFG_REDEAL = 19  # 1 when a deal nobody bid on is void ([bidding] all_pass = "redeal")
-CFG_TUNE = 20  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
+CFG_SKAT = 20  # 1 when the calls go Skat-style ([bidding] order = "skat"; skat_auction)
+CFG_TUNE = 21  # the card play's knobs: the heuristic's row, then the expert's (tune_row)
 N_CFG = CFG_TUNE + 2 * N_TUNE
 # info columns of a played deal
 I_SOLOIST, I_BID, I_CALLS, I_TRUMP, I_DEMAND, I_FROM, I_GIVEN, I_BONUS, I_MADE = range(9)
@@ -297,6 +298,93 @@ def willing(seat, policy, offer, first, holder, table, scratch):
         max(max(totals[seat, 0], totals[seat, 1]), max(totals[seat, 2], totals[seat, 3])))
 
 
+@njit(inline="always")
+def auction_start(hands, policies, smart, table, scratch):
+    """Every seat in the auction, with its bid limit (:func:`seat_limits`), or none when every
+    seat is random (``smart`` None: numba then compiles no bid_limit)."""
+    if smart is None:
+        for seat in range(hands.shape[0]):
+            scratch.limits[seat] = 0
+            scratch.active[seat] = True
+    else:
+        seat_limits(hands, policies, table, scratch, 0)
+
+
+@njit(inline="always")
+def auction_call(seat, policies, offer, holder, forced, smart, table, scratch, calls, row,
+                 n_calls, stream):
+    """One call of ``seat`` at ``offer`` in :func:`skat_auction`, written as call ``n_calls``
+    of row ``row`` of ``calls`` ``(bid_seats, bid_values)``: ``(True when it bids or holds
+    ``offer``, s0..s3)``. A random seat draws one of 2, any other asks :func:`willing` (its
+    first call: none of it among the calls so far); ``forced`` makes a pass the offer (the
+    draw or the question still made)."""
+    s0, s1, s2, s3 = stream
+    bid_seats, bid_values = calls
+    if smart is None or policies[seat] == POLICY_RANDOM:
+        k, s0, s1, s2, s3 = below_scalar(2, s0, s1, s2, s3)
+        yes = k == 1
+    else:
+        first = True
+        for j in range(n_calls):
+            first &= bid_seats[row, j] != seat
+        yes = willing(seat, policies[seat], offer, first, holder, table, scratch)
+    yes |= forced
+    bid_seats[row, n_calls] = seat
+    bid_values[row, n_calls] = offer if yes else NO_BID
+    return yes, s0, s1, s2, s3
+
+
+@njit
+def skat_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream):
+    """The auction under ``[bidding] order = "skat"`` (docs/rules.md "Widow games", "The
+    auction"), as :func:`run_auction` returns it: Vorhand (the dealer's left) listens; each
+    other seat in turn, the dealer last, says bids to the one still listening, who holds each
+    (a call of the same value) or passes, and the survivor listens to the next; a seat that
+    passes is out. When nobody said a bid, Vorhand calls last: the minimum or pass (never a
+    pass under ``all_pass = "vorhand_opens"``)."""
+    s0, s1, s2, s3 = stream
+    ladder, cfg, active = table.ladder, table.cfg, scratch.active
+    n_players = hands.shape[0]
+    auction_start(hands, policies, smart, table, scratch)
+    current = NO_BID
+    holder = -1
+    n_calls = 0
+    vorhand = dealer + 1 if dealer + 1 < n_players else 0
+    hearer = vorhand
+    for i in range(1, n_players):
+        sayer = vorhand + i if vorhand + i < n_players else vorhand + i - n_players
+        while True:
+            offer = next_bid(ladder, current)
+            says, s0, s1, s2, s3 = auction_call(sayer, policies, offer, holder, False, smart,
+                                                table, scratch, calls, row, n_calls,
+                                                (s0, s1, s2, s3))
+            n_calls += 1
+            if not says:
+                active[sayer] = False
+                break
+            current = offer
+            holder = sayer
+            holds, s0, s1, s2, s3 = auction_call(hearer, policies, offer, holder, False, smart,
+                                                 table, scratch, calls, row, n_calls,
+                                                 (s0, s1, s2, s3))
+            n_calls += 1
+            if not holds:
+                active[hearer] = False
+                hearer = sayer
+                break
+            holder = hearer
+    if holder < 0:  # nobody said a bid: Vorhand, still listening, calls the minimum or passes
+        offer = ladder[0, 0]
+        opens, s0, s1, s2, s3 = auction_call(hearer, policies, offer, -1,
+                                             cfg[CFG_VORHAND_OPENS] != 0, smart, table, scratch,
+                                             calls, row, n_calls, (s0, s1, s2, s3))
+        n_calls += 1
+        if not opens:
+            return -1, offer, n_calls, s0, s1, s2, s3
+        return hearer, offer, n_calls, s0, s1, s2, s3
+    return holder, current, n_calls, s0, s1, s2, s3
+
+
 @njit  # called, not inlined: the deal loop calls it twice
 def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream):
     """The auction (docs/rules.md, "The auction"): returns ``(soloist, bid, n_calls, s0..s3)``,
@@ -308,17 +396,15 @@ def run_auction(hands, dealer, policies, smart, table, scratch, calls, row, stre
     probability 1/2 each, reading ``stream`` ``(s0, s1, s2, s3)``; an expert seat reads its
     limit with its knob ``bid_shift`` and also calls as :func:`holds_back` says with its knobs
     ``bid_open`` and ``bid_partner`` (``table.cfg``: the variant's numbers, the knob rows
-    among them). ``scratch``: :class:`AuctionScratch`."""
+    among them). ``scratch``: :class:`AuctionScratch`. Under ``order = "skat"``:
+    :func:`skat_auction`."""
+    if table.cfg[CFG_SKAT] != 0:
+        return skat_auction(hands, dealer, policies, smart, table, scratch, calls, row, stream)
     s0, s1, s2, s3 = stream
     bid_seats, bid_values = calls
     ladder, cfg, active = table.ladder, table.cfg, scratch.active
     n_players = hands.shape[0]
-    if smart is None:  # all random: no limits (numba then compiles no bid_limit here)
-        for seat in range(n_players):
-            scratch.limits[seat] = 0
-            active[seat] = True
-    else:
-        seat_limits(hands, policies, table, scratch, 0)
+    auction_start(hands, policies, smart, table, scratch)
     n_active = n_players
     current = NO_BID
     holder = -1
@@ -372,21 +458,36 @@ def fits_auction(hands, policies, table, scratch, given):
     call, a seat with a bid limit passes where the offer is above its limit or
     :func:`holds_back` holds it back, and bids the offer otherwise (a jump above the offer reads
     as willing at the offer and a limit at least the jump; Vorhand's opening at the minimum
-    under ``all_pass = "vorhand_opens"`` tells nothing). Seat 0's calls are the hand's own, and
-    a random seat's calls say nothing of its hand: neither is checked. ``scratch``:
-    :class:`AuctionScratch`."""
+    under ``all_pass = "vorhand_opens"`` tells nothing). Under ``order = "skat"`` a call right
+    after a bid said is the listener's answer: a hold (the same value) where the seat is
+    willing at that value, else a pass; a seat's first call is its first in the auction.
+    Seat 0's calls are the hand's own, and a random seat's calls say nothing of its hand:
+    neither is checked. ``scratch``: :class:`AuctionScratch`."""
     cfg, ladder, limits, active = table.cfg, table.ladder, scratch.limits, scratch.active
     n_players = hands.shape[0]
     seat_limits(hands, policies, table, scratch, 1)  # seat 0's calls are the hand's own
     current = NO_BID
     holder = -1
-    for k in range(given.seats.shape[0]):
+    skat = cfg[CFG_SKAT] != 0
+    # Skat-style: Vorhand listens first (the seat before the first sayer); a call right after a
+    # bid said is the listener's hold (the same value) or pass
+    n_given = given.seats.shape[0]
+    vorhand = n_players - 1 if n_given == 0 or given.seats[0] == 0 else given.seats[0] - 1
+    holding = False
+    for k in range(n_given):
         seat = given.seats[k]
         value = given.values[k]
         if seat > 0 and policies[seat] != POLICY_RANDOM:
-            offer = next_bid(ladder, current)
-            bids = willing(seat, policies[seat], offer, k < n_players, holder, table, scratch)
-            forced = k == 0 and cfg[CFG_VORHAND_OPENS] != 0 and value == offer
+            offer = current if holding else next_bid(ladder, current)
+            first = k < n_players
+            if skat:
+                first = True
+                for j in range(k):
+                    first &= given.seats[j] != seat
+            bids = willing(seat, policies[seat], offer, first, holder, table, scratch)
+            opens = seat == vorhand if skat else k == 0  # Vorhand's first call
+            forced = (opens and current == NO_BID and cfg[CFG_VORHAND_OPENS] != 0
+                      and value == offer)
             if value == NO_BID:
                 if bids:
                     return False
@@ -397,6 +498,7 @@ def fits_auction(hands, policies, table, scratch, given):
         else:
             current = value
             holder = seat
+        holding = skat and not holding and value != NO_BID
     return True
 
 
