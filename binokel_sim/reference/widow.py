@@ -427,14 +427,15 @@ def play_tricks(rules: Rules, hands: list[list[int]], leader: int, trump: int,
 
 
 def durch_playouts(rules: Rules, hands: list[list[int]], soloist: int, leader: int, worlds: int,
-                   stream: Stream | None) -> tuple[int, int]:
+                   stream: Stream | None, misere: bool = False) -> tuple[int, int]:
     """``(wins, tried)``: of ``tried`` play-outs of a Durch by the soloist (at most ``worlds``;
     after ``DURCH_FIRST`` of them no more when at most half took every trick), how many his side
     won every trick of (docs/rules.md "Policies", *Durch*). Each deals the cards the other seats
     hold between them afresh to them (each its count) by a Fisher-Yates shuffle of their types
     in ascending order, on a stream of its own seeded from ``stream``'s state (which is left as
     it is), and plays without trump: the soloist his top card, every other seat the
-    heuristic's."""
+    heuristic's. With ``misere``, of a Bettel: the soloist plays his bottom card, a play-out is
+    won when he took no trick, and there is no early stop."""
     if stream is None:
         raise ValueError("a Durch's play-outs need the deal's stream")
     players = rules.players
@@ -443,11 +444,12 @@ def durch_playouts(rules: Rules, hands: list[list[int]], soloist: int, leader: i
     x = splitmix64(stream.s[0] ^ stream.s[2] ^ DURCH_SALT)
     own = Stream(0, 0)
     own.s = [splitmix64((x + i) & M64) for i in range(4)]
-    seats = [TOP if seat == soloist else HEURISTIC for seat in range(players)]
+    card = BOTTOM if misere else TOP
+    seats = [card if seat == soloist else HEURISTIC for seat in range(players)]
     side = [seat for seat in range(players) if side_of(rules, seat) == side_of(rules, soloist)]
     wins = tried = 0
     for w in range(worlds):
-        if w == DURCH_FIRST and 2 * wins <= DURCH_FIRST:
+        if not misere and w == DURCH_FIRST and 2 * wins <= DURCH_FIRST:
             break
         for i in range(len(pool) - 1, 0, -1):
             j = own.bounded(own.next_u64() >> 32, i + 1)
@@ -461,7 +463,10 @@ def durch_playouts(rules: Rules, hands: list[list[int]], soloist: int, leader: i
             world.append([pool[at:at + size].count(t) for t in range(N_TYPES)])
             at += size
         tricks = play_tricks(rules, world, leader, NO_TRUMP, None, seats, soloist=soloist)
-        wins += all(trick.winner in side for trick in tricks)
+        if misere:
+            wins += all(trick.winner != soloist for trick in tricks)
+        else:
+            wins += all(trick.winner in side for trick in tricks)
         tried += 1
     return wins, tried
 
@@ -519,7 +524,10 @@ def play_deal(rules: Rules, hands: list[list[int]], widow: list[int], dealer: in
         if rules.widow_bettel and not durch:  # a sample is counted: it notes a sure Bettel
             sure_misere = policy.sure_bettel(rules, cards[soloist], others, leads)
             bettel = not sample and policy.declares_bettel(
-                rules, cards[soloist], others, leads, melds[soloist], trump, handling.buried, bid)
+                rules, cards[soloist], others, leads, melds[soloist], trump, handling.buried, bid,
+                knobs["durch_worlds"],
+                lambda worlds: durch_playouts(rules, cards, soloist, leader, worlds, stream,
+                                              misere=True))
         if not durch and not bettel:
             concede_at = policy.concede_from(rules, cards[soloist], trump, melds[soloist],
                                              handling.buried)

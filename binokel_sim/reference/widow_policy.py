@@ -348,10 +348,39 @@ def bettel_card(legal: list[int]) -> int:
     return min(legal, key=lambda t: (type_rank(t), type_suit(t)))
 
 
+def bettel_steps(hand: list[int], others: list[int], leads: bool) -> int:
+    """How far ``hand`` (after burying) is from a sure Bettel against ``others``, the cards
+    the other seats hold between them (0: :func:`sure_bettel`; docs/rules.md "Policies",
+    *Bettel*): per suit he holds, his cards ranking above the lowest card they hold of it and,
+    where he leads the first trick, also those ranking equal to it, or all of them where they
+    hold none of the suit."""
+    steps = 0
+    for suit in range(N_SUITS):
+        theirs = [r for r in range(N_RANKS) if others[suit * N_RANKS + r]]
+        low = min(theirs) if theirs else N_RANKS
+        for r in range(N_RANKS):
+            risky = r > low or (leads and (r == low or not theirs))
+            steps += hand[suit * N_RANKS + r] if risky else 0
+    return steps
+
+
 def declares_bettel(rules: Rules, hand: list[int], others: list[int], leads: bool, meld: int,
-                    trump: int, buried: list[int], bid: int) -> bool:
-    """Whether the heuristic (or sampling) soloist declares Bettel where the rules allow it, at
-    a bid of at most 300: a sure Bettel (:func:`sure_bettel`) when his estimate of counting
-    (:func:`binokel_sim.widow_value.estimate`) falls short of the bid."""
-    return (rules.widow_bettel and bid <= BETTEL_BID and sure_bettel(rules, hand, others, leads)
-            and estimate(rules, meld, features(rules, hand, trump, buried)) < bid)
+                    trump: int, buried: list[int], bid: int, worlds: int = 0,
+                    odds: Callable[[int], tuple[int, int]] | None = None) -> bool:
+    """Whether the soloist declares Bettel where the rules allow it, at a bid of at most 300
+    and only when his estimate of counting (:func:`binokel_sim.widow_value.estimate`) falls
+    short of the bid: a sure Bettel (:func:`sure_bettel`), or, with ``worlds`` > 0 (the
+    expert's knob ``durch_worlds``), a hand at most ``DURCH_STEPS`` steps from sure
+    (:func:`bettel_steps`) whose play-outs ``odds(worlds)``, ``(wins, tried)``, give the
+    Bettel (made +bid, failed -2 bid) a higher expected score than giving up (-bid; -2 bid
+    where the rules have no Abgehen)."""
+    if not (rules.widow_bettel and bid <= BETTEL_BID
+            and estimate(rules, meld, features(rules, hand, trump, buried)) < bid):
+        return False
+    if sure_bettel(rules, hand, others, leads):
+        return True
+    if worlds == 0 or odds is None or bettel_steps(hand, others, leads) > DURCH_STEPS:
+        return False
+    wins, tried = odds(worlds)
+    give_up = bid if rules.widow_concede else 2 * bid
+    return (3 * wins - 2 * tried) * bid > -give_up * tried

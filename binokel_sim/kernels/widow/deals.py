@@ -84,6 +84,7 @@ from binokel_sim.kernels.strict.tricks import (
 )
 from binokel_sim.kernels.widow.declare import (
     DurchScratch,
+    bettel_steps,
     concede_trump,
     durch_playouts,
     durch_steps,
@@ -925,6 +926,14 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                                           hands[soloist, 3], trump, melds[soloist], buried_points,
                                           card_points, estimate)
                     leads = cfg[CFG_LEADER] == 0 or (dealer + 1) % n_players == soloist
+                    # a Durch or Bettel near sure is played out (the expert's knob durch_worlds)
+                    # from the first lead, with the deal's table and no trick recorded
+                    opener = soloist if leads else (dealer + 1) % n_players
+                    worlds = cfg[tune_row(policies[soloist], CFG_TUNE) + W_DURCH]
+                    strict = StrictTable(copies, pairs, card_points, counters,
+                                         cfg[CFG_LAST_TRICK], cfg, CFG_TUNE,
+                                         WidowTeam(np.int64(soloist)))
+                    off = TrickRecord(False, d, trick_cards, trick_leaders, trick_winners)
                     # Durch: a sure one worth more than counting (which would take every trick
                     # too), or one near sure whose play-outs say it pays more (the expert's knob)
                     if cfg[CFG_DURCH] != 0:
@@ -933,26 +942,28 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                         worth = cfg[CFG_DURCH_SCORE]
                         if steps == 0:
                             durch = counting < worth
-                        elif steps <= DURCH_STEPS and cfg[tune_row(policies[soloist], CFG_TUNE)
-                                                          + W_DURCH] > 0:
+                        elif steps <= DURCH_STEPS and worlds > 0:
                             wins, tried = durch_playouts(
-                                hands, soloist,
-                                soloist if cfg[CFG_LEADER] == 0 else (dealer + 1) % n_players,
-                                cfg[tune_row(policies[soloist], CFG_TUNE) + W_DURCH], smart,
-                                search,
-                                StrictTable(copies, pairs, card_points, counters,
-                                            cfg[CFG_LAST_TRICK], cfg, CFG_TUNE,
-                                            WidowTeam(np.int64(soloist))),
-                                (a0, a1, a2, a3), (points, won),
-                                TrickRecord(False, d, trick_cards, trick_leaders,
-                                            trick_winners),
-                                (s0, s1, s2, s3), durch_scratch, knows, play_pol)
+                                hands, soloist, opener, worlds, False, smart, search, strict,
+                                (a0, a1, a2, a3), (points, won), off, (s0, s1, s2, s3),
+                                durch_scratch, knows, play_pol)
                             durch = (2 * wins - tried) * worth > tried * counting
-                    # Bettel: a sure one, where counting is expected to fall short of the bid
+                    # Bettel: where counting is expected to fall short of the bid, a sure one,
+                    # or one near sure whose play-outs beat giving up (the expert's knob)
                     if cfg[CFG_BETTEL] != 0 and not durch:
                         sure_misere = sure_bettel(hands, soloist, n_players, leads)
-                        bettel = (sure_misere and not sample and bid <= BETTEL_BID
-                                  and guess < bid)
+                        short = not sample and bid <= BETTEL_BID and guess < bid
+                        bettel = sure_misere and short
+                        if (short and not sure_misere and worlds > 0 and bettel_steps(
+                                hands, soloist, n_players, leads) <= DURCH_STEPS):
+                            wins, tried = durch_playouts(
+                                hands, soloist, opener, worlds, True, smart, search, strict,
+                                (a0, a1, a2, a3), (points, won), off, (s0, s1, s2, s3),
+                                durch_scratch, knows, play_pol)
+                            # made +bid, failed -2 bid, against giving up (-bid; -2 bid where
+                            # the rules have no Abgehen)
+                            give_up = bid if cfg[CFG_CONCEDE] != 0 else 2 * bid
+                            bettel = (3 * wins - 2 * tried) * bid > -give_up * tried
                     if cfg[CFG_CONCEDE] != 0 and not durch and not bettel:
                         concede_at = table_row(thresholds, cfg[CFG_TABLE_LOW], guess)
                 if durch or bettel:  # no trump, and no meld counts

@@ -1,6 +1,7 @@
 """The soloist's declarations after the Dabb in the widow games (docs/rules.md "Widow games",
 "Policies"): Durch (a sure one, :func:`sure_durch`, or, for the expert, one whose play-outs
-say it pays: :func:`durch_steps`, :func:`durch_playouts`), Bettel (:func:`sure_bettel`) and, when he gives
+say it pays: :func:`durch_steps`, :func:`durch_playouts`), Bettel (likewise: :func:`sure_bettel`,
+:func:`bettel_steps`) and, when he gives
 up, the trump he names (:func:`concede_trump`). Twins: ``reference.widow_policy`` and
 ``reference.widow.durch_playouts``.
 """
@@ -14,7 +15,7 @@ from binokel_sim.constants import DURCH_FIRST, DURCH_STEPS, NO_TRUMP
 from binokel_sim.constants import DURCH_SALT as DURCH_SALT_INT
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.policies import POLICY_HEURISTIC, POLICY_TOP
+from binokel_sim.kernels.policies import POLICY_BOTTOM, POLICY_HEURISTIC, POLICY_TOP
 from binokel_sim.kernels.random import below_scalar, splitmix64
 from binokel_sim.kernels.strict.tricks import play_strict
 from binokel_sim.kernels.widow.score import side_of
@@ -168,12 +169,35 @@ def durch_steps(hands, soloist, n_players, leads):
 
 
 @njit
-def durch_playouts(hands, soloist, leader, worlds, smart, search, table, played, score,
+def bettel_steps(hands, soloist, n_players, leads):
+    """How far the soloist's hand (after burying) is from a sure Bettel (0:
+    :func:`sure_bettel`), from the cards the other seats hold between them (docs/rules.md
+    "Policies", *Bettel*; twin ``reference.widow_policy.bettel_steps``): per suit he holds,
+    his cards ranking above the lowest card they hold of it (which could be left to win a
+    trick) and, where he leads the first trick (``leads``), also those ranking equal to it (a
+    tie goes to his lead), or every card of his of a suit they do not hold (his lead of it
+    wins)."""
+    steps = 0
+    for s in range(4):
+        low_out = 6
+        for r in range(5, -1, -1):
+            if others_count(hands, soloist, n_players, s * 6 + r) > 0:
+                low_out = r
+        for r in range(6):
+            mine = type_count(hands, soloist, s * 6 + r)
+            if r > low_out or (leads and (r == low_out or low_out == 6)):
+                steps += mine
+    return steps
+
+
+@njit
+def durch_playouts(hands, soloist, leader, worlds, misere, smart, search, table, played, score,
                    record, stream, scratch, knows, pol):
     """``(wins, tried)``: of ``tried`` play-outs of a Durch (at most ``worlds``; after
-    :data:`~binokel_sim.constants.DURCH_FIRST` of them no more when at most half took every trick), how many the
-    soloist's side won every trick of (docs/rules.md "Policies", *Durch*; twin
-    ``reference.widow.durch_playouts``). Each play-out deals the cards the other seats hold
+    :data:`~binokel_sim.constants.DURCH_FIRST` of them no more when at most half took every
+    trick), how many the soloist's side won every trick of (docs/rules.md "Policies", *Durch*;
+    twin ``reference.widow.durch_playouts``); with ``misere`` of a Bettel instead, how many
+    the soloist took no trick in (his bottom card; no early stop). Each play-out deals the cards the other seats hold
     between them (the cards he has not seen: not his, not buried) afresh to them, each its
     count, by a Fisher-Yates shuffle of their types in ascending order, and plays the deal
     without trump: the soloist his top card, every other seat the heuristic's (``pol`` int64
@@ -195,12 +219,13 @@ def durch_playouts(hands, soloist, leader, worlds, smart, search, table, played,
     s2 = splitmix64(x + np.uint64(2))
     s3 = splitmix64(x + np.uint64(3))
     for seat in range(n_players):
-        pol[seat] = POLICY_TOP if seat == soloist else POLICY_HEURISTIC
+        pol[seat] = POLICY_HEURISTIC
+    pol[soloist] = POLICY_BOTTOM if misere else POLICY_TOP
     points, won = score
     wins = 0
     tried = 0
     for w in range(worlds):
-        if w == DURCH_FIRST and 2 * wins <= DURCH_FIRST:
+        if not misere and w == DURCH_FIRST and 2 * wins <= DURCH_FIRST:
             break
         for i in range(n_pool - 1, 0, -1):
             j, s0, s1, s2, s3 = below_scalar(i + 1, s0, s1, s2, s3)
@@ -232,6 +257,6 @@ def durch_playouts(hands, soloist, leader, worlds, smart, search, table, played,
         for seat in range(n_players):
             if won[seat] > 0 and side_of(seat, table.pairs) != side_of(soloist, table.pairs):
                 swept = False
-        wins += swept
+        wins += (won[soloist] == 0) if misere else swept
         tried += 1
     return wins, tried
