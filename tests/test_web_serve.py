@@ -93,12 +93,21 @@ def test_serve_listens_before_it_says_so_guards_and_stops_without_a_traceback():
     assert rest == "binokel-sim: the page is stopped\n", rest
 
 
+# ``python -m binokel_sim.cli`` once the interpreter itself is up: a mark on stderr first, so
+# that the Ctrl-C below lands in the program's start, not in CPython's own (site's imports,
+# which print KeyboardInterrupt's traceback before any of the program runs)
+STARTED = ("import runpy, sys; print('started', file=sys.stderr, flush=True); "
+           "sys.argv[0] = 'binokel-sim'; runpy.run_module('binokel_sim.cli', run_name='__main__')")
+
+
 @pytest.mark.parametrize("delay", [0.2, 0.6])
 def test_ctrl_c_while_serve_starts_is_one_line(delay):
-    """Ctrl-C before the page is up: one line and exit 130 (or, once it listens, exit 0);
-    never uvicorn's startup failure (exit 3) or a traceback."""
-    server = subprocess.Popen([sys.executable, "-m", "binokel_sim.cli", "serve", "--port", "0"],
+    """Ctrl-C before the page is up (``delay`` seconds after the program began): one line and
+    exit 130 (or, once it listens, exit 0); never uvicorn's startup failure (exit 3) or a
+    traceback."""
+    server = subprocess.Popen([sys.executable, "-c", STARTED, "serve", "--port", "0"],
                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    assert server.stderr.readline() == "started\n"
     time.sleep(delay)
     rest = stop(server)
     assert server.returncode in (0, 130) and "Traceback" not in rest, rest
