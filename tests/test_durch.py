@@ -299,10 +299,10 @@ def test_the_expert_declares_a_durch_that_pays_as_its_twin(expert_durch):
     assert len(by_odds) >= 60  # 0.3% of 20,000
     assert sum(r["made"] for r in by_odds) >= 0.8 * len(by_odds)
     counted = (played.info[:, I_DURCH] == 0) & (played.info[:, I_CONCEDED] == 0)
-    refused = [r for r in (one_deal(played, int(d)) for d in np.flatnonzero(counted)[:3000])
+    refused = [r for r in (one_deal(played, int(d)) for d in np.flatnonzero(counted)[:1500])
                if 1 <= record_steps(rules, r) <= 3]
-    assert len(refused) >= 20
-    for record in by_odds[:5] + refused[:5]:
+    assert len(refused) >= 10
+    for record in by_odds[:3] + refused[:3]:
         d = record["deal"]
         assert [record] == widow_twin.play_deals(rules, 1, 11, 1, first_block=d, first_deal=d,
                                                  policies=["expert"] * 4)

@@ -413,18 +413,18 @@ def skat_roles(record: dict, players: int) -> list[str]:
 
 
 def test_skat_order_records_replay_and_read_as_skat(skat_game):
-    """2,000 deals of every policy replay under the rules; Mittelhand (dealer + 2) makes the
+    """1,000 deals of every policy replay under the rules; Mittelhand (dealer + 2) makes the
     first call and Vorhand answers it; the listener holds in many deals; the text says so."""
     from binokel_sim.deal_text import deal_text
 
     p = skat_game.players
     for policy in ("random", "heuristic", "expert"):
-        records = list(widow_records(widow_games.run_play(skat_game, 2000, 5, policy)))
+        records = list(widow_records(widow_games.run_play(skat_game, 1000, 5, policy)))
         for record in records:
             replay_widow(skat_game, record)
         assert all(r["bids"][0]["seat"] == (r["dealer"] + 2) % p for r in records)
         holds = sum("hold" in skat_roles(r, p) for r in records)
-        assert holds > 200, (policy, holds)
+        assert holds > 100, (policy, holds)
         answered = [r for r in records if r["bids"][0]["bid"] is not None]
         assert all(r["bids"][1]["seat"] == (r["dealer"] + 1) % p for r in answered)
     held = next(r for r in records if "hold" in skat_roles(r, p))
