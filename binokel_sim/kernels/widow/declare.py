@@ -52,31 +52,7 @@ def sure_durch(hands, soloist, n_players, leads):
     ``n`` cards rank at or above their highest (leading them from the top, each wins until the
     others are out of the suit); and where he does not lead the first trick (``leads`` false),
     his highest card of every such suit ranks strictly above theirs (he heads any lead)."""
-    for s in range(4):
-        n = 0
-        m = 0
-        top_out = -1
-        top_mine = -1
-        for r in range(6):
-            t = s * 6 + r
-            mine = type_count(hands, soloist, t)
-            out = others_count(hands, soloist, n_players, t)
-            n += mine
-            m += out
-            if out > 0:
-                top_out = r
-            if mine > 0:
-                top_mine = r
-        if m == 0:
-            continue
-        at_least = 0
-        for r in range(top_out, 6):
-            at_least += type_count(hands, soloist, s * 6 + r)
-        if at_least < min(n, m):
-            return False
-        if not leads and top_mine <= top_out:
-            return False
-    return True
+    return durch_steps(hands, soloist, n_players, leads) == 0  # no step from sure
 
 
 @njit
