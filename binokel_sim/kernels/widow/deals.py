@@ -944,9 +944,8 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                             durch = counting < worth
                         elif steps <= DURCH_STEPS and worlds > 0:
                             wins, tried = durch_playouts(
-                                hands, soloist, opener, worlds, False, smart, search, strict,
-                                (a0, a1, a2, a3), (points, won), off, (s0, s1, s2, s3),
-                                durch_scratch, knows, play_pol)
+                                hands, soloist, opener, worlds, False, strict, (a0, a1, a2, a3),
+                                (points, won), off, (s0, s1, s2, s3), durch_scratch, play_pol)
                             durch = (2 * wins - tried) * worth > tried * counting
                     # Bettel: where counting is expected to fall short of the bid, a sure one,
                     # or one near sure whose play-outs beat giving up (the expert's knob)
@@ -957,9 +956,8 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                         if (short and not sure_misere and worlds > 0 and bettel_steps(
                                 hands, soloist, n_players, leads) <= DURCH_STEPS):
                             wins, tried = durch_playouts(
-                                hands, soloist, opener, worlds, True, smart, search, strict,
-                                (a0, a1, a2, a3), (points, won), off, (s0, s1, s2, s3),
-                                durch_scratch, knows, play_pol)
+                                hands, soloist, opener, worlds, True, strict, (a0, a1, a2, a3),
+                                (points, won), off, (s0, s1, s2, s3), durch_scratch, play_pol)
                             # made +bid, failed -2 bid, against giving up (-bid; -2 bid where
                             # the rules have no Abgehen)
                             give_up = bid if cfg[CFG_CONCEDE] != 0 else 2 * bid

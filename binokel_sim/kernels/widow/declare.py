@@ -167,8 +167,8 @@ def bettel_steps(hands, soloist, n_players, leads):
 
 
 @njit
-def durch_playouts(hands, soloist, leader, worlds, misere, smart, search, table, played, score,
-                   record, stream, scratch, knows, pol):
+def durch_playouts(hands, soloist, leader, worlds, misere, table, played, score, record, stream,
+                   scratch, pol):
     """``(wins, tried)``: of ``tried`` play-outs of a Durch (at most ``worlds``; after
     :data:`~binokel_sim.constants.DURCH_FIRST` of them no more when at most half took every
     trick), how many the soloist's side won every trick of (docs/rules.md "Policies", *Durch*;
@@ -178,10 +178,10 @@ def durch_playouts(hands, soloist, leader, worlds, misere, smart, search, table,
     count, by a Fisher-Yates shuffle of their types in ascending order, and plays the deal
     without trump: the soloist his top card, every other seat the heuristic's (``pol`` int64
     (P,) is overwritten with these). The shuffles read their own stream, seeded from the deal's
-    state ``stream`` (left unchanged). ``table``, ``played``, ``smart``, ``search`` and
-    ``knows`` as the deal's play reads them, ``record`` its :class:`~binokel_sim.kernels.strict.tricks.TrickRecord`
-    switched off;
-    ``score`` ``(points, won)`` is overwritten."""
+    state ``stream`` (left unchanged). ``table`` and ``played`` as the deal's play reads them,
+    ``record`` its :class:`~binokel_sim.kernels.strict.tricks.TrickRecord` switched off;
+    ``score`` ``(points, won)`` is overwritten. No seat of a play-out samples, so its play is
+    compiled without the search (one copy for every kind of seats)."""
     n_players = hands.shape[0]
     trial, pool = scratch.hands, scratch.pool
     n_pool = 0
@@ -226,9 +226,9 @@ def durch_playouts(hands, soloist, leader, worlds, misere, smart, search, table,
         n_tricks = 0
         for t in range(24):
             n_tricks += type_count(hands, soloist, t)
-        _, s0, s1, s2, s3 = play_strict(trial, leader, 0, n_tricks, NO_TRUMP, pol, smart,
-                                        search, table, played, score, record,
-                                        (s0, s1, s2, s3), None, knows)
+        _, s0, s1, s2, s3 = play_strict(trial, leader, 0, n_tricks, NO_TRUMP, pol, np.int64(1),
+                                        None, table, played, score, record,
+                                        (s0, s1, s2, s3), None, None)
         swept = True
         for seat in range(n_players):
             if won[seat] > 0 and side_of(seat, table.pairs) != side_of(soloist, table.pairs):
