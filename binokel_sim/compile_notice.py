@@ -58,7 +58,8 @@ COMPILE_SECONDS = {
     ("talon", "match", ""): 0,
     ("talon", "play", "random"): 11,
     ("talon", "duel", "sampling"): 56,
-    ("solver", "solve", ""): 15,  # alone; 0 after the sampling group, which compiles the solver
+    ("solver", "solve", ""): 15,  # alone (the two-hand solver; solve --position: the endgame
+    # search, 12 CPU s cold on a slow day); 0 after the sampling group, which compiles the solver
     ("widow", "bid-odds", ""): 43,
     ("widow", "play", ""): 0,
     ("widow", "duel", ""): 0,

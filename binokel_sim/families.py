@@ -79,14 +79,13 @@ SUPPORTS: dict[str, tuple[str, ...]] = {  # command -> the engine families it se
     "match": FAMILIES,
     "play": FAMILIES,
     "calibrate": (PARTNERSHIP, WIDOW),
-    "solve": (TALON,),
+    "solve": (PARTNERSHIP, TALON, WIDOW),
     "bench": FAMILIES,
     "warm-up": FAMILIES,
     "serve": FAMILIES,  # the page asks each variant what its family answers
 }
 # a command that needs more of a variant than its family: (test of the rules, what fails it)
 _REQUIRES = {
-    "solve": (lambda rules: rules.players == 2, "has more than two players"),
 }
 # why a family lacks a command, and where to go instead (for the error message)
 _UNSUPPORTED = {
@@ -98,7 +97,7 @@ _UNSUPPORTED = {
 # where a family's reason differs from the command's
 _FAMILY_UNSUPPORTED = {
     (SIXTY_SIX, "solve"): ("is a sixty-six game (a stock that may be closed, a claim)",
-                           "the endgame solver plays a two-hand talon game's phase 2"),
+                           "the endgame solver plays strict tricks"),
 }
 
 

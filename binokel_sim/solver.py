@@ -43,11 +43,15 @@ def solve_endgame(rules: Rules, hand: Hand, other: Hand, trump: int | str, leade
     S H D C, high to low); ``leads`` one row per card the leader may lead, ``{"card", "points",
     "opponent_points"}`` after it; ``nodes`` the positions the searches visited.
     """
-    from binokel_sim.families import check_supports, supports
+    from binokel_sim.families import TALON, check_supports, engine_family, supports
     from binokel_sim.kernels.strict import solver as kernel
 
     if not supports(rules, "solve"):
         check_supports(rules, "solve")  # the error naming the variants it takes
+    if engine_family(rules) != TALON or rules.players != 2:
+        raise SimulationError(f"the two-hand form (--hand, --other) is a two-player talon "
+                              f"game's phase 2; a {rules.name} position is a play record cut "
+                              f"at a card: give --position FILE")
     counts = [_counts(h, rules) for h in (hand, other)]
     _check_hands(rules, *counts, limit=min(rules.hand_size, kernel.MAX_CARDS))
     suit = parse_suit(trump) if isinstance(trump, str) else int(trump)

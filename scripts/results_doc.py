@@ -97,6 +97,7 @@ def main() -> None:
                          f"peak {run['peak_rss_mb']:.0f} MB | ≥ 50k: "
                          f"{met(run['deals_per_s'], records['target_deals_per_s'])} |")
     lines += solver_lines(data)
+    lines += endgame_lines(data)
     lines += duel_lines()
     lines += sweep_lines()
     lines += ablation_lines()
@@ -211,6 +212,41 @@ def expert_lines(data: dict) -> list[str]:
                       f"default), {bids['threads']} threads: {bids['in_process']:.1f} s in "
                       f"process, {bids['cli']:.1f} s as a command (target ≤ 5 s on 2 threads: "
                       f"{met(bids['cli'], 5.0, higher=False)})."]
+    return lines
+
+
+def endgame_lines(data: dict) -> list[str]:
+    """The exact endgame search per variant (benchmarks/bench_endgame.py), if measured."""
+    if "endgame" not in data:
+        return []
+    d = data["endgame"]
+    target = d["target_median_ms_6_left"]
+    lines = ["", "## The exact endgame search (every strict game)", "",
+             f"`python benchmarks/bench_endgame.py --deals {d['deals']}`: the {d['policy']} "
+             f"policy's deals (seed {d['seed']}) cut at the start of the trick that leaves 4, 6 "
+             f"or 8 tricks, solved for the side of the seat to lead, every hand known "
+             f"(`solve --position`); one thread, a zeroed table of {d['tt_entries']:,} entries "
+             f"each. *value*: `endgame_value`; *best*: `endgame_best` (and every best card). "
+             f"Target (issue 55): a median of at most {target:g} ms from 6 tricks left in "
+             f"four-hand-80 and kreuz-4-40.", "",
+             "| game | tricks left | positions | value: median | p99 | max | median nodes "
+             "| best: median | target |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for variant, rows in d.items():
+        if not isinstance(rows, dict) or "6_left" not in rows:
+            continue
+        for left in (4, 6, 8):
+            row = rows.get(f"{left}_left")
+            if row is None:
+                continue
+            v, b = row["value"], row["best"]
+            goal = (met(v["median_ms"], target, higher=False)
+                    if left == 6 and variant in ("four-hand-80", "kreuz-4-40") else "")
+            lines.append(f"| {variant} | {left} | {v['positions']} | {v['median_ms']:.2f} ms | "
+                         f"{v['p99_ms']:.1f} ms | {v['max_ms']:.1f} ms | "
+                         f"{v['median_nodes']:,.0f} | {b['median_ms']:.2f} ms | {goal} |")
+    if d.get("machine_note"):
+        lines += ["", d["machine_note"]]
     return lines
 
 

@@ -54,7 +54,10 @@ def test_the_table_names_every_command_of_the_app():
     ("bid-odds", AUCTION_GAMES), ("deal-odds", DEAL_ODDS_GAMES),
     ("play", VARIANT_NAMES), ("duel", VARIANT_NAMES), ("match", VARIANT_NAMES),
     ("analyze", VARIANT_NAMES), ("meld-odds", VARIANT_NAMES), ("variants", VARIANT_NAMES),
-    ("bench", VARIANT_NAMES), ("calibrate", AUCTION_GAMES), ("solve", ["two-hand-48"]),
+    ("bench", VARIANT_NAMES), ("calibrate", AUCTION_GAMES),
+    ("solve", ["four-hand-72", "four-hand-80", "four-hand-widow-48", "kreuz-4-40",
+               "swabian-3-40", "swabian-3-40-tournament", "three-hand-72",
+               "three-hand-auction-48", "two-hand-48"]),
 ])
 def test_supported_variants(command, names):
     assert sorted(supported_variants(command)) == sorted(names)

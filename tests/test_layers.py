@@ -40,6 +40,8 @@ LAYERS = {
     RESULTS: "records records.columns records.partnership records.talon records.widow "
              "records.sixty_six records.stream odds odds.summary odds.partnership "
              "odds.talon odds.widow odds.sixty_six "
+             "positions positions.partnership positions.talon positions.widow "
+             "positions.sixty_six endgame "
              "calibrate calibration calibration_figure report report.registry "
              "report.partnership report.talon report.widow report.sixty_six report.model "
              "report.data "
@@ -50,7 +52,7 @@ LAYERS = {
              "documents.bid_odds.widow documents.deal_odds",
 }
 # one module per engine family in these packages, none importing another family's
-FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench", "report")
+FAMILY_PACKAGES = ("kernels", "engines", "records", "odds", "bench", "report", "positions")
 # a module per engine family that serves the command (binokel_sim.families.SUPPORTS)
 COMMAND_PACKAGES = {"cli.bid_odds": "bid-odds", "documents.bid_odds": "bid-odds"}
 # production modules that may import twins: the benchmark modules (they time the twins)

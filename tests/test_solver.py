@@ -272,11 +272,13 @@ def test_more_cards_than_a_hand_holds():
         solve_endgame(TWO_HAND, " ".join(cards[:13]), " ".join(cards[13:26]), "S")
 
 
-@pytest.mark.parametrize("name,needle", [("three-hand-72", "has more than two players"),
-                                         ("four-hand-80", "has no talon")])
-def test_only_two_player_talon_games(name, needle):
-    with pytest.raises(SimulationError, match=f"variant {name} {needle}: solve supports "
-                                              f"two-hand-48"):
+@pytest.mark.parametrize("name,needle", [
+    ("three-hand-72", "the two-hand form .* a three-hand-72 position is a play record cut at a "
+                      "card: give --position FILE"),
+    ("four-hand-80", "the two-hand form .* a four-hand-80 position is a play record cut at a "
+                     "card: give --position FILE")])
+def test_only_two_player_talon_games_in_the_two_hand_form(name, needle):
+    with pytest.raises(SimulationError, match=needle):
         solve_endgame(find_variant(name), "AS", "KS", "S")
 
 
@@ -319,8 +321,8 @@ def test_solve_help_has_an_example_and_loads_no_numerical_library():
 
 @pytest.mark.parametrize("args,needles", [
     (["--variant", "nope"], ["nope"]),
-    (["--variant", "three-hand-72"], ["three-hand-72", "two-hand-48"]),
-    (["--variant", "four-hand-80"], ["has no talon"]),
+    (["--variant", "three-hand-72"], ["three-hand-72", "--position"]),
+    (["--variant", "four-hand-80"], ["give --position FILE"]),
     (["--hand", "AS ZZ"], ["ZZ"]),
     (["--hand", "AS TS KH QH JD"], ["5 and 6 cards"]),
     (["--hand", "AS TS KH QH KS KS"], ["3 copies of KS"]),

@@ -5,6 +5,7 @@ import io
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -18,6 +19,8 @@ from binokel_sim.errors import SimulationError
 # (the rules reach the kernels as table arrays, not as compile-time constants)
 ALL_VARIANTS = ("four-hand-80", "two-hand-48", "three-hand-auction-48", "sixty-six")
 SOLVE_HANDS = ("--hand", "AS TS KH QH JD 9C", "--other", "KS AH TD AD QC JC", "--trump", "H")
+# a four-hand-80 record cut after trick 14 (the package's example position)
+EXAMPLE_POSITION = Path(__file__).resolve().parents[1] / "positions" / "example.json"
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class Step:
 def steps_for(variant: str, meld: bool = True) -> list[Step]:
     """The steps that compile every command of ``variant``'s engine family (and meld-odds)."""
     from binokel_sim.engines import engine
-    from binokel_sim.families import engine_family, odds_command, supports
+    from binokel_sim.families import TALON, engine_family, odds_command, supports
     from binokel_sim.variants import find_variant
 
     rules = find_variant(variant)
@@ -70,8 +73,12 @@ def steps_for(variant: str, meld: bool = True) -> list[Step]:
             deals = "1" if policy == "sampling" else "100"
             args = (odds, *v, "--policy", policy, "--deals", deals, *extra, "-f", "json")
         out.append(Step(family, cmd, name, args, policy))
-    if supports(rules, "solve"):
+    if supports(rules, "solve") and family == TALON and rules.players == 2:
         out.append(Step("solver", "solve", name, ("solve", *v, *SOLVE_HANDS, "-f", "json")))
+    elif supports(rules, "solve"):  # the endgame search: one compiled copy for every variant
+        out.append(Step("solver", "solve", name, ("solve", "--variant", "four-hand-80",
+                                                  "--position", str(EXAMPLE_POSITION), "-f",
+                                                  "json")))
     return out
 
 

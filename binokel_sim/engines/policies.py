@@ -66,7 +66,8 @@ def default_policy(rules: Rules) -> str:
 def solver_plays(rules: Rules) -> bool:
     """Whether the exact solver can play ``rules``' phase 2 (``solve`` and the
     ``heuristic+solver`` policy): two players, a talon, at most MAX_CARDS cards a hand."""
-    return supports(rules, "solve") and rules.hand_size <= MAX_CARDS
+    return (engine_family(rules) == TALON and rules.players == 2 and supports(rules, "solve")
+            and rules.hand_size <= MAX_CARDS)
 
 
 def sampling_plays(rules: Rules) -> bool:

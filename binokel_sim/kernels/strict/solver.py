@@ -107,7 +107,7 @@ CLASS_TABLE = _class_table()
 
 
 @njit
-def _table_index(key, size_mask):
+def table_slot(key, size_mask):
     """Slot of ``key`` in a table of ``size_mask + 1`` entries (xorshift-multiply mix)."""
     h = key ^ (key >> 29)
     h *= np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9, splitmix64's first multiplier
@@ -219,7 +219,7 @@ def _search(mask, q0, q1, leader, alpha, beta, rem, n, only, trump, ctx, tt):
     alpha0 = alpha
     beta0 = beta
     key = (ctx[CTX_GEN] << KEY_SHIFT) | (np.int64(leader) << 24) | mask
-    slot = _table_index(key, tt.shape[0] - 1)
+    slot = table_slot(key, tt.shape[0] - 1)
     tt_card = NO_CARD
     lo = np.int64(0)
     hi = rem
