@@ -245,7 +245,8 @@ def test_duel_and_match_from_the_command_line():
     (["bid-odds"], "bid-odds supports"),
     (["calibrate"], "calibrate supports"),
     (["solve", "--hand", "AS TS KS QH JD 9C", "--other", "KH AH TD AD QC JC", "--trump", "H"],
-     "is a sixty-six game (a stock that may be closed, a claim): solve supports four-hand-80"),
+     "is a sixty-six game (a stock that may be closed, a claim): solve supports four-hand-72, "
+     "four-hand-80"),
     (["play", "--policy", "expert"], "policy expert"),
     (["duel", "-a", "heuristic+solver", "-b", "random"], "heuristic+solver"),
     (["deal-odds", "--known", "other:AH"], "--known and --void are not supported"),
