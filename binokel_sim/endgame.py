@@ -32,8 +32,8 @@ def solve_position(rules: Rules, position: Position) -> dict:
     what the side of the seat to play (``side``: its seats; for a Bettel the soloist alone,
     whose tricks are counted) takes from here with best play of both sides, in ``unit``
     (``"card points"``, the last trick's bonus and the cards on the table included, or
-    ``"tricks"`` for a Durch or a Bettel), of ``total`` still to win; ``best`` every card of the seat to play that
-    secures it; ``moves`` ``{"card", "value"}`` for every card it may play; ``made`` for a
+    ``"tricks"`` for a Durch or a Bettel), of ``total`` still to win; ``best`` every card of
+    the seat to play that secures it; ``moves`` ``{"card", "value"}`` for every card it may play; ``made`` for a
     Durch or a Bettel whether the soloist makes it with best play (else None); ``nodes`` the
     positions the searches visited.
     """

@@ -129,8 +129,10 @@ def _print_position(result: dict) -> None:
     for seat, hand in enumerate(result["hands"]):
         say(f"seat {seat}: {' '.join(hand) if hand else '-'}")
     seats = " and ".join(str(s) for s in result["side"])
-    whose = "seat" + ("s " if len(result["side"]) > 1 else " ") + seats
-    say(f"With best play of both, every hand known: {whose} take{'' if len(result['side']) > 1 else 's'} "
+    one = len(result["side"]) == 1
+    whose = ("seat " if one else "seats ") + seats
+    takes = "takes" if one else "take"
+    say(f"With best play of both, every hand known: {whose} {takes} "
         f"{result['value']} of {result['total']} {result['unit']}"
         + (" (the last trick's bonus included)." if result["unit"] == "card points" else "."))
     if result["made"] is not None:
@@ -141,7 +143,7 @@ def _print_position(result: dict) -> None:
             for m in result["moves"]]
     out.print(render_table(rows, [
         Column("card", f"seat {result['seat']} plays", numeric=False),
-        Column("value", f"{whose} take", integer),
+        Column("value", f"{whose} {takes}", integer),
         Column("best", "", numeric=False),
     ]))
     say(f"{len(best)} best card{'s' if len(best) > 1 else ''}; {result['nodes']:,} positions "

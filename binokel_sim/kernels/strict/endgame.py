@@ -6,8 +6,8 @@ that one side takes from here, the cards already on the table included, with bes
 sides; or, for Durch and Bettel, the tricks it takes (``EndgameTable.tricks``). The side is a
 set of seats (``EndgameTable.ours``): a partnership, the soloist alone, or the soloist's
 defenders (for a Bettel, the soloist's tricks are counted and his opponents maximise them:
-``EndgameTable.scored``); seats outside it play against it together (the usual double-dummy reading for games
-without partners: the seat solved for against the rest). The two-player solver of two-hand-48
+``EndgameTable.scored``); seats outside it play against it together (the usual double-dummy
+reading for games without partners: the seat solved for against the rest). The two-player solver of two-hand-48
 (:mod:`binokel_sim.kernels.strict.solver`) is this search specialised to two seats; the tests
 check the two agree, and both against the unpruned twin ``reference.endgame``.
 
