@@ -27,11 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from binokel_sim.cards import counts_to_planes
+from binokel_sim.endgame import search_inputs
 from binokel_sim.kernels.strict import endgame as kernel
-from binokel_sim.kernels.strict.tricks import Trick
 from binokel_sim.positions import read_position
-from binokel_sim.solver import card_points_of
 from binokel_sim.variants import find_variant
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -52,20 +50,13 @@ def deals(variant: str, n: int, seed: int) -> list[dict]:
 
 def searches(rules, played: list[dict], left: int) -> list[tuple]:
     """The kernel's arguments for each deal cut where ``left`` tricks are left."""
-    card_points = card_points_of(rules)
     out = []
     for deal in played:
         tricks = deal.get("tricks") or []
         if deal.get("durch") or deal.get("bettel") or len(tricks) < left:
             continue
         position = read_position(rules, {**deal, "tricks": tricks[:len(tricks) - left]})
-        ours = np.array([int(position.sides[s] == position.sides[position.seat])
-                         for s in range(len(position.hands))], dtype=np.int64)
-        table = kernel.EndgameTable(card_points, np.int64(rules.last_trick), ours, ours, False,
-                                    np.int64(position.trump))
-        trick = Trick(*(np.int64(x) for x in (position.leader, 0, 0, 0, -1, position.leader, 0,
-                                              position.tricks_done)))
-        hands = np.stack([counts_to_planes(h) for h in position.hands]).astype(np.uint32)
+        hands, trick, table = search_inputs(rules, position)
         out.append((hands, trick, np.int64(left), table))
     return out
 

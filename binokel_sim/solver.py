@@ -69,7 +69,7 @@ def solve_endgame(rules: Rules, hand: Hand, other: Hand, trump: int | str, leade
                                    last_trick=rules.last_trick, ctx=ctx, tt=table, values=values)
     points = int(points)
     total = int((counts[0] + counts[1]) @ card_points) + rules.last_trick
-    leads = [(t, int(values[t])) for t in _display_order(values >= 0)]
+    leads = [(t, int(values[t])) for t in display_order(values >= 0)]
     return {
         "variant": rules.name,
         "trump": SUITS[suit],
@@ -119,7 +119,7 @@ def _check_hands(rules: Rules, mine: np.ndarray, theirs: np.ndarray, limit: int)
                         f"the {rules.name} deck has {int(deck[t])}")
 
 
-def _display_order(held: np.ndarray) -> list[int]:
+def display_order(held: np.ndarray) -> list[int]:
     """The card types of ``held`` (bool (24,)) as hands are shown: S H D C, high to low."""
     names = format_counts(held.astype(np.int64))
     return [parse_card(name) for name in names]

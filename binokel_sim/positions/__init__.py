@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from binokel_sim.cards import SUITS, format_card, parse_card, parse_suit
-from binokel_sim.constants import NO_TRUMP
 from binokel_sim.errors import CardError, SimulationError
 from binokel_sim.families import family_module
 
@@ -185,29 +184,35 @@ def play_tricks(hands: list[np.ndarray], tricks, trump: int, first_leader: int, 
                                                  and k < before + len(tricks) - 1):
             raise SimulationError(f"trick {k + 1} has {len(cards)} cards; a trick has "
                                   f"{n_seats} (only the last may be in play)")
-        win_card, win_seat = cards[0], leader
         for i, card in enumerate(cards):
             seat = (leader + i) % n_seats
             held = sum(1 << t for t in range(24) if hands[seat][t] > 0)
             if i > 0:
+                win_card, _ = trick_winner(cards[:i], leader, trump, n_seats)
                 legal = int(must_head(np.int64(held), suit_block(cards[0] // 6),
                                       suit_block(trump), WINS_OVER[trump * 24 + win_card]))
                 if not (legal >> card) & 1:
                     raise CardError(f"trick {k + 1}: seat {seat} may not play "
                                     f"{format_card(card)} (must follow, head and trump)")
-                if (WINS_OVER[trump * 24 + win_card] >> card) & 1:
-                    win_card, win_seat = card, seat
             take(hands[seat], card, f"trick {k + 1}, seat {seat}")
         if len(cards) < n_seats:
             return leader, tuple(cards), tuple(won)
-        leader = win_seat
+        leader = trick_winner(cards, leader, trump, n_seats)[1]
         won[leader] += 1
     return leader, (), tuple(won)
 
 
-def no_trump() -> int:
-    """The trump of a Durch or a Bettel: none."""
-    return NO_TRUMP
+def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int, n_seats: int
+                 ) -> tuple[int, int]:
+    """``(card, seat)`` holding the trick ``cards`` led by ``leader`` (SPEC.md "Trick winner":
+    the kernels' ``WINS_OVER``, a later card takes it only by beating it)."""
+    from binokel_sim.kernels.play import WINS_OVER
+
+    win, seat = cards[0], leader
+    for i, card in enumerate(cards[1:], start=1):
+        if (WINS_OVER[trump * 24 + win] >> card) & 1:
+            win, seat = card, (leader + i) % n_seats
+    return win, seat
 
 
 def first_leader(rules: Rules, record: dict, holder: str) -> int:

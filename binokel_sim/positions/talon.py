@@ -19,6 +19,7 @@ from binokel_sim.positions import (
     play_tricks,
     sides_of,
     take,
+    trick_winner,
     trump_of,
 )
 
@@ -55,7 +56,7 @@ def position(rules: Rules, record: dict) -> Position:
         if len(cards) != n or trick.get("leader", leader) != leader:
             raise SimulationError(f"trick {k + 1}: {len(cards)} cards led by seat "
                                   f"{trick.get('leader')}; seat {leader} leads {n}")
-        winner = _winner(cards, leader, trump, n)
+        winner = trick_winner(cards, leader, trump, n)[1]
         for i, card in enumerate(cards):
             take(hands[(leader + i) % n], card, f"trick {k + 1}, seat {(leader + i) % n}")
         declaration = trick.get("declaration")
@@ -80,13 +81,3 @@ def position(rules: Rules, record: dict) -> Position:
     return Position(rules.name, tuple(hands), leader, table, trump, sides_of(rules, None),
                     "points", None, tuple(a + b for a, b in zip(before, won)))
 
-
-def _winner(cards: list[int], leader: int, trump: int, n: int) -> int:
-    """The seat that takes the trick (SPEC.md "Trick winner")."""
-    from binokel_sim.kernels.play import WINS_OVER
-
-    win, seat = cards[0], leader
-    for i, card in enumerate(cards[1:], start=1):
-        if (WINS_OVER[trump * 24 + win] >> card) & 1:
-            win, seat = card, (leader + i) % n
-    return seat

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from binokel_sim.constants import NO_TRUMP
 from binokel_sim.errors import SimulationError
 from binokel_sim.positions import (
     Position,
@@ -14,7 +15,6 @@ from binokel_sim.positions import (
     dealt_hands,
     field,
     first_leader,
-    no_trump,
     play_tricks,
     sides_of,
     take,
@@ -50,7 +50,7 @@ def position(rules: Rules, record: dict) -> Position:
     for card in cards_of(field(record, "buried"), "the cards buried"):
         take(own, card, "the cards buried")
     contract = "durch" if record.get("durch") else "bettel" if record.get("bettel") else "points"
-    trump = no_trump() if contract != "points" else trump_of(record)
+    trump = NO_TRUMP if contract != "points" else trump_of(record)
     leader, table, won = play_tricks(hands, field(record, "tricks"), trump,
                                       first_leader(rules, record, "soloist"))
     return Position(rules.name, tuple(hands), leader, table, trump, sides_of(rules, soloist),

@@ -59,7 +59,6 @@ from binokel_sim.kernels.play import suit_block
 from binokel_sim.kernels.strict.solver import (  # the two-seat search's table and bounds
     INF,
     NO_CARD,
-    ROOT,
     VALUE_BITS,
     VALUE_MASK,
     table_slot,
@@ -80,15 +79,14 @@ EndgameScratch = namedtuple("EndgameScratch", ["span", "held", "order", "tt", "s
 (4, 24) the bits of a seat's copies of a type in the position mask; ``held`` int64 (4,) the
 types each seat holds, kept as the search plays; ``order`` int64 (MAX_CARDS + 1, 24) the moves
 of each depth in the order tried; ``tt`` int64 (2**k, 3) the transposition table (key,
-generation, bounds and card); ``stats`` int64 (:data:`N_STATS`,) the generation, the node count
-and the root's best card."""
+generation, bounds and card); ``stats`` int64 (:data:`N_STATS`,) the generation and the node
+count."""
 
 MAX_CARDS = 60  # physical cards held at the root: the key is the mask, shifted past the leader
 TT_BITS = 18  # endgame_scratch's table: 2**18 entries of three int64 (6 MB)
 STAT_GEN = 0
 STAT_NODES = 1
-STAT_BEST = 2
-N_STATS = 3
+N_STATS = 2
 
 
 def endgame_scratch(tt_bits: int = TT_BITS) -> EndgameScratch:
@@ -169,7 +167,7 @@ def _search(mask, leader, pos, led_block, wins, win_seat, pts, left, rem, alpha,
     ``win_seat`` and taken from it by ``wins``; ``left`` tricks are left, this one included;
     ``rem`` bounds the value (what is still to win: the cards held and on the table, and the
     last trick's bonus; counting tricks, ``left``); the last trick is played out without a
-    search. ``only``: :data:`NO_CARD`, :data:`ROOT`, or
+    search. ``only``: :data:`NO_CARD`, or
     a card type to search alone (without the table). All int64."""
     stats, held, span, tt = sc.stats, sc.held, sc.span, sc.tt
     trump = table.trump
@@ -197,23 +195,25 @@ def _search(mask, leader, pos, led_block, wins, win_seat, pts, left, rem, alpha,
     alpha0 = alpha
     beta0 = beta
     use_tt = pos == 0 and left >= 2 and only < 0
-    key = (mask << 2) | leader
-    slot = table_slot(key, tt.shape[0] - 1)
+    key = np.int64(0)
+    slot = np.int64(0)
     tt_card = np.int64(NO_CARD)
     lo = np.int64(0)
     hi = rem
+    if use_tt:
+        key = (mask << 2) | leader
+        slot = table_slot(key, tt.shape[0] - 1)
     if use_tt and tt[slot, 0] == key and tt[slot, 1] == stats[STAT_GEN]:
         data = tt[slot, 2]
         lo = data & VALUE_MASK
         hi = (data >> VALUE_BITS) & VALUE_MASK
         tt_card = (data >> (2 * VALUE_BITS)) - 1
-        if only == NO_CARD:
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
     own = held[seat]
     legal = own if pos == 0 else must_head(own, led_block, trump_block, wins)
     if only >= 0:
@@ -291,8 +291,6 @@ def _search(mask, leader, pos, led_block, wins, win_seat, pts, left, rem, alpha,
         tt[slot, 0] = key
         tt[slot, 1] = stats[STAT_GEN]
         tt[slot, 2] = lo | (hi << VALUE_BITS) | ((best_card + 1) << (2 * VALUE_BITS))
-    if only == ROOT:
-        stats[STAT_BEST] = best_card
     return best
 
 
@@ -329,13 +327,23 @@ def _at(mask, trick, n_tricks, rem, alpha, beta, only, table, sc):
 
 
 @njit
+def _to_play(hands, trick, table):
+    """``(seat, legal)``: the seat to play at the root and the card types it may play."""
+    seat = (trick.leader + trick.position) % hands.shape[0]
+    held = np.int64(hands[seat, 0])
+    if trick.position == 0:
+        return seat, held
+    return seat, must_head(held, suit_block(trick.led), suit_block(table.trump), trick.wins)
+
+
+@njit
 def endgame_value(hands, trick, n_tricks, table, scratch):
     """The exact value of the position (module docstring); -1 when the seats hold more than
     :data:`MAX_CARDS` cards."""
     mask, rem = _root(hands, trick, n_tricks, table, scratch)
     if mask < 0:
         return np.int64(-1)
-    return _at(mask, trick, n_tricks, rem, -1, rem + 1, ROOT, table, scratch)
+    return _at(mask, trick, n_tricks, rem, -1, rem + 1, NO_CARD, table, scratch)
 
 
 @njit
@@ -345,13 +353,8 @@ def endgame_best(hands, trick, n_tricks, table, scratch):
     mask, rem = _root(hands, trick, n_tricks, table, scratch)
     if mask < 0:
         return np.int64(-1), np.int64(0)
-    value = _at(mask, trick, n_tricks, rem, -1, rem + 1, ROOT, table, scratch)
-    n_seats = hands.shape[0]
-    seat = (trick.leader + trick.position) % n_seats
-    held = np.int64(hands[seat, 0])
-    legal = held
-    if trick.position > 0:
-        legal = must_head(held, suit_block(trick.led), suit_block(table.trump), trick.wins)
+    value = _at(mask, trick, n_tricks, rem, -1, rem + 1, NO_CARD, table, scratch)
+    seat, legal = _to_play(hands, trick, table)
     best = np.int64(0)
     cand = legal
     while cand:
@@ -376,13 +379,8 @@ def endgame_moves(hands, trick, n_tricks, table, scratch, values):
         values[t] = -1
     if mask < 0:
         return np.int64(-1)
-    value = _at(mask, trick, n_tricks, rem, -1, rem + 1, ROOT, table, scratch)
-    n_seats = hands.shape[0]
-    seat = (trick.leader + trick.position) % n_seats
-    held = np.int64(hands[seat, 0])
-    legal = held
-    if trick.position > 0:
-        legal = must_head(held, suit_block(trick.led), suit_block(table.trump), trick.wins)
+    value = _at(mask, trick, n_tricks, rem, -1, rem + 1, NO_CARD, table, scratch)
+    seat, legal = _to_play(hands, trick, table)
     cand = legal
     while cand:
         t = lowest_bit(cand)
