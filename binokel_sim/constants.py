@@ -15,6 +15,12 @@ BETTEL_BID = 300  # SPEC "House variants": a Bettel is worth 300 in the auction
 # The sampling policy (docs/rules.md, "Sampling policy"): deals sampled per card decision.
 SAMPLES_PER_MOVE = 128
 MAX_SAMPLES_PER_MOVE = 100_000
+# Exact endgames in the sampling policy's play-outs (issue 55): from EXACT_TRICKS tricks left
+# every play-out is solved exactly, every hand of the sample known (four-hand-80, and phase 2 of
+# three- and four-hand-72; 0: played out by the heuristic to the end); duel --exact-tricks sets
+# it per side, up to MAX_EXACT_TRICKS.
+EXACT_TRICKS = 0
+MAX_EXACT_TRICKS = 8
 # The race among a decision's card types (docs/rules.md, talon games, "Policies": the race): after
 # every RACE_EVERY samples a type whose mean difference to the leader's, on the same samples, is
 # more than z = 2 standard errors below the zone is dropped: one far behind, and one that is at

@@ -8,7 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from binokel_sim.engines import engine
-from binokel_sim.engines.policies import inference_id, policy_id, sampling_options
+from binokel_sim.engines.policies import (
+    exact_tricks_of,
+    inference_id,
+    policy_id,
+    sampling_options,
+)
 from binokel_sim.families import sides
 from binokel_sim.game_blocks import GAME_BLOCK, MATCH_BLOCK
 
@@ -20,12 +25,14 @@ if TYPE_CHECKING:
 
 def duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
          threads: int | None = None, progress: Progress | None = None,
-         samples_per_move: int | None = None, inference: str = "full") -> np.ndarray:
+         samples_per_move: int | None = None, inference: str = "full",
+         exact_tricks: tuple[int, int] | None = None) -> np.ndarray:
     """Per deal, A minus B (float64 (deals,)), the same cards played with the sides' policies
     swapped (rotated over every side). ``inference``: what the sampling policy's deals respect
-    (``engines.policies.inference_id``)."""
+    (``engines.policies.inference_id``); ``exact_tricks``: A's and B's tricks left that their
+    sampling play-outs solve exactly (``engines.policies.exact_tricks_of``)."""
     return _duel(rules, policy_a, policy_b, deals, seed, threads, progress, 0, samples_per_move,
-                 inference)
+                 inference, exact_tricks)
 
 
 def match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
@@ -50,46 +57,48 @@ def duel_scale(rules: Rules) -> int:
 
 def duel_task(task: tuple) -> dict:
     """One task of :func:`duel_summary`: ``(rules, policy_a, policy_b, seed, first_deal, deals,
-    threads, samples_per_move, inference)`` → ``{"deals", "sum", "sum_sq"}`` of the deals'
-    A-minus-B times
+    threads, samples_per_move, inference, exact_tricks)`` → ``{"deals", "sum", "sum_sq"}`` of
+    the deals' A-minus-B times
     :func:`duel_scale` (integers)."""
     import numpy as np
 
     from binokel_sim.backend import task_context, task_progress
 
-    rules, policy_a, policy_b, seed, first, deals, threads, samples_per_move, inference = task
+    (rules, policy_a, policy_b, seed, first, deals, threads, samples_per_move, inference,
+     exact_tricks) = task
     with task_context(threads) as n_threads:
         diff = _duel(rules, policy_a, policy_b, deals, seed, n_threads, task_progress(), first,
-                     samples_per_move, inference)
+                     samples_per_move, inference, exact_tricks)
     scaled = np.rint(diff * duel_scale(rules)).astype(np.int64)  # exact: see duel_scale
     return {"deals": int(deals), "sum": int(scaled.sum()), "sum_sq": int((scaled * scaled).sum())}
 
 
 def _duel(rules, policy_a, policy_b, deals, seed, threads, progress, first_deal,
-          samples_per_move=None, inference="full"):
+          samples_per_move=None, inference="full", exact_tricks=None):
     return engine(rules).run_duel(rules, policy_a, policy_b, deals, seed, threads, progress,
                                   first_deal=first_deal, inference=inference,
+                                  exact_tricks=exact_tricks,
                                   **sampling_options(rules, samples_per_move))
 
 
 def duel_summary(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                  threads: int | None = None, progress: Progress | None = None,
                  backend=None, samples_per_move: int | None = None,
-                 inference: str = "full") -> dict:
+                 inference: str = "full", exact_tricks: tuple[int, int] | None = None) -> dict:
     """What ``binokel-sim duel`` reports: ``{"deals", "mean_diff", "ci_low", "ci_high"}``, the
     mean of :func:`duel`'s per-deal A minus B with its normal 95% interval, computed from exact
     integer sums over tasks of ``backend.DUEL_TASK_BLOCKS`` blocks run by ``backend`` (default:
     here), so every backend gives the same numbers. ``inference``: what the sampling policy's
-    deals respect (``engines.policies.inference_id``)."""
+    deals respect (``engines.policies.inference_id``); ``exact_tricks``: :func:`duel`'s."""
     from binokel_sim.backend import DUEL_TASK_BLOCKS, LocalBackend, task_ranges, total
     from binokel_sim.stats import mean_interval
 
     _check_policies(rules, policy_a, policy_b, deals, seed, threads, samples_per_move,
-                    inference=inference)
+                    inference=inference, exact_tricks=exact_tricks)
     backend = backend if backend is not None else LocalBackend()
     ranges = task_ranges(deals, GAME_BLOCK, DUEL_TASK_BLOCKS)
     tasks = [(rules, policy_a, policy_b, seed, first, n, backend.threads_for(threads),
-              samples_per_move, inference) for _, first, n in ranges]
+              samples_per_move, inference, exact_tricks) for _, first, n in ranges]
     sums = total(backend.map(duel_task, tasks, [n for *_, n in ranges], progress))
     scale = duel_scale(rules)
     mean, low, high = mean_interval(sums["sum"] / scale, sums["sum_sq"] / (scale * scale),
@@ -146,13 +155,21 @@ def match_summary(rules: Rules, policy_a: str, policy_b: str, games: int, seed: 
 
 def _check_policies(rules: Rules, policy_a: str, policy_b: str, n: int, seed: int,
                     threads: int | None, samples_per_move: int | None,
-                    option: str = "--deals", inference: str = "full") -> None:
+                    option: str = "--deals", inference: str = "full",
+                    exact_tricks: tuple[int, int] | None = None) -> None:
     """What the family's drivers would refuse, refused before any task starts (``inference``:
-    :func:`~binokel_sim.engines.policies.inference_id`'s refusals)."""
-    from binokel_sim.simulate import check_run, set_threads
+    :func:`~binokel_sim.engines.policies.inference_id`'s refusals; ``exact_tricks``: a family's
+    duel without exact play-outs refuses it, with the numbers checked by
+    :func:`~binokel_sim.engines.policies.exact_tricks_of`)."""
+    from binokel_sim.simulate import check_run, refuse_options, set_threads
 
     engine(rules).check(rules)
     check_run(n, seed, option)
-    inference_id(inference, rules, policy_id(policy_a, rules), policy_id(policy_b, rules))
+    a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
+    inference_id(inference, rules, a, b)
+    if exact_tricks is not None:
+        if not engine(rules).exact_playouts(rules):
+            refuse_options(rules, "duel", exact_tricks=exact_tricks)
+        exact_tricks_of(exact_tricks, a, b)
     sampling_options(rules, samples_per_move)
     set_threads(threads)

@@ -100,8 +100,9 @@ def collect_blocks(table, n_samples, expert_rollouts, follows, show_rows, seed, 
     deck_counts = np.zeros(N_TYPES, dtype=np.int64)
     for c in deck:
         deck_counts[c] += 1
-    scratch = sampling_scratch(hand, True)
-    sampler = Sampler(n_samples, INFER_FULL, deck_counts, scratch, None)
+    exact = np.zeros(N_SEATS, dtype=np.int64)  # play-outs to the end, as when it was fitted
+    scratch = sampling_scratch(hand, True, exact)
+    sampler = Sampler(n_samples, INFER_FULL, exact, deck_counts, scratch, None)
     hands = np.empty((N_SEATS, 4), dtype=np.uint32)
     melds = np.empty((N_SEATS, 4), dtype=np.int64)
     limits = np.empty(N_SEATS, dtype=np.int64)

@@ -101,6 +101,7 @@ def main() -> None:
     lines += duel_lines()
     lines += sweep_lines()
     lines += ablation_lines()
+    lines += exact_lines()
     lines += expert_lines(data)
     lines += auction_lines()
     lines += calibration_lines()
@@ -361,6 +362,41 @@ def ablation_lines() -> list[str]:
         gain = (f"{runs['full']['mean_diff'] - runs['off']['mean_diff']:+.2f}"
                 if "full" in runs and "off" in runs else "–")
         lines.append(f"| {variant} | {' | '.join(cells)} | {gain} |")
+    return lines
+
+
+def exact_lines() -> list[str]:
+    """Exact endgames in the sampling policy's play-outs (scripts/run_exact_ablation.sh:
+    results/duels/exact/*.json), if run: sampling with its last K tricks solved against
+    today's sampling (K = 0) and against the expert, by variant, samples and inference."""
+    rows = [json.loads(p.read_text())[0]
+            for p in (ROOT / "results" / "duels" / "exact").glob("*.json")]
+    if not rows:
+        return []
+    first = rows[0]
+    lines = ["", "### Exact endgames in the sampling play-outs (ablation)", "",
+             f"`scripts/run_exact_ablation.sh`: `binokel-sim duel -v VARIANT -a sampling -b B "
+             f"--deals {first['deals']} --seed {first['seed']} --samples-per-move M "
+             f"--inference I --exact-tricks K,0`: A's play-outs are played by the heuristic "
+             f"until K tricks are left, which are then solved exactly on the sample, and within "
+             f"the last K tricks every legal card is valued by the solver (in three- and "
+             f"four-hand-72 in phase 2; docs/rules.md, \"Sampling policy and inference\"); B is "
+             f"today's sampling (K = 0, the heuristic to the end, with the same M and I) or the "
+             f"expert. Paired duels: the same deals, each played with the sides swapped; A's "
+             f"points a deal minus B's, 95% interval.", "",
+             "| variant | K | samples | inference | against today's sampling | against the "
+             "expert |", "|---|---|---|---|---|---|"]
+    cells: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        key = (r["variant"], r["samples_per_move"], r["inference"], r["exact_tricks_a"])
+        cells.setdefault(key, {})[r["b"]] = r
+    for (variant, m, inference, k), runs in sorted(cells.items()):
+        shown = [f"{runs[b]['mean_diff']:+.2f} ({runs[b]['ci_low']:+.2f} to "
+                 f"{runs[b]['ci_high']:+.2f})" if b in runs else "–"
+                 for b in ("sampling", "expert")]
+        if k == 0:
+            shown[0] = "0 (itself)"
+        lines.append(f"| {variant} | {k} | {m} | {inference} | {' | '.join(shown)} |")
     return lines
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -114,6 +115,28 @@ def test_duel_inference_is_read_and_named():
     assert "inference" not in json.loads(ok("duel", "--deals", "100", "--format", "json").stdout)
 
 
+def test_duel_exact_tricks_is_read_and_named():
+    """``--exact-tricks`` (issue 55's ablation): each side's K is in the result, the text says
+    it, and solving the last tricks changes the play (the same deals, another difference)."""
+    args = ("duel", "-a", "sampling", "-b", "sampling", "--deals", "16", "--seed", "3",
+            "--samples-per-move", "4", "--threads", "1", "--format", "json")
+    exact = json.loads(ok(*args, "--exact-tricks", "3,0").stdout)
+    assert (exact["exact_tricks_a"], exact["exact_tricks_b"]) == (3, 0)
+    swapped = json.loads(ok(*args, "--exact-tricks", "0,3").stdout)
+    assert swapped["mean_diff"] != exact["mean_diff"]
+    assert "exact_tricks_a" not in json.loads(ok(*args).stdout)
+    text = " ".join(ok(*args[:-2], "--exact-tricks", "2").stdout.split())
+    assert "(exact play-outs: A's last 2, B's last 2 tricks)" in text
+
+
+def test_exact_tricks_per_seat():
+    from binokel_sim.kernels.partnership.deals import seated
+
+    assert seated(np.array([3, 0]), True).tolist() == [3, 0, 3, 0]
+    assert seated(np.array([3, 0]), False).tolist() == [0, 3, 0, 3]
+    assert seated(np.array([1, 2, 3, 4]), False).tolist() == [1, 2, 3, 4]
+
+
 # --- play ----------------------------------------------------------------------------------------
 
 PLAY_KEYS = {"hands", "dealer", "bids", "bidder", "bid", "trump", "melds", "tricks",
@@ -169,6 +192,17 @@ BAD = [
      ["two-hand-48", "infers nothing"]),
     (["duel", "-v", "three-hand-72", "-a", "sampling", "--deals", "10", "--inference",
       "declarer"], ["three-hand-72", "no declarer"]),
+    (["duel", "-a", "sampling", "--deals", "10", "--exact-tricks", "x"],
+     ["--exact-tricks", "'x'"]),
+    (["duel", "-a", "sampling", "--deals", "10", "--exact-tricks", "1,2,3"],
+     ["--exact-tricks", "'1,2,3'"]),
+    (["duel", "-a", "sampling", "--deals", "10", "--exact-tricks", "9"], ["9 for A", "0..8"]),
+    (["duel", "-a", "sampling", "--deals", "10", "--exact-tricks", "3"],
+     ["B does not play the sampling policy"]),
+    (["duel", "-v", "kreuz-4-40", "-a", "sampling", "--deals", "10", "--exact-tricks", "3,0"],
+     ["kreuz-4-40", "exact_tricks"]),
+    (["duel", "-v", "two-hand-48", "-a", "sampling", "--deals", "10", "--exact-tricks", "3,0"],
+     ["two-hand-48", "exact_tricks"]),
     (["play", "--policy", "clever", "--deals", "2"], ["clever"]),
     (["play", "--variant", "nine-hand-99"], ["nine-hand-99"]),
     (["play", "--deals", "0"], ["--deals"]),

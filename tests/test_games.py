@@ -78,7 +78,7 @@ def kernel_deals(n, seed, block_size, first_block=0, first_deal=0, policy=POLICY
         trick_winners=np.zeros((n, HAND), dtype=np.int64),
     )
     spread_blocks(play_blocks, -(-n // block_size), games.family_tables(RULES),
-                  Seats(np.full(4, policy, np.int64), 0, INFER_FULL, None),
+                  Seats(np.full(4, policy, np.int64), 0, INFER_FULL, np.zeros(4, np.int64), None),
                   Run(seed, first_block, block_size, first_deal, n),
                   DealRecords(*(getattr(played, f) for f in DealRecords._fields)))
     return played

@@ -60,7 +60,8 @@ def random_deal(seed: int) -> tuple[list[list[int]], int, int]:
     return hands, int(rng.integers(4)), int(rng.integers(4))
 
 
-def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0, inference="full"):
+def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0, inference="full",
+                exact=0):
     """``play_known`` on the deal: ``(points, tricks as (leader, cards, winner), state)``."""
     flat = np.array([counts_to_planes(h) for h in hands], dtype=np.uint32).reshape(16)
     state = np.empty(4, dtype=np.uint64)
@@ -68,8 +69,9 @@ def kernel_play(hands, leader, trump, policies, n_samples, seed, block=0, infere
     cards = np.zeros((HAND, 4), dtype=np.int64)
     lead = np.zeros(HAND, dtype=np.int64)
     win = np.zeros(HAND, dtype=np.int64)
-    sampler = Sampler(n_samples, INFERENCE[inference], DECK_COUNTS,
-                      sampling_scratch(HAND, True), Tricks(cards, lead, win))
+    exact = np.full(4, exact, dtype=np.int64)
+    sampler = Sampler(n_samples, INFERENCE[inference], exact, DECK_COUNTS,
+                      sampling_scratch(HAND, True, exact), Tricks(cards, lead, win))
     play = PlayTable(TABLES.card_points, RULES.last_trick, counter_mask(TABLES.card_points),
                      seat_knobs(np.array(policies, dtype=np.int64), TUNE))
     points = play_known(flat, leader, trump, np.array(policies, dtype=np.int64), sampler, state,
@@ -146,6 +148,36 @@ def test_less_inference_changes_the_play(inference):
         assert full == kernel_play(hands, leader, trump, policies, 2, seed, 0, "full")
         changed |= full[1] != kernel_play(hands, leader, trump, policies, 2, seed, 0,
                                           inference)[1]
+    assert changed
+
+
+@pytest.mark.parametrize("seed, exact", [(21, 1), (22, 2), (23, 3)])
+def test_exact_playouts_kernel_equals_twin(seed, exact):
+    """Exact endgames in the play-outs (issue 55, ``duel --exact-tricks``): with the last
+    ``exact`` tricks of every play-out solved, and within them every card valued by the solver,
+    kernel and twin (plain minimax) agree card for card, and the play differs from play-outs
+    by the heuristic to the end on some deal (the switch is read)."""
+    policies = [POLICY_SAMPLING, POLICY_HEURISTIC, POLICY_SAMPLING, POLICY_EXPERT]
+    hands, leader, trump = random_deal(400 + seed)
+    points, tricks, state = kernel_play(hands, leader, trump, policies, 2, seed, 1, "full",
+                                        exact)
+    stream = Stream(seed, 1)
+    want_points, want_tricks = twin.play_known(RULES, [list(h) for h in hands], leader, trump,
+                                               [NAMES[p] for p in policies], 2, stream,
+                                               exact=exact)
+    assert points == want_points
+    assert tricks == [(t.leader, t.cards, t.winner) for t in want_tricks]
+    assert state == stream.s
+
+
+def test_exact_playouts_change_the_play():
+    policies = [POLICY_SAMPLING] * 4
+    changed = False
+    for seed in range(30, 36):
+        hands, leader, trump = random_deal(500 + seed)
+        heuristic = kernel_play(hands, leader, trump, policies, 4, seed)
+        changed |= heuristic[1] != kernel_play(hands, leader, trump, policies, 4, seed, 0,
+                                               "full", 3)[1]
     assert changed
 
 
@@ -279,7 +311,7 @@ def test_a_sampled_run_is_small_blocks():
         trick_winners=np.zeros((n, HAND), dtype=np.int64))
     spread_blocks(play_blocks, -(-n // block), games.family_tables(RULES),
                   Seats(np.full(4, POLICY_SAMPLING, np.int64), 2, INFER_FULL,
-                        engine_policies.show_rows(RULES)),
+                        np.zeros(4, np.int64), engine_policies.show_rows(RULES)),
                   Run(seed, first_deal // block, block, first_deal, n),
                   DealRecords(*(getattr(direct, f) for f in PLAYED_FIELDS)))
     for field in PLAYED_FIELDS:

@@ -106,6 +106,25 @@ def test_no_inference_equals_the_twin(name, seed):
     assert [k["tricks"] for k in kernel] != [k["tricks"] for k in full]
 
 
+@pytest.mark.parametrize("name, seed, exact", [("three-hand-72", 17, 2), ("four-hand-72", 18, 2),
+                                              ("three-hand-72", 19, 3)])
+def test_exact_playouts_equal_the_twin(name, seed, exact):
+    """Exact endgames in phase 2's play-outs (issue 55, ``duel --exact-tricks``): the last
+    ``exact`` tricks of each play-out solved for the seat's side, and within them every card
+    valued by the search; kernel against twin (plain minimax) trick for trick; and some card
+    differs from play-outs by the heuristic to the end (the switch is read)."""
+    rules = find_variant(name)
+    policies = ["sampling"] * rules.players
+    game = talon_games.game_bundle(2, exact=(exact, exact))
+    kernel = kernel_records(rules, policies, 3, seed, block_size=2, samples=2, game=game)
+    twin = play_deals(rules, policies, 3, seed, 2, n_samples=2, exact=exact)
+    assert [k["tricks"] for k in kernel] == [t["tricks"] for t in twin]
+    assert [(k["card_points"], k["meld_points"]) for k in kernel] == \
+        [(t["card_points"], t["meld_points"]) for t in twin]
+    plain = kernel_records(rules, policies, 3, seed, block_size=2, samples=2)
+    assert [k["tricks"] for k in kernel] != [k["tricks"] for k in plain]
+
+
 # --- the knowledge is sound ---------------------------------------------------------------------
 
 def recorded_declaration(rules, recorded):

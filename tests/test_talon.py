@@ -93,10 +93,11 @@ def test_strict_phase1_deals_equal_the_twin(tmp_path, small_blocks):
 
 
 def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_deal=0,
-                   samples=1, infer=0):
+                   samples=1, infer=0, game=None):
     """The block driver's recorded deals (``engines.talon.run_blocks``, ``MODE_PLAY``) with
     ``policies`` (names, one a seat) on ``n`` deals, as records (``infer``:
-    ``kernels.knowledge.INFERENCE``)."""
+    ``kernels.knowledge.INFERENCE``; ``game``: the run's bundle, else from ``samples`` and
+    ``infer``)."""
     from binokel_sim.kernels.modes import MODE_PLAY
     from binokel_sim.kernels.runs import Run
 
@@ -110,7 +111,7 @@ def kernel_records(rules, policies, n, seed, first_block=0, block_size=7, first_
     talon_games.run_blocks(
         MODE_PLAY, compile_tables(rules).deck, talon_games.family_tables(rules), seats,
         Run(seed, first_block, block_size, first_deal, n),
-        talon_games.game_bundle(samples, infer=infer),
+        talon_games.game_bundle(samples, infer=infer) if game is None else game,
         talon_games.outputs(hands=played.hands, talon=played.talon, points=played.points,
                             trick_cards=played.trick_cards, trick_leaders=played.trick_leaders,
                             trick_winners=played.trick_winners, decl=played.declarations))

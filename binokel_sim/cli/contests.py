@@ -43,9 +43,30 @@ PolicyB = Annotated[str, typer.Option(
 InferenceOpt = Annotated[str, typer.Option(
     "--inference", metavar="WHO",
     help="Sampling policy: whose decisions use the play's inferences: full, declarer, off.")]
+ExactOpt = Annotated[Optional[str], typer.Option(
+    "--exact-tricks", metavar="K[,KB]", show_default=False,
+    help="Sampling policy (four-hand-80, three- and four-hand-72): solve its play-outs' "
+         "last K tricks exactly (A's K, B's KB; one K for both; 0: the heuristic to the end, "
+         "the default).")]
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--out", "-o", metavar="FILE",
     help="Write the result row (.parquet .csv .json .jsonl; - stdout).")]
+
+
+def exact_pair(text: Optional[str]) -> Optional[tuple[int, int]]:
+    """``--exact-tricks``: ``K`` (both sides) or ``KA,KB``, as ``(A's, B's)``; None when not
+    given. The numbers' range is checked with the policies
+    (:func:`~binokel_sim.engines.policies.exact_tricks_of`)."""
+    if text is None:
+        return None
+    parts = text.split(",")
+    if len(parts) > 2 or not all(p.strip().isdigit() for p in parts):
+        from binokel_sim.errors import SimulationError
+
+        raise SimulationError(f"--exact-tricks {text!r} is not K or KA,KB (whole numbers of "
+                              f"tricks)")
+    numbers = [int(p) for p in parts]
+    return (numbers[0], numbers[-1])
 
 
 def one_row(result: dict):
@@ -70,6 +91,7 @@ def duel(
     scheduler: SchedulerOpt = None,
     samples_per_move: SamplesPerMoveOpt = None,
     inference: InferenceOpt = "full",
+    exact_tricks: ExactOpt = None,
 ) -> None:
     """Which of two play policies scores more on the same cards. Every deal is played once for
     every side with A's policy on that side and B's on the others (two plays per deal for
@@ -80,6 +102,7 @@ def duel(
     Example: binokel-sim duel -v three-hand-72 -a expert -b heuristic -n 20000
     Example: binokel-sim duel -a sampling -b random -n 200
     Example: binokel-sim duel -a sampling -b heuristic -n 200 --inference declarer
+    Example: binokel-sim duel -a sampling -b sampling -n 8 --exact-tricks 3,0
     """
     from binokel_sim.analysis import provenance
     from binokel_sim.backend import open_backend
@@ -94,22 +117,27 @@ def duel(
         threads = clamp_threads(threads)
         check_out(out_file, fmt)
         samples_per_move = samples_per_move_for(samples_per_move, a, b)
+        exact = exact_pair(exact_tricks)
         check_duration(Work(deals, "--deals", sides(rules) * playout_seconds(
             rules, (a, b), samples_per_move)), threads, scheduler)
         with open_backend(workers, scheduler, threads) as backend, \
                 progress_bar(deals, "dueling", progress_threshold(a, b)) as progress:
             summary = duel_summary(rules, a, b, deals, seed, threads, progress, backend,
-                                   samples_per_move, inference)
+                                   samples_per_move, inference, exact)
         warn_few(deals)
         mean, low, high = summary["mean_diff"], summary["ci_low"], summary["ci_high"]
         record = provenance(rules, seed=seed, a=a, b=b,
                             **sampling_provenance(samples_per_move, a, b,
                                                   inference=inference),
+                            **({} if exact is None else
+                               {"exact_tricks_a": exact[0], "exact_tricks_b": exact[1]}),
                             **source(rules_file))
         result = {**record, **summary}
         if deliver(one_row(result), out_file, {}, fmt, result):
             return
     inferring = "" if inference == "full" else f" (sampling's inference: {inference})"
+    if exact is not None:
+        inferring += f" (exact play-outs: A's last {exact[0]}, B's last {exact[1]} tricks)"
     out.print(f"{rules.name}, {deals:,} deals, seed {seed}: {a} minus {b}{inferring} = "
               f"{mean:+.2f} points per deal (95% interval {low:+.2f} to {high:+.2f})",
               highlight=False)

@@ -11,6 +11,8 @@ Each family module (:mod:`.partnership`, :mod:`.talon`, :mod:`.widow`) defines :
   whole games; ``run_samples``: the samples of one hand behind its odds;
 - ``sampler_inputs``: the constrained sampler's inputs for what is known of the other hands;
 - ``sampling_plays(rules)``: whether the ``sampling`` policy plays the variant;
+- ``exact_playouts(rules)``: whether the sampling policy's play-outs can solve the last tricks
+  exactly (``duel --exact-tricks``);
 - ``expert_plays(rules)``: whether the ``expert`` policy plays it (its kernels take the
   expert's knobs, and knobs are fitted for the variant: :mod:`binokel_sim.expert_play`).
 
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from binokel_sim.variants import Rules
 
 FAMILY_API = ("check", "family_tables", "run_play", "run_duel", "run_match", "run_samples",
-              "sampler_inputs", "sampling_plays", "expert_plays")
+              "sampler_inputs", "sampling_plays", "exact_playouts", "expert_plays")
 
 
 def engine(rules: Rules) -> ModuleType:

@@ -15,11 +15,12 @@ import numpy as np
 
 from binokel_sim import expert_play, pair_value
 from binokel_sim.cards import N_PLANES, SUITS, counts_to_planes
-from binokel_sim.constants import MAX_AUCTION_DRAWS, SAMPLES_PER_MOVE
+from binokel_sim.constants import EXACT_TRICKS, MAX_AUCTION_DRAWS, SAMPLES_PER_MOVE
 from binokel_sim.errors import AuctionTooRare
 from binokel_sim.constraints import hand_sampler_inputs
 from binokel_sim.engines.policies import (
     check_samples_per_move,
+    exact_tricks_of,
     inference_id,
     policy_id,
     sampled,
@@ -72,6 +73,12 @@ WARM_UP = (("odds", "heuristic"), ("odds", "random"), ("odds", "sampling"), ("pl
 def sampling_plays(rules: Rules) -> bool:
     """The ``sampling`` policy plays every partnership game
     (``kernels/partnership/sampling.py``)."""
+    return True
+
+
+def exact_playouts(rules: Rules) -> bool:
+    """The sampling policy's play-outs solve the last tricks exactly (``duel --exact-tricks``;
+    ``kernels/partnership/sampling.py``)."""
     return True
 
 
@@ -248,7 +255,8 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
                    np.asarray(auction[1], dtype=np.int64)))
         auction_known = Auction(auction is not None, lo, hi, np.int64(max_draws))
     shown = shown_if_sampled(rules, seats[0])
-    policies = Seats(seats, np.int64(samples_per_move), np.int64(INFER_FULL), shown)
+    policies = Seats(seats, np.int64(samples_per_move), np.int64(INFER_FULL),
+                     np.full(4, EXACT_TRICKS, dtype=np.int64), shown)
     # None: every seat plays the heuristic or the expert, the specialisation compiled with the
     # paired play-outs only; rows None: the heuristic proper's pair (its knobs as constants),
     # else each seat by its knob row (the expert's pair)
@@ -278,12 +286,15 @@ def run_samples(rules: Rules, counts: np.ndarray, samples: int, seed: int, polic
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
              threads: int | None = None, progress: Progress | None = None,
              first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
-             inference: str = "full") -> np.ndarray:
+             inference: str = "full", exact_tricks: tuple[int, int] | None = None
+             ) -> np.ndarray:
     """Per deal, A's score minus B's score averaged over the two seatings (float64 (deals,)).
     ``first_deal`` (a multiple of :data:`GAME_BLOCK`) gives the deals ``first_deal ..`` of a
     longer run; ``samples_per_move``: the sampling policy's deals per card decision;
     ``inference``: what its deals respect (``engines.policies.inference_id``; the bid winner is
-    the declarer)."""
+    the declarer); ``exact_tricks``: A's and B's tricks left solved exactly in its play-outs
+    (``engines.policies.exact_tricks_of``; None: :data:`~binokel_sim.constants.EXACT_TRICKS`
+    each)."""
     check(rules)
     check_samples_per_move(samples_per_move)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
@@ -292,7 +303,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                     threads=threads, row_bytes=16)
     table = family_tables(rules)
     seats = Seats(np.array([a, b], dtype=np.int64), np.int64(samples_per_move), np.int64(infer),
-                  shown_if_sampled(rules, a, b))
+                  exact_tricks_of(exact_tricks, a, b), shown_if_sampled(rules, a, b))
     diff = np.empty(deals, dtype=np.int64)
     for run, s in plan.steps(progress):
         spread_blocks(duel_blocks, -(-run.n_items // run.block_size), table, seats, run, diff[s])
@@ -333,7 +344,7 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
                     threads=threads, row_bytes=16 * max_calls + 8 * (5 * n_tricks + 40) + 64)
     table = family_tables(rules)
     policies = Seats(seats, np.int64(samples_per_move), np.int64(INFER_FULL),
-                     shown_if_sampled(rules, seats[0]))
+                     np.full(4, EXACT_TRICKS, dtype=np.int64), shown_if_sampled(rules, seats[0]))
     out = PlayedDeals(
         hands=np.empty((deals, 4, N_PLANES), dtype=np.uint32),
         info=np.empty((deals, len(DEAL_FIELDS)), dtype=np.int64),
@@ -391,7 +402,8 @@ def run_match(rules: Rules, policy_a: str, policy_b: str, games: int, seed: int,
                     threads=threads, row_bytes=32, what="games", option="--games")
     table = family_tables(rules)
     seats = Seats(np.array([a, b], dtype=np.int64), np.int64(samples_per_move),
-                  np.int64(INFER_FULL), shown_if_sampled(rules, a, b))
+                  np.int64(INFER_FULL), np.full(2, EXACT_TRICKS, dtype=np.int64),
+                  shown_if_sampled(rules, a, b))
     out = np.empty((games, 4), dtype=np.int64)
     for run, s in plan.steps(progress):
         spread_blocks(match_blocks, -(-run.n_items // run.block_size), table, seats,

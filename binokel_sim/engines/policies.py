@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from binokel_sim import expert_play
-from binokel_sim.constants import MAX_SAMPLES_PER_MOVE
+from binokel_sim.constants import EXACT_TRICKS, MAX_EXACT_TRICKS, MAX_SAMPLES_PER_MOVE
 from binokel_sim.engines import engine
 from binokel_sim.errors import SimulationError
 from binokel_sim.families import TALON, engine_family, supports
@@ -121,6 +121,22 @@ def check_samples_per_move(samples_per_move: int) -> None:
     if not 1 <= samples_per_move <= MAX_SAMPLES_PER_MOVE:
         raise SimulationError(f"--samples-per-move must be 1 to {MAX_SAMPLES_PER_MOVE:,} "
                               f"(got {samples_per_move:,})")
+
+
+def exact_tricks_of(exact_tricks: tuple[int, int] | None, a: int, b: int) -> np.ndarray:
+    """``duel --exact-tricks``: A's and B's tricks left that their sampling play-outs solve
+    exactly, int64 (2,) (:data:`~binokel_sim.constants.EXACT_TRICKS` each when None); refused
+    out of range, or set for a side that does not play the sampling policy (it would change
+    nothing)."""
+    if exact_tricks is None:
+        return np.full(2, EXACT_TRICKS, dtype=np.int64)
+    for side, policy, k in (("A", a, exact_tricks[0]), ("B", b, exact_tricks[1])):
+        if not 0 <= k <= MAX_EXACT_TRICKS:
+            raise SimulationError(f"--exact-tricks: {k} for {side} is not 0..{MAX_EXACT_TRICKS}")
+        if k != EXACT_TRICKS and policy != POLICY_SAMPLING:
+            raise SimulationError(f"--exact-tricks: {side} does not play the sampling policy; "
+                                  f"its {k} would change nothing")
+    return np.array(exact_tricks, dtype=np.int64)
 
 
 def sampling_options(rules: Rules, samples_per_move: int | None) -> dict:

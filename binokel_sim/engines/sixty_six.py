@@ -65,6 +65,11 @@ def sampling_plays(rules: Rules) -> bool:
     return True
 
 
+def exact_playouts(rules: Rules) -> bool:
+    """The sampling policy's play-outs are its own (no ``duel --exact-tricks``)."""
+    return False
+
+
 def expert_plays(rules: Rules) -> bool:
     """The ``expert`` policy does not play sixty-six: it has no fitted knobs there."""
     return False
@@ -181,12 +186,14 @@ def run_seats(rules: Rules, deals: int, seed: int, policies: tuple[str, str],
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
              threads: int | None = None, progress: Progress | None = None,
              first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
-             inference: str = "full") -> np.ndarray:
+             inference: str = "full",
+             exact_tricks: tuple[int, int] | None = None) -> np.ndarray:
     """Per deal, A's game points minus B's, averaged over the two seatings of the same cards
     (float64 (deals,)). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals
     ``first_deal ..`` of a longer run. ``inference`` other than ``full`` is refused (the
     sampling seats' deals respect all they have seen; docs/rules.md "Sixty-six")."""
     check(rules)
+    refuse_options(rules, "duel", exact_tricks=exact_tricks)  # exact_playouts: none here
     a, b = policy_of(policy_a, rules), policy_of(policy_b, rules)
     inference_id(inference, rules, a, b)
     samples = search_of(rules, samples_per_move, a, b)

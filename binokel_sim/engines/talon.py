@@ -19,9 +19,10 @@ import numpy as np
 
 from binokel_sim import expert_play
 from binokel_sim.cards import N_PLANES, N_RANKS, N_SUITS, N_TYPES, counts_to_planes
-from binokel_sim.constants import SAMPLES_PER_MOVE
+from binokel_sim.constants import EXACT_TRICKS, SAMPLES_PER_MOVE
 from binokel_sim.engines.policies import (
     check_samples_per_move,
+    exact_tricks_of,
     inference_id,
     policy_id,
     policy_kinds,
@@ -70,6 +71,13 @@ def sampling_plays(rules: Rules) -> bool:
     solver's (:func:`binokel_sim.engines.policies.solver_plays`), with more by sampling
     (``kernels/strict/sampling.py``)."""
     return rules.strict != "always" and (rules.players > 2 or solver_plays(rules))
+
+
+def exact_playouts(rules: Rules) -> bool:
+    """The sampling policy's phase-2 play-outs of three or four players can solve their last
+    tricks exactly (``duel --exact-tricks``; ``kernels/strict/tricks.py`` strict_rollout); with
+    two players phase 2 is the solver's already."""
+    return rules.players > 2
 
 
 def expert_plays(rules: Rules) -> bool:
@@ -190,11 +198,12 @@ def outputs(**arrays) -> TalonOuts:
 
 def game_bundle(samples_per_move: int, *, infer: int = INFER_FULL, n_sides: int = 0,
                 policy_a: int = 0, policy_b: int = 0, target: int = 0,
-                max_deals: int = 0) -> TalonGame:
+                max_deals: int = 0, exact: tuple[int, int] = (EXACT_TRICKS, EXACT_TRICKS)
+                ) -> TalonGame:
     """The run's :class:`~binokel_sim.kernels.talon.deals.TalonGame` (ints; 0 where the run has
-    no contest)."""
+    no contest; ``exact``: A's and B's tricks left solved exactly in phase 2's play-outs)."""
     return TalonGame(int(n_sides), int(policy_a), int(policy_b), int(target), int(max_deals),
-                     int(infer), int(samples_per_move))
+                     int(infer), int(samples_per_move), int(exact[0]), int(exact[1]))
 
 
 def run_blocks(mode: int, deck: np.ndarray, table: TalonTable, seats: np.ndarray, run: Run,
@@ -266,25 +275,31 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
                    threads: int | None = None, progress: Progress | None = None,
                    first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
-                   inference: str = "full") -> np.ndarray:
+                   inference: str = "full",
+             exact_tricks: tuple[int, int] | None = None) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn: every seat for three players, each partnership for four-hand-72), float64
     (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the deals ``first_deal ..``
     of a longer run; ``samples_per_move``: the sampling policy's deals per card decision;
     ``inference``: what its phase-2 deals respect (``engines.policies.inference_id``: no
-    declarer here)."""
+    declarer here); ``exact_tricks``: A's and B's tricks left that their phase-2 play-outs
+    solve exactly (``engines.policies.exact_tricks_of``; three and four players: with two,
+    phase 2 is the solver's)."""
     check(rules)
+    if not exact_playouts(rules):
+        refuse_options(rules, "duel", exact_tricks=exact_tricks)
     check_run(deals, seed)
     check_samples_per_move(samples_per_move)
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     infer = inference_id(inference, rules, a, b)
+    exact = exact_tricks_of(exact_tricks, a, b)
     plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(a, b),
                     threads=threads, row_bytes=8)
     table = family_tables(rules)
     deck = compile_tables(rules).deck
     sides = sides_of(rules)
     game = game_bundle(samples_per_move, infer=infer, n_sides=int(sides.max()) + 1,
-                       policy_a=a, policy_b=b)
+                       policy_a=a, policy_b=b, exact=(int(exact[0]), int(exact[1])))
     diff = np.empty(deals, dtype=np.float64)
     for run, s in plan.steps(progress):
         run_blocks(MODE_DUEL, deck, table, sides, run, game, outputs(diff=diff[s]))

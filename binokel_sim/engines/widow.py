@@ -78,6 +78,12 @@ def sampling_plays(rules: Rules) -> bool:
     return True
 
 
+def exact_playouts(rules: Rules) -> bool:
+    """The sampling policy's play-outs are the heuristic's to the end (no ``duel
+    --exact-tricks`` yet)."""
+    return False
+
+
 def expert_plays(rules: Rules) -> bool:
     """The ``expert`` policy plays a widow game whose knobs are fitted
     (``binokel_sim/expert_play.json``): it bids by the heuristic's table read ``bid_shift``
@@ -326,7 +332,8 @@ def run_play(rules: Rules, deals: int, seed: int, policy: str, threads: int | No
 def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
              threads: int | None = None, progress: Progress | None = None,
              first_deal: int = 0, samples_per_move: int = SAMPLES_PER_MOVE,
-             inference: str = "full") -> np.ndarray:
+             inference: str = "full",
+             exact_tricks: tuple[int, int] | None = None) -> np.ndarray:
     """Per deal, A's side score minus the B sides' mean, averaged over the seatings (A on each
     side in turn, auction included: every deal played ``n_sides`` times from the same cards),
     float64 (deals,). ``first_deal`` (a multiple of ``GAME_BLOCK``) gives the
@@ -334,6 +341,7 @@ def run_duel(rules: Rules, policy_a: str, policy_b: str, deals: int, seed: int,
     per card decision; ``inference``: what its deals respect (``engines.policies.inference_id``;
     the soloist is the declarer)."""
     check(rules)
+    refuse_options(rules, "duel", exact_tricks=exact_tricks)  # exact_playouts: none here
     a, b = policy_id(policy_a, rules), policy_id(policy_b, rules)
     plan = plan_run(deals, seed, first=first_deal, block=GAME_BLOCK, slow=sampled(a, b),
                     threads=threads, row_bytes=8)

@@ -11,7 +11,7 @@ planes (uint32[4], thermometer code, see :mod:`binokel_sim.cards`); cards are re
 import numpy as np
 
 from binokel_sim.constants import NO_TRUMP
-from binokel_sim.kernels.bits import SUIT_MASK, above
+from binokel_sim.kernels.bits import SUIT_MASK, above, either
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.options import njit
 
@@ -109,6 +109,27 @@ def _wins_over():
 
 
 WINS_OVER = _wins_over()  # a constant of every compiled kernel: the card types are fixed (24)
+
+
+@njit
+def takes(trump, c):
+    """The cards that would take the trick from ``c`` (:data:`WINS_OVER`)."""
+    return WINS_OVER[(trump * 24 + c) & 127]
+
+
+@njit
+def must_head(held, led_block, trump_block, wins):
+    """The must-head obligation (:func:`binokel_sim.kernels.play.legal_under`) with the trick
+    followed as ``wins`` (:func:`takes` of the card holding it): the pool is the led suit, else
+    the trumps, else the hand, and of the pool the cards that would take the trick when there
+    are any. The pool meets ``wins`` exactly in the cards above the winning card in its suit, or
+    in every trump when a trump pool meets an untrumped trick (every trump then takes it), so
+    the cards are legal_under's."""
+    follow = held & led_block
+    trumps = held & trump_block
+    pool = either(follow != 0, follow, either(trumps != 0, trumps, held))
+    higher = pool & wins
+    return either(higher != 0, higher, pool)
 
 
 @njit

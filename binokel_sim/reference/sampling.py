@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from binokel_sim.cards import N_TYPES, type_rank, type_suit
 from binokel_sim.meld_rules import shown_cards
+from binokel_sim.reference import endgame
 from binokel_sim.reference.core import Stream, inferring
 from binokel_sim.reference.play import (
     Trick,
@@ -87,10 +88,21 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
     play.expert_knobs`); ``hands``, ``voids`` consumed. Play points of the pairs from trick ``k``
     on, the last trick's bonus included. The expert's knowledge of who may hold what (its knob
     ``infer``) starts from nothing at trick ``k``'s first card played here."""
+    points, leader = heuristic_until(rules, hands, leader, trick, k, n_tricks, n_tricks, trump,
+                                     bidder, voids, knobs)
+    points[leader % 2] += rules.last_trick
+    return points
+
+
+def heuristic_until(rules: Rules, hands: list[list[int]], leader: int, trick: list[int], k: int,
+                    stop: int, n_tricks: int, trump: int, bidder: int, voids: set,
+                    knobs: dict[str, int] | None = None) -> tuple[list[int], int]:
+    """:func:`heuristic_rest`'s tricks ``k .. stop - 1`` only, no bonus: the pairs' play points
+    and the seat to lead trick ``stop``."""
     counters = {t for t in range(N_TYPES) if rules.rank_points[type_rank(t)] > 0}
     points = [0, 0]
     excluded: list[set[int]] = [set() for _ in range(4)]
-    for j in range(k, n_tricks):
+    for j in range(k, stop):
         cards = list(trick) if j == k else []
         for i in range(len(cards), 4):
             seat = (leader + i) % 4
@@ -106,8 +118,7 @@ def heuristic_rest(rules: Rules, hands: list[list[int]], leader: int, trick: lis
             cards.append(card)
         leader = (leader + trick_winner(cards, trump)) % 4
         points[leader % 2] += _points(rules, cards)
-    points[leader % 2] += rules.last_trick
-    return points
+    return points, leader
 
 
 def heuristic_playout_deals(rules: Rules, n_deals: int, seed: int, block_size: int,
@@ -135,13 +146,17 @@ def heuristic_bid_samples(rules: Rules, counts: list[int], n_samples: int, seed:
 def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[int], leader: int,
                   trick: list[int], k: int, n_tricks: int, trump: int, bidder: int, voids: set,
                   excluded: list[set], played: list[int], shown: list[list[int]],
-                  played_by: list[list[int]], n_samples: int, stream: Stream) -> int:
+                  played_by: list[list[int]], n_samples: int, stream: Stream,
+                  exact: int = 0) -> int:
     """The sampling policy's card: ``n_samples`` deals of the cards ``seat`` cannot see, each
     other seat getting the cards it showed in meld and has not played since and as many more
     as it holds, only of types not in its ``excluded`` set (the sampler's twin, the same
     stream);
-    per deal every legal type played and the deal finished by :func:`heuristic_rest`; the type
-    with the highest total of the seat's side's points, the lowest type on a tie."""
+    per deal every legal type played and the deal finished by :func:`heuristic_rest`, or with
+    ``exact`` above 0 by the heuristic until ``exact`` tricks are left and then by plain minimax
+    (:func:`binokel_sim.reference.endgame.value`; within the last ``exact`` tricks every card
+    is valued so, :func:`~binokel_sim.reference.endgame.move_values`); the type with the
+    highest total of the seat's side's points, the lowest type on a tie."""
     if len(legal) == 1:
         return legal[0]
     deck = rules.deck_counts()
@@ -152,12 +167,20 @@ def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[i
     allowed = [sum(1 << t for t in range(N_TYPES) if t not in excluded[s]) for s in others]
     capacity = [sum(hands[s]) - sum(held[s]) for s in others]
     totals = dict.fromkeys(legal, 0)
+    card_points = [rules.rank_points[type_rank(t)] for t in range(N_TYPES)]
+    ours = {s for s in range(4) if s % 2 == seat % 2}
     memo: dict = {}
     for _ in range(n_samples):
         split = sample_counts(pool, allowed, capacity, stream, memo)
         sample = [list(h) for h in hands]
         for g, s in enumerate(others):
             sample[s] = [split[g][t] + held[s][t] for t in range(N_TYPES)]
+        if exact and n_tricks - k <= exact:
+            values = endgame.move_values(sample, leader, list(trick), trump, card_points,
+                                         rules.last_trick, ours)
+            for card in legal:
+                totals[card] += values[card]
+            continue
         for card in sorted(legal):
             copy = [list(h) for h in sample]
             cards = list(trick)
@@ -165,15 +188,22 @@ def sampling_card(rules: Rules, hands: list[list[int]], seat: int, legal: list[i
             if cards:
                 _shows_voids(rest_voids, seat, card, type_suit(cards[0]), trump)
             copy[seat][card] -= 1
-            points = heuristic_rest(rules, copy, leader, cards + [card], k, n_tricks, trump,
-                                    bidder, rest_voids)
-            totals[card] += points[seat % 2]
+            if not exact:
+                points = heuristic_rest(rules, copy, leader, cards + [card], k, n_tricks, trump,
+                                        bidder, rest_voids)
+                totals[card] += points[seat % 2]
+                continue
+            stop = max(k + 1, n_tricks - exact)
+            points, lead = heuristic_until(rules, copy, leader, cards + [card], k, stop,
+                                           n_tricks, trump, bidder, rest_voids)
+            totals[card] += points[seat % 2] + endgame.value(
+                copy, lead, [], trump, card_points, rules.last_trick, ours)
     return min(legal, key=lambda c: (-totals[c], c))
 
 
 def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
-               policies: list[str], n_samples: int, stream: Stream, inference: str = "full"
-               ) -> tuple[tuple[int, int], list[Trick]]:
+               policies: list[str], n_samples: int, stream: Stream, inference: str = "full",
+               exact: int = 0) -> tuple[tuple[int, int], list[Trick]]:
     """Twin of ``kernels.partnership.sampling.play_known``: every trick, each seat its policy
     (:data:`RANDOM`, :data:`HEURISTIC`, :data:`EXPERT`, :data:`SAMPLING`), the bid winner
     ``leader`` leading the
@@ -210,7 +240,7 @@ def play_known(rules: Rules, hands: list[list[int]], leader: int, trump: int,
                 seen = excluded if inferring(inference, seat, bidder) else [set()] * 4
                 card = sampling_card(rules, hands, seat, legal, leader, cards, k, n_tricks,
                                      trump, bidder, voids, seen, played, shown, played_by,
-                                     n_samples, stream)
+                                     n_samples, stream, exact)
             if cards:
                 excluded[seat] |= excluded_after(card, cards, trump)
                 _shows_voids(voids, seat, card, led, trump)

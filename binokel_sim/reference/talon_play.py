@@ -31,6 +31,7 @@ from binokel_sim.cards import (
     type_rank,
     type_suit,
 )
+from binokel_sim.reference import endgame
 from binokel_sim.reference.core import (
     Stream,
     block_streams,
@@ -498,9 +499,9 @@ def random_declare(pick):
     return declare
 
 
-def play_on(deal: Deal) -> None:
-    """Play the deal to its end with the heuristic on every seat."""
-    total = deal.phase1 + deal.rules.hand_size
+def play_on(deal: Deal, stop: int | None = None) -> None:
+    """Play the deal to its end (or up to trick ``stop``) with the heuristic on every seat."""
+    total = deal.phase1 + deal.rules.hand_size if stop is None else stop
     while deal.k < total:
         while len(deal.trick) < deal.rules.players:
             play_card(deal, heuristic_choice(deal))
@@ -536,6 +537,16 @@ def side_value(deal: Deal, seat: int) -> int:
     points = [sum(deal.card_points[s] + deal.meld_points[s] for s in side) for side in sides]
     own = next(i for i, side in enumerate(sides) if seat in side)
     return (len(sides) - 1) * points[own] - sum(points[i] for i in range(len(sides)) if i != own)
+
+
+def _solved_value(sample: Deal, seat: int, mine: int, rest: int) -> int:
+    """:func:`side_value` of a solved ending from the trick in play: ``mine`` of the ``rest``
+    to the seat (for its side), the others to the seat after it (the other side)."""
+    scored = clone(sample)
+    scored.card_points = [0] * sample.rules.players
+    scored.card_points[seat] += mine
+    scored.card_points[(seat + 1) % sample.rules.players] += rest - mine
+    return side_value(scored, seat)
 
 
 def clone(deal: Deal) -> Deal:
@@ -629,15 +640,22 @@ def strict_view(deal: Deal, seat: int, inference: str = "full"
 
 
 def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
-                           inference: str = "full") -> int:
+                           inference: str = "full", exact: int = 0) -> int:
     """The sampling seat's card in a phase-2 trick of three or four players: ``n_samples``
     deals of what it cannot see by the constrained sampler's twin (known copies placed, the rest
     only to seats not excluded from their type; one 53-bit draw per type with copies to place),
-    every legal type played on each and the deal finished by the heuristic; the best total of
+    every legal type played on each and the deal finished by the heuristic (with ``exact``
+    above 0: until ``exact`` tricks are left, solved by plain minimax for the seat's side,
+    :func:`binokel_sim.reference.endgame.value`; within them every card valued so,
+    :func:`~binokel_sim.reference.endgame.move_values`); the best total of
     :func:`side_value` over the points from this trick on (the last trick's bonus included) among
     the types still in the race (:func:`race_survivors`, as in phase 1), the lowest type on a
     tie. A single legal type is played without sampling."""
     rules, seat = deal.rules, deal.seat()
+    total = deal.phase1 + rules.hand_size
+    card_points = [rules.rank_points[type_rank(t)] for t in range(N_TYPES)]
+    ours = next((set(pair) for pair in rules.partnerships if seat in pair), {seat}) \
+        if rules.partnerships else {seat}
     legal = sorted(deal.legal())
     if len(legal) == 1:
         return legal[0]
@@ -656,13 +674,33 @@ def strict_sampling_choice(deal: Deal, n_samples: int, stream: Stream,
         sample.meld_points = [0] * rules.players
         for g, s in enumerate(others):
             sample.hands[s] = fresh_hand([split[g][t] + deal.known[s][t] for t in range(N_TYPES)])
+        if exact and total - deal.k <= exact:
+            held = [hand_counts(h) for h in sample.hands]
+            after = endgame.move_values(held, sample.leader, list(sample.trick), sample.trump,
+                                        card_points, rules.last_trick, ours)
+            rest = sum(card_points[t] for t in sample.trick) + rules.last_trick + sum(
+                card_points[t] * n for h in held for t, n in enumerate(h))
+            for card in alive:
+                values[card].append(_solved_value(sample, seat, after[card], rest))
+            alive = race_survivors(alive, values, n_samples, zone)
+            if len(alive) == 1:
+                break
+            continue
         for card in alive:
             trial = clone(sample)
             play_card(trial, card)
             while len(trial.trick) < rules.players:
                 play_card(trial, heuristic_choice(trial))
             end_trick(trial, heuristic_declare)
-            play_on(trial)
+            play_on(trial, max(deal.k + 1, total - exact) if exact else None)
+            if trial.k < total:
+                held = [hand_counts(h) for h in trial.hands]
+                mine = endgame.value(held, trial.leader, [], trial.trump, card_points,
+                                     rules.last_trick, ours)
+                rest = rules.last_trick + sum(card_points[t] * n for h in held
+                                              for t, n in enumerate(h))
+                trial.card_points[seat] += mine
+                trial.card_points[(seat + 1) % rules.players] += rest - mine
             values[card].append(side_value(trial, seat))
         alive = race_survivors(alive, values, n_samples, zone)
         if len(alive) == 1:
@@ -686,7 +724,7 @@ def new_deal(rules: Rules, counts: list[list[int]], talon: list[int], dealer: in
 
 
 def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream,
-                inference: str = "full") -> int:
+                inference: str = "full", exact: int = 0) -> int:
     """The card of the seat to play by ``policy``: ``random`` (one draw when two or more types
     are legal), ``heuristic``, or ``sampling`` (phase 1; phase 2 of three or four players, its
     deals respecting the play's inferences as ``inference`` says)."""
@@ -696,12 +734,12 @@ def choose_card(deal: Deal, policy: str, pick, n_samples: int, stream: Stream,
     if policy == "sampling" and deal.k < deal.phase1:
         return sampling_choice(deal, n_samples, stream)
     if policy == "sampling" and deal.rules.players > 2:
-        return strict_sampling_choice(deal, n_samples, stream, inference)
+        return strict_sampling_choice(deal, n_samples, stream, inference, exact)
     return heuristic_choice(deal, expert=policy == "expert")
 
 
 def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block_size: int,
-               n_samples: int = 1, inference: str = "full") -> list[dict]:
+               n_samples: int = 1, inference: str = "full", exact: int = 0) -> list[dict]:
     """Deals ``0 .. n_deals - 1`` (dealer ``d % players``) with ``policies[seat]`` on each seat,
     from the kernel's streams: records as :mod:`binokel_sim.records.talon` makes them (``deal``
     and the tricks; with a ``sampling`` seat of two players only phase 1's tricks)."""
@@ -716,7 +754,7 @@ def play_deals(rules: Rules, policies: list[str], n_deals: int, seed: int, block
         while deal.k < total:
             while len(deal.trick) < rules.players:
                 play_card(deal, choose_card(deal, policies[deal.seat()], pick, n_samples, stream,
-                                            inference))
+                                            inference, exact))
             winner = (deal.leader + trick_winner(deal.trick, deal.trump)) % rules.players
             declare = random_declare(pick) if policies[winner] == "random" else \
                 heuristic_declare

@@ -20,7 +20,9 @@ The drivers' contracts are named bundles (issue 51), each field documented here 
 - :data:`Seats`: ``policies`` int64, the policy id per seat (4,) for ``play_blocks`` and the bid
   samples, ``[A, B]`` (2,) for the duel and the match; ``n_samples``, the sampling policy's deals
   per decision; ``infer``, what its deals respect
-  (:data:`~binokel_sim.kernels.knowledge.INFERENCE`); ``show_rows``, the meld sets shown
+  (:data:`~binokel_sim.kernels.knowledge.INFERENCE`); ``exact`` int64, beside each entry of
+  ``policies``, the tricks left from which that sampling policy's play-outs are solved exactly
+  (0: played out by the heuristic to the end); ``show_rows``, the meld sets shown
   (``games.show_rows``), None when no seat samples (:func:`sampler_of`).
 - the run, :class:`~binokel_sim.kernels.runs.Run` (``n_items`` is read from the outputs' rows).
 - :data:`DealRecords` (``play_blocks``' output rows): ``hands`` uint32 (n, 4, 4) as dealt;
@@ -81,7 +83,7 @@ from binokel_sim.kernels.sampler import group_planes, sample_counts
 PartnershipTable = namedtuple("PartnershipTable", [
     "deck", "kt", "trump_need", "ladder", "play_w", "bid_table", "card_points", "last_trick",
     "min_meld", "min_play", "tune"])
-Seats = namedtuple("Seats", ["policies", "n_samples", "infer", "show_rows"])
+Seats = namedtuple("Seats", ["policies", "n_samples", "infer", "exact", "show_rows"])
 DealRecords = namedtuple("DealRecords", [
     "hands", "info", "melds", "bid_seats", "bid_values", "trick_cards", "trick_leaders",
     "trick_winners"])
@@ -133,12 +135,14 @@ def pair_melds(melds, bidder, trump):
 
 
 @njit
-def sampler_of(deck, n_samples, infer, active):
+def sampler_of(deck, n_samples, infer, exact, active):
     """The sampling policy's inputs for one block
     (:data:`~binokel_sim.kernels.partnership.sampling.Sampler`), the ``sampler`` argument of
     :func:`play_and_score` and :func:`play_scores`: ``n_samples``, ``infer`` (what its deals
-    respect, :data:`~binokel_sim.kernels.knowledge.INFERENCE`), the deck's counts per type, its
-    scratch and trick arrays. ``active``: some seat plays the policy (otherwise ``n_samples`` is
+    respect, :data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``exact`` int64 (4,) (per seat
+    the tricks left solved exactly, :func:`~binokel_sim.kernels.partnership.sampling.rollout`;
+    :func:`seated` of the drivers' ``Seats.exact``), the deck's
+    counts per type, its scratch and trick arrays. ``active``: some seat plays the policy (otherwise ``n_samples`` is
     0 and the scratch a stub, and every play goes the fast way).
 
     The drivers' ``show_rows`` (:data:`Seats`) is None when no seat
@@ -149,10 +153,29 @@ def sampler_of(deck, n_samples, infer, active):
     counts = np.zeros(24, dtype=np.int64)
     for c in deck:
         counts[c] += 1
-    return Sampler(n_samples if active else 0, np.int64(infer), counts,
-                   sampling_scratch(hand, active),
+    return Sampler(n_samples if active else 0, np.int64(infer), exact, counts,
+                   sampling_scratch(hand, active, exact),
                    Tricks(np.empty((hand, N_SEATS), dtype=np.int64),
                           np.empty(hand, dtype=np.int64), np.empty(hand, dtype=np.int64)))
+
+
+@njit
+def seated(exact, a_first):
+    """Per seat the tricks left solved exactly (:func:`sampler_of`'s ``exact``): ``exact`` as
+    the drivers' :data:`Seats` give it, one per seat (4,), or ``[A, B]`` (2,) with A on seats
+    0 and 2 when ``a_first``, else on 1 and 3."""
+    if exact.shape[0] == N_SEATS:
+        return exact.copy()
+    a, b = (exact[0], exact[1]) if a_first else (exact[1], exact[0])
+    return np.array([a, b, a, b], dtype=np.int64)
+
+
+@njit
+def reseated(sampler, exact):
+    """``sampler`` with ``exact`` (int64 (4,)) per seat: the other seating of a duel's or a
+    match's deal shares the scratch."""
+    return Sampler(sampler.n_samples, sampler.infer, exact, sampler.deck_counts,
+                   sampler.scratch, sampler.tricks)
 
 
 @njit
@@ -267,7 +290,8 @@ def play_blocks(table, seats, run, out, share):
     block_size = run.block_size
     for b in range(share[0], share[1]):
         state, work = block_start(deck, run.seed, run.first_block + b)
-        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
+        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, seated(seats.exact, True),
+                             active)
         hands = np.empty((N_SEATS, 4), dtype=np.uint32)
         limits = np.empty(N_SEATS, dtype=np.int64)
         trumps = np.empty(N_SEATS, dtype=np.int64)
@@ -336,7 +360,9 @@ def duel_blocks(table, seats, run, diff_out, share):
         state, work = block_start(deck, run.seed, run.first_block + b)
         (hands, melds, limits, trumps, calls_seats, calls_values) = _scratch()
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
-        sampler = sampler_of(deck, seats.n_samples, seats.infer, active)
+        sampler = sampler_of(deck, seats.n_samples, seats.infer, seated(seats.exact, True),
+                             active)
+        sampler_b = reseated(sampler, seated(seats.exact, False))
         for d in range(b * block_size, min(n_deals, (b + 1) * block_size)):
             deal_seats(work, 0, hand, state, hands)
             dealer = (run.first_deal + d) % N_SEATS
@@ -351,7 +377,7 @@ def duel_blocks(table, seats, run, diff_out, share):
                                                      margins_b)
             copy_planes(hands, flat)
             t0, t1 = play_scores(flat, Contract(bidder, bid, trump), melds, b_first, mode_b,
-                                 seats_b, state, play_b, table, sampler, show_rows)
+                                 seats_b, state, play_b, table, sampler_b, show_rows)
             diff_out[d] = (s0 - s1) + (t1 - t0)
 
 
@@ -622,7 +648,8 @@ def bid_sample_blocks(table, seats, run, bid_hand, known, auction_known, out, ge
                 deck[k] = t
                 k += 1
     for b in range(share[0], share[1]):
-        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
+        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, seated(seats.exact, True),
+                             active)
         bid_block(bid_hand, table, seats, mode, heuristic_seats, play, run, b, known,
                   auction_known, out, sampler, seats.show_rows, rows, general)
 
@@ -667,7 +694,9 @@ def match_blocks(table, seats, target, max_deals, run, games_out, share):
         (hands, melds, limits, trumps, calls_seats, calls_values) = _scratch()
         flat = np.empty(N_SEATS * 4, dtype=np.uint32)
         seat_policies = np.empty(N_SEATS, dtype=np.int64)
-        sampler = sampler_of(deck, seats.n_samples, INFER_FULL, active)
+        sampler_a = sampler_of(deck, seats.n_samples, INFER_FULL, seated(seats.exact, True),
+                               active)
+        sampler_b = reseated(sampler_a, seated(seats.exact, False))
         totals = np.zeros(2, dtype=np.int64)
         margins = np.empty(N_SEATS, dtype=np.int64)
         for g in range(b * block_size, min(n_games, (b + 1) * block_size)):
@@ -690,7 +719,8 @@ def match_blocks(table, seats, target, max_deals, run, games_out, share):
                 copy_planes(hands, flat)
                 score0, score1 = play_scores(flat, Contract(bidder, bid, trump), melds,
                                              seat_policies, mode, heuristic_seats, state, play,
-                                             table, sampler, show_rows)
+                                             table, sampler_a if side_a == 0 else sampler_b,
+                                             show_rows)
                 totals[0] += score0
                 totals[1] += score1
                 deals += 1

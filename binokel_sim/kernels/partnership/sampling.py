@@ -10,7 +10,9 @@ constrained sampler (:mod:`binokel_sim.kernels.sampler`, uniform over the deals 
 those). Not conditioned on: that a seat holds no meld it did not show
 (docs/rules.md, "Sampling policy and inference", says why). On every sample it tries every legal
 card type: the card is played, the trick is completed and the deal played to its end with the
-heuristic on every seat (:func:`~binokel_sim.kernels.partnership.tricks.play_from`). It plays the
+heuristic on every seat (:func:`~binokel_sim.kernels.partnership.tricks.play_from`; with exact
+play-outs, ``duel --exact-tricks``, only until the last ``Sampler.exact`` tricks, which the shared
+endgame search solves). It plays the
 card type with
 the highest total of its side's card points over the samples (the same samples for every card: the
 comparison is paired), the lowest type on a tie. (Playing for the deal's score instead, contract and
@@ -21,13 +23,17 @@ The bundles (issue 51), each field documented once:
 
 - :data:`Sampler` (one block's, ``deals.sampler_of``): ``n_samples`` (deals per decision; 0
   when no seat samples), ``infer`` (:data:`~binokel_sim.kernels.knowledge.INFERENCE`: whether
-  the deals respect what the plays excluded), ``deck_counts`` int64 (24,) (the deck),
-  ``scratch`` (:data:`Scratch`) and ``tricks`` (trick records for the drivers that keep none,
+  the deals respect what the plays excluded), ``exact`` int64 (4,) (per seat the tricks left
+  that its play-outs solve exactly, :func:`rollout`; 0: none), ``deck_counts`` int64 (24,) (the
+  deck), ``scratch`` (:data:`Scratch`) and ``tricks`` (trick records for the drivers that keep none,
   :data:`~binokel_sim.kernels.partnership.tricks.Tricks`).
 - :data:`Scratch` (:func:`sampling_scratch`): the sampler's ``ways`` table, the sample's
   ``split``, its planes ``sample``, a play-out's planes ``work``, the ``totals`` per card
   type, the ``pool``, the ``allowed`` masks, the ``capacity`` and per other seat the shown
-  cards it still holds (``held``).
+  cards it still holds (``held``); the exact endgames' ``endgame`` scratch
+  (:class:`~binokel_sim.kernels.strict.endgame.EndgameScratch`), the ``sides`` int64 (2, 4)
+  (row ``p``: 1 for the seats of pair ``p``) and the ``values`` int64 (24,) of one sample's
+  cards (:func:`exact_values`).
 - :data:`Knowledge` (:func:`table_knowledge`, updated in place as the cards are played): per
   seat the types ``excluded`` by its plays int64 (4,); the cards ``played`` int64 (24,); per
   seat the cards it played, ``played_by``, and the meld cards it ``shown`` int64 (4, 24) (a shown
@@ -75,38 +81,65 @@ from binokel_sim.kernels.policies import (
     random_pick,
 )
 from binokel_sim.kernels.sampler import count_ways, group_planes, sample_counts
+from binokel_sim.kernels.strict.endgame import (
+    LEAF_TT_BITS,
+    EndgameTable,
+    endgame_moves,
+    endgame_scratch,
+    endgame_value,
+)
+from binokel_sim.kernels.strict.tricks import Trick as Position
+from binokel_sim.kernels.strict.tricks import takes
 
 ALL_HEURISTIC = (1 << N_SEATS) - 1
 
-Sampler = namedtuple("Sampler", ["n_samples", "infer", "deck_counts", "scratch", "tricks"])
+Sampler = namedtuple("Sampler", ["n_samples", "infer", "exact", "deck_counts", "scratch",
+                                 "tricks"])
 Scratch = namedtuple("Scratch", ["ways", "split", "sample", "work", "totals", "pool", "allowed",
-                                 "capacity", "held"])
+                                 "capacity", "held", "endgame", "sides", "values"])
 Knowledge = namedtuple("Knowledge", ["excluded", "played", "played_by", "shown", "cards"])
 Spot = namedtuple("Spot", ["seat", "leader", "position", "k", "n_tricks", "trump", "bidder",
                            "voids"])
 
 
 @njit
-def sampling_scratch(hand, active):
+def sampling_scratch(hand, active, exact):
     """The sampling policy's working arrays (:data:`Scratch`) for hands of ``hand`` cards: the
     sampler's ``ways`` table (float64 (25, h + 1, h + 1, h + 1), some 1.9 MB for 20 cards; a
-    stub when not ``active``) and the rest."""
+    stub when not ``active``), the exact endgames' scratch (a stub unless ``active`` and some
+    seat's ``exact`` (int64 (4,), tricks) is above 0) and the rest."""
     size = hand + 1 if active else 1
+    sides = np.zeros((2, N_SEATS), dtype=np.int64)
+    for seat in range(N_SEATS):
+        sides[seat & 1, seat] = 1
     return Scratch(np.empty((N_TYPES + 1, size, size, size)),
                    np.empty((4, N_TYPES), dtype=np.int64),
                    np.empty(N_SEATS * 4, dtype=np.uint32), np.empty(N_SEATS * 4, dtype=np.uint32),
                    np.empty(N_TYPES, dtype=np.int64), np.empty(N_TYPES, dtype=np.int64),
                    np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-                   np.zeros((3, N_TYPES), dtype=np.int64))
+                   np.zeros((3, N_TYPES), dtype=np.int64),
+                   endgame_scratch(LEAF_TT_BITS if active and exact.max() > 0 else 0), sides,
+                   np.zeros(N_TYPES, dtype=np.int64))
 
 
 @njit
-def rollout(work, spot, card, cards, play):
+def exact_table(play, seat, trump, scratch):
+    """The exact endgame's :class:`~binokel_sim.kernels.strict.endgame.EndgameTable` for
+    ``seat``'s side: its card points, every hand known."""
+    side = scratch.sides[seat & 1]
+    return EndgameTable(play.card_points, np.int64(play.last_trick), side, side, False,
+                        np.int64(trump))
+
+
+@njit
+def rollout(work, spot, card, cards, play, exact, scratch):
     """``spot.seat``'s side's play points from trick ``spot.k`` on when it plays ``card`` as the
     ``spot.position``-th card of the trick (led by ``spot.leader``; ``cards[:position]`` are
     already in it) and every seat then plays the heuristic to the end of the deal (``play``:
-    the heuristic's :data:`~binokel_sim.kernels.partnership.tricks.PlayTable`). ``work`` (flat
-    planes, consumed) holds every hand as it is before ``card``."""
+    the heuristic's :data:`~binokel_sim.kernels.partnership.tricks.PlayTable`), or, with
+    ``exact`` above 0, until ``exact`` tricks are left, which are then solved exactly, every
+    hand known (:func:`~binokel_sim.kernels.strict.endgame.endgame_value`, ``scratch``'s
+    table). ``work`` (flat planes, consumed) holds every hand as it is before ``card``."""
     seat = spot.seat
     leader = spot.leader
     position = spot.position
@@ -145,10 +178,54 @@ def rollout(work, spot, card, cards, play):
                                          PLAY_HEURISTIC)
     side = seat & 1
     own = trick.points if (trick.win_seat & 1) == side else 0
-    rest0, rest1, _ = play_from(work, trick.win_seat, spot.k + 1, spot.n_tricks, spot.bidder,
-                                voids, trump, ALL_HEURISTIC, stream, play,
-                                Tricks(cards, cards, cards), PLAY_HEURISTIC, False)
-    return own + (rest1 if side else rest0)
+    n_tricks = spot.n_tricks
+    stop = max(spot.k + 1, n_tricks - exact) if exact > 0 else n_tricks
+    rest0, rest1, winner, _ = play_from(work, trick.win_seat, spot.k + 1, stop, n_tricks,
+                                        spot.bidder, voids, trump, ALL_HEURISTIC, stream, play,
+                                        Tricks(cards, cards, cards), PLAY_HEURISTIC, False)
+    own += rest1 if side else rest0
+    if stop < n_tricks:
+        own += endgame_value(work.reshape((N_SEATS, 4)),
+                             Position(np.int64(winner), np.int64(0), np.int64(-1), np.int64(0),
+                                      np.int64(-1), np.int64(winner), np.int64(0),
+                                      np.int64(stop)), n_tricks - stop,
+                             exact_table(play, seat, trump, scratch), scratch.endgame)
+    return own
+
+
+@njit
+def exact_values(sample, spot, legal, cards, play, scratch):
+    """Adds to ``scratch.totals`` each legal card type's exact value on ``sample`` (flat planes,
+    every hand as it is before ``spot.seat`` plays): the card points ``spot.seat``'s side takes
+    from the trick in play on, ``cards[:spot.position]`` on the table, with best play of every
+    seat, every hand known (:func:`~binokel_sim.kernels.strict.endgame.endgame_moves`)."""
+    trump = spot.trump
+    leader = spot.leader
+    led = np.int64(-1)
+    wins = np.int64(0)
+    win_card = np.int64(-1)
+    win_seat = leader
+    points = np.int64(0)
+    for i in range(spot.position):
+        c = cards[i]
+        points += play.card_points[c]
+        if i == 0:
+            led = c // 6
+        if i == 0 or (wins >> c) & 1:
+            wins = takes(trump, c)
+            win_card = c
+            win_seat = (leader + i) & 3
+    values = scratch.values
+    endgame_moves(sample.reshape((N_SEATS, 4)),
+                  Position(np.int64(leader), np.int64(spot.position), led, wins, win_card,
+                           np.int64(win_seat), points, np.int64(spot.k)),
+                  spot.n_tricks - spot.k, exact_table(play, spot.seat, trump, scratch),
+                  scratch.endgame, values)
+    m = legal
+    while m != 0:
+        c = lowest_bit(m)
+        m &= m - 1
+        scratch.totals[c] += values[c]
 
 
 @njit
@@ -194,6 +271,9 @@ def sampling_card(flat, spot, legal, knowledge, sampler, state, play):
         raise ValueError("sampling policy: no deal fits what the table knows")
     for q in range(4):
         sample[row + q] = flat[row + q]
+    # within the last ``exact`` tricks every card is valued exactly on each sample
+    exact = sampler.exact[seat]
+    solved = exact > 0 and spot.n_tricks - spot.k <= exact
     for _ in range(sampler.n_samples):
         sample_counts(pool, allowed, capacity, np.int64(3), ways, state, split)
         for g in range(3):
@@ -203,13 +283,16 @@ def sampling_card(flat, spot, legal, knowledge, sampler, state, play):
             sample[4 * s + 1] = q1
             sample[4 * s + 2] = q2
             sample[4 * s + 3] = q3
+        if solved:
+            exact_values(sample, spot, legal, knowledge.cards, play, scratch)
+            continue
         m = legal
         while m != 0:
             c = lowest_bit(m)
             m &= m - 1
             for q in range(N_SEATS * 4):
                 work[q] = sample[q]
-            totals[c] += rollout(work, spot, c, knowledge.cards, play)
+            totals[c] += rollout(work, spot, c, knowledge.cards, play, exact, scratch)
     best = -1
     best_total = -1
     m = legal

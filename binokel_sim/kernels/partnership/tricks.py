@@ -318,24 +318,30 @@ def play_tricks(flat, leader, trump, heuristic_seats, stream, play, tricks, mode
     when some seat plays the heuristic; the random policy picks with :func:`random_pick` (one
     bounded draw per card when at least two types are legal, as :func:`random_card`)."""
     leader &= 3
+    n_tricks = hand_cards(flat, leader)
     # voids: bit 4*seat + suit, the seat has shown out of the suit
-    return play_from(flat, leader, 0, hand_cards(flat, leader), leader, np.int64(0), trump,
-                     heuristic_seats, stream, play, tricks, mode, record)
+    play0, play1, _, stream = play_from(flat, leader, 0, n_tricks, n_tricks, leader,
+                                        np.int64(0), trump, heuristic_seats, stream, play,
+                                        tricks, mode, record)
+    return play0, play1, stream
 
 
 @njit(inline="always")
-def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats, stream, play,
-              tricks, mode, record):
-    """:func:`play_tricks` from trick ``k0`` of ``n_tricks`` on, ``leader`` to lead it, the bid
-    won by ``bidder`` and the voids ``voids`` shown so far (the sampling policy's play-outs
-    start mid-deal). Returns the play points of the tricks ``k0`` on, the last trick's included
-    (its winner is ``leader`` when no trick is left): ``(0+2, 1+3, stream)``."""
+def play_from(flat, leader, k0, stop, n_tricks, bidder, voids, trump, heuristic_seats, stream,
+              play, tricks, mode, record):
+    """:func:`play_tricks` from trick ``k0`` of ``n_tricks`` on, up to trick ``stop``
+    (excluded), ``leader`` to lead it, the bid won by ``bidder`` and the voids ``voids`` shown
+    so far (the sampling policy's play-outs start mid-deal, and with exact endgames stop
+    ``stop``'s tricks before the end). Returns the play points of the tricks ``k0 .. stop - 1``,
+    the last trick's bonus included when ``stop`` is ``n_tricks`` (its winner is ``leader``
+    when no trick is left), and the winner of the last trick played (``leader`` when none
+    is): ``(0+2, 1+3, winner, stream)``."""
     play0 = 0
     play1 = 0
     winner = leader
     trump_block = suit_block(trump)
     wins_row = (trump & 3) * 24
-    for k in range(k0, n_tricks):
+    for k in range(k0, stop):
         c, stream = lead_step(flat, leader, k, n_tricks, trump, bidder, voids, heuristic_seats,
                               play, stream, mode)
         if record:
@@ -361,10 +367,11 @@ def play_from(flat, leader, k0, n_tricks, bidder, voids, trump, heuristic_seats,
         play1 += trick.points * side
         play0 += trick.points * (1 - side)
         leader = winner
-    side = winner & 1
-    play1 += play.last_trick * side
-    play0 += play.last_trick * (1 - side)
-    return play0, play1, stream
+    if stop == n_tricks:
+        side = winner & 1
+        play1 += play.last_trick * side
+        play0 += play.last_trick * (1 - side)
+    return play0, play1, winner, stream
 
 
 @njit(inline="always")

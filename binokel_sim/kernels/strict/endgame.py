@@ -55,7 +55,7 @@ import numpy as np
 
 from binokel_sim.kernels.bits import RANK0, lowest_bit
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.play import suit_block
+from binokel_sim.kernels.play import must_head, suit_block, takes
 from binokel_sim.kernels.strict.solver import (  # the two-seat search's table and bounds
     INF,
     NO_CARD,
@@ -63,7 +63,6 @@ from binokel_sim.kernels.strict.solver import (  # the two-seat search's table a
     VALUE_MASK,
     table_slot,
 )
-from binokel_sim.kernels.strict.tricks import must_head, takes
 
 EndgameTable = namedtuple("EndgameTable", ["card_points", "last_trick", "ours", "scored",
                                            "tricks", "trump"])
@@ -84,16 +83,20 @@ count."""
 
 MAX_CARDS = 60  # physical cards held at the root: the key is the mask, shifted past the leader
 TT_BITS = 18  # endgame_scratch's table: 2**18 entries of three int64 (6 MB)
+LEAF_TT_BITS = 16  # a sampling decision's play-outs' table, one a block: 2**16 entries (1.5 MB)
 STAT_GEN = 0
 STAT_NODES = 1
 N_STATS = 2
 
 
-def endgame_scratch(tt_bits: int = TT_BITS) -> EndgameScratch:
-    """Fresh scratch for the search (a table of ``2**tt_bits`` entries)."""
+@njit
+def endgame_scratch(tt_bits=TT_BITS):
+    """Fresh scratch for the search (a table of ``2**tt_bits`` entries; a sampling decision's
+    play-outs keep one a block, :mod:`binokel_sim.kernels.partnership.sampling`)."""
     return EndgameScratch(np.zeros((4, 24), np.int64), np.zeros(4, np.int64),
                           np.zeros((MAX_CARDS + 1, 24), np.int64),
-                          np.zeros((1 << tt_bits, 3), np.int64), np.zeros(N_STATS, np.int64))
+                          np.zeros((np.int64(1) << tt_bits, 3), np.int64),
+                          np.zeros(N_STATS, np.int64))
 
 
 @njit

@@ -35,6 +35,7 @@ from binokel_sim.kernels.sampler import (
     BOUND_SOLOIST,
     N_BOUND,
 )
+from binokel_sim.kernels.strict.endgame import LEAF_TT_BITS, endgame_scratch
 from binokel_sim.kernels.strict.family import part_learn, side_value
 
 __all__ = [
@@ -51,16 +52,21 @@ __all__ = [
     "strict_view",
 ]
 
-Playout = namedtuple("Playout", ["points", "won", "heuristic", "stub3", "stub2"])
+Playout = namedtuple("Playout", ["points", "won", "heuristic", "stub3", "stub2", "endgame",
+                                 "ours", "values"])
 """A sampling decision's play-out arrays (:func:`~binokel_sim.kernels.strict.tricks.strict_rollout`,
 P seats): its ``points`` (P, 2) and tricks ``won`` (P,), the seats' policies ``heuristic`` (P,)
 (the heuristic's), and ``stub3``, ``stub2`` the placeholders of the trick records
-:func:`~binokel_sim.kernels.strict.tricks.play_strict` is given in a play-out. int64
-throughout."""
+:func:`~binokel_sim.kernels.strict.tricks.play_strict` is given in a play-out; for exact
+play-outs (``StrictKnowledge.exact``) the search's ``endgame`` scratch
+(:class:`~binokel_sim.kernels.strict.endgame.EndgameScratch`, a stub when no seat solves),
+``ours`` (P,) 1 for the deciding seat's side, and ``values`` (24,) a sample's exact value per
+card type. int64 throughout."""
 
 StrictKnowledge = namedtuple("StrictKnowledge", [
     "excluded", "known", "n_samples", "ways", "split", "pool", "allowed", "capacity", "bound",
-    "base", "work", "totals", "state", "playout", "infer", "race", "value", "cross", "family"])
+    "base", "work", "totals", "state", "playout", "infer", "race", "value", "cross", "family",
+    "exact"])
 """What the table knows in strict tricks, and the sampling decision's working arrays (small
 stubs unless the sampling policy plays, :func:`strict_knowledge`). Per seat (P seats):
 
@@ -81,15 +87,18 @@ stubs unless the sampling policy plays, :func:`strict_knowledge`). Per seat (P s
   (:func:`race_note`);
 - ``family``: the family's part (:mod:`binokel_sim.kernels.strict.family`; the widow games'
   knowledge, :class:`~binokel_sim.kernels.strict.family.NoPart` in the talon games), reached
-  only through the family stubs.
+  only through the family stubs;
+- ``exact`` int64 (P,): per seat the tricks left that its play-outs solve exactly (0: the
+  heuristic to the end; the driver sets it beside each seat's policy).
 """
 
 
 @njit
-def strict_knowledge(n_players, hand, n_samples, infer, active, race, family):
+def strict_knowledge(n_players, hand, n_samples, infer, active, race, family, exact):
     """The strict tricks' :class:`StrictKnowledge` (small stubs unless ``active``), with the
-    family's part ``family``, ``infer`` what the deals respect and ``race`` whether the decision
-    races its types."""
+    family's part ``family``, ``infer`` what the deals respect, ``race`` whether the decision
+    races its types and ``exact`` whether some seat's play-outs may solve their last tricks
+    (the search's table is a stub otherwise; every seat's ``exact`` starts at 0)."""
     p = n_players if active else 1
     size = hand + 1 if active else 1
     par = np.zeros(N_BOUND, dtype=np.int64)  # no bound until a family's part sets one (the
@@ -106,9 +115,11 @@ def strict_knowledge(n_players, hand, n_samples, infer, active, race, family):
         np.zeros(N_TYPES, dtype=np.int64), np.zeros(4, dtype=np.uint64),
         Playout(np.zeros((p, 2), dtype=np.int64), np.zeros(p, dtype=np.int64),
                 np.full(p, POLICY_HEURISTIC, dtype=np.int64), np.empty((0, 1, 1), dtype=np.int64),
-                np.empty((0, 1), dtype=np.int64)), np.int64(infer),
-        np.int64(race), np.zeros(N_TYPES, dtype=np.int64),
-        np.zeros((N_TYPES, N_TYPES), dtype=np.int64), family)
+                np.empty((0, 1), dtype=np.int64),
+                endgame_scratch(LEAF_TT_BITS if active and exact else 0),
+                np.zeros(p, dtype=np.int64), np.zeros(N_TYPES, dtype=np.int64)),
+        np.int64(infer), np.int64(race), np.zeros(N_TYPES, dtype=np.int64),
+        np.zeros((N_TYPES, N_TYPES), dtype=np.int64), family, np.zeros(p, dtype=np.int64))
 
 
 @njit

@@ -21,7 +21,7 @@ from binokel_sim.kernels.bits import either, kth_bit, lowest_bit, popcount
 from binokel_sim.kernels.deal import add_card
 from binokel_sim.kernels.knowledge import excluded_by, infers
 from binokel_sim.kernels.options import njit
-from binokel_sim.kernels.play import WINS_OVER, remove_card, suit_block
+from binokel_sim.kernels.play import must_head, remove_card, suit_block, takes
 from binokel_sim.kernels.policies import (
     POLICY_BOTTOM,
     POLICY_RANDOM,
@@ -55,6 +55,7 @@ from binokel_sim.kernels.strict.sampling import (
     race_zone,
     strict_view,
 )
+from binokel_sim.kernels.strict.endgame import EndgameTable, endgame_moves, endgame_value
 from binokel_sim.kernels.strict.solver_policy import solver_card
 
 StrictTable = namedtuple("StrictTable", ["copies", "pairs", "card_points", "counters",
@@ -80,15 +81,6 @@ int64 (n, H, P) (``cards[d, k, i]``), ``leaders`` and ``winners`` int64 (n, H); 
 when not ``on``."""
 
 
-TAKES = WINS_OVER  # the cards that take a trick from a card (tricks.WINS_OVER), by trump
-
-
-@njit
-def takes(trump, c):
-    """The cards that would take the trick from ``c`` (:data:`TAKES`)."""
-    return TAKES[(trump * 24 + c) & 127]
-
-
 @njit
 def trick_step(i, c, seat, trump, led, led_block, wins, win_card, win_seat):
     """The trick's state after ``seat`` played ``c`` as its ``i``-th card: ``(led, led_block,
@@ -101,21 +93,6 @@ def trick_step(i, c, seat, trump, led, led_block, wins, win_card, win_seat):
     if (wins >> c) & 1:
         return led, led_block, takes(trump, c), c, seat
     return led, led_block, wins, win_card, win_seat
-
-
-@njit
-def must_head(held, led_block, trump_block, wins):
-    """The must-head obligation (:func:`binokel_sim.kernels.play.legal_under`) with the trick
-    followed as ``wins`` (:func:`takes` of the card holding it): the pool is the led suit, else
-    the trumps, else the hand, and of the pool the cards that would take the trick when there
-    are any. The pool meets ``wins`` exactly in the cards above the winning card in its suit, or
-    in every trump when a trump pool meets an untrumped trick (every trump then takes it), so
-    the cards are legal_under's."""
-    follow = held & led_block
-    trumps = held & trump_block
-    pool = either(follow != 0, follow, either(trumps != 0, trumps, held))
-    higher = pool & wins
-    return either(higher != 0, higher, pool)
 
 
 @njit
@@ -245,11 +222,13 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
 
 
 @njit
-def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, playout):
+def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, playout, exact):
     """The points and tricks from trick ``trick.k`` on (``playout.points`` column 0 and
     ``playout.won``, the last trick's bonus included) when ``seat`` plays ``card`` as the
     ``trick.position``-th card of the :class:`Trick` (``played`` the planes of the cards played
-    before it) and every seat then plays the heuristic to the end of the deal. ``work`` (P, 4)
+    before it) and every seat then plays the heuristic to the end of the deal, or with
+    ``exact`` above 0 until ``exact`` tricks are left, which are solved exactly for ``seat``'s
+    side (:func:`exact_points`; the tricks of those are not counted). ``work`` (P, 4)
     holds every hand as it is before ``card`` and is consumed. ``playout`` is the
     :class:`~binokel_sim.kernels.strict.sampling.Playout`, not the whole knowledge: a call
     counts a reference to every array it is given, on entry and on exit, and this one runs
@@ -287,12 +266,61 @@ def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, play
     won[win_seat] += 1
     heuristic = StrictTable(table.copies, pairs, table.card_points, table.counters, last_trick,
                             None, np.int64(0), NoPart())
+    stop = max(k + 1, n_tricks - exact) if exact > 0 else n_tricks
     winner, _, _, _, _ = play_strict(
-        work, win_seat, k + 1, n_tricks, trump, playout.heuristic, np.int64(1), None, heuristic,
+        work, win_seat, k + 1, stop, trump, playout.heuristic, np.int64(1), None, heuristic,
         (g0, g1, g2, g3), (points, won),
         TrickRecord(False, 0, playout.stub3, playout.stub2, playout.stub2),
         (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)), None, None)
-    points[winner, 0] += last_trick
+    if stop == n_tricks:
+        points[winner, 0] += last_trick
+        return
+    ours = endgame_value(work, Trick(winner, np.int64(0), np.int64(-1), np.int64(0),
+                                     np.int64(-1), winner, np.int64(0), np.int64(stop)),
+                         n_tricks - stop, exact_table(table, trump, playout), playout.endgame)
+    exact_points(points, seat, ours, held_points(work, table.card_points) + last_trick)
+
+
+@njit
+def exact_table(table, trump, playout):
+    """The endgame search's :class:`~binokel_sim.kernels.strict.endgame.EndgameTable` for the
+    side ``playout.ours`` holds: card points, the last trick's bonus."""
+    return EndgameTable(table.card_points, np.int64(table.last_trick), playout.ours,
+                        playout.ours, False, np.int64(trump))
+
+
+@njit
+def side_of(ours, seat, pairs):
+    """Writes into ``ours`` 1 for the seats of ``seat``'s side (its partnership with ``pairs``,
+    else itself), 0 for the others."""
+    for s in range(ours.shape[0]):
+        ours[s] = 1 if s == seat or (pairs and ((s ^ seat) & 1) == 0) else 0
+
+
+@njit
+def held_points(hands, card_points):
+    """The card points of every card still held (``hands`` (P, 4) planes)."""
+    total = np.int64(0)
+    for s in range(hands.shape[0]):
+        for q in range(4):
+            m = np.int64(hands[s, q])
+            while m:
+                total += card_points[lowest_bit(m)]
+                m &= m - 1
+    return total
+
+
+@njit
+def exact_points(points, seat, ours, rest):
+    """Adds a solved ending to the play-out's ``points`` (column 0): ``ours`` of the ``rest``
+    still to win to ``seat`` (for its side), the others to the seat after it (on the other
+    side: partnerships alternate), which is all a side's value reads."""
+    n_players = points.shape[0]
+    points[seat, 0] += ours
+    other = seat + 1
+    if other >= n_players:
+        other -= n_players
+    points[other, 0] += rest - ours
 
 
 @njit
@@ -312,7 +340,11 @@ def strict_sampling_card(hands, seat, legal, trick, n_tricks, trump, table, play
     declarer), and every legal type is played out on the sample (:func:`strict_rollout`) and
     valued by the family's part (:func:`~binokel_sim.kernels.strict.family.part_value`: without
     one, :func:`~binokel_sim.kernels.strict.family.side_value` of the points from this trick on;
-    the widow games' score of the deal). With the race on (``knows.race``: the talon games) every
+    the widow games' score of the deal); with the seat's ``knows.exact`` above 0 (the talon
+    games' ``duel --exact-tricks``) the play-outs' last tricks are solved
+    (:func:`strict_rollout`), and within them each card's value on the sample is the search's
+    (:func:`~binokel_sim.kernels.strict.endgame.endgame_moves`, :func:`exact_points`). With the
+    race on (``knows.race``: the talon games) every
     :data:`~binokel_sim.constants.RACE_EVERY` samples the types far behind the leader, or at best
     a little better, leave (:func:`~binokel_sim.kernels.strict.sampling.race_step`; one left
     ends the decision). It
@@ -349,6 +381,11 @@ def strict_sampling_card(hands, seat, legal, trick, n_tricks, trump, table, play
     cross[:, :] = 0
     alive = legal
     zone = race_zone(pairs)
+    exact = knows.exact[seat]
+    solved = exact > 0 and n_tricks - trick.k <= exact  # every card valued by the search
+    rest = np.int64(0)
+    if exact > 0:
+        side_of(playout.ours, seat, pairs)
     for sample in range(n_samples):
         sample_bounded(pool, allowed, capacity, n_groups, ways, state, split, bound)
         for g in range(n_players - 1):
@@ -361,12 +398,22 @@ def strict_sampling_card(hands, seat, legal, trick, n_tricks, trump, table, play
             base[s, 2] = q2
             base[s, 3] = q3
         kept = part_sample(part, seat, split, n_groups, table.card_points)
+        if solved:
+            endgame_moves(base, trick, n_tricks - trick.k, exact_table(table, trump, playout),
+                          playout.endgame, playout.values)
+            rest = trick.points + held_points(base, table.card_points) + table.last_trick
         todo = alive
         while todo:
             c = lowest_bit(todo)
             todo &= todo - 1
-            work[:, :] = base
-            strict_rollout(work, seat, c, trick, n_tricks, trump, table, played, playout)
+            if solved:
+                points[:, :] = 0
+                won[:] = 0
+                exact_points(points, seat, playout.values[c], rest)
+            else:
+                work[:, :] = base
+                strict_rollout(work, seat, c, trick, n_tricks, trump, table, played, playout,
+                               exact)
             v = part_value(part, points, won, seat, kept, pairs)
             totals[c] += v
             value[c] = v

@@ -112,12 +112,13 @@ TalonTable = namedtuple("TalonTable", ["cfg", "decl", "n_decl", "card_points", "
 """The variant's tables (the module docstring lists the fields)."""
 
 TalonGame = namedtuple("TalonGame", ["n_sides", "policy_a", "policy_b", "target", "max_deals",
-                                     "infer", "n_samples"])
+                                     "infer", "n_samples", "exact_a", "exact_b"])
 """A run's contest and the sampling policy's numbers, int64 each: the ``n_sides`` sides, A's and
 B's policies ``policy_a`` / ``policy_b``, a game's ``target`` and most deals ``max_deals`` (the
 first five for duels and games, 0 elsewhere); ``infer`` what the sampling policy's phase-2 deals
 respect (:data:`~binokel_sim.kernels.knowledge.INFERENCE`), ``n_samples`` its deals per card
-decision."""
+decision, ``exact_a`` / ``exact_b`` the tricks left that A's and B's phase-2 play-outs solve
+exactly (every seat's ``exact_a`` outside duels and games; 0: the heuristic to the end)."""
 
 TalonSample = namedtuple("TalonSample", ["known", "turned", "dealer"])
 """A sample's deal (``deal-odds``; placeholders in the other runs): ``known`` seat 0's hand and
@@ -241,7 +242,10 @@ def talon_blocks(smart, search, mode, deck, table, seat_policies, run, sample, g
         sample_scratch = talon_sampling_scratch(n_players, n_talon, table.n_melds,
                                                 sampling_seats and smart is not None)
         knows = strict_knowledge(n_players, hand, n_samples, infer,  # the race on: as phase 1's
-                                 sampling_seats and smart is not None, True, NoPart())
+                                 sampling_seats and smart is not None, True, NoPart(),
+                                 max(game.exact_a, game.exact_b) > 0)
+        if knows.exact.shape[0] == n_players:  # sampling seats: their exact play-outs
+            knows.exact[:] = game.exact_a
         if mode != MODE_DUEL and mode != MODE_MATCH:
             for seat in range(n_players):
                 policies[seat] = seat_policies[seat]
@@ -253,6 +257,9 @@ def talon_blocks(smart, search, mode, deck, table, seat_policies, run, sample, g
                 side_a = (number // n_players) % n_sides
                 for seat in range(n_players):
                     policies[seat] = policy_a if sides[seat] == side_a else policy_b
+                    if knows.exact.shape[0] == n_players:
+                        knows.exact[seat] = game.exact_a if sides[seat] == side_a else \
+                            game.exact_b
                 totals[:] = 0
             play = 0
             total = 0.0
@@ -307,6 +314,9 @@ def talon_blocks(smart, search, mode, deck, table, seat_policies, run, sample, g
                             talon[j] = dealt_talon[j]
                     for seat in range(n_players):
                         policies[seat] = policy_a if sides[seat] == play else policy_b
+                        if knows.exact.shape[0] == n_players:
+                            knows.exact[seat] = game.exact_a if sides[seat] == play else \
+                                game.exact_b
                 if mode == MODE_SAMPLE:
                     dealer = fixed_dealer
                 elif mode == MODE_MATCH:

@@ -704,7 +704,8 @@ def widow_blocks(smart, search, mode, deck, table, seat_policies, run, known, ca
                 sampling_seats |= seat_policies[seat] == POLICY_SAMPLING
         learning = sampling_seats and search is not None
         knows = strict_knowledge(n_players, hand, game.n_samples, game.infer, learning, False,
-                                 widow_part(n_players, learning, points, won))  # no race
+                                 widow_part(n_players, learning, points, won),  # no race,
+                                 False)  # play-outs to the end (the deal's score: docs/rules.md)
         flat = hands.reshape(n_players * 4)  # the hands' planes, seat-major (shown_of's form)
         if mode != MODE_DUEL and mode != MODE_MATCH:
             for seat in range(n_players):
