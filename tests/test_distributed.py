@@ -181,7 +181,7 @@ def test_library_results_are_identical(dask_backend, small_tasks):
 def test_task_errors_come_back_as_they_are(dask_backend):
     with pytest.raises(SimulationError, match="unknown policy"):
         dask_backend.map(contests.duel_task, [(find_variant("two-hand-48"), "clever", "random",
-                                              1, 0, 10, None, None, "full")])
+                                              1, 0, 10, None, None, "full", None)])
 
 
 def test_progress_reaches_the_total_as_tasks_finish(dask_backend, small_tasks):
@@ -250,7 +250,7 @@ def test_duel_numerators_are_exact():
         assert np.abs(diff * scale - scaled).max() < 1e-6
         assert np.array_equal(scaled / scale, diff) or name.startswith("three")
         task = contests.duel_task((rules, "heuristic", "random", 3, 0, 2000, None, None,
-                                    "full"))
+                                    "full", None))
         assert task == {"deals": 2000, "sum": int(scaled.sum()),
                         "sum_sq": int((scaled * scaled).sum())}
 
@@ -390,7 +390,8 @@ def die(_):
     os._exit(3)
 
 if __name__ == "__main__":
-    task = (find_variant("two-hand-48"), "clever", "random", 1, 0, 10, None, None, "full")
+    task = (find_variant("two-hand-48"), "clever", "random", 1, 0, 10, None, None, "full",
+            None)
     with open_backend(workers=2) as backend:
         for fn, tasks in ((contests.duel_task, [task]), (die, [0])):
             try:

@@ -214,7 +214,7 @@ def kernel_deal(hand_counts, dealer, seed, policy=POLICY_RANDOM):
                          play, state, table,
                          Tricks(played.trick_cards[0], played.trick_leaders[0],
                                 played.trick_winners[0]),
-                         sampler_of(TABLES.deck, 0, 0, False), None)
+                         sampler_of(TABLES.deck, 0, 0, np.zeros(4, np.int64), False), None)
     n_tricks, play0, play1, score0, score1 = out
     played.info[0] = [dealer, bidder, bid, trump, n_calls, n_tricks, play0, play1, score0, score1]
     return records(played, first_deal=dealer)[0]
