@@ -113,6 +113,26 @@ def test_ctrl_c_while_serve_starts_is_one_line(delay):
     assert server.returncode in (0, 130) and "Traceback" not in rest, rest
 
 
+# A Ctrl-C that Python could not raise: a KeyboardInterrupt in a __del__ (as in an import lock's
+# weakref callback while a module loads) goes to sys.unraisablehook, and the program went on.
+LOST_CTRL_C = ("import sys; sys.argv[0] = 'binokel-sim'; import binokel_sim.cli as cli\n"
+               "class Lost:\n    def __del__(self): raise KeyboardInterrupt\n"
+               "Lost()\n"
+               "{run}")
+
+
+@pytest.mark.parametrize("run, line, code", [
+    ("cli.main()", "stopped by Ctrl-C\n", 130),  # before the command begins
+    ("cli.app(prog_name='binokel-sim')", "binokel-sim: stopped before the page was up\n",
+     0),  # serve's own look, before the server runs
+])
+def test_a_ctrl_c_python_could_not_raise_still_stops_serve(run, line, code):
+    done = subprocess.run([sys.executable, "-c", LOST_CTRL_C.format(run=run), "serve",
+                           "--port", "0"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stderr) == (code, line)
+
+
 def test_serve_bounds_are_checked_and_said_in_its_help():
     result = invoke("serve", "--max-seconds", "0")
     assert result.exit_code == 1

@@ -34,6 +34,28 @@ def exit_stopped(line: str | None = None) -> None:
     os._exit(STOPPED)
 
 
+# A Ctrl-C that lands in a callback Python cannot raise from (an import lock's weakref callback,
+# while a module loads) is "ignored": CPython prints its traceback and the program goes on, so a
+# `serve` started that way never stopped. This hook keeps the traceback off the screen and
+# records the Ctrl-C; main() and serve look before they begin (ctrl_c_lost).
+_LOST: list[BaseException] = []
+_unraisable_hook = sys.unraisablehook
+
+
+def _keep_ctrl_c(unraisable) -> None:
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _LOST.append(unraisable.exc_value)
+    else:
+        _unraisable_hook(unraisable)
+
+
+def ctrl_c_lost() -> bool:
+    """Whether a Ctrl-C reached a callback that could not raise it (see :func:`_keep_ctrl_c`)."""
+    return bool(_LOST)
+
+
+sys.unraisablehook = _keep_ctrl_c
+
 try:
     # importing a command module registers its commands on the app
     from binokel_sim.cli import catalog, hands, odds, batch, report  # noqa: F401, I001
@@ -60,6 +82,8 @@ def main() -> None:
     the same output and exit code."""
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     try:
+        if ctrl_c_lost():  # pressed while the command loaded
+            raise KeyboardInterrupt
         app()
     except KeyboardInterrupt:  # between the command's own handling and the exit
         exit_stopped("stopped by Ctrl-C")

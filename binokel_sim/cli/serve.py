@@ -82,7 +82,11 @@ def serve(
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=GRACE)
         server = _server_class(uvicorn, host, app.state.jobs)(config)
+        from binokel_sim.cli import ctrl_c_lost
+
         try:
+            if ctrl_c_lost():  # pressed while the page's modules loaded
+                raise KeyboardInterrupt
             server.run()
         except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again
             pass
