@@ -13,6 +13,8 @@ import gc
 import os
 import sys
 
+from binokel_sim.cli import ctrl_c
+
 STOPPED = 130  # the exit code of a run stopped by Ctrl-C
 
 
@@ -34,27 +36,7 @@ def exit_stopped(line: str | None = None) -> None:
     os._exit(STOPPED)
 
 
-# A Ctrl-C that lands in a callback Python cannot raise from (an import lock's weakref callback,
-# while a module loads) is "ignored": CPython prints its traceback and the program goes on, so a
-# `serve` started that way never stopped. This hook keeps the traceback off the screen and
-# records the Ctrl-C; main() and serve look before they begin (ctrl_c_lost).
-_LOST: list[BaseException] = []
-_unraisable_hook = sys.unraisablehook
-
-
-def _keep_ctrl_c(unraisable) -> None:
-    if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        _LOST.append(unraisable.exc_value)
-    else:
-        _unraisable_hook(unraisable)
-
-
-def ctrl_c_lost() -> bool:
-    """Whether a Ctrl-C reached a callback that could not raise it (see :func:`_keep_ctrl_c`)."""
-    return bool(_LOST)
-
-
-sys.unraisablehook = _keep_ctrl_c
+ctrl_c.install()  # first: before the command's modules load
 
 try:
     # importing a command module registers its commands on the app
@@ -82,7 +64,7 @@ def main() -> None:
     the same output and exit code."""
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     try:
-        if ctrl_c_lost():  # pressed while the command loaded
+        if ctrl_c.lost():  # pressed while the command loaded
             raise KeyboardInterrupt
         app()
     except KeyboardInterrupt:  # between the command's own handling and the exit

@@ -82,10 +82,10 @@ def serve(
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=GRACE)
         server = _server_class(uvicorn, host, app.state.jobs)(config)
-        from binokel_sim.cli import ctrl_c_lost
+        from binokel_sim.cli import ctrl_c
 
         try:
-            if ctrl_c_lost():  # pressed while the page's modules loaded
+            if ctrl_c.lost():  # pressed while the page's modules loaded
                 raise KeyboardInterrupt
             server.run()
         except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again
