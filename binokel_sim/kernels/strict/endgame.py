@@ -47,6 +47,13 @@ question (does it reach the value?).
   (from the highest, the last seat from the cheapest) before its losers (cheapest first).
 - **The points still in play bound the value** to ``[0, rem]``: a window outside it cuts at
   once.
+
+The recursive search and the helpers it calls per node (:func:`_search`, :func:`_order`,
+:func:`_push`, :func:`_runs`) compile with ``_nrt=False``: numba's reference counting of every
+array a call is given (the table's and the scratch's, nine at each node) took 55% of the time
+(``perf``, kreuz-4-40 from 6 tricks left), and a search allocates nothing, so they need none.
+The same positions, the same values and node counts, 2.2 times as fast
+(docs/performance.md, "The exact endgame search").
 """
 
 from collections import namedtuple
@@ -99,7 +106,7 @@ def endgame_scratch(tt_bits=TT_BITS):
                           np.zeros(N_STATS, np.int64))
 
 
-@njit
+@njit(_nrt=False)
 def _runs(cands, others, dearest, card_points):
     """One card of each run of ``cands`` (card types of one seat) that no card of ``others``
     (the other seats' types) separates: within a suit, cards with no other seat's card between
@@ -128,7 +135,7 @@ def _runs(cands, others, dearest, card_points):
     return out
 
 
-@njit
+@njit(_nrt=False)
 def _push(cards, high_first, out, n):
     """Write the card types of ``cards`` into ``out`` from ``n`` on, rank by rank (the highest
     first when ``high_first``); return the new count."""
@@ -142,7 +149,7 @@ def _push(cards, high_first, out, n):
     return n
 
 
-@njit
+@njit(_nrt=False)
 def _order(legal, pos, ours_holds, last, tt_card, wins, out):
     """Write ``legal``'s card types into ``out`` in the order tried (module docstring); return
     their number."""
@@ -159,7 +166,7 @@ def _order(legal, pos, ours_holds, last, tt_card, wins, out):
     return _push(legal & ~wins, False, out, _push(legal & wins, not last, out, n))
 
 
-@njit
+@njit(_nrt=False)
 def _search(mask, leader, pos, led_block, wins, win_seat, pts, left, rem, alpha, beta, only,
             depth, table, sc):
     """The side's value from here, searched with the window ``(alpha, beta)`` (fail-soft: a

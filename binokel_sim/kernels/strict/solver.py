@@ -115,7 +115,9 @@ def table_slot(key, size_mask):
     return h & size_mask
 
 
-@njit
+# The search and its per-node helpers compile with _nrt=False (no reference counting of the
+# arrays they are given: they allocate nothing), as the endgame search does (endgame.py).
+@njit(_nrt=False)
 def _play(mask, q, ctx, seat, t):
     """Seat ``seat`` plays a copy of type ``t``: the highest copy still held leaves the
     physical-card set ``mask``; ``t`` leaves the presence mask ``q`` with its last copy.
@@ -125,7 +127,7 @@ def _play(mask, q, ctx, seat, t):
     return mask ^ (x & ~(x >> 1)), (q & ~(np.int64(1) << t)) if last else q
 
 
-@njit
+@njit(_nrt=False)
 def _sure_winners(mine, theirs, trump, trump_block):
     """The leads of ``mine`` (presence mask) that no reply from ``theirs`` can take: the opponent
     has no strictly higher card of its suit and, for a side suit he is void in, no trump."""
@@ -144,7 +146,7 @@ def _sure_winners(mine, theirs, trump, trump_block):
     return won
 
 
-@njit
+@njit(_nrt=False)
 def _classes(cands, theirs, wins, ctx):
     """One card of each class of equivalent cards in ``cands``: cards of one suit with no card of
     ``theirs`` (the opponent's hand, and the card led to this trick) between them take the same
@@ -186,7 +188,7 @@ def _classes(cands, theirs, wins, ctx):
     return out
 
 
-@njit
+@njit(_nrt=False)
 def _last_trick(q0, q1, leader, rem, trump_block):
     """Seat 0's points from the last trick (one card each): ``rem`` goes to its winner."""
     c = lowest_bit(q0 if leader == 0 else q1)
@@ -197,7 +199,7 @@ def _last_trick(q0, q1, leader, rem, trump_block):
     return rem if winner == 0 else 0
 
 
-@njit
+@njit(_nrt=False)
 def _search(mask, q0, q1, leader, alpha, beta, rem, n, only, trump, ctx, tt):
     """Points seat 0 wins from a trick start, searched with the window ``(alpha, beta)``
     (fail-soft: a value ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, else exact).
@@ -346,7 +348,7 @@ def _search(mask, q0, q1, leader, alpha, beta, rem, n, only, trump, ctx, tt):
     return best
 
 
-@njit
+@njit(_nrt=False)
 def _store(tt, slot, key, lo, hi, value, alpha, beta, card):
     """Merge a search result into the entry: ``value <= alpha`` bounds from above, ``>= beta``
     from below, anything between is exact. ``lo``/``hi`` are the entry's bounds before the
