@@ -82,7 +82,7 @@ def sample_counts(pool, allowed, capacity, n_groups, ways, state, out):
 N_BOUND = 7
 
 
-@njit
+@njit(_nrt=False)
 def _pick(g, a0, a1, a2, a3):
     """The copies group ``g`` takes of a split (0 for ``g < 0``)."""
     if g == 0:
@@ -110,7 +110,7 @@ def _slack(par):
                  par[BOUND_HELD], par[BOUND_DEMAND])
 
 
-@njit
+@njit(_nrt=False)
 def _layer(slack, low, t, f, a0, a1, a2, a3):
     """The layer after type ``t`` is split ``a0..a3`` in layer ``f`` (``low`` the bound's
     ``lower[t]``, ``slack`` its :class:`Slack`): ``f`` when the soloist's and the buried groups
@@ -128,7 +128,7 @@ def _layer(slack, low, t, f, a0, a1, a2, a3):
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def count_bounded(pool, allowed, capacity, n_groups, ways, bound):
     """:func:`count_ways` under ``bound`` (None: no bound; ``ways`` then as there, else float64
     (50, ...): two layers)."""
@@ -190,7 +190,7 @@ def count_bounded(pool, allowed, capacity, n_groups, ways, bound):
     return ways[(layers - 1) * (N_TYPES + 1), c0, c1, c2]
 
 
-@njit
+@njit(_nrt=False)
 def sample_bounded(pool, allowed, capacity, n_groups, ways, state, out, bound):
     """:func:`sample_counts` under ``bound`` (None: none); ``ways`` holds
     :func:`count_bounded` of the same arguments."""

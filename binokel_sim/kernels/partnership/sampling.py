@@ -131,7 +131,7 @@ def exact_table(play, seat, trump, scratch):
                         np.int64(trump))
 
 
-@njit
+@njit(_nrt=False)
 def rollout(work, spot, card, cards, play, exact, scratch):
     """``spot.seat``'s side's play points from trick ``spot.k`` on when it plays ``card`` as the
     ``spot.position``-th card of the trick (led by ``spot.leader``; ``cards[:position]`` are

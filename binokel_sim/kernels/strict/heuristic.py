@@ -241,7 +241,7 @@ def strict_scored_card(legal, h0, h1, h2, h3, unseen, position, led, win_card, p
     return best
 
 
-@njit
+@njit(_nrt=False)
 def heuristic_talon_card(legal, hand, played, copies, early, place, meld, trump, counters, tune,
                          row):
     """The card the heuristic plays out of ``legal`` (int64 mask). Arguments: ``hand`` the seat's

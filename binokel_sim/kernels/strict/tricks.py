@@ -221,7 +221,7 @@ def play_strict(hands, leader, first, n_tricks, trump, policies, smart, search, 
     return winner, s0, s1, s2, s3
 
 
-@njit
+@njit(_nrt=False)
 def strict_rollout(work, seat, card, trick, n_tricks, trump, table, played, playout, exact):
     """The points and tricks from trick ``trick.k`` on (``playout.points`` column 0 and
     ``playout.won``, the last trick's bonus included) when ``seat`` plays ``card`` as the

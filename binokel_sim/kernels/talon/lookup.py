@@ -156,7 +156,7 @@ def held_rows_high(fits, sets, trump, q2, q3):
             | (sets[trump, S_LEVEL + 3] & plane_fits(fits, trump, q3)))
 
 
-@njit
+@njit(_nrt=False)
 def legal_rows(keys, decl, served, served_any, seat, trump, rows, doubtful_rows, q0, q1, q2,
                q3):
     """``rows`` (bits, from :func:`held_rows`) without those of ``doubtful_rows`` (rows with a

@@ -182,7 +182,7 @@ def shuffle_pool(pool, n, s0, s1, s2, s3):
     return s0, s1, s2, s3
 
 
-@njit
+@njit(_nrt=False)
 def talon_rest(deal, trick, table, dt, counters, scratch, first):
     """Play a talon deal to its end with the heuristic on every seat, from phase-1 trick
     ``trick.k`` with ``trick.position`` cards of it on the table (the
