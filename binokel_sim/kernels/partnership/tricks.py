@@ -460,7 +460,7 @@ def play_tricks_pair(fa, la, ta, sa, fb, lb, tb, sb, n_tricks, heuristic_seats, 
     return a0, b0, a1, b1, sa, sb
 
 
-@njit
+@njit(_nrt=False)
 def play_tricks_pair_rows(fa, la, ta, fb, lb, tb, n_tricks, play):
     """:func:`play_tricks_pair` with every seat playing the heuristic's rules by its knob row
     (``PLAY_EXPERT``: no random seat, none draws), the followers in a loop: a third of the code

@@ -137,7 +137,7 @@ def beats(legal, win_card, led, trump_block):
     return legal & (trump_block | ((np.int64(SUIT_MASK) << (6 * led)) & above(win_card)))
 
 
-@njit
+@njit(_nrt=False)
 def scored_card(legal, unseen, keep, position, led, win_card, partner_wins, trick_points, ready,
                 trump_block, tune, row, pending, shown, last):
     """The expert's phase-1 card (knob ``T_SCORE``): the legal card type of the highest weighted

@@ -552,7 +552,7 @@ def void_order(h0, h1, h2, h3, trump, limit, order, out):
             pos += 1
 
 
-@njit  # called, not inlined: the deal loop calls it twice
+@njit(_nrt=False)  # called, not inlined: the deal loop calls it twice
 def cheapest_loss(h0, h1, h2, h3, w0, w1, w2, w3, candidates, prefer, kind, trump, kt, totals):
     """The card of ``candidates`` the soloist parts with (docs/rules.md, "Policies"): in the
     order of preference ``prefer[kind, max(trump, 0)]`` (:func:`binokel_sim.engines.widow.
