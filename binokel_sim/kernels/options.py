@@ -13,11 +13,11 @@ and which LLVM still inlines where it is small.
 
 ``njit(_nrt=False)`` (numba's runtime off: no reference counting) marks the kernels called
 millions of times with arrays and allocating none: the exact searches' recursion and per-node
-helpers, the sampler's inner steps, the sampling play-outs and the heuristics' per-card scoring. Numba otherwise counts a
-reference to every array a call is given, inside bundles too, atomically on entry and exit;
-that was 55% of the endgame search's time and 12 to 14% of a sampling decision's
-(docs/performance.md, "Reference counting in the exact searches"). Such a kernel cannot make
-an array (numba refuses to compile it), so the mark cannot hide a leak.
+helpers, the sampler's inner steps, the sampling play-outs and the heuristics' per-card
+scoring. Numba otherwise counts a reference to every array a call is given, inside bundles
+too, atomically on entry and exit; that was 55% of the endgame search's time and 12 to 14% of
+a sampling decision's (docs/performance.md, "Reference counting in the exact searches"). Such
+a kernel cannot make an array (numba refuses to compile it), so the mark cannot hide a leak.
 """
 
 import numba
