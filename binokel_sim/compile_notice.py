@@ -32,47 +32,49 @@ from dataclasses import dataclass
 # Process CPU seconds each group of kernels (one command on one engine family, with the policies
 # of the step when they compile apart: "random", "sampling"; "" the default, the heuristic) adds
 # to a cold cache after the groups before it in this order (a family's groups share callees: the
-# tricks, the melds, the heuristic). Measured 2026-12-07 on the project's 2-core machine, numba
-# 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an empty
-# NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread), with the
-# commit before running the same script beside it (547 CPU s in all against 425 here: numba's
-# inliner kept to the hot helpers; docs/performance.md, "Compile cost"). The talon and widow
+# tricks, the melds, the heuristic). Measured 2026-12-07 21:30 on the project's 2-core machine,
+# numba 0.68.1, by `python scripts/compile_times.py --out F` (binokel-sim warm-up's steps on an
+# empty NUMBA_CACHE_DIR, each timed with time.process_time(): numba compiles on one thread), a
+# warm-up running beside it: 573 CPU s in all, against 425 on the morning of 2026-12-07 (the
+# widow family's Durch and Bettel play-outs, Skat-style auction and Abgehen doubled its bid-odds
+# group, 43 -> 84; the exact play-outs added 20 to four-hand-80's sampling group; docs/
+# performance.md, "Compile cost"). The solver's figure is its cold cost alone. The talon and widow
 # engines run every command through one block driver, specialised per kind of seats: all
 # random, the heuristic (with random seats), the search policies (sampling, the solver); after a
 # family's first command its other commands with the same kind of seats compile nothing.
 COMPILE_SECONDS = {
-    ("meld", "meld-odds", ""): 18,
-    ("partnership", "bid-odds", ""): 20,
-    ("partnership", "play", ""): 21,
-    ("partnership", "duel", ""): 43,
-    ("partnership", "match", ""): 2,
-    ("partnership", "bid-odds", "heuristic"): 23,
-    ("partnership", "bid-odds", "random"): 6,
-    ("partnership", "bid-odds", "sampling"): 27,
-    ("partnership", "play", "sampling"): 4,
-    ("partnership", "duel", "sampling"): 3,
-    ("partnership", "match", "sampling"): 2,
-    ("talon", "deal-odds", ""): 32,
+    ("meld", "meld-odds", ""): 24,
+    ("partnership", "bid-odds", ""): 28,
+    ("partnership", "play", ""): 28,
+    ("partnership", "duel", ""): 54,
+    ("partnership", "match", ""): 3,
+    ("partnership", "bid-odds", "heuristic"): 28,
+    ("partnership", "bid-odds", "random"): 8,
+    ("partnership", "bid-odds", "sampling"): 47,
+    ("partnership", "play", "sampling"): 6,
+    ("partnership", "duel", "sampling"): 7,
+    ("partnership", "match", "sampling"): 4,
+    ("talon", "deal-odds", ""): 38,
     ("talon", "play", ""): 0,
     ("talon", "duel", ""): 0,
     ("talon", "match", ""): 0,
-    ("talon", "play", "random"): 11,
-    ("talon", "duel", "sampling"): 56,
+    ("talon", "play", "random"): 12,
+    ("talon", "duel", "sampling"): 58,
     ("solver", "solve", ""): 15,  # alone (the two-hand solver; solve --position: the endgame
     # search, 12 CPU s cold on a slow day); 0 after the sampling group, which compiles the solver
-    ("widow", "bid-odds", ""): 43,
+    ("widow", "bid-odds", ""): 84,
     ("widow", "play", ""): 0,
     ("widow", "duel", ""): 0,
     ("widow", "match", ""): 0,
-    ("widow", "play", "random"): 14,
-    ("widow", "duel", "sampling"): 42,
-    ("sixty_six", "deal-odds", ""): 12,
-    ("sixty_six", "play", ""): 3,
+    ("widow", "play", "random"): 25,
+    ("widow", "duel", "sampling"): 50,
+    ("sixty_six", "deal-odds", ""): 13,
+    ("sixty_six", "play", ""): 5,
     ("sixty_six", "duel", ""): 4,
-    ("sixty_six", "match", ""): 3,
-    ("sixty_six", "play", "sampling"): 23,
-    ("sixty_six", "duel", "sampling"): 4,
-    ("sixty_six", "match", "sampling"): 6,
+    ("sixty_six", "match", ""): 5,
+    ("sixty_six", "play", "sampling"): 25,
+    ("sixty_six", "duel", "sampling"): 6,
+    ("sixty_six", "match", "sampling"): 5,
     ("sixty_six", "deal-odds", "sampling"): 5,
 }
 
