@@ -10,7 +10,7 @@ before the command's modules load.
 
 import sys
 
-_LOST: list[BaseException] = []
+_LOST: list[bool] = []  # one entry a Ctrl-C (no exception kept: its frames would live on)
 
 
 def lost() -> bool:
@@ -24,7 +24,7 @@ def install() -> None:
 
     def keep_ctrl_c(unraisable) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            _LOST.append(unraisable.exc_value)
+            _LOST.append(True)
         else:
             before(unraisable)
 

@@ -249,8 +249,8 @@ def suit_count(h0, h1, h2, h3, block):
             + popcount(np.int64(h2) & block) + popcount(np.int64(h3) & block))
 
 
-@njit(_nrt=False)  # called, not inlined: one compiled function for every play-out
-# specialisation
+# called, not inlined: one compiled function for every play-out specialisation
+@njit(_nrt=False)
 def scored_lead(legal, h0, h1, h2, h3, unseen, voids, seat, trick_index, n_tricks, trump,
                 bidder, counters, knobs):
     """The expert's lead with ``P_LEAD_SCORE``: the legal card of the highest score, the lowest

@@ -53,7 +53,7 @@ The recursive search and the helpers it calls per node (:func:`_search`, :func:`
 array a call is given (the table's and the scratch's, nine at each node) took 55% of the time
 (``perf``, kreuz-4-40 from 6 tricks left), and a search allocates nothing, so they need none.
 The same positions, the same values and node counts, 2.2 times as fast
-(docs/performance.md, "The exact endgame search").
+(docs/performance.md, "Reference counting in the exact searches").
 """
 
 from collections import namedtuple
