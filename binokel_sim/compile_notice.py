@@ -19,6 +19,10 @@ command listens: ``binokel-sim warm-up`` before such a run compiles ahead.
 ``BINOKEL_SIM_COMPILE_NOTICE=off`` turns the line off (the test suite does: whether a test
 compiles depends on which tests ran before it).
 
+The same first compilation calls the hook :func:`on_first_miss` sets, line or not (the CLI sets
+:func:`binokel_sim.compile_helper.start`: a second process that compiles beside the command).
+:func:`install` also puts numba's cache under a lock (:mod:`binokel_sim.cache_lock`).
+
 This module imports nothing heavy: the CLI imports it before numba.
 """
 
@@ -88,7 +92,8 @@ ENV = "BINOKEL_SIM_COMPILE_NOTICE"
 @dataclass
 class Expected:
     """What the running command compiles, should numba compile: its name, the engine family
-    (``meld`` for meld-odds) and the variant."""
+    (``meld`` for meld-odds) and the variant; ``printed`` once the line is out (from the start
+    when the line is off)."""
 
     command: str
     family: str
@@ -102,6 +107,10 @@ _expected: Expected | None = None
 _write: Callable[[str], None] | None = None
 _muted = False  # binokel-sim warm-up draws its own progress
 _count = 0  # compilations started in this process
+# called once, at the first compilation of an expected command, with its Expected (the CLI sets
+# it: binokel_sim.compile_helper.start); the notice's switch does not turn it off
+_first_miss: Callable[[Expected], None] | None = None
+_missed = False
 
 
 def family_of(command: str, rules) -> str:
@@ -181,10 +190,10 @@ def expect(command: str, rules, write: Callable[[str], None],
     compilation from now on is announced by ``write(line)``, once. Replaces what was expected
     before."""
     global _expected, _write
-    enabled = not _muted and os.environ.get(ENV, "on").lower() not in ("off", "0", "no")
+    enabled = os.environ.get(ENV, "on").lower() not in ("off", "0", "no")
     with _lock:
-        _expected = (Expected(command, family_of(command, rules), rules.name, tuple(policies))
-                     if enabled else None)
+        _expected = (Expected(command, family_of(command, rules), rules.name, tuple(policies),
+                              printed=not enabled) if not _muted else None)
         _write = write
 
 
@@ -207,13 +216,26 @@ def compilations() -> int:
     return _count
 
 
+def on_first_miss(hook: Callable[[Expected], None] | None) -> None:
+    """Call ``hook(expected)`` at the first compilation of a command that :func:`expect`-s one
+    (once per process, whether or not the line is printed; not while muted)."""
+    global _first_miss
+    _first_miss = hook
+
+
 def on_compile() -> str | None:
     """A compilation starts (numba's ``numba:compile`` event): the line to print, if this is the
-    first one of an expecting command, else None. Marks the line printed."""
-    global _count
+    first one of an expecting command, else None. Marks the line printed; the first time, calls
+    the :func:`on_first_miss` hook."""
+    global _count, _missed
     with _lock:
         _count += 1
-        if _expected is None or _expected.printed:
+        if _expected is None:
+            return None
+        if not _missed and _first_miss is not None:
+            _missed = True
+            _first_miss(_expected)
+        if _expected.printed:
             return None
         _expected.printed = True
         return notice_line(_expected.command, _expected.family, _expected.variant,
@@ -232,8 +254,10 @@ def install() -> None:
         return
     from numba.core import event
 
+    from binokel_sim import cache_lock
     from binokel_sim.kernel_cache import numba_cache_dir, stamp_if_cold
 
+    cache_lock.install()
     stamp_if_cold(cache_root=numba_cache_dir())
 
     class _Listener(event.Listener):

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
-from binokel_sim import compile_notice, kernel_cache, variants
+from binokel_sim import compile_helper, compile_notice, kernel_cache, variants
 from binokel_sim.cli import app
 from binokel_sim.hands import parse_hand
 
@@ -30,6 +30,8 @@ TINY_RULES_FILES = [DATA / "tiny-2.toml", DATA / "tiny-3.toml"]
 # Whether a test compiles depends on the tests before it: no compile line on stderr here
 # (tests/test_warmup.py turns it on where it is tested). Worker processes inherit it.
 os.environ[compile_notice.ENV] = "off"
+# nor a compile helper beside a command (tests/test_compile_helper.py starts one where tested)
+os.environ[compile_helper.ENV] = "off"
 
 # The xdist controller compiles the engines before its workers start, in two processes with
 # disjoint groups of `binokel-sim warm-up --all` (its hidden --part, balanced by the groups'

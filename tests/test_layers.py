@@ -30,9 +30,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "binokel_sim"
 NOTATION, KERNELS, TWINS, PLUMBING, ENGINES, CONTESTS, RESULTS, WEB, CLI = range(9)
 LAYERS = {
     NOTATION: "binokel_sim cards errors constants variants hands meld_rules families "
-              "compile_notice kernel_cache bidding stats deal_text io hands_file widow_value "
+              "compile_notice kernel_cache cache_lock bidding stats deal_text io hands_file widow_value "
               "pair_value expert_play numbers",
-    PLUMBING: "tables simulate backend constraints game_blocks run_time",
+    PLUMBING: "tables simulate backend constraints game_blocks run_time compile_helper",
     # the engine families (one module each, same names) and what every family shares
     ENGINES: "engines engines.policies engines.partnership engines.talon engines.widow "
              "engines.sixty_six solver exact",
@@ -62,6 +62,8 @@ DYNAMIC_IMPORTS = {
     "families": "family_module, the family registry: family f's module in a package is package.f",
     "binokel_sim": "the public API (API), imported on first use by the package's users; no module "
                    "of the package imports through it",
+    "compile_helper": "the kernels of a recorded compile plan, by the names the plan holds (a "
+                      "process of its own that compiles them ahead of a cold command)",
     "cli.base": "click's running context, from typer's copy of click or click's own (no module "
                 "of the package)",
 }

@@ -13,6 +13,7 @@ import gc
 import os
 import sys
 
+from binokel_sim import compile_helper, compile_notice
 from binokel_sim.cli import ctrl_c
 
 STOPPED = 130  # the exit code of a run stopped by Ctrl-C
@@ -37,6 +38,8 @@ def exit_stopped(line: str | None = None) -> None:
 
 
 ctrl_c.install()  # first: before the command's modules load
+# a cold first run compiles in two processes where there are two cores (compile_helper)
+compile_notice.on_first_miss(compile_helper.start)
 
 try:
     # importing a command module registers its commands on the app
