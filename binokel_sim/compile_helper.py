@@ -52,7 +52,7 @@ def read_plans(path: Path = PLANS) -> dict | None:
     types), ...]}``), or None when the file is missing or unreadable."""
     try:
         return pickle.loads(zlib.decompress(path.read_bytes()))
-    except (OSError, zlib.error, pickle.UnpicklingError, EOFError):
+    except (OSError, ValueError, zlib.error, pickle.UnpicklingError, EOFError):
         return None
 
 
@@ -108,10 +108,13 @@ def start(expected) -> subprocess.Popen | None:
     root = str(Path(__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [root, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return subprocess.Popen([sys.executable, "-m", "binokel_sim.compile_helper", name,
-                             str(os.getpid())], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                            start_new_session=True)
+    try:
+        return subprocess.Popen([sys.executable, "-m", "binokel_sim.compile_helper", name,
+                                 str(os.getpid())], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                                start_new_session=True)
+    except OSError:  # no process to be had (a limit): the command compiles alone, as before
+        return None
 
 
 def module_path(module: str) -> str:

@@ -94,6 +94,13 @@ def test_the_helper_starts_only_where_it_may(monkeypatch, plans):
     monkeypatch.setattr(compile_helper, "read_plans", lambda: {**plans, "numba": "0.1"})
     assert compile_helper.start(expected) is None  # plans of another numba
     assert not started
+    monkeypatch.setattr(compile_helper, "read_plans", lambda: plans)
+
+    def refused(argv, **kwargs):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(compile_helper.subprocess, "Popen", refused)
+    assert compile_helper.start(expected) is None  # the command compiles alone
 
 
 def test_an_entry_of_a_changed_kernel_is_skipped(plans):
