@@ -93,13 +93,14 @@ ENV = "BINOKEL_SIM_COMPILE_NOTICE"
 class Expected:
     """What the running command compiles, should numba compile: its name, the engine family
     (``meld`` for meld-odds) and the variant; ``printed`` once the line is out (from the start
-    when the line is off)."""
+    when the line is off), ``hooked`` once the :func:`on_first_miss` hook has been called."""
 
     command: str
     family: str
     variant: str
     policies: tuple[str, ...] = ()
     printed: bool = False
+    hooked: bool = False
 
 
 _lock = threading.Lock()
@@ -107,10 +108,9 @@ _expected: Expected | None = None
 _write: Callable[[str], None] | None = None
 _muted = False  # binokel-sim warm-up draws its own progress
 _count = 0  # compilations started in this process
-# called once, at the first compilation of an expected command, with its Expected (the CLI sets
+# called at the first compilation of each expected command, with its Expected (the CLI sets
 # it: binokel_sim.compile_helper.start); the notice's switch does not turn it off
 _first_miss: Callable[[Expected], None] | None = None
-_missed = False
 
 
 def family_of(command: str, rules) -> str:
@@ -217,8 +217,8 @@ def compilations() -> int:
 
 
 def on_first_miss(hook: Callable[[Expected], None] | None) -> None:
-    """Call ``hook(expected)`` at the first compilation of a command that :func:`expect`-s one
-    (once per process, whether or not the line is printed; not while muted)."""
+    """Call ``hook(expected)`` at the first compilation of each command that :func:`expect`-s
+    one (whether or not the line is printed; not while muted)."""
     global _first_miss
     _first_miss = hook
 
@@ -227,13 +227,13 @@ def on_compile() -> str | None:
     """A compilation starts (numba's ``numba:compile`` event): the line to print, if this is the
     first one of an expecting command, else None. Marks the line printed; the first time, calls
     the :func:`on_first_miss` hook."""
-    global _count, _missed
+    global _count
     with _lock:
         _count += 1
         if _expected is None:
             return None
-        if not _missed and _first_miss is not None:
-            _missed = True
+        if not _expected.hooked and _first_miss is not None:
+            _expected.hooked = True
             _first_miss(_expected)
         if _expected.printed:
             return None

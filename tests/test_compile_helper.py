@@ -178,12 +178,12 @@ def test_the_lock_keeps_two_savers_of_one_function_apart(tmp_path, monkeypatch):
 
 
 def test_the_first_compilation_of_a_command_calls_the_hook_once(monkeypatch):
-    """Whether the notice's line is on or off; never while the warm-up mutes it."""
+    """Whether the notice's line is on or off; never while the warm-up mutes it; once for each
+    command (the page runs one after another in one process)."""
     from binokel_sim import compile_notice
     from binokel_sim.variants import find_variant
 
     calls = []
-    monkeypatch.setattr(compile_notice, "_missed", False)
     before = compile_notice._first_miss  # the CLI's (compile_helper.start)
     compile_notice.on_first_miss(calls.append)
     try:
@@ -197,6 +197,9 @@ def test_the_first_compilation_of_a_command_calls_the_hook_once(monkeypatch):
         assert compile_notice.on_compile() is None
         assert [(e.command, e.family, e.policies) for e in calls] == \
             [("duel", "talon", ("sampling",))]
+        compile_notice.expect("play", find_variant("swabian-3-40"), print)  # the page's next job
+        compile_notice.on_compile()
+        assert [(e.command, e.family) for e in calls[1:]] == [("play", "widow")]
     finally:
         compile_notice.on_first_miss(before)
         compile_notice.done()
