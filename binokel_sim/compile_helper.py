@@ -76,7 +76,8 @@ def choose(plans: dict, family: str, command: str, policies: tuple[str, ...]) ->
             return plan_name(family, command, k)
     for k in kinds:
         for name in plans["plans"]:
-            if name.split(" ")[0] == family and name.split(" ", 2)[2] == k:
+            plan_family, _, plan_kind = name.split(" ", 2)
+            if plan_family == family and plan_kind == k:
                 return name
     return None
 
@@ -117,12 +118,15 @@ def start(expected) -> subprocess.Popen | None:
         return None
 
 
-def module_path(module: str) -> str:
+def module_path(module: str) -> str | None:
     """A module's key in :func:`~binokel_sim.kernel_cache.closure_hashes`: its file under the
-    package (``binokel_sim.kernels.widow.deals`` -> ``kernels/widow/deals.py``)."""
-    parts = module.split(".")[1:]
-    base = Path(__file__).resolve().parent.joinpath(*parts)
-    return "/".join(parts) + ("/__init__.py" if base.is_dir() else ".py")
+    package (``binokel_sim.kernels.widow.deals`` -> ``kernels/widow/deals.py``), or None when
+    it has none."""
+    from binokel_sim.kernel_cache import module_file
+
+    package = Path(__file__).resolve().parent
+    path = module_file(package, module.split(".", 1)[1])
+    return None if path is None else path.relative_to(package).as_posix()
 
 
 def resolve(module: str, qualname: str):
@@ -152,7 +156,7 @@ def run(name: str, parent: int | None = None, plans: dict | None = None) -> int:
         if parent is not None and os.getppid() != parent:
             break
         key = module_path(module)
-        if current.get(key) is None or current.get(key) != recorded.get(key):
+        if key is None or current.get(key) is None or current[key] != recorded.get(key):
             continue
         dispatcher = resolve(module, qualname)
         if dispatcher is None:
