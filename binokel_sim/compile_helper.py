@@ -169,13 +169,24 @@ def run(name: str, parent: int | None = None, plans: dict | None = None) -> int:
     return done
 
 
+USAGE = "usage: python -m binokel_sim.compile_helper PLAN [PARENT_PID] (started by a command)"
+
+
 def main(argv: list[str]) -> int:
-    """``python -m binokel_sim.compile_helper PLAN PARENT``."""
+    """``python -m binokel_sim.compile_helper PLAN [PARENT]``; a bad command line is one line on
+    stderr and exit code 2."""
+    if not 1 <= len(argv) <= 2 or (len(argv) == 2 and not argv[1].isdigit()):
+        print(USAGE, file=sys.stderr)
+        return 2
+    plans = read_plans()
+    if plans is None or argv[0] not in plans["plans"]:
+        print(f"no compile plan {argv[0]!r} in {PLANS}", file=sys.stderr)
+        return 2
     try:
         os.nice(10)  # the command's own threads come first once it has compiled
     except (AttributeError, OSError):
         pass
-    run(argv[0], int(argv[1]) if len(argv) > 1 else None)
+    run(argv[0], int(argv[1]) if len(argv) > 1 else None, plans)
     return 0
 
 

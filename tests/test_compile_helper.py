@@ -203,3 +203,15 @@ def test_the_first_compilation_of_a_command_calls_the_hook_once(monkeypatch):
     finally:
         compile_notice.on_first_miss(before)
         compile_notice.done()
+
+
+@pytest.mark.parametrize("argv", [[], ["widow bid-odds ", "x"], ["a", "1", "2"]])
+def test_a_bad_helper_command_line_is_one_line(argv, capsys):
+    assert compile_helper.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == compile_helper.USAGE + "\n"
+
+
+def test_an_unknown_plan_is_one_line(capsys):
+    assert compile_helper.main(["nobody play "]) == 2
+    assert capsys.readouterr().err == f"no compile plan 'nobody play ' in {compile_helper.PLANS}\n"
